@@ -1,0 +1,38 @@
+# meldtour — `make run` and `make test` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+# Pure packages: standard library only, checked with mypy --strict.
+PURE   := src/meldtour/core
+
+.PHONY: install run test lint typecheck bench soak clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: install
+	$(VENV)/bin/meldtour --help
+
+lint: install
+	$(VENV)/bin/ruff check src tests bench
+
+typecheck: install
+	$(VENV)/bin/mypy --strict $(PURE)
+
+test: install lint typecheck
+	$(VENV)/bin/pytest -n 2 -p no:cacheprovider
+
+bench: install
+	$(PY) bench/engine.py
+
+soak: install
+	$(PY) bench/soak.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
