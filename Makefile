@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # Pure packages: standard library only, checked with mypy --strict.
-PURE   := src/meldtour/core
+PURE   := $(wildcard src/meldtour/core src/meldtour/solver src/meldtour/tournament src/meldtour/players)
 
 .PHONY: install run test lint typecheck bench soak clean
 

@@ -1,0 +1,58 @@
+"""The ``meldtour`` command line: one module per command, loaded on demand.
+
+Each command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from meldtour import __version__
+
+#: Command name -> module under ``meldtour.cli``.
+COMMANDS: dict[str, str] = {
+    "check": "check",
+    "score": "score",
+    "replay": "replay",
+    "solve": "solve",
+    "seat": "seat",
+    "standings": "standings",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="meldtour",
+        description="Rummikub tournaments under the official rules.",
+    )
+    parser.add_argument("--version", action="version", version=f"meldtour {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module_name in COMMANDS.items():
+        try:
+            module = importlib.import_module(f"meldtour.cli.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"meldtour.cli.{module_name}":
+                raise
+            continue
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 0
+    code: int = args._run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""Helpers shared by the JSON-lines commands: one answer line per input line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from meldtour.core.rules import RuleSet, RulesError, find_rules
+
+
+def load_rules(spec: str) -> RuleSet:
+    """A preset name, or a path to a house-rules TOML file."""
+    path = Path(spec)
+    if spec.endswith(".toml") or path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RulesError(f"cannot read house rules {spec!r}: {exc.strerror}") from None
+        return RuleSet.from_toml(text)
+    return find_rules(spec)
+
+
+def rules_argument(spec: str) -> RuleSet:
+    """argparse ``type=`` for ``--rules``: errors become usage errors."""
+    import argparse
+
+    try:
+        return load_rules(spec)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+
+
+def serve(
+    handle: Callable[[dict[str, Any]], dict[str, Any]],
+    inp: IO[str] | None = None,
+    out: IO[str] | None = None,
+) -> int:
+    """Read JSON objects line by line; write one answer line for each.
+
+    A line that is not a JSON object, or that ``handle`` rejects with ``ValueError``
+    (or ``KeyError``/``TypeError`` from a malformed field), gets ``{"error": ...}``;
+    the run goes on. Blank lines are skipped.
+    """
+    inp = inp or sys.stdin
+    out = out or sys.stdout
+    for lineno, line in enumerate(inp, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            answer: dict[str, Any] = {"error": f"line {lineno}: not valid JSON: {exc.msg}"}
+        else:
+            if not isinstance(data, dict):
+                answer = {"error": f"line {lineno}: expected a JSON object"}
+            else:
+                try:
+                    answer = handle(data)
+                except (ValueError, KeyError, TypeError) as exc:
+                    msg = str(exc) if not isinstance(exc, KeyError) else f"missing field {exc}"
+                    answer = {"error": f"line {lineno}: {msg}"}
+        out.write(dumps(answer) + "\n")
+        out.flush()
+    return 0

@@ -1,0 +1,237 @@
+"""Melds: runs and groups, with jokers placed by position (RULES.md §2).
+
+A meld is an *ordered* list of tiles. In a run the numbers go up by one from left to
+right and a joker's number is fixed by its position; in a group (3 or 4 tiles of one
+number, all colours different) a joker takes the group's number.
+
+>>> Meld.parse(["r4", "r5", "J", "r7"]).value()
+22
+>>> Meld.parse(["J", "J", "k7"]).reading().kind   # the group 7-7-7 (21) beats the run 5-6-7 (18)
+<Kind.GROUP: 'group'>
+>>> Meld.parse(["k9", "J", "J"]).value()          # the run 9-10-11
+30
+>>> Meld.parse(["b6", "r7", "o8"]).why_invalid()
+'[b6,r7,o8] is neither a run (one colour) nor a group (one number)'
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .tiles import JOKER_CODE, TILES, NotationError, Tile, format_tiles, parse_tiles
+
+
+class Kind(enum.Enum):
+    RUN = "run"
+    GROUP = "group"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One valid way to read a meld.
+
+    ``stands_for`` has one entry per joker, left to right: the tiles that joker may
+    stand for (one tile in a run; one or more colours of the number in a group).
+    ``base`` is the run's first number, or the group's number.
+    """
+
+    kind: Kind
+    value: int
+    base: int
+    stands_for: tuple[tuple[Tile, ...], ...]
+
+
+def _fmt(tiles: Sequence[Tile]) -> str:
+    return "[" + ",".join(format_tiles(tiles)) + "]"
+
+
+def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | str:
+    n = len(tiles)
+    colour = -1
+    start = 0
+    for i, t in enumerate(tiles):
+        if t == JOKER_CODE:
+            continue
+        c, num = t // 13, t % 13 + 1
+        if colour < 0:
+            colour, start = c, num - i
+        elif c != colour:
+            return "a run is one colour"
+        else:
+            expected = start + i
+            if wrap:
+                expected = (expected - 1) % 13 + 1
+            if num != expected:
+                return "the numbers of a run go up by one from left to right"
+    if colour < 0:
+        return "a meld needs a numbered tile"
+    if wrap:
+        if n > 13:
+            return "a run has at most 13 tiles"
+        start = (start - 1) % 13 + 1
+        numbers = [(start - 1 + i) % 13 + 1 for i in range(n)]
+    else:
+        if start < 1:
+            return "a run cannot go below 1"
+        if start + n - 1 > 13:
+            return "nothing follows 13 in a run"
+        numbers = list(range(start, start + n))
+    stands: list[tuple[Tile, ...]] = []
+    for i, t in enumerate(tiles):
+        if t == JOKER_CODE:
+            stands.append((TILES[colour * 13 + numbers[i] - 1],))
+    return Reading(Kind.RUN, sum(numbers), start, tuple(stands))
+
+
+def _group_reading(tiles: tuple[Tile, ...]) -> Reading | str:
+    n = len(tiles)
+    number = 0
+    seen = 0
+    for t in tiles:
+        if t == JOKER_CODE:
+            continue
+        c, num = t // 13, t % 13 + 1
+        if number == 0:
+            number = num
+        elif num != number:
+            return "a group is one number"
+        if seen & (1 << c):
+            return "a group has each colour at most once"
+        seen |= 1 << c
+    if number == 0:
+        return "a meld needs a numbered tile"
+    if n > 4:
+        return "a group has at most 4 tiles"
+    missing = tuple(TILES[c * 13 + number - 1] for c in range(4) if not seen & (1 << c))
+    jokers = n - bin(seen).count("1")
+    return Reading(Kind.GROUP, number * n, number, (missing,) * jokers)
+
+
+@lru_cache(maxsize=1 << 16)
+def analyse(tiles: tuple[Tile, ...], wrap: bool = False) -> tuple[tuple[Reading, ...], str]:
+    """Every valid reading of ``tiles`` (largest value first) and, if none, why not."""
+    if len(tiles) < 3:
+        return (), f"{_fmt(tiles)} has {len(tiles)} tile{'s' if len(tiles) != 1 else ''}: a meld needs at least 3"
+    run = _run_reading(tiles, wrap)
+    group = _group_reading(tiles)
+    found = tuple(
+        sorted((r for r in (run, group) if isinstance(r, Reading)), key=lambda r: -r.value)
+    )
+    if found:
+        return found, ""
+    assert isinstance(run, str) and isinstance(group, str)
+    numbered = [t for t in tiles if t != JOKER_CODE]
+    if len({t // 13 for t in numbered}) == 1:
+        return (), f"{_fmt(tiles)} is not a valid run: {run}"
+    if len({t % 13 for t in numbered}) == 1:
+        return (), f"{_fmt(tiles)} is not a valid group: {group}"
+    return (), f"{_fmt(tiles)} is neither a run (one colour) nor a group (one number)"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """An ordered list of tiles on the table, with an optional declared kind.
+
+    The kind matters only for a meld that reads both ways (``[J,J,7]``); without it
+    the reading with the larger value counts (RULES.md §2).
+    """
+
+    tiles: tuple[Tile, ...]
+    kind: Kind | None = None
+
+    @staticmethod
+    def parse(data: Sequence[str] | Mapping[str, Any]) -> Meld:
+        """From ``["r4","r5","J"]`` or ``{"kind": "run", "tiles": [...]}``."""
+        if isinstance(data, Mapping):
+            unknown = set(data) - {"kind", "tiles"}
+            if unknown:
+                raise NotationError(f"unknown meld field(s): {', '.join(sorted(unknown))}")
+            kind_text = data.get("kind")
+            try:
+                kind = None if kind_text is None else Kind(kind_text)
+            except ValueError:
+                raise NotationError(f"meld kind {kind_text!r} is not 'run' or 'group'") from None
+            return Meld(parse_tiles(data.get("tiles", ())), kind)
+        return Meld(parse_tiles(data))
+
+    @staticmethod
+    def of(*texts: str) -> Meld:
+        return Meld(parse_tiles(texts))
+
+    def readings(self, wrap: bool = False) -> tuple[Reading, ...]:
+        found = analyse(self.tiles, wrap)[0]
+        if self.kind is not None:
+            found = tuple(r for r in found if r.kind is self.kind)
+        return found
+
+    def reading(self, wrap: bool = False) -> Reading | None:
+        """The reading that counts: the declared kind, else the larger value."""
+        found = self.readings(wrap)
+        return found[0] if found else None
+
+    def is_valid(self, wrap: bool = False) -> bool:
+        return bool(self.readings(wrap))
+
+    def why_invalid(self, wrap: bool = False) -> str | None:
+        found, reason = analyse(self.tiles, wrap)
+        if found and self.kind is not None and not self.readings(wrap):
+            return f"{_fmt(self.tiles)} is not a valid {self.kind.value}"
+        return None if found else reason
+
+    def value(self, wrap: bool = False) -> int:
+        r = self.reading(wrap)
+        if r is None:
+            raise ValueError(self.why_invalid(wrap))
+        return r.value
+
+    def key(self) -> tuple[Tile, ...]:
+        """A canonical form: a group's colour order does not matter, a run's does."""
+        readings = analyse(self.tiles, True)[0]
+        if readings and all(r.kind is Kind.GROUP for r in readings):
+            return tuple(sorted(self.tiles))
+        return self.tiles
+
+    def to_json(self) -> list[str] | dict[str, Any]:
+        if self.kind is None:
+            return format_tiles(self.tiles)
+        return {"kind": self.kind.value, "tiles": format_tiles(self.tiles)}
+
+    def __str__(self) -> str:
+        return _fmt(self.tiles)
+
+    def __repr__(self) -> str:
+        args = ", ".join(repr(str(t)) for t in self.tiles)
+        return f"Meld.of({args})" if self.kind is None else f"Meld({self.tiles!r}, {self.kind})"
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+
+Board = tuple[Meld, ...]
+
+
+def parse_board(data: Any) -> Board:
+    """A board is a list of melds; the error names the meld that cannot be read."""
+    if not isinstance(data, list | tuple):
+        raise NotationError(f"a board is a list of melds, got {data!r}")
+    melds = []
+    for i, item in enumerate(data):
+        if not isinstance(item, list | tuple | Mapping):
+            raise NotationError(f"meld {i + 1} is not a list of tiles: {item!r}")
+        try:
+            melds.append(Meld.parse(item))
+        except NotationError as exc:
+            raise NotationError(f"meld {i + 1}: {exc}") from None
+    return tuple(melds)
+
+
+def format_board(board: Iterable[Meld]) -> list[list[str] | dict[str, Any]]:
+    return [m.to_json() for m in board]
+
+
+def board_tiles(board: Iterable[Meld]) -> list[Tile]:
+    return [t for m in board for t in m.tiles]
