@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from meldtour.core.rules import RuleSet, RulesError, find_rules
+from meldtour.core.rules import RulesError, RuleSet, find_rules
 
 
 def load_rules(spec: str) -> RuleSet:

@@ -115,7 +115,8 @@ def _group_reading(tiles: tuple[Tile, ...]) -> Reading | str:
 def analyse(tiles: tuple[Tile, ...], wrap: bool = False) -> tuple[tuple[Reading, ...], str]:
     """Every valid reading of ``tiles`` (largest value first) and, if none, why not."""
     if len(tiles) < 3:
-        return (), f"{_fmt(tiles)} has {len(tiles)} tile{'s' if len(tiles) != 1 else ''}: a meld needs at least 3"
+        plural = "s" if len(tiles) != 1 else ""
+        return (), f"{_fmt(tiles)} has {len(tiles)} tile{plural}: a meld needs at least 3"
     run = _run_reading(tiles, wrap)
     group = _group_reading(tiles)
     found = tuple(

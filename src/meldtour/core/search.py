@@ -149,7 +149,10 @@ def _solve(
             if sub[0] == _NONE:
                 continue
             s0, s1 = sub[0]
-            score = (s0 + rack_value, s1 + used_rack) if by_value else (s0 + used_rack, s1 + rack_value)
+            if by_value:
+                score = (s0 + rack_value, s1 + used_rack)
+            else:
+                score = (s0 + used_rack, s1 + rack_value)
             if score > best[0]:
                 best = (score, (meld, *sub[1]))
         memo[key] = best

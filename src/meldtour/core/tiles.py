@@ -125,7 +125,7 @@ def format_tiles(tiles: Iterable[Tile]) -> list[str]:
 
 def full_set() -> tuple[Tile, ...]:
     """The 106 tiles: 1–13 in four colours, two copies each, and two jokers."""
-    return tuple(TILES[code] for code in range(52) for _ in range(2)) + (JOKER, JOKER)
+    return (*tuple(TILES[code] for code in range(52) for _ in range(2)), JOKER, JOKER)
 
 
 def counts(tiles: Iterable[int]) -> list[int]:
