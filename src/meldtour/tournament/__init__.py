@@ -1,0 +1,1 @@
+"""The tournament engine: divisions, stages, seating, score sheets, standings, ranking."""
