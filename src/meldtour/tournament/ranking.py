@@ -1,0 +1,182 @@
+"""Ranking across tournaments: national ranking points and a player rating.
+
+National ranking points (000: "루미큐브한국랭킹 점수에 합산"). For one tournament a
+player earns ``base × weight × percentile``, where the percentile is
+``(field − place + 1) / field`` (the winner 1, the last 1/field) and the weight is the
+tournament's level. Points lose half their value every ``half_life_days``; a
+player's ranking adds up their ``best`` results. Every number is configurable.
+
+>>> from datetime import date
+>>> cfg = RankingConfig(best=2)
+>>> day = date(2015, 12, 5)
+>>> busan = TournamentResult("busan-2015", day, "national", {1: 1, 2: 2, 3: 3, 4: 4})
+>>> [(line.player, round(line.points)) for line in national_ranking([busan], day, cfg)]
+[(1, 1000), (2, 750), (3, 500), (4, 250)]
+
+The rating is openskill's Plackett–Luce model, updated after every game from the
+game points (higher is better); a player with fewer than ``provisional_games`` games
+is provisional.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from types import MappingProxyType
+from typing import Final
+
+from openskill.models import PlackettLuce
+
+from .sheets import GameResult
+
+DEFAULT_WEIGHTS: Final[Mapping[str, float]] = MappingProxyType(
+    {"world": 2.0, "national": 1.0, "regional": 0.5, "monthly": 0.25}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RankingConfig:
+    """The national ranking's numbers: points for a win at weight 1, the weight of
+    each tournament level, the half-life of points in days (0: no decay) and how many
+    best results count."""
+
+    base: float = 1000.0
+    weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_WEIGHTS)
+    half_life_days: float = 365.0
+    best: int = 4
+
+    def __post_init__(self) -> None:
+        if self.best < 1:
+            raise ValueError("at least one result must count")
+        if self.half_life_days < 0:
+            raise ValueError("the half-life cannot be negative")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """One tournament's final places (player → place from 1), its date and level."""
+
+    key: str
+    date: date
+    level: str
+    places: Mapping[int, int]
+
+    @property
+    def field_size(self) -> int:
+        return len(self.places)
+
+
+@dataclass(frozen=True, slots=True)
+class RankingLine:
+    rank: int
+    player: int
+    points: float
+    counted: tuple[tuple[str, float], ...]
+
+
+def tournament_points(result: TournamentResult, player: int, config: RankingConfig) -> float:
+    """A player's undecayed points from one tournament."""
+    try:
+        weight = config.weights[result.level]
+    except KeyError:
+        raise ValueError(
+            f"unknown tournament level {result.level!r}: {', '.join(config.weights)}"
+        ) from None
+    n = result.field_size
+    place = result.places[player]
+    return config.base * weight * (n - place + 1) / n
+
+
+def decay(points: float, held: date, as_of: date, config: RankingConfig) -> float:
+    days = (as_of - held).days
+    if days < 0:
+        return 0.0  # not yet played
+    if not config.half_life_days:
+        return points
+    factor: float = 0.5 ** (days / config.half_life_days)
+    return points * factor
+
+
+def national_ranking(
+    results: Iterable[TournamentResult], as_of: date, config: RankingConfig = RankingConfig()
+) -> tuple[RankingLine, ...]:
+    """Everyone's ranking points on ``as_of``: the sum of their best decayed results."""
+    earned: dict[int, list[tuple[float, str]]] = {}
+    for res in results:
+        for player in res.places:
+            pts = decay(tournament_points(res, player, config), res.date, as_of, config)
+            earned.setdefault(player, []).append((pts, res.key))
+    lines = []
+    for player, items in earned.items():
+        best = sorted(items, key=lambda x: (-x[0], x[1]))[: config.best]
+        lines.append((sum(p for p, _ in best), player, tuple((k, p) for p, k in best)))
+    lines.sort(key=lambda x: (-x[0], x[1]))
+    out: list[RankingLine] = []
+    for i, (pts, player, counted) in enumerate(lines):
+        rank = out[-1].rank if out and abs(out[-1].points - pts) < 1e-9 else i + 1
+        out.append(RankingLine(rank, player, pts, counted))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# Rating
+
+
+@dataclass(frozen=True, slots=True)
+class RatingConfig:
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
+    provisional_games: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A player's rating: mean ``mu``, uncertainty ``sigma``, games rated."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative figure to sort on: ``mu − 3σ``."""
+        return self.mu - 3 * self.sigma
+
+    def provisional(self, config: RatingConfig = RatingConfig()) -> bool:
+        return self.games < config.provisional_games
+
+
+def new_rating(config: RatingConfig = RatingConfig()) -> Rating:
+    return Rating(config.mu, config.sigma, 0)
+
+
+def rate_game(
+    ratings: Mapping[int, Rating],
+    players: Sequence[int],
+    points: Sequence[int],
+    config: RatingConfig = RatingConfig(),
+) -> dict[int, Rating]:
+    """The ratings after one game (players new to the book start fresh)."""
+    if len(players) != len(points) or len(players) < 2:
+        raise ValueError("a rated game needs two or more players and their points")
+    model = PlackettLuce(mu=config.mu, sigma=config.sigma)
+    before = [ratings.get(p) or new_rating(config) for p in players]
+    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    after = model.rate(teams, scores=[float(x) for x in points])
+    out = dict(ratings)
+    for p, r, team in zip(players, before, after, strict=True):
+        out[p] = Rating(float(team[0].mu), float(team[0].sigma), r.games + 1)
+    return out
+
+
+def rate_games(
+    ratings: Mapping[int, Rating],
+    games: Iterable[GameResult],
+    config: RatingConfig = RatingConfig(),
+) -> dict[int, Rating]:
+    """Rate games in order, one update per game, from their points with penalties."""
+    out = dict(ratings)
+    for g in games:
+        out = rate_game(out, g.players, [g.total(p) for p in g.players], config)
+    return out
