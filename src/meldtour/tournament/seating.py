@@ -226,12 +226,13 @@ class SeatingWeights:
 
     A meeting counted ``c`` times costs ``c(c - 1) / 2`` (0, 0, 1, 3, ...), so the
     optimiser spreads meetings out. A soft group clash costs ``soft_group``; a hard one
-    is refused. Sitting at a table of 3 ``k`` times costs ``small_table * k²``.
+    is refused. Sitting at a table of 3 ``k`` times beyond one's fair share (rounded
+    up) costs ``small_table * k²``.
     """
 
     soft_group: int = 4
     hard_group: int = 10_000
-    small_table: int = 1
+    small_table: int = 2
 
 
 def plan_seatings(
@@ -337,6 +338,9 @@ class _Search:
             ]
         self.gw = weights.hard_group if hard else weights.soft_group
         self.sw = weights.small_table if len(set(sizes)) > 1 else 0
+        # the fair share of small tables, rounded up: only seats beyond it cost
+        small_seats = sum(size for size in sizes if size == MIN_TABLE) if self.sw else 0
+        self.small_share = -(-(sum(self.small) + small_seats * rounds) // n)
         self.tables: list[list[list[int]]] = []
         self.where: list[list[int]] = []
         self._initial(history)
@@ -412,10 +416,14 @@ class _Search:
         if self.sw and len(ta) != len(tb):
             sa = self.small[a]
             sb = self.small[b]
-            if len(ta) == MIN_TABLE:  # a leaves a small table, b joins it
-                d += self.sw * (2 * (sb - sa) + 2)
-            else:
-                d += self.sw * (2 * (sa - sb) + 2)
+            if len(ta) != MIN_TABLE:  # b leaves a small table, a joins it
+                sa, sb = sb, sa
+            hi = self.small_share
+            # a leaves a small table (sa → sa − 1), b joins one (sb → sb + 1)
+            d += self.sw * (
+                max(0, sa - 1 - hi) ** 2 - max(0, sa - hi) ** 2
+                + max(0, sb + 1 - hi) ** 2 - max(0, sb - hi) ** 2
+            )
         return d
 
     def swap(self, r: int, a: int, b: int) -> None:
@@ -459,7 +467,8 @@ class _Search:
                 c = row[j]
                 if c > 1:
                     pairs += c * (c - 1) // 2
-        small = sum(s * s for s in self.small) if self.sw else 0
+        hi = self.small_share
+        small = sum(max(0, s - hi) ** 2 for s in self.small) if self.sw else 0
         return pairs + self.gw * self.group_clashes() + self.sw * small
 
     def group_clashes(self) -> int:
@@ -478,11 +487,7 @@ class _Search:
         for i in range(self.n):
             q, rem = divmod(sum(self.met[i]), m)
             pairs += rem * (q + 1) * q // 2 + (m - rem) * q * (q - 1) // 2
-        small = 0
-        if self.sw:
-            q, rem = divmod(sum(self.small), self.n)
-            small = rem * (q + 1) ** 2 + (self.n - rem) * q * q
-        return (pairs + 1) // 2 + self.sw * small
+        return (pairs + 1) // 2
 
     # -- search -------------------------------------------------------------
 
@@ -502,7 +507,7 @@ class _Search:
         n = self.n
         tries = 12
         small = self.small
-        high = -(-sum(small) // n) if self.sw else 0  # the most even share, rounded up
+        high = self.small_share
         for _ in range(sweeps):
             improved = False
             for r in range(self.rounds):
@@ -595,22 +600,84 @@ class _Search:
             self._add_round([t[:] for t in tables])
 
     def _order_seats(self) -> None:
-        """Per round and table, the seat order that best evens out each player's seats."""
+        """Choose who sits first at each table so that first seats are shared out as
+        evenly as the tables allow, then order the other seats to even out each
+        player's seats."""
         hist = self.seat_hist
-        for r in range(self.rounds):
-            for t, table in enumerate(self.tables[r]):
-                best: tuple[int, ...] | None = None
-                best_key: tuple[int, float] | None = None
-                for perm in permutations(table):
-                    first = hist[perm[0]][0]
-                    spread = sum(hist[p][s] ** 2 for s, p in enumerate(perm))
-                    key = (first, spread + self.rng.random() * 0.5)
-                    if best_key is None or key < best_key:
-                        best, best_key = perm, key
-                assert best is not None
-                self.tables[r][t] = list(best)
-                for s, p in enumerate(best):
-                    hist[p][s] += 1
+        first_count = [h[0] for h in hist]
+        slots = [(r, t) for r in range(self.rounds) for t in range(len(self.tables[r]))]
+        first: dict[tuple[int, int], int] = {}
+        for r, t in slots:  # greedy start
+            table = self.tables[r][t]
+            p = min(table, key=lambda i: (first_count[i], self.rng.random()))
+            first[r, t] = p
+            first_count[p] += 1
+        self._even_out_firsts(slots, first, first_count)
+        for r, t in slots:
+            table = self.tables[r][t]
+            p = first[r, t]
+            rest = [i for i in table if i != p]
+            best = min(
+                permutations(rest),
+                key=lambda perm: (
+                    sum(hist[i][s + 1] ** 2 for s, i in enumerate(perm)), self.rng.random()
+                ),
+            )
+            order = [p, *best]
+            self.tables[r][t] = order
+            for s, i in enumerate(order):
+                hist[i][s] += 1
+
+    def _even_out_firsts(
+        self, slots: list[tuple[int, int]], first: dict[tuple[int, int], int], count: list[int]
+    ) -> None:
+        """Move first seats along chains (a flow augmentation): a player with the most
+        first seats hands one to a tablemate, who hands one of theirs on, and so on,
+        until it reaches a player with two fewer."""
+        held: dict[int, list[tuple[int, int]]] = {}
+        for slot, p in first.items():
+            held.setdefault(p, []).append(slot)
+        for _ in range(4 * len(slots) + 1):
+            top = max(count)
+            low = min(count)
+            if top - low <= 1:
+                return
+            sources = [p for p in range(self.n) if count[p] == top]
+            # breadth-first search from every player at the top
+            parent: dict[int, tuple[int, tuple[int, int]] | None] = dict.fromkeys(sources)
+            queue = list(sources)
+            end = -1
+            while queue and end < 0:
+                nxt = []
+                for p in queue:
+                    for slot in held.get(p, ()):
+                        r, t = slot
+                        for q in self.tables[r][t]:
+                            if q in parent:
+                                continue
+                            parent[q] = (p, slot)
+                            if count[q] <= top - 2:
+                                end = q
+                                break
+                            nxt.append(q)
+                        if end >= 0:
+                            break
+                    if end >= 0:
+                        break
+                queue = nxt
+            if end < 0:
+                return
+            q = end
+            count[q] += 1
+            while parent[q] is not None:
+                link = parent[q]
+                assert link is not None
+                p, slot = link
+                held[p].remove(slot)
+                held.setdefault(q, []).append(slot)
+                first[slot] = q
+                q = p
+            count[q] -= 1
 
     def result(self) -> tuple[Seating, ...]:
         people = self.people
