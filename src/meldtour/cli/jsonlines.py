@@ -10,6 +10,8 @@ from typing import IO, Any
 
 from meldtour.core.rules import RulesError, RuleSet, find_rules
 
+RULES_HELP = "a preset (krc-2015, korea-official, standard, japan) or a house-rules TOML file"
+
 
 def load_rules(spec: str) -> RuleSet:
     """A preset name, or a path to a house-rules TOML file."""

@@ -1,0 +1,108 @@
+"""What one player, or a spectator, may see (boardgame.io's ``playerView``).
+
+A view holds the board, the player's own rack (none for a spectator), the other
+players' tile counts and the pool's size — never another rack or the pool's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .game import Event
+from .melds import Board
+from .rules import RuleSet
+from .state import End, GameState
+from .tiles import Tile, format_tiles
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    rules: RuleSet
+    seat: int | None
+    players: tuple[str, ...]
+    order: tuple[int, ...]
+    current: int
+    board: Board
+    rack: tuple[Tile, ...]
+    rack_sizes: tuple[int, ...]
+    pool_left: int
+    melded: tuple[bool, ...]
+    turn_no: int
+    deadline: float | None
+    draft: Board | None
+    penalties: tuple[int, ...]
+    end: End | None
+    winner: int | None
+    scores: tuple[int, ...] | None
+    final_racks: tuple[tuple[Tile, ...], ...] | None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.end is None and self.seat == self.current
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "players": list(self.players),
+            "order": list(self.order),
+            "current": self.current,
+            "board": [m.to_json() for m in self.board],
+            "rack": format_tiles(self.rack),
+            "rack_sizes": list(self.rack_sizes),
+            "pool_left": self.pool_left,
+            "melded": list(self.melded),
+            "turn_no": self.turn_no,
+            "deadline": self.deadline,
+            "draft": None if self.draft is None else [m.to_json() for m in self.draft],
+            "penalties": [-p for p in self.penalties],
+            "end": self.end,
+            "winner": self.winner,
+            "scores": None if self.scores is None else list(self.scores),
+            "final_racks": None if self.final_racks is None
+            else [format_tiles(r) for r in self.final_racks],
+        }
+
+
+def player_view(state: GameState, seat: int | None) -> PlayerView:
+    """What ``seat`` may see; ``None`` for a spectator (no rack at all).
+
+    The draft of the player to move is shown to that player only. Once the game is
+    over every rack is shown, as racks are opened at a real table.
+    """
+    if seat is not None and not 0 <= seat < state.seats:
+        raise ValueError(f"seat {seat} is not a seat of this game")
+    own_draft = state.draft if seat is not None and seat == state.current else None
+    return PlayerView(
+        rules=state.rules,
+        seat=seat,
+        players=state.players,
+        order=state.order,
+        current=state.current,
+        board=state.board,
+        rack=state.racks[seat] if seat is not None else (),
+        rack_sizes=tuple(len(r) for r in state.racks),
+        pool_left=len(state.pool),
+        melded=state.melded,
+        turn_no=state.turn_no,
+        deadline=state.deadline,
+        draft=own_draft,
+        penalties=state.penalties,
+        end=state.end,
+        winner=state.winner,
+        scores=state.scores,
+        final_racks=state.racks if state.end is not None else None,
+    )
+
+
+def event_for(event: Event, seat: int | None) -> Event | None:
+    """The event as ``seat`` may see it: private data only for its own seat.
+
+    A draft is shown only to its owner (whether others watch drafts live is a table
+    option for the live layer, not the referee).
+    """
+    if event.kind == "draft" and event.seat != seat:
+        return None
+    if event.private is None or (seat is not None and event.seat == seat):
+        return event
+    return Event(event.kind, event.seat, event.data, None)
