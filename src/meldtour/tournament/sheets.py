@@ -46,7 +46,7 @@ class Cell:
     def __str__(self) -> str:
         where = f"table {self.table}, game {self.game}"
         if not self.seat:
-            return where
+            return f"{where}, winner" if self.field == "winner" else where
         who = f" (player {self.player})" if self.player is not None else ""
         return f"{where}, seat {self.seat}{who} {self.field}"
 
