@@ -65,6 +65,8 @@ def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | str:
             expected = start + i
             if wrap:
                 expected = (expected - 1) % 13 + 1
+            elif expected > 13:
+                return "nothing follows 13 in a run"
             if num != expected:
                 return "the numbers of a run go up by one from left to right"
     if colour < 0:
