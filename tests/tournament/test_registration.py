@@ -21,6 +21,7 @@ from meldtour.tournament import (
     start_stage,
     withdraw,
 )
+from meldtour.tournament.seating import snake_seating
 from meldtour.tournament.simulate import play_round
 
 KRC = find_rules("krc-2015")
@@ -128,10 +129,23 @@ def test_knockout_snake_seeding_and_formats() -> None:
         t = register(t, "d", f"P{i}").tournament
         t = check_in(t, i).tournament
     t = start_division(t, "d").tournament
+    seeded = start_stage(t, "d", seeding=[16, 15]).tournament
+    assert seeded.division("d").stages[0].entrants[:3] == (16, 15, 1)
     t = start_stage(t, "d").tournament
     t = seat_round(t, "d").tournament
     first = t.division("d").stages[0].rounds[0].seating
     assert first.tables[0] == (1, 8, 9, 16)  # snake by registration order in stage 1
+    t = play_round(t, "d", 9).tournament  # closes round 1 and the next is seated by snake
+    rnd = t.division("d").stages[0].rounds[0]
+    game_winners = set()
+    for x in rnd.tables:
+        (line,) = x.sheet.counted or ()
+        assert line.winner is not None
+        game_winners.add(x.players[line.winner - 1])
+    assert set(rnd.advanced[:4]) == game_winners  # table winners are seeded first
+    t = seat_round(t, "d").tournament
+    second = t.division("d").stages[0].rounds[1].seating
+    assert second == snake_seating(rnd.advanced)
     with pytest.raises(TournamentError):
         StageFormat("knockout", advance=4)
     with pytest.raises(TournamentError):

@@ -74,8 +74,14 @@ def _groups(t: Tournament, div: Division, players: Sequence[int]) -> dict[int, f
 # Stages and rounds
 
 
-def start_stage(t: Tournament, division: str) -> Progress:
-    """Start the division's next stage with its entrants, and plan its seatings."""
+def start_stage(
+    t: Tournament, division: str, *, seeding: Sequence[int] | None = None
+) -> Progress:
+    """Start the division's next stage with its entrants, and plan its seatings.
+
+    Entrants come in seed order: the previous stage's ranking, or for a first stage
+    ``seeding`` (say, the national ranking) and then registration order. Snake
+    seating reads this order."""
     div = t.division(division)
     if not div.started:
         raise TournamentError(f"{div.name}: close check-in (start the division) first")
@@ -86,7 +92,9 @@ def start_stage(t: Tournament, division: str) -> Progress:
         raise TournamentError(f"{div.name}: the {div.stages[-1].format.title} is not finished")
     fmt = div.formats[index]
     if index == 0:
-        entrants = tuple(r.player for r in t.in_division(division, "checked_in"))
+        playing = [r.player for r in t.in_division(division, "checked_in")]
+        first = [p for p in dict.fromkeys(seeding or ()) if p in set(playing)]
+        entrants = tuple(first + [p for p in playing if p not in set(first)])
     else:
         order = stage_ranking(t, division, index - 1)
         playing = [p for p in order if t.registration(p).status == "checked_in"]
@@ -285,7 +293,7 @@ def close_round(t: Tournament, division: str) -> Progress:
         if len(rnd.tables) == 1:
             finished = True
         else:
-            order: list[tuple[int, int, int]] = []  # (place at table, position, player)
+            place: dict[int, int] = {}  # the place at the table of each who goes on
             for x in rnd.tables:
                 table_rank = rank_players(results_of(x), div.standing_rules,
                                           players=x.players, lots=lots,
@@ -293,8 +301,14 @@ def close_round(t: Tournament, division: str) -> Progress:
                 lots.update(table_rank.lots)
                 for pos, s in enumerate(table_rank.standings):
                     if pos < fmt.advance and s.player not in stage.dropped:
-                        order.append((pos, x.number, s.player))
-            advanced = tuple(p for _, _, p in sorted(order))
+                        place[s.player] = pos
+            # seed order for the next round: table winners first, each place ordered
+            # by the round's standings (what snake seeding reads)
+            among = rank_players(rnd.results(), div.standing_rules, players=list(place),
+                                 lots=lots, seed=_seed(t, div, index, f"adv{rnd.number}"))
+            lots.update(among.lots)
+            position = {s.player: k for k, s in enumerate(among.standings)}
+            advanced = tuple(sorted(place, key=lambda p: (place[p], position[p])))
             notices.append(Notice("advanced", f"{div.name}: {len(advanced)} players advance "
                                   f"from round {rnd.number}", division))
     else:
