@@ -150,3 +150,24 @@ def test_knockout_snake_seeding_and_formats() -> None:
         StageFormat("seatings", seating="snake")
     with pytest.raises(TournamentError):
         Division("x", "X", 4, KRC, (StageFormat("final"),))
+
+
+def test_a_cut_that_splits_a_shared_rank_is_refused() -> None:
+    from meldtour.tournament import StandingRules, enter_table_game, submit_table
+
+    div = Division("d", "D", 8, KRC,
+                   (StageFormat("seatings", games=1), StageFormat("final", entrants=3)),
+                   ranking=StandingRules(chain=()))  # no tie-break at all
+    t = Tournament("Cut", "2024-01-01", (div,))
+    for i in range(1, 9):
+        t = register(t, "d", f"P{i}").tournament
+        t = check_in(t, i).tournament
+    t = start_division(t, "d").tournament
+    t = start_stage(t, "d").tournament
+    t = seat_round(t, "d").tournament
+    for table in (1, 2):
+        t = enter_table_game(t, "d", 1, table, 1, (10, -10, 0, 0), who="ref").tournament
+        t = submit_table(t, "d", 1, table, who="ref").tournament
+    t = close_round(t, "d").tournament
+    with pytest.raises(TournamentError, match="splits players tied at rank 3"):
+        start_stage(t, "d")

@@ -98,6 +98,7 @@ def start_stage(
     else:
         order = stage_ranking(t, division, index - 1)
         playing = [p for p in order if t.registration(p).status == "checked_in"]
+        _check_cut(t, division, index - 1, playing, fmt.entrants)
         entrants = tuple(playing[: fmt.entrants] if fmt.entrants else playing)
     if fmt.entrants and index == 0:
         entrants = entrants[: fmt.entrants]
@@ -112,6 +113,21 @@ def start_stage(
     return Progress(t, (Notice(
         "stage_started", f"{div.name}: {fmt.title} starts with {len(entrants)} players",
         division),))
+
+
+def _check_cut(t: Tournament, division: str, index: int, playing: Sequence[int],
+               n: int | None) -> None:
+    """Refuse a cut line that splits players sharing a rank (a chain without a lot)."""
+    if not n or n >= len(playing) or t.division(division).stages[index].format.kind == \
+            "knockout":
+        return
+    table = stage_standings(t, division, index)
+    a, b = table.of(playing[n - 1]), table.of(playing[n])
+    if a.rank == b.rank:
+        raise TournamentError(
+            f"the cut after place {n} splits players tied at rank {a.rank}: break the tie "
+            f"(add a lot to the tie-break chain) before the next stage"
+        )
 
 
 def _players_next(stage: Stage) -> tuple[int, ...]:
