@@ -228,3 +228,10 @@ def test_seating_value_type() -> None:
     assert s.table_of(6) == 2 and s.seat_of(6) == 2
     with pytest.raises(SeatingError):
         Seating(((1, 2, 3), (3, 4, 5)))
+
+
+def test_first_seats_stay_balanced_across_a_replan() -> None:
+    first = plan_seatings(players(16), 2, seed=1)
+    rest = plan_seatings(players(16), 2, seed=2, history=first)
+    firsts = Counter(t[0] for s in first + rest for t in s.tables)
+    assert sorted(firsts[p] for p in players(16)) == [1] * 16

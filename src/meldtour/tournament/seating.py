@@ -60,7 +60,7 @@ class Seating:
     def __post_init__(self) -> None:
         seen: set[int] = set()
         for number, table in enumerate(self.tables, 1):
-            if not MIN_TABLE - 1 <= len(table) <= MAX_TABLE:
+            if not MIN_TABLE <= len(table) <= MAX_TABLE:
                 raise SeatingError(f"table {number} has {len(table)} players")
             for p in table:
                 if p in seen:
@@ -319,10 +319,11 @@ class _Search:
         for s in history:
             for table in s.tables:
                 here = [index[p] for p in table if p in index]
-                for seat, i in enumerate(here):
-                    self.seat_hist[i][seat] += 1
-                    if len(table) == MIN_TABLE and len(set(sizes)) > 1:
-                        self.small[i] += 1
+                for seat, p in enumerate(table):
+                    if p in index:
+                        self.seat_hist[index[p]][seat] += 1
+                        if len(table) == MIN_TABLE and len(set(sizes)) > 1:
+                            self.small[index[p]] += 1
                 for i, j in combinations(here, 2):
                     self.met[i][j] += 1
                     self.met[j][i] += 1
