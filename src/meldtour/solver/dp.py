@@ -1,0 +1,359 @@
+"""The exact dynamic programme over numbers 1..13 (after van Rijn, Takes and Vis 2015).
+
+The problem, in count vectors: ``avail[n][c]`` copies of colour ``c`` and number
+``n + 1`` may be used, of which ``need[n][c]`` must be (the board's); ``jokers`` jokers
+may be used, ``need_jokers`` must. Find melds using a sub-multiset that maximises the
+score ``sum over used tiles of (BIG + number)``, a joker counting the number it stands
+for: most tiles first, then most value (the new board's value).
+
+The programme goes number by number. Its state is, for each colour, the multiset of
+open runs by length (1, 2, 3+; :mod:`.tables`), and the jokers used so far (before the
+initial meld also the value so far, capped at the threshold). Inside one number the
+colours are taken one at a time — each puts ``g`` copies into groups and ``m`` tiles
+(copies and jokers) into its runs — and then the groups of that number are closed,
+their feasibility depending only on how many colours gave one or two group tiles.
+That sweep makes the work per number linear, not exponential, in the colours.
+
+Bounds: a pass asks for plans scoring at least ``lower`` and drops every state whose
+score plus the most the tiles still to come could add falls below it; passes go from
+"every tile used" down (:func:`solve_problem`), so the first pass that finds a plan
+finds the optimum, and its bound was tight.
+
+Open runs per colour are capped at four (two copies and two jokers), not two: a third
+run through a number, carried by a joker, can be needed for the best value, as in
+board ``[k11,k12,k13] [k11,k12,k13]`` and rack ``k9 k10 J`` → ``[k9,k10,J]`` (the
+joker is an 11, worth 30) where two runs per colour reach only 29.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .tables import BETTER, COVERS, GROUP_JOKERS, RUN_CLOSED, RUN_FORCED, RUN_NEXT, RUN_STATES
+
+#: The weight of one tile in the score; above any board value (at most 754).
+BIG: Final = 1024
+
+_JSHIFT: Final = 24
+_SHAPE_SHIFT: Final = 26
+_CAP_SHIFT: Final = 32
+_GUESS_SHIFT: Final = 44
+_COLOURS_MASK: Final = (1 << 24) - 1
+_NO_SHAPE: Final = ~(31 << _SHAPE_SHIFT)
+_CAP_MASK: Final = (1 << 11) - 1
+
+#: Joker counts that close the groups of one number, by shape index n1 + 5 * n2.
+_SHAPE_JOKERS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    GROUP_JOKERS.get((i % 5, i // 5), ()) for i in range(25)
+)
+_SHAPE_STEP: Final = (0, 1, 5)
+
+# A choice for one colour at one number: (group copies, run copies, run jokers).
+Choice = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Count vectors by number (0..12) and colour (0..3)."""
+
+    avail: tuple[tuple[int, int, int, int], ...]
+    need: tuple[tuple[int, int, int, int], ...]
+    jokers: int
+    need_jokers: int
+    #: Before the initial meld: the value the new melds must reach; else None.
+    threshold: int | None = None
+    wrap: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What the optimum does at each number: per colour a :data:`Choice`, and group jokers.
+
+    ``start`` gives, with wrapping runs, the open runs entering number 1 (a colour
+    state index per colour): each goes on from a run still open after 13 that is at
+    least as long (:data:`.tables.WRAP_OK`).
+    """
+
+    score: int
+    choices: tuple[tuple[Choice, Choice, Choice, Choice], ...]
+    group_jokers: tuple[int, ...]
+    start: tuple[int, int, int, int]
+
+
+def _options(p: Problem) -> list[list[list[tuple[int, int, int, int, int, int]]]]:
+    """Per number and colour, cheapest first: (loss, group copies, run copies, run
+    jokers, tiles used, m). The loss is what the choice gives up against the bound:
+    each copy left on the rack, and each joker standing lower than 13.
+    """
+    out = []
+    jmax = min(p.jokers, 2)
+    for n in range(13):
+        w = BIG + n + 1
+        per_colour = []
+        for c in range(4):
+            a, b = p.avail[n][c], p.need[n][c]
+            opts = []
+            for g in range(min(a, 2) + 1):
+                for r in range(a - g, max(0, b - g) - 1, -1):
+                    for jr in range(jmax + 1):
+                        loss = (a - g - r) * w + jr * (12 - n)
+                        opts.append((loss, g, r, jr, g + r + jr, r + jr))
+            opts.sort()
+            per_colour.append(opts)
+        out.append(per_colour)
+    return out
+
+
+def _viable(p: Problem) -> list[list[tuple[int, int, int]]]:
+    """``[n][c][k]``: bit mask of the group shapes that, after colour ``c`` of number
+    ``n``, the colours after ``c`` can still complete into groups with ``k`` jokers or
+    fewer."""
+    out = []
+    for n in range(13):
+        per_colour = []
+        for c in range(4):
+            shapes = {0}
+            reach: set[tuple[int, int]] = {(0, 0)}
+            for c2 in range(c + 1, 4):
+                gs = range(min(p.avail[n][c2], 2) + 1)
+                reach = {(a + (g == 1), b + (g == 2)) for a, b in reach for g in gs}
+            masks = []
+            for k in range(3):
+                mask = 0
+                for shape in range(25):
+                    n1, n2 = shape % 5, shape // 5
+                    if any(
+                        n1 + a + n2 + b <= 4
+                        and any(j <= k for j in _SHAPE_JOKERS[n1 + a + 5 * (n2 + b)])
+                        for a, b in reach
+                    ):
+                        mask |= 1 << shape
+                masks.append(mask)
+            del shapes
+            per_colour.append((masks[0], masks[1], masks[2]))
+        out.append(per_colour)
+    return out
+
+
+def _guesses(p: Problem) -> list[int]:
+    """With wrapping runs: every set of open runs that may cross from 13 to 1."""
+    per_colour: list[list[int]] = []
+    for c in range(4):
+        room = min(p.avail[12][c], p.avail[0][c]) + p.jokers
+        per_colour.append([i for i, s in enumerate(RUN_STATES) if sum(s) <= room])
+    keys = [0]
+    for c in range(4):
+        keys = [k | (s << (6 * c)) for k in keys for s in per_colour[c]]
+    return [k | (k << _GUESS_SHIFT) for k in keys]
+
+
+def upper_bound(p: Problem) -> int:
+    """The score if every tile were used and every joker stood for a 13."""
+    total = sum(p.avail[n][c] * (BIG + n + 1) for n in range(13) for c in range(4))
+    return total + p.jokers * (BIG + 13)
+
+
+def run_dp(p: Problem, lower: int) -> Plan | None:
+    """The best plan scoring at least ``lower``, or None when no plan reaches it.
+
+    Exact: a state is dropped only when its score plus the most that the tiles still
+    to come could add (every copy used, every joker a 13) is below ``lower``.
+    """
+    avail, jt = p.avail, p.jokers
+    threshold = p.threshold
+    cap_on = threshold is not None
+    cap_max = min(threshold, _CAP_MASK) if threshold is not None else 0
+    opts = _options(p)
+    viable = _viable(p)
+    # ahead[n][c]: the most that colour c of number n, and everything after, can add.
+    ahead = [[0] * 4 for _ in range(13)]
+    acc = 0
+    for n in range(12, -1, -1):
+        for c in range(3, -1, -1):
+            acc += avail[n][c] * (BIG + n + 1)
+            ahead[n][c] = acc
+    joker_top = BIG + 13
+    # Tiles the next number offers each colour, for the runs that must go on.
+    nxt = [
+        [avail[(n + 1) % 13][c] if (n < 12 or p.wrap) else 0 for c in range(4)]
+        for n in range(13)
+    ]
+    starts = _guesses(p) if p.wrap else [0]
+    layer: dict[int, int] = dict.fromkeys(starts, 0)
+    backs: list[dict[int, tuple[int, int]]] = []
+
+    for n in range(13):
+        w = BIG + n + 1
+        num = n + 1
+        for c in range(4):
+            shift = 6 * c
+            clear = ~(63 << shift)
+            opt = opts[n][c]
+            bound = ahead[n][c] - lower
+            room_next = nxt[n][c]
+            shapes_ok = viable[n][c]
+            joker_loss = 12 - n
+            new: dict[int, int] = {}
+            back: dict[int, tuple[int, int]] = {}
+            for key, score in layer.items():
+                j = (key >> _JSHIFT) & 3
+                slack = score + bound + (jt - j) * joker_top
+                s = (key >> shift) & 63
+                base = key & clear
+                run_next = RUN_NEXT[s]
+                for i, (loss, g, _r, jr, used, m) in enumerate(opt):
+                    if loss > slack:
+                        break
+                    nj = j + jr
+                    if nj > jt:
+                        continue
+                    ns = run_next[m]
+                    if ns < 0 or RUN_FORCED[ns] > room_next + jt - nj:
+                        continue
+                    nscore = score + used * w
+                    nkey = base | (ns << shift)
+                    if jr:
+                        nkey += jr << _JSHIFT
+                    if g:
+                        nkey += _SHAPE_STEP[g] << _SHAPE_SHIFT
+                    # Can the groups of this number still be closed?
+                    spare = jt - nj
+                    if joker_loss and spare:
+                        spare = min(spare, (slack - loss) // joker_loss)
+                    if not shapes_ok[spare] >> ((nkey >> _SHAPE_SHIFT) & 31) & 1:
+                        continue
+                    if cap_on and used:
+                        cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
+                        ncap = min(cap_max, cap + used * num)
+                        nkey += (ncap - cap) << _CAP_SHIFT
+                    if nscore > new.get(nkey, -1):
+                        new[nkey] = nscore
+                        back[nkey] = (key, i)
+            layer = new
+            backs.append(back)
+        # Close the groups of this number.
+        bound = (ahead[n + 1][0] if n < 12 else 0) - lower
+        new = {}
+        back = {}
+        for key, score in layer.items():
+            shape = (key >> _SHAPE_SHIFT) & 31
+            j = (key >> _JSHIFT) & 3
+            slack = score + bound + (jt - j) * joker_top
+            base = key & _NO_SHAPE
+            for jg in _SHAPE_JOKERS[shape]:
+                nj = j + jg
+                if nj > jt or jg * (12 - n) > slack:
+                    continue
+                nscore = score + jg * w
+                nkey = base + (jg << _JSHIFT)
+                if cap_on and jg:
+                    cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
+                    ncap = min(cap_max, cap + jg * num)
+                    nkey += (ncap - cap) << _CAP_SHIFT
+                if nscore > new.get(nkey, -1):
+                    new[nkey] = nscore
+                    back[nkey] = (key, jg)
+        layer = _prune(new)
+        backs.append(back)
+        if not layer:
+            return None
+
+    best_key = -1
+    best = -1
+    for key, score in layer.items():
+        if score <= best or score < lower:
+            continue
+        if (key >> _JSHIFT) & 3 < p.need_jokers:
+            continue
+        if cap_on and (key >> _CAP_SHIFT) & _CAP_MASK < cap_max:
+            continue
+        colours = key & _COLOURS_MASK
+        if p.wrap:
+            guess = key >> _GUESS_SHIFT
+            if not all(
+                COVERS[(colours >> (6 * c)) & 63][(guess >> (6 * c)) & 63] for c in range(4)
+            ):
+                continue
+        elif not all(RUN_CLOSED[(colours >> (6 * c)) & 63] for c in range(4)):
+            continue
+        best_key, best = key, score
+    if best_key < 0:
+        return None
+    return _unwind(p, backs, opts, best_key, best)
+
+
+def _prune(layer: dict[int, int]) -> dict[int, int]:
+    """Drop the states another state dominates in one colour with a score as good.
+
+    Same jokers (and value so far), the other colours equal, and in this colour open
+    runs that can do all these can (:data:`.tables.COVERS`): whatever completes this
+    state completes that one, for at least the same score.
+    """
+    if len(layer) < 8:
+        return layer
+    get = layer.get
+    kept: dict[int, int] = {}
+    for key, score in layer.items():
+        for shift in (0, 6, 12, 18):
+            s = (key >> shift) & 63
+            better = BETTER[s]
+            if not better:
+                continue
+            base = key & ~(63 << shift)
+            if any(get(base | (t << shift), -1) >= score for t in better):
+                break
+        else:
+            kept[key] = score
+    return kept
+
+
+def _unwind(
+    p: Problem,
+    backs: Sequence[dict[int, tuple[int, int]]],
+    opts: list[list[list[tuple[int, int, int, int, int, int]]]],
+    key: int,
+    score: int,
+) -> Plan:
+    choices: list[list[Choice]] = [[(0, 0, 0)] * 4 for _ in range(13)]
+    group_jokers = [0] * 13
+    step = len(backs) - 1
+    for n in range(12, -1, -1):
+        key, jg = backs[step][key]
+        group_jokers[n] = jg
+        step -= 1
+        for c in range(3, -1, -1):
+            key, i = backs[step][key]
+            _, g, r, jr, _, _ = opts[n][c][i]
+            choices[n][c] = (g, r, jr)
+            step -= 1
+    start = tuple((key >> (6 * c)) & 63 for c in range(4))
+    return Plan(
+        score,
+        tuple((ch[0], ch[1], ch[2], ch[3]) for ch in choices),
+        tuple(group_jokers),
+        (start[0], start[1], start[2], start[3]),
+    )
+
+
+def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
+    """The exact optimum, or None when no plan scores ``floor`` or more.
+
+    Iterative deepening on the bound: first only plans that leave no tile out (the
+    jokers may stand anywhere), then one tile out, two, four, … A pass that finds a
+    plan has kept every state that could beat it, so its best plan is the optimum;
+    a pass that finds none has cost little, because the bound cut it short.
+    """
+    top = upper_bound(p)
+    for slack in (0, 1, 3, 7, 15, 24):
+        plan = run_dp(p, max(floor, top - slack))
+        if plan is not None or top - slack <= floor:
+            return plan
+    dropped = 1
+    while True:
+        lower = max(floor, top - dropped * (BIG + 13) - 2 * 12)
+        plan = run_dp(p, lower)
+        if plan is not None or lower == floor:
+            return plan
+        dropped *= 2
