@@ -31,7 +31,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .tables import BETTER, COVERS, GROUP_JOKERS, RUN_CLOSED, RUN_FORCED, RUN_NEXT, RUN_STATES
+from .tables import (
+    BETTER,
+    COVERS,
+    GROUP_JOKERS,
+    RUN_CLOSED,
+    RUN_NEXT,
+    RUN_STATES,
+    VIABLE,
+)
 
 #: The weight of one tile in the score; above any board value (at most 754).
 BIG: Final = 1024
@@ -106,35 +114,9 @@ def _options(p: Problem) -> list[list[list[tuple[int, int, int, int, int, int]]]
     return out
 
 
-def _viable(p: Problem) -> list[list[tuple[int, int, int]]]:
-    """``[n][c][k]``: bit mask of the group shapes that, after colour ``c`` of number
-    ``n``, the colours after ``c`` can still complete into groups with ``k`` jokers or
-    fewer."""
-    out = []
-    for n in range(13):
-        per_colour = []
-        for c in range(4):
-            shapes = {0}
-            reach: set[tuple[int, int]] = {(0, 0)}
-            for c2 in range(c + 1, 4):
-                gs = range(min(p.avail[n][c2], 2) + 1)
-                reach = {(a + (g == 1), b + (g == 2)) for a, b in reach for g in gs}
-            masks = []
-            for k in range(3):
-                mask = 0
-                for shape in range(25):
-                    n1, n2 = shape % 5, shape // 5
-                    if any(
-                        n1 + a + n2 + b <= 4
-                        and any(j <= k for j in _SHAPE_JOKERS[n1 + a + 5 * (n2 + b)])
-                        for a, b in reach
-                    ):
-                        mask |= 1 << shape
-                masks.append(mask)
-            del shapes
-            per_colour.append((masks[0], masks[1], masks[2]))
-        out.append(per_colour)
-    return out
+def _viable(p: Problem) -> list[tuple[tuple[int, int, int], ...]]:
+    """Per number: the group shapes still closable after each colour (VIABLE)."""
+    return [VIABLE[tuple(min(a, 2) for a in row)] for row in p.avail]
 
 
 def _guesses(p: Problem) -> list[int]:
@@ -175,9 +157,19 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
             acc += avail[n][c] * (BIG + n + 1)
             ahead[n][c] = acc
     joker_top = BIG + 13
-    # Tiles the next number offers each colour, for the runs that must go on.
-    nxt = [
-        [avail[(n + 1) % 13][c] if (n < 12 or p.wrap) else 0 for c in range(4)]
+    # Jokers that runs too short to stop would need over the next two numbers, by
+    # number, colour and colour state: the copies there cannot carry them all.
+    def later(n: int, c: int) -> int:
+        return avail[n % 13][c] if (n < 13 or p.wrap) else 0
+
+    short = [
+        [
+            tuple(
+                max(0, x1 + x2 - later(n + 1, c)) + max(0, x1 - later(n + 2, c))
+                for x1, x2, _ in RUN_STATES
+            )
+            for c in range(4)
+        ]
         for n in range(13)
     ]
     starts = _guesses(p) if p.wrap else [0]
@@ -192,7 +184,7 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
             clear = ~(63 << shift)
             opt = opts[n][c]
             bound = ahead[n][c] - lower
-            room_next = nxt[n][c]
+            deficit = short[n][c]
             shapes_ok = viable[n][c]
             joker_loss = 12 - n
             new: dict[int, int] = {}
@@ -210,7 +202,7 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
                     if nj > jt:
                         continue
                     ns = run_next[m]
-                    if ns < 0 or RUN_FORCED[ns] > room_next + jt - nj:
+                    if ns < 0 or deficit[ns] > jt - nj:
                         continue
                     nscore = score + used * w
                     nkey = base | (ns << shift)
@@ -346,10 +338,14 @@ def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
     a pass that finds none has cost little, because the bound cut it short.
     """
     top = upper_bound(p)
-    for slack in (0, 1, 3, 7, 15, 24):
+    for slack in (0, 24):
         plan = run_dp(p, max(floor, top - slack))
         if plan is not None or top - slack <= floor:
             return plan
+    if sum(map(sum, p.need)) < 40:
+        # A sparse board: many rack tiles stay out, the bound is loose, and the
+        # states are few: one pass without the bound costs less than several with.
+        return run_dp(p, floor)
     dropped = 1
     while True:
         lower = max(floor, top - dropped * (BIG + 13) - 2 * 12)

@@ -144,3 +144,37 @@ BETTER: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(a for a in range(len(RUN_STATES)) if a != b and COVERS[a][b])
     for b in range(len(RUN_STATES))
 )
+
+
+def _viable() -> dict[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
+    """``VIABLE[caps][c][k]``: bit mask of the group shapes (n1 + 5 * n2) that, after
+    colour ``c``, the colours after it (colour ``c2`` giving at most ``caps[c2]``
+    group tiles) can complete into groups with ``k`` jokers or fewer."""
+    jokers_by_shape = [GROUP_JOKERS.get((i % 5, i // 5), ()) for i in range(25)]
+    out = {}
+    for caps in product(range(3), repeat=4):
+        per_colour = []
+        for c in range(4):
+            reach = {(0, 0)}
+            for c2 in range(c + 1, 4):
+                reach = {(a + (g == 1), b + (g == 2)) for a, b in reach
+                         for g in range(caps[c2] + 1)}
+            masks = []
+            for k in range(3):
+                mask = 0
+                for shape in range(25):
+                    n1, n2 = shape % 5, shape // 5
+                    if any(
+                        n1 + a + n2 + b <= 4
+                        and any(j <= k for j in jokers_by_shape[n1 + a + 5 * (n2 + b)])
+                        for a, b in reach
+                    ):
+                        mask |= 1 << shape
+                masks.append(mask)
+            per_colour.append((masks[0], masks[1], masks[2]))
+        out[caps] = tuple(per_colour)
+    return out
+
+
+#: Group shapes still closable, by the group tiles each colour can give (see _viable).
+VIABLE: Final = _viable()
