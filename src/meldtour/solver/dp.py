@@ -38,11 +38,15 @@ from .tables import (
     RUN_CLOSED,
     RUN_NEXT,
     RUN_STATES,
+    SHORTFALL,
     VIABLE,
 )
 
 #: The weight of one tile in the score; above any board value (at most 754).
 BIG: Final = 1024
+
+#: Below this many board tiles one pass without the bound beats bound passes.
+SPARSE: Final = 40
 
 _JSHIFT: Final = 24
 _SHAPE_SHIFT: Final = 26
@@ -157,21 +161,11 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
             acc += avail[n][c] * (BIG + n + 1)
             ahead[n][c] = acc
     joker_top = BIG + 13
-    # Jokers that runs too short to stop would need over the next two numbers, by
-    # number, colour and colour state: the copies there cannot carry them all.
+    # Jokers that the runs too short to stop would need at the next two numbers.
     def later(n: int, c: int) -> int:
         return avail[n % 13][c] if (n < 13 or p.wrap) else 0
 
-    short = [
-        [
-            tuple(
-                max(0, x1 + x2 - later(n + 1, c)) + max(0, x1 - later(n + 2, c))
-                for x1, x2, _ in RUN_STATES
-            )
-            for c in range(4)
-        ]
-        for n in range(13)
-    ]
+    short = [[SHORTFALL[later(n + 1, c)][later(n + 2, c)] for c in range(4)] for n in range(13)]
     starts = _guesses(p) if p.wrap else [0]
     layer: dict[int, int] = dict.fromkeys(starts, 0)
     backs: list[dict[int, tuple[int, int]]] = []
@@ -337,15 +331,15 @@ def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
     plan has kept every state that could beat it, so its best plan is the optimum;
     a pass that finds none has cost little, because the bound cut it short.
     """
+    if sum(map(sum, p.need)) < SPARSE:
+        # A sparse board: many rack tiles stay out, the bound is loose, and the
+        # states are few: one pass without the bound costs less than several with.
+        return run_dp(p, floor)
     top = upper_bound(p)
     for slack in (0, 24):
         plan = run_dp(p, max(floor, top - slack))
         if plan is not None or top - slack <= floor:
             return plan
-    if sum(map(sum, p.need)) < 40:
-        # A sparse board: many rack tiles stay out, the bound is loose, and the
-        # states are few: one pass without the bound costs less than several with.
-        return run_dp(p, floor)
     dropped = 1
     while True:
         lower = max(floor, top - dropped * (BIG + 13) - 2 * 12)

@@ -178,3 +178,14 @@ def _viable() -> dict[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
 
 #: Group shapes still closable, by the group tiles each colour can give (see _viable).
 VIABLE: Final = _viable()
+
+
+#: ``SHORTFALL[a1][a2][s]``: jokers the runs of colour state ``s`` that are too short
+#: to stop would need when the next two numbers offer ``a1`` and ``a2`` copies.
+SHORTFALL: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(
+        tuple(max(0, x1 + x2 - a1) + max(0, x1 - a2) for x1, x2, _ in RUN_STATES)
+        for a2 in range(3)
+    )
+    for a1 in range(3)
+)
