@@ -45,6 +45,10 @@ from .tables import (
 #: The weight of one tile in the score; above any board value (at most 754).
 BIG: Final = 1024
 
+#: The first bound passes: how far below "every tile used, jokers as 13s" each looks.
+#: Small steps first: a pass that finds nothing fails fast, a pass with room for the
+#: jokers to stand anywhere meets many more states.
+_SLACKS: Final = (0, 2, 4, 8, 12, 16, 24, BIG + 13, BIG + 13 + 12, BIG + 13 + 24)
 #: Below this many board tiles one pass without the bound beats bound passes.
 SPARSE: Final = 40
 
@@ -326,8 +330,9 @@ def _unwind(
 def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
     """The exact optimum, or None when no plan scores ``floor`` or more.
 
-    Iterative deepening on the bound: first only plans that leave no tile out (the
-    jokers may stand anywhere), then one tile out, two, four, … A pass that finds a
+    Iterative deepening on the bound: first only plans that leave no tile out with
+    the jokers as 13s, then jokers a little lower, …, then one tile out, two, four, …
+    A pass that finds a
     plan has kept every state that could beat it, so its best plan is the optimum;
     a pass that finds none has cost little, because the bound cut it short.
     """
@@ -336,13 +341,14 @@ def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
         # states are few: one pass without the bound costs less than several with.
         return run_dp(p, floor)
     top = upper_bound(p)
-    for slack in (0, 24):
-        plan = run_dp(p, max(floor, top - slack))
-        if plan is not None or top - slack <= floor:
+    for slack in _SLACKS:
+        lower = max(floor, top - slack)
+        plan = run_dp(p, lower)
+        if plan is not None or lower == floor:
             return plan
-    dropped = 1
+    dropped = 2
     while True:
-        lower = max(floor, top - dropped * (BIG + 13) - 2 * 12)
+        lower = max(floor, top - dropped * (BIG + 13) - 24)
         plan = run_dp(p, lower)
         if plan is not None or lower == floor:
             return plan
