@@ -26,7 +26,7 @@ from solver_reference import ilp_solve, random_state
 
 from meldtour.solver import solve_tiles
 
-BUCKETS = ((0, 0), (1, 20), (21, 40), (41, 60), (61, 70), (71, 82))
+BUCKETS = ((0, 0), (1, 20), (21, 40), (41, 60), (61, 70), (71, 84))
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -68,13 +68,13 @@ def main() -> int:
     print("| board tiles | states | solver median | p99 | max | ILP median | p99 | max "
           "| median ratio |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for lo, hi in (*BUCKETS, (0, 82)):
+    for lo, hi in (*BUCKETS, (0, 84)):
         sel = [r for r in rows if lo <= r[0] <= hi]
         if not sel:
             continue
         dp = [r[1] for r in sel]
         ilp = [r[2] for r in sel]
-        label = "all" if (lo, hi) == (0, 82) else (f"{lo}" if lo == hi else f"{lo}-{hi}")
+        label = "all" if (lo, hi) == (0, 84) else (f"{lo}" if lo == hi else f"{lo}-{hi}")
         print(f"| {label} | {len(sel)} | {statistics.median(dp):.1f} | {_pct(dp, 0.99):.1f} "
               f"| {max(dp):.1f} | {statistics.median(ilp):.1f} | {_pct(ilp, 0.99):.1f} "
               f"| {max(ilp):.1f} | {statistics.median(ilp) / statistics.median(dp):.1f}× |")

@@ -187,37 +187,44 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
             joker_loss = 12 - n
             new: dict[int, int] = {}
             back: dict[int, tuple[int, int]] = {}
+            # The moves from each colour state, cheapest first: (loss, option, key
+            # change, score gain, run jokers, jokers needed, shape step, tiles used).
+            moves: dict[int, list[tuple[int, int, int, int, int, int, int, int]]] = {}
             for key, score in layer.items():
                 j = (key >> _JSHIFT) & 3
-                slack = score + bound + (jt - j) * joker_top
+                jleft = jt - j
+                slack = score + bound + jleft * joker_top
                 s = (key >> shift) & 63
+                from_s = moves.get(s)
+                if from_s is None:
+                    from_s = moves[s] = []
+                    for i, (loss, g, _r, jr, used, m) in enumerate(opt):
+                        ns = RUN_NEXT[s][m]
+                        if ns >= 0 and deficit[ns] + jr <= jt:
+                            step = _SHAPE_STEP[g]
+                            delta = (ns << shift) + (jr << _JSHIFT) + (step << _SHAPE_SHIFT)
+                            from_s.append(
+                                (loss, i, delta, used * w, jr, deficit[ns] + jr, step, used)
+                            )
                 base = key & clear
-                run_next = RUN_NEXT[s]
-                for i, (loss, g, _r, jr, used, m) in enumerate(opt):
+                shape = (key >> _SHAPE_SHIFT) & 31
+                for loss, i, delta, gain, jr, jneed, step, used in from_s:
                     if loss > slack:
                         break
-                    nj = j + jr
-                    if nj > jt:
+                    if jneed > jleft:
                         continue
-                    ns = run_next[m]
-                    if ns < 0 or deficit[ns] > jt - nj:
-                        continue
-                    nscore = score + used * w
-                    nkey = base | (ns << shift)
-                    if jr:
-                        nkey += jr << _JSHIFT
-                    if g:
-                        nkey += _SHAPE_STEP[g] << _SHAPE_SHIFT
                     # Can the groups of this number still be closed?
-                    spare = jt - nj
+                    spare = jleft - jr
                     if joker_loss and spare:
                         spare = min(spare, (slack - loss) // joker_loss)
-                    if not shapes_ok[spare] >> ((nkey >> _SHAPE_SHIFT) & 31) & 1:
+                    if not shapes_ok[spare] >> (shape + step) & 1:
                         continue
+                    nkey = base + delta
                     if cap_on and used:
                         cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
                         ncap = min(cap_max, cap + used * num)
                         nkey += (ncap - cap) << _CAP_SHIFT
+                    nscore = score + gain
                     if nscore > new.get(nkey, -1):
                         new[nkey] = nscore
                         back[nkey] = (key, i)
