@@ -215,8 +215,8 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
                         continue
                     # Can the groups of this number still be closed?
                     spare = jleft - jr
-                    if joker_loss and spare:
-                        spare = min(spare, (slack - loss) // joker_loss)
+                    if joker_loss and spare and slack - loss < spare * joker_loss:
+                        spare = (slack - loss) // joker_loss
                     if not shapes_ok[spare] >> (shape + step) & 1:
                         continue
                     nkey = base + delta
@@ -293,15 +293,16 @@ def _prune(layer: dict[int, int]) -> dict[int, int]:
     get = layer.get
     kept: dict[int, int] = {}
     for key, score in layer.items():
+        beaten = False
         for shift in (0, 6, 12, 18):
-            s = (key >> shift) & 63
-            better = BETTER[s]
-            if not better:
-                continue
             base = key & ~(63 << shift)
-            if any(get(base | (t << shift), -1) >= score for t in better):
+            for t in BETTER[(key >> shift) & 63]:
+                if get(base | (t << shift), -1) >= score:
+                    beaten = True
+                    break
+            if beaten:
                 break
-        else:
+        if not beaten:
             kept[key] = score
     return kept
 
