@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from solver_reference import ilp_solve
+from solver_reference import ilp_solve, random_state
 
 from meldtour.cli import main
 from meldtour.core.melds import Kind, Meld, parse_board
@@ -156,3 +156,21 @@ def test_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     assert out[1]["rack_left"] == ["k8", "r8", "o8"]
     assert "error" in out[2] and "error" in out[3]
     assert set(out[0]) == {"placed", "value", "board", "rack_left", "ms"}
+
+
+def test_joker_retrieval_replace_gives_a_legal_play() -> None:
+    replace = RuleSet(joker_retrieval="replace")
+    b = board(["r4", "J", "r6"], ["k9", "k10", "k11"])
+    rack = tiles("r5", "k12", "b2")
+    free = solve(b, rack, RULES, True)
+    assert free.placed == 2
+    s = solve(b, rack, replace, True)
+    assert s.placed >= 1
+    assert check_play(b, rack, s.board, True, replace).legal
+    rng = random.Random(9)
+    for _ in range(30):
+        state = random_state(rng)
+        s = solve(state.board, state.rack, replace, state.melded)
+        if s.placed:
+            verdict = check_play(state.board, state.rack, s.board, state.melded, replace)
+            assert verdict.legal, verdict.reason

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from meldtour.core.melds import Meld
+from meldtour.core.moves import joker_replacement_error
 from meldtour.core.rules import RuleSet
 from meldtour.core.tiles import JOKER_CODE, KINDS, Tile
 
@@ -170,8 +171,22 @@ def solve(board: Sequence[Meld], rack: Sequence[Tile], rules: RuleSet, melded: b
     After the initial meld (``melded``) the new board uses every board tile. Before
     it, the play is new melds from the rack alone worth ``rules.initial_meld`` or
     more, most tiles first, with the board untouched. Exact and deterministic.
+
+    Under ``joker_retrieval = "replace"`` (no preset has it) the result is legal but
+    exact only when the free optimum already keeps each board joker's role: if it
+    does not, the melds holding board jokers stay as they are and the rest is solved.
     """
-    return solve_tiles(board, rack, melded, rules.wrap_runs, rules.initial_meld)
+    found = solve_tiles(board, rack, melded, rules.wrap_runs, rules.initial_meld)
+    if not (melded and found.placed and rules.joker_retrieval == "replace"):
+        return found
+    if joker_replacement_error(board, found.board, rules.wrap_runs) is None:
+        return found
+    held = tuple(m for m in board if JOKER_CODE in m.tiles)
+    rest = tuple(m for m in board if JOKER_CODE not in m.tiles)
+    part = solve_tiles(rest, rack, True, rules.wrap_runs, rules.initial_meld)
+    if not part.placed:
+        return Solution(0, 0, tuple(board), (), tuple(rack))
+    return Solution(part.placed, part.value, held + part.board, part.tiles, part.rack_left)
 
 
 def finder(
