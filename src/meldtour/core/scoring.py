@@ -102,9 +102,6 @@ def score_game(
     pen = tuple(penalties) if penalties is not None else (0,) * n
     if len(pen) != n:
         raise ScoreError(f"penalties has {len(pen)} entries for {n} racks")
-    for s in range(n):
-        if could_meld[s] and melded[s]:
-            raise ScoreError(f"seat {s} melded, so it cannot also be one that could have melded")
     totals = tuple(rack_total(racks[s], melded[s], could_meld[s], rules) for s in range(n))
     if winner is not None:
         if not 0 <= winner < n:

@@ -1,0 +1,77 @@
+"""Invariants, by property tests: 106 tiles always; a refused move changes nothing;
+replay is deterministic; every finished game sums to zero (penalties apart)."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from meldtour.core.game import IllegalMove, apply, new_game
+from meldtour.core.record import read_record, record_of, replay
+from meldtour.core.rules import PRESETS, find_rules
+from meldtour.core.state import GameState
+from meldtour.core.tiles import full_set
+from meldtour.solver import finder
+
+from .randomplay import random_move
+
+PRESET = st.sampled_from(sorted(PRESETS))
+
+
+def _all_tiles(state: GameState) -> Counter[int]:
+    tiles = [t for r in state.racks for t in r] + list(state.pool)
+    tiles += [t for m in state.board for t in m.tiles]
+    return Counter(tiles)
+
+
+def chaotic_game(preset: str, players: int, seed: int, steps: int) -> GameState:
+    rules = find_rules(preset)
+    state = new_game(rules, [f"P{i}" for i in range(players)], seed).state
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.end is not None:
+            break
+        move = random_move(state, rng)
+        before = pickle.dumps(state)
+        try:
+            state = apply(state, move, finder=finder).state
+        except IllegalMove:
+            # A refused move leaves the state byte-for-byte unchanged.
+            assert pickle.dumps(state) == before
+            continue
+        # 106 tiles, always: racks + pool + board are the full set.
+        assert _all_tiles(state) == Counter(full_set())
+        assert all(m.is_valid() for m in state.board)
+    return state
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(PRESET, st.integers(2, 4), st.integers(0, 10**9))
+def test_106_tiles_always_and_refusals_change_nothing(preset: str, players: int, seed: int) -> None:
+    chaotic_game(preset, players, seed, 150)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(PRESET, st.integers(2, 4), st.integers(0, 10**9))
+def test_replay_is_deterministic(preset: str, players: int, seed: int) -> None:
+    state = chaotic_game(preset, players, seed, 120)
+    again = replay(read_record(record_of(state)), finder=finder)
+    assert again == state
+    assert repr(again) == repr(state)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(PRESET, st.integers(2, 4), st.integers(0, 10**9))
+def test_finished_games_sum_to_zero_apart_from_penalties(
+    preset: str, players: int, seed: int
+) -> None:
+    state = chaotic_game(preset, players, seed, 600)
+    if state.end is None:
+        return
+    assert state.scores is not None and state.winner is not None
+    assert sum(state.scores) == 0
+    assert state.scores[state.winner] == max(state.scores)
