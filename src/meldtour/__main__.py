@@ -1,0 +1,5 @@
+import sys
+
+from meldtour.cli import main
+
+sys.exit(main())
