@@ -17,7 +17,10 @@ That sweep makes the work per number linear, not exponential, in the colours.
 Bounds: a pass asks for plans scoring at least ``lower`` and drops every state whose
 score plus the most the tiles still to come could add falls below it; passes go from
 "every tile used" down (:func:`solve_problem`), so the first pass that finds a plan
-finds the optimum, and its bound was tight.
+finds the optimum, and its bound was tight. Dominance: at the end of each number a
+state is dropped when another, equal but in one colour whose open runs can do all its
+runs can (:data:`.tables.COVERS`), scores as much. Lookahead: a state whose short
+runs need more jokers at the next two numbers than are left is never made.
 
 Open runs per colour are capped at four (two copies and two jokers), not two: a third
 run through a number, carried by a joker, can be needed for the best value, as in
