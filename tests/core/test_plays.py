@@ -151,3 +151,12 @@ def test_illegal_plays_say_exactly_why(
 def test_the_player_s_own_rack_tiles_only_once_each() -> None:
     v = check_play((), rack("k8 r8 o8 b8"), board("k8 r8 o8 b8", "k8 r8 o8"), False, KRC)
     assert not v.legal
+
+
+def test_the_core_search_values_two_jokers_by_their_places() -> None:
+    # RULES.md §2: [k9,J,J] is the run 9-10-11, worth 30: a legal initial meld.
+    from meldtour.core.search import best_rack_melds, can_initial_meld
+
+    assert best_rack_melds(rack("k9 J J"))[0] == 30
+    assert can_initial_meld(rack("k9 J J"), 30)
+    assert best_rack_melds(rack("J J k7"))[0] == 24   # laid as the run 7-8-9

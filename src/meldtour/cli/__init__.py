@@ -21,6 +21,12 @@ COMMANDS: dict[str, str] = {
     "solve": "solve",
     "seat": "seat",
     "standings": "standings",
+    "simulate": "simulate",
+    "analyse": "analyse",
+    "db": "db",
+    "backup": "backup",
+    "restore": "restore",
+    "tournament": "tournament",
 }
 
 

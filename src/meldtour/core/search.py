@@ -164,13 +164,19 @@ def _solve(
 def _rack_share(
     meld: tuple[int, ...], counts: dict[int, int], taken_b: dict[int, int], mval: int
 ) -> int:
-    numbered = sum(t % 13 + 1 for t in meld if t != JOKER_CODE)
-    jokers = counts.get(JOKER_CODE, 0)
-    joker_each = (mval - numbered) // jokers if jokers else 0
+    """The value of the rack tiles in ``meld``: numbered tiles at face value, each
+    rack joker at the number it stands for (the larger roles, when board jokers share
+    the meld: tiles are interchangeable, so this only orders equal plays)."""
     share = 0
     for t, k in counts.items():
-        rack_copies = k - taken_b[t]
-        share += rack_copies * (joker_each if t == JOKER_CODE else t % 13 + 1)
+        if t != JOKER_CODE:
+            share += (k - taken_b[t]) * (t % 13 + 1)
+    rack_jokers = counts.get(JOKER_CODE, 0) - taken_b.get(JOKER_CODE, 0)
+    if rack_jokers:
+        readings = analyse(tuple(TILES[t] for t in meld), True)[0]
+        reading = next((r for r in readings if r.value == mval), readings[0])
+        roles = sorted(options[0] % 13 + 1 for options in reading.stands_for)
+        share += sum(roles[len(roles) - rack_jokers:])
     return share
 
 
