@@ -56,7 +56,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 0
-    code: int = args._run(args)
+    try:
+        code: int = args._run(args)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
+        sys.stderr.close()
+        return 0
     return code
 
 
