@@ -3,6 +3,7 @@ benchmarks and the self-play lab."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from meldtour.core.game import apply, new_game
@@ -30,3 +31,38 @@ def play_game(
         move = players[seat].decide(player_view(state, seat))
         state = apply(state, move, finder=finder).state
     return state
+
+
+def play_timed(
+    rules: RuleSet,
+    players: Sequence[Player],
+    seed: int,
+    finder: PlayFinder | None = None,
+    max_turns: int = 2000,
+) -> tuple[GameState, list[tuple[int, float]]]:
+    """:func:`play_game`, also returning each decision's (seat, seconds).
+
+    ``finder`` defaults to the fast exact solver. A move the rules refuse is a bug in
+    the player: it raises with the seat and the reason.
+    """
+    from meldtour.core.game import IllegalMove
+    from meldtour.solver import finder as solver_finder
+
+    find = finder or solver_finder
+    state = new_game(rules, [p.name for p in players], seed).state
+    times: list[tuple[int, float]] = []
+    while state.end is None:
+        if state.turn_no > max_turns:
+            raise RuntimeError(f"game {seed} did not end in {max_turns} turns")
+        seat = state.current
+        view = player_view(state, seat)
+        started = time.perf_counter()
+        move = players[seat].decide(view)
+        times.append((seat, time.perf_counter() - started))
+        try:
+            state = apply(state, move, finder=find).state
+        except IllegalMove as exc:
+            raise RuntimeError(
+                f"game {seed}: {players[seat].name} (seat {seat}) made a move the rules "
+                f"refuse: {exc.reason}") from exc
+    return state, times

@@ -1,0 +1,46 @@
+"""The computer players by level: one sentence each for the players, and a lookup.
+
+>>> sorted(LEVELS)
+['beginner', 'expert', 'greedy']
+>>> make_player("greedy").name
+'greedy'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from . import Player
+from .beginner import BeginnerPlayer
+from .expert import ExpertPlayer
+from .greedy import GreedyPlayer
+
+#: What each level does, in a sentence a player understands (English; the web app
+#: translates these by key).
+DESCRIPTIONS: Final[dict[str, str]] = {
+    "beginner": "Makes its first meld as soon as it can, then only adds tiles to the "
+                "ends of melds on the table or lays new melds from its own rack; it never "
+                "rearranges the table.",
+    "greedy": "Every turn it puts down as many tiles as it possibly can, rearranging the "
+              "table as needed, and draws only when it cannot play at all.",
+    "expert": "Plays like greedy when someone is close to going out, but otherwise keeps a "
+              "few tiles back (jokers first) that it can still lay later, so it rarely has "
+              "to draw.",
+}
+
+LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
+    "beginner": lambda name, seed: BeginnerPlayer(name),
+    "greedy": lambda name, seed: GreedyPlayer(name),
+    "expert": lambda name, seed: ExpertPlayer(name, seed),
+}
+
+
+def make_player(level: str, name: str | None = None, seed: int = 0) -> Player:
+    """A computer player of this level; the error lists the levels there are."""
+    try:
+        factory = LEVELS[level]
+    except KeyError:
+        raise ValueError(
+            f"unknown player level {level!r}: choose one of {', '.join(LEVELS)}") from None
+    return factory(name or level, seed)
