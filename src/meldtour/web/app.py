@@ -1,0 +1,81 @@
+"""The FastAPI application: ``create_app()``; ``uvicorn meldtour.web.app:app``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from meldtour import __version__
+from meldtour.core.rules import PRESETS
+
+from .config import Settings
+from .i18n import LOCALE_NAMES, LOCALES, choose_locale, translations
+from .rules_text import PRESET_TITLES, describe
+
+HERE = Path(__file__).parent
+
+
+def _environment(locale: str) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+    )
+    t = translations(locale)
+    env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    app = FastAPI(title="meldtour", version=__version__)
+    app.state.settings = settings
+    envs = {loc: _environment(loc) for loc in LOCALES}
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    def render(request: Request, name: str, **context: Any) -> HTMLResponse:
+        locale = choose_locale(request.query_params.get("lang"), request.cookies.get("lang"),
+                               request.headers.get("accept-language"), settings.default_locale)
+        html = envs[locale].get_template(name).render(
+            locale=locale, locales=LOCALE_NAMES, path=request.url.path, **context)
+        response = HTMLResponse(html)
+        if request.query_params.get("lang") in LOCALES:
+            response.set_cookie("lang", locale, max_age=365 * 24 * 3600, samesite="lax")
+        response.headers["Content-Language"] = locale
+        return response
+
+    @app.get("/healthz")
+    def healthz() -> Response:
+        return JSONResponse({"ok": True, "version": __version__})
+
+    @app.get("/", response_class=HTMLResponse)
+    def home(request: Request) -> HTMLResponse:
+        return render(request, "home.html", presets=PRESET_TITLES)
+
+    @app.get("/rules", response_class=HTMLResponse)
+    def rules_index(request: Request) -> HTMLResponse:
+        return render(request, "rules_index.html", presets=PRESET_TITLES)
+
+    @app.get("/rules/{preset}", response_class=HTMLResponse)
+    def rules_page(request: Request, preset: str) -> HTMLResponse:
+        if preset not in PRESETS:
+            raise HTTPException(404, f"unknown rules preset {preset!r}")
+        locale = choose_locale(request.query_params.get("lang"), request.cookies.get("lang"),
+                               request.headers.get("accept-language"), settings.default_locale)
+        rows = describe(PRESETS[preset], translations(locale).gettext)
+        return render(request, "rules.html", preset=preset, title=PRESET_TITLES[preset],
+                      rows=rows)
+
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    # ``uvicorn meldtour.web.app:app`` builds the app on first use, from the environment.
+    if name == "app":
+        return create_app()
+    raise AttributeError(name)

@@ -1,0 +1,69 @@
+"""Korean, Japanese and English: Babel catalogs read at start-up, one Jinja2
+environment per language, and the reader's language chosen per request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from babel import Locale, negotiate_locale
+from babel.messages.pofile import read_po
+
+LOCALES = ("ko", "ja", "en")
+LOCALE_NAMES = {"ko": "한국어", "ja": "日本語", "en": "English"}
+HERE = Path(__file__).parent
+
+
+def N_(message: str) -> str:
+    """Mark a string for translation where it is defined; translate it where shown."""
+    return message
+
+
+@dataclass(frozen=True)
+class Translations:
+    locale: str
+    messages: dict[str, str]
+
+    def gettext(self, message: str) -> str:
+        return self.messages.get(message) or message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.gettext(singular if n == 1 else plural)
+
+
+def catalog_path(locale: str) -> Path:
+    return HERE / "locales" / locale / "LC_MESSAGES" / "messages.po"
+
+
+@cache
+def translations(locale: str) -> Translations:
+    with catalog_path(locale).open("rb") as f:
+        catalog = read_po(f, locale=locale)
+    messages = {str(m.id): str(m.string) for m in catalog if m.id and m.string
+                and not m.fuzzy and isinstance(m.id, str)}
+    return Translations(locale, messages)
+
+
+def choose_locale(query: str | None, cookie: str | None, accept_language: str | None,
+                  default: str) -> str:
+    """The language to answer in: ``?lang=``, then the cookie, then the browser."""
+    for candidate in (query, cookie):
+        if candidate in LOCALES:
+            return str(candidate)
+    if accept_language:
+        wanted = [part.split(";")[0].strip().replace("-", "_")
+                  for part in accept_language.split(",") if part.strip()]
+        found = negotiate_locale(wanted, list(LOCALES), sep="_")
+        if found:
+            return str(found).split("_")[0]
+    return default
+
+
+def gettext_for(locale: str) -> Callable[[str], str]:
+    return translations(locale).gettext
+
+
+def display_name(locale: str) -> str:
+    return str(Locale.parse(locale).get_display_name(locale))

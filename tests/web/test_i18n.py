@@ -1,0 +1,58 @@
+"""Every user-facing string exists in Korean, Japanese and English."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from meldtour.web.i18n import LOCALES, catalog_path, choose_locale
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "meldtour" / "web"
+
+
+def extracted() -> set[str]:
+    method_map = [("**.py", "python"), ("templates/**.html", "jinja2")]
+    keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+    found: set[str] = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(WEB), method_map, keywords=keywords
+    ):
+        if isinstance(message, str):
+            found.add(message)
+        else:
+            found.update(m for m in message if m)
+    return found
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_string_is_translated(locale: str) -> None:
+    with catalog_path(locale).open("rb") as f:
+        catalog = read_po(f, locale=locale)
+    translated = {m.id: m.string for m in catalog if m.id}
+    wanted = extracted()
+    assert len(wanted) > 40
+    missing = sorted(m for m in wanted if not translated.get(m))
+    assert not missing, f"untranslated in {locale}: {missing}"
+    stale = sorted(str(m) for m in translated if m not in wanted)
+    assert not stale, f"{locale} has strings no page uses any more: {stale}"
+
+
+@pytest.mark.parametrize("locale", ["ko", "ja"])
+def test_placeholders_survive_translation(locale: str) -> None:
+    with catalog_path(locale).open("rb") as f:
+        catalog = read_po(f, locale=locale)
+    for m in catalog:
+        if m.id and isinstance(m.id, str):
+            for name in ("%(n)d", "%(p)d", "%(a)d", "%(b)d"):
+                assert (name in m.id) == (name in str(m.string)), (locale, m.id)
+
+
+def test_language_choice_query_then_cookie_then_browser() -> None:
+    assert choose_locale("ja", "ko", "en-US,en;q=0.9", "ko") == "ja"
+    assert choose_locale(None, "en", "ja", "ko") == "en"
+    assert choose_locale(None, None, "ja-JP,ja;q=0.9,en;q=0.5", "ko") == "ja"
+    assert choose_locale(None, None, "fr-FR", "ko") == "ko"
+    assert choose_locale("xx", None, None, "en") == "en"
