@@ -1,0 +1,1 @@
+"""The store: tournaments in a database (SQLite or PostgreSQL), behind use cases."""

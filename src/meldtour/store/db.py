@@ -1,0 +1,152 @@
+"""Engines, transactions and the schema check.
+
+:func:`open_store` connects and refuses a database whose schema is not the one this
+meldtour was built for, naming the command that fixes it. SQLite runs in WAL mode
+with a busy timeout, and every transaction starts with ``BEGIN IMMEDIATE`` so that
+two writers queue instead of failing half-way; PostgreSQL runs at READ COMMITTED,
+with the row locks and version checks of :mod:`.repository`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from .config import database_url
+
+
+class StoreError(Exception):
+    """A store operation that cannot be done, with the reason for people."""
+
+
+class SchemaError(StoreError):
+    """The database's schema is missing, old or newer than this meldtour."""
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; an SQLite file's folder is created, WAL mode set."""
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        db = u.database or ""
+        if db and db != ":memory:" and not db.startswith("file:"):
+            Path(db).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi_conn: Any, _record: Any) -> None:
+            dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(connection: Any = None) -> Any:
+    """Alembic's configuration, built in code: the scripts live in this package, so
+    it works from an installed meldtour and from a fresh clone alike."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str]:
+    """Apply the migrations up to ``revision``; returns (before, after)."""
+    from alembic import command
+
+    before = current_revision(engine)
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), revision)
+    after = current_revision(engine)
+    assert after is not None
+    return before, after
+
+
+def check_schema(engine: Engine) -> None:
+    """Refuse a database whose schema is not this meldtour's, saying what to run."""
+    current = current_revision(engine)
+    head = head_revision()
+    if current == head:
+        return
+    where = engine.url.render_as_string(hide_password=True)
+    if current is None:
+        tables = inspect(engine).get_table_names()
+        what = "is not a meldtour database" if tables else "has no meldtour schema yet"
+        raise SchemaError(f"the database {where} {what}: run `meldtour db upgrade` "
+                          f"(with --db or MELDTOUR_DATABASE_URL naming it)")
+    from alembic.script import ScriptDirectory
+
+    known = {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+    if current not in known:
+        raise SchemaError(f"the database {where} has schema {current}, newer than this "
+                          f"meldtour ({head}): install the newer meldtour")
+    raise SchemaError(f"the database {where} has the old schema {current} (this meldtour "
+                      f"needs {head}): run `meldtour db upgrade`")
+
+
+@dataclass
+class Store:
+    """A database: its engine and its sessions. Use :meth:`transaction` for every
+    unit of work: it commits at the end, and rolls everything back on an error."""
+
+    engine: Engine
+
+    def __post_init__(self) -> None:
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def open_store(url: str | None = None, *, check: bool = True) -> Store:
+    """The store at ``url`` (``--db``), ``MELDTOUR_DATABASE_URL`` or the default
+    SQLite file, with its schema checked."""
+    engine = make_engine(database_url(url))
+    if check:
+        try:
+            check_schema(engine)
+        except Exception:
+            engine.dispose()
+            raise
+    return Store(engine)

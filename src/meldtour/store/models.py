@@ -1,0 +1,229 @@
+"""The database tables, as SQLAlchemy 2 models.
+
+The rows hold the values of the pure tournament engine (:mod:`meldtour.tournament`):
+a tournament, its divisions, registrations (of players, who live across
+tournaments), stages, rounds, score sheets with their games and corrections, awards
+and ratings; plus the audit log of every change. Structured values the engine owns
+and never queries by (a stage's format, a planned seating, recorded lots) are JSON
+columns; everything a screen or a report looks up is a column.
+
+Times are ISO 8601 text in UTC (the engine takes times as text), so a backup
+round-trips exactly on SQLite and on PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+Json = JSON(none_as_null=True)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Player(Base):
+    """A person, across tournaments (identified by name when players are imported)."""
+
+    __tablename__ = "player"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    created_at: Mapped[str] = mapped_column(String(40))
+
+
+class Rating(Base):
+    """A player's openskill rating (Plackett–Luce), updated from counted games."""
+
+    __tablename__ = "rating"
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[str] = mapped_column(String(40))
+
+
+class TournamentRow(Base):
+    """The day. ``slug`` names it on the command line."""
+
+    __tablename__ = "tournament"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(String(100), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    date: Mapped[str] = mapped_column(String(40))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    template: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[str] = mapped_column(String(40))
+    updated_at: Mapped[str] = mapped_column(String(40))
+
+    divisions: Mapped[list[DivisionRow]] = relationship(
+        back_populates="tournament", order_by="DivisionRow.position")
+
+
+class DivisionRow(Base):
+    __tablename__ = "division"
+    __table_args__ = (UniqueConstraint("tournament_id", "key"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    key: Mapped[str] = mapped_column(String(100))
+    name: Mapped[str] = mapped_column(String(200))
+    cap: Mapped[int] = mapped_column(Integer)
+    eligibility: Mapped[str] = mapped_column(Text)
+    rules: Mapped[dict[str, Any]] = mapped_column(Json)
+    formats: Mapped[list[dict[str, Any]]] = mapped_column(Json)
+    ranking: Mapped[dict[str, Any] | None] = mapped_column(Json, nullable=True)
+    keep_apart: Mapped[list[str]] = mapped_column(Json)
+    groups_hard: Mapped[bool] = mapped_column(Boolean)
+    late_entry: Mapped[bool] = mapped_column(Boolean)
+    prizes: Mapped[int] = mapped_column(Integer)
+    started: Mapped[bool] = mapped_column(Boolean)
+
+    tournament: Mapped[TournamentRow] = relationship(back_populates="divisions")
+
+
+class RegistrationRow(Base):
+    """A player's entry in a division; ``number`` is the player's id in the tournament."""
+
+    __tablename__ = "registration"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    division_id: Mapped[int] = mapped_column(ForeignKey("division.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+    tags: Mapped[list[str]] = mapped_column(Json)
+    generation: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(20))
+    late: Mapped[bool] = mapped_column(Boolean)
+
+
+class StageRow(Base):
+    __tablename__ = "stage"
+    __table_args__ = (UniqueConstraint("division_id", "position"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    division_id: Mapped[int] = mapped_column(ForeignKey("division.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    format: Mapped[dict[str, Any]] = mapped_column(Json)
+    entrants: Mapped[list[int]] = mapped_column(Json)
+    plan: Mapped[list[list[list[int]]]] = mapped_column(Json)
+    dropped: Mapped[list[int]] = mapped_column(Json)
+    lots: Mapped[list[list[int]]] = mapped_column(Json)
+    finished: Mapped[bool] = mapped_column(Boolean)
+
+
+class RoundRow(Base):
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("stage_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stage_id: Mapped[int] = mapped_column(ForeignKey("stage.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    closed: Mapped[bool] = mapped_column(Boolean)
+    advanced: Mapped[list[int]] = mapped_column(Json)
+
+
+class ScoreSheetRow(Base):
+    """One table's sheet in one round. ``version`` goes up by one at every save: a
+    device that saves over a version it did not read gets a conflict."""
+
+    __tablename__ = "score_sheet"
+    __table_args__ = (UniqueConstraint("round_id", "table_number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"), index=True)
+    table_number: Mapped[int] = mapped_column(Integer)
+    players: Mapped[list[int]] = mapped_column(Json)
+    status: Mapped[str] = mapped_column(String(20))
+    counted: Mapped[bool] = mapped_column(Boolean)
+    entered_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    entered_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    submitted_by: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    submitted_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+    __mapper_args__: ClassVar[dict[str, Any]] = {
+        "version_id_col": version, "version_id_generator": False}
+
+
+class GameRow(Base):
+    """One game of a sheet: what was entered (the draft) and what counts."""
+
+    __tablename__ = "game"
+    __table_args__ = (UniqueConstraint("sheet_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("score_sheet.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    points: Mapped[list[int | None]] = mapped_column(Json)
+    penalties: Mapped[list[int]] = mapped_column(Json)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    counted_points: Mapped[list[int | None] | None] = mapped_column(Json, nullable=True)
+    counted_penalties: Mapped[list[int] | None] = mapped_column(Json, nullable=True)
+    counted_winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class CorrectionRow(Base):
+    """A change to a counted sheet: the cell, the old and new value, who, why, when."""
+
+    __tablename__ = "correction"
+    __table_args__ = (UniqueConstraint("sheet_id", "position"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("score_sheet.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    game: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    field: Mapped[str] = mapped_column(String(20))
+    player: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    old: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    new: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    who: Mapped[str] = mapped_column(String(200))
+    why: Mapped[str] = mapped_column(Text)
+    at: Mapped[str] = mapped_column(String(40))
+
+
+class AwardRow(Base):
+    __tablename__ = "award"
+    __table_args__ = (UniqueConstraint("division_id", "place"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    division_id: Mapped[int] = mapped_column(ForeignKey("division.id"), index=True)
+    place: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(200))
+    awarded_at: Mapped[str] = mapped_column(String(40))
+
+
+class AuditRow(Base):
+    """Every change: who, when, what (entity and key), the value before and after, why."""
+
+    __tablename__ = "audit_log"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[str] = mapped_column(String(40))
+    who: Mapped[str] = mapped_column(String(200))
+    action: Mapped[str] = mapped_column(String(50))
+    tournament_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament.id"), nullable=True, index=True)
+    entity: Mapped[str] = mapped_column(String(50))
+    key: Mapped[str] = mapped_column(String(200))
+    before: Mapped[Any] = mapped_column(Json, nullable=True)
+    after: Mapped[Any] = mapped_column(Json, nullable=True)
+    why: Mapped[str] = mapped_column(Text)
