@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .melds import Board, Meld
+from .melds import Board
 from .moves import (
     Draft,
     Draw,
@@ -337,16 +337,21 @@ def _end(state: GameState, end: End, winner: int | None, events: list[Event]) ->
     return state
 
 
+def _note_voluntary_draw(state: GameState, seat: int) -> GameState:
+    """A draw while the rack held a legal initial meld marks the player (the −200 rule)."""
+    if state.melded[seat] or state.could_meld[seat]:
+        return state
+    if can_initial_meld(state.racks[seat], state.rules.initial_meld, state.rules.wrap_runs):
+        return _replace(state, could_meld=_set(state.could_meld, seat, True))
+    return state
+
+
 def _draw_turn(state: GameState, move: Draw) -> Progress:
     seat = move.seat
     if not state.pool:
         raise IllegalMove("the pool is empty: play at least one tile, or pass", move)
     events: list[Event] = []
-    if not state.melded[seat] and not state.could_meld[seat] and can_initial_meld(
-        state.racks[seat], state.rules.initial_meld, state.rules.wrap_runs
-    ):
-        # A voluntary draw while the rack held a legal initial meld (the −200 rule).
-        state = _replace(state, could_meld=_set(state.could_meld, seat, True))
+    state = _note_voluntary_draw(state, seat)
     state = _record(state, move)
     state = _take(state, seat, 1, events, "draw")
     state = _finish_turn(state, seat, events, move.at, played=False)
@@ -414,10 +419,7 @@ def _timeout(state: GameState, move: Timeout, finder: PlayFinder | None) -> Prog
     events: list[Event] = [Event("timeout", seat, {})]
     if draft is None or _untouched(state, draft) or _no_rack_tile_valid(state, seat, draft):
         if state.pool:
-            if not state.melded[seat] and not state.could_meld[seat] and can_initial_meld(
-                state.racks[seat], state.rules.initial_meld, state.rules.wrap_runs
-            ):
-                state = _replace(state, could_meld=_set(state.could_meld, seat, True))
+            state = _note_voluntary_draw(state, seat)
             state = _take(state, seat, 1, events, "timeout")
         state = _finish_turn(state, seat, events, move.at, played=False)
         return Progress(state, tuple(events))
@@ -551,16 +553,7 @@ def _redeal(state: GameState, move: Redeal) -> Progress:
     return Progress(state, tuple(events))
 
 
-def legal_moves_hint(state: GameState) -> list[str]:
-    """The kinds of move open to the player to move (for interfaces)."""
-    if state.end is not None:
-        return []
-    kinds = ["play", "timeout"]
-    kinds.append("draw" if state.pool else "pass")
-    return kinds
-
-
 __all__ = [
-    "Deal", "Event", "IllegalMove", "Meld", "Progress", "apply", "doubles", "new_game",
-    "seat_draw",
+    "Deal", "Draft", "Draw", "Event", "IllegalMove", "Pass", "Play", "Progress", "Redeal",
+    "Timeout", "apply", "doubles", "new_game", "seat_draw",
 ]
