@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .tables import (
-    BETTER,
+    COVERED,
     COVERS,
     GROUP_JOKERS,
     RUN_CLOSED,
@@ -68,6 +68,7 @@ _SHAPE_JOKERS: Final[tuple[tuple[int, ...], ...]] = tuple(
     GROUP_JOKERS.get((i % 5, i // 5), ()) for i in range(25)
 )
 _SHAPE_STEP: Final = (0, 1, 5)
+_NSTATES: Final = len(RUN_STATES)
 
 # A choice for one colour at one number: (group copies, run copies, run jokers).
 Choice = tuple[int, int, int]
@@ -285,28 +286,36 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
 
 
 def _prune(layer: dict[int, int]) -> dict[int, int]:
-    """Drop the states another state dominates in one colour with a score as good.
+    """Drop the states another state dominates with a score as good.
 
-    Same jokers (and value so far), the other colours equal, and in this colour open
-    runs that can do all these can (:data:`.tables.COVERS`): whatever completes this
-    state completes that one, for at least the same score.
+    Same jokers (and value so far, and group shape), and in every colour open runs
+    that can do all these can (:data:`.tables.COVERS`): whatever completes this state
+    completes that one, for at least the same score. The states go best score first,
+    and within a score in decreasing key order, which puts a state after every state
+    that covers it (:data:`.tables.RUN_STATES` is ordered so); each colour keeps, per
+    colour state, the set of kept states that cover it as the bits of an int.
     """
     if len(layer) < 8:
         return layer
-    get = layer.get
     kept: dict[int, int] = {}
-    for key, score in layer.items():
-        beaten = False
-        for shift in (0, 6, 12, 18):
-            base = key & ~(63 << shift)
-            for t in BETTER[(key >> shift) & 63]:
-                if get(base | (t << shift), -1) >= score:
-                    beaten = True
-                    break
-            if beaten:
-                break
-        if not beaten:
-            kept[key] = score
+    groups: dict[int, list[list[int]]] = {}
+    bit = 1
+    for score, key in sorted([(s, k) for k, s in layer.items()], reverse=True):
+        a = key & 63
+        b = (key >> 6) & 63
+        c = (key >> 12) & 63
+        d = (key >> 18) & 63
+        rest = key >> _JSHIFT
+        sets = groups.get(rest)
+        if sets is None:
+            sets = groups[rest] = [[0] * _NSTATES for _ in range(4)]
+        elif sets[0][a] & sets[1][b] & sets[2][c] & sets[3][d]:
+            continue
+        kept[key] = score
+        for x, row in zip((a, b, c, d), sets, strict=True):
+            for y in COVERED[x]:
+                row[y] |= bit
+        bit <<= 1
     return kept
 
 

@@ -36,12 +36,13 @@ MAX_M: Final = 4  # two copies and two jokers
 
 
 def _run_states() -> tuple[tuple[int, int, int], ...]:
+    """Ordered so that a state comes after every state it covers (:func:`_covers`):
+    fewer runs first, then more short runs first."""
     states = [
-        (x1, x2, x3)
+        (x1, x2, total - x1 - x2)
         for total in range(MAX_RUNS + 1)
-        for x3 in range(total, -1, -1)
-        for x2 in range(total - x3, -1, -1)
-        for x1 in (total - x3 - x2,)
+        for x1 in range(total, -1, -1)
+        for x2 in range(total - x1, -1, -1)
     ]
     return tuple(states)
 
@@ -138,6 +139,10 @@ def _covers(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
 #: ``COVERS[a][b]``: colour state ``a`` dominates ``b`` (see :func:`_covers`).
 COVERS: Final[tuple[tuple[bool, ...], ...]] = tuple(
     tuple(_covers(a, b) for b in RUN_STATES) for a in RUN_STATES
+)
+#: ``COVERED[a]``: the colour states that ``a`` covers, ``a`` itself included.
+COVERED: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(b for b in range(len(RUN_STATES)) if COVERS[a][b]) for a in range(len(RUN_STATES))
 )
 #: ``BETTER[b]``: the colour states other than ``b`` that dominate it.
 BETTER: Final[tuple[tuple[int, ...], ...]] = tuple(
