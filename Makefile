@@ -11,6 +11,7 @@ PURE   := $(wildcard src/meldtour/core src/meldtour/solver src/meldtour/tourname
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium fonts-noto-cjk)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
