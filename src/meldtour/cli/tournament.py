@@ -625,8 +625,10 @@ def _report_sheet(args: argparse.Namespace, t: Any, result: Any,
                   lines: dict[tuple[int, int], int]) -> int:
     problems = []
     for p in result.problems:
-        line = lines.get((p.cell.game, p.cell.seat)) or lines.get((p.cell.game, 1))
-        problems.append((f"line {line}: " if line else "") + str(p))
+        line = lines.get((p.cell.game, p.cell.seat))
+        rows = sorted(v for (g, _), v in lines.items() if g == p.cell.game)
+        where = f"line {line}: " if line else f"lines {rows[0]}-{rows[-1]}: " if rows else ""
+        problems.append(where + str(p))
     if _opt(args, "json"):
         _print_json({**_sheet_json(t, result.sheet, result.version),
                      "problems": problems})
