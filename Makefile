@@ -11,6 +11,10 @@ PURE   := $(wildcard src/meldtour/core src/meldtour/solver src/meldtour/tourname
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
+	@# System packages: CJK fonts for the PDFs, poppler to render them in tests.
+	@[ -d /usr/share/fonts/opentype/noto ] && command -v pdftoppm >/dev/null || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	   fonts-noto-cjk poppler-utils)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium fonts-noto-cjk)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
