@@ -8,7 +8,7 @@ from typing import Any
 from meldtour.core.melds import parse_board
 from meldtour.core.moves import check_play
 from meldtour.core.rules import RuleSet
-from meldtour.core.tiles import format_tiles, parse_tiles
+from meldtour.core.tiles import format_tiles, over_the_set, parse_tiles
 
 from .jsonlines import RULES_HELP, rules_argument, serve
 
@@ -29,6 +29,9 @@ def handle(data: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
     board = parse_board(data["board"])
     rack = parse_tiles(data["rack"])
     play = parse_board(data["play"])
+    over = over_the_set([t for m in board for t in m.tiles] + list(rack))
+    if over is not None:
+        raise ValueError(f"board and rack: {over}")
     verdict = check_play(board, rack, play, melded, rules)
     return {"legal": verdict.legal, "reason": verdict.reason,
             "placed": format_tiles(verdict.placed)}

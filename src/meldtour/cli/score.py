@@ -7,7 +7,7 @@ from typing import Any
 
 from meldtour.core.rules import RuleSet
 from meldtour.core.scoring import score_game
-from meldtour.core.tiles import parse_tiles
+from meldtour.core.tiles import over_the_set, parse_tiles
 
 from .jsonlines import RULES_HELP, rules_argument, serve
 
@@ -40,6 +40,9 @@ def handle(data: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
     if not isinstance(raw, list):
         raise ValueError("racks must be a list of racks (lists of tiles)")
     racks = [parse_tiles(r) for r in raw]
+    over = over_the_set([t for r in racks for t in r])
+    if over is not None:
+        raise ValueError(f"racks: {over}")
     n = len(racks)
     if "winner" not in data:
         raise ValueError("missing field 'winner' (a seat, or null when the pool ran out)")

@@ -141,6 +141,21 @@ def from_counts(vec: Sequence[int]) -> tuple[Tile, ...]:
     return tuple(TILES[code] for code, n in enumerate(vec) for _ in range(n))
 
 
+def over_the_set(tiles: Iterable[int]) -> str | None:
+    """Why these tiles cannot all exist in one 106-tile set, or None if they can.
+
+    >>> over_the_set(parse_tiles(["r5", "r5", "r5"]))
+    'three or more r5 tiles: the set has two of each'
+    """
+    vec = counts(tiles)
+    for code, n in enumerate(vec):
+        if code == JOKER_CODE and n > 2:
+            return f"{n} jokers: the set has two"
+        if code != JOKER_CODE and n > 2:
+            return f"three or more {_TEXT[code]} tiles: the set has two of each"
+    return None
+
+
 def value(tiles: Iterable[Tile], joker_value: int = 0) -> int:
     """The sum of the printed numbers, with ``joker_value`` for each joker."""
     return sum(joker_value if t == JOKER_CODE else t % 13 + 1 for t in tiles)

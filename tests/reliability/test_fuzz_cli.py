@@ -1,0 +1,118 @@
+"""Fuzzing the JSON-lines commands: random and mutated input lines; every answer is a
+clear error or a correct result — never a crash, a hang, or a line without an answer.
+
+The number of lines tried is printed (``pytest -s``) and recorded in RELIABILITY.md.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from meldtour.cli import check, score, solve
+from meldtour.cli.jsonlines import serve
+from meldtour.core.rules import find_rules
+from meldtour.core.tiles import TILES
+
+RULES = find_rules("krc-2015")
+GOOD_TILES = [str(t) for t in TILES]
+tile_text = st.one_of(
+    st.sampled_from(GOOD_TILES),
+    st.sampled_from(["", "r0", "r14", "x5", "R5", "j", "JJ", "b-1", "r 5", "🀄", "k١"]),
+    st.text(max_size=4),
+)
+junk: st.SearchStrategy[Any] = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                  max_size=3),
+    max_leaves=10,
+)
+tiles_list = st.lists(tile_text, max_size=16) | junk
+meld = st.lists(tile_text, max_size=6) | st.fixed_dictionaries(
+    {"kind": st.sampled_from(["run", "group", "set", 3]), "tiles": st.lists(tile_text, max_size=5)})
+board = st.lists(meld, max_size=8) | junk
+flag = st.booleans() | junk
+
+check_line = st.fixed_dictionaries(
+    {"board": board, "rack": tiles_list, "play": board},
+    optional={"melded": flag, "extra": junk})
+score_line = st.fixed_dictionaries(
+    {"racks": st.lists(tiles_list, max_size=5) | junk},
+    optional={"winner": st.none() | st.integers(-2, 5) | junk,
+              "melded": st.lists(flag, max_size=5), "could_meld": st.lists(flag, max_size=5),
+              "first": st.integers(-1, 5) | junk})
+solve_line = st.fixed_dictionaries(
+    {"board": board, "rack": tiles_list}, optional={"melded": flag})
+
+TRIED = {"check": 0, "score": 0, "solve": 0}
+
+
+def run_lines(handle: Callable[[dict[str, Any]], dict[str, Any]], lines: list[str]
+              ) -> list[dict[str, Any]]:
+    out = io.StringIO()
+    started = time.perf_counter()
+    assert serve(handle, io.StringIO("\n".join(lines) + "\n"), out) == 0
+    assert time.perf_counter() - started < 10 * max(1, len(lines)), "too slow: a hang?"
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    text = "\n".join(lines) + "\n"
+    assert len(answers) == sum(1 for line in text.split("\n") if line.strip())
+    for a in answers:
+        assert isinstance(a, dict)
+        if "error" in a:
+            assert isinstance(a["error"], str) and a["error"].startswith("line ")
+    return answers
+
+
+def as_lines(objs: list[Any], garbage: list[str]) -> list[str]:
+    lines = [json.dumps(o, allow_nan=True) for o in objs]
+    return lines + [g for g in garbage if g.strip()]
+
+
+# MELDTOUR_FUZZ_EXAMPLES raises the count for a long campaign run by hand.
+FUZZ = settings(max_examples=int(os.environ.get("MELDTOUR_FUZZ_EXAMPLES", "150")), deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@FUZZ
+@given(st.lists(check_line | junk, min_size=1, max_size=6),
+       st.lists(st.text(max_size=30), max_size=2))
+def test_check_never_crashes(objs: list[Any], garbage: list[str]) -> None:
+    lines = as_lines(objs, garbage)
+    TRIED["check"] += len(lines)
+    for a in run_lines(lambda d: check.handle(d, RULES), lines):
+        if "error" not in a:
+            assert set(a) == {"legal", "reason", "placed"}
+            assert isinstance(a["legal"], bool) and (a["reason"] is None) == a["legal"]
+
+
+@FUZZ
+@given(st.lists(score_line | junk, min_size=1, max_size=6),
+       st.lists(st.text(max_size=30), max_size=2))
+def test_score_never_crashes(objs: list[Any], garbage: list[str]) -> None:
+    lines = as_lines(objs, garbage)
+    TRIED["score"] += len(lines)
+    for a in run_lines(lambda d: score.handle(d, RULES), lines):
+        if "error" not in a:
+            assert set(a) == {"scores", "winner"} and sum(a["scores"]) == 0
+
+
+@FUZZ
+@given(st.lists(solve_line | junk, min_size=1, max_size=4),
+       st.lists(st.text(max_size=30), max_size=2))
+def test_solve_never_crashes(objs: list[Any], garbage: list[str]) -> None:
+    lines = as_lines(objs, garbage)
+    TRIED["solve"] += len(lines)
+    for a in run_lines(lambda d: solve.answer(d, RULES), lines):
+        if "error" not in a:
+            assert {"placed", "value", "board", "rack_left", "ms"} <= set(a)
+
+
+def test_report_how_many_lines_were_tried() -> None:
+    print(f"\nfuzzed JSON lines: {TRIED}")
