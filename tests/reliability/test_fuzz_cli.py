@@ -76,7 +76,8 @@ def as_lines(objs: list[Any], garbage: list[str]) -> list[str]:
 
 
 # MELDTOUR_FUZZ_EXAMPLES raises the count for a long campaign run by hand.
-FUZZ = settings(max_examples=int(os.environ.get("MELDTOUR_FUZZ_EXAMPLES", "150")), deadline=None, derandomize=True,
+FUZZ = settings(max_examples=int(os.environ.get("MELDTOUR_FUZZ_EXAMPLES", "150")),
+                deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -44,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name != f"meldtour.cli.{module_name}":
                 raise
             continue
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        text = module.HELP.replace("%", "%%")  # argparse formats help with %
+        p = sub.add_parser(name, help=text, description=text)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
