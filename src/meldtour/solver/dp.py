@@ -69,6 +69,8 @@ _SHAPE_JOKERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 _SHAPE_STEP: Final = (0, 1, 5)
 _NSTATES: Final = len(RUN_STATES)
+#: Bits of a state's value below the previous key: the choice made (< 32 options).
+_CHOICE_BITS: Final = 5
 
 # A choice for one colour at one number: (group copies, run copies, run jokers).
 Choice = tuple[int, int, int]
@@ -102,33 +104,77 @@ class Plan:
     start: tuple[int, int, int, int]
 
 
-def _options(p: Problem) -> list[list[list[tuple[int, int, int, int, int, int]]]]:
-    """Per number and colour, cheapest first: (loss, group copies, run copies, run
-    jokers, tiles used, m). The loss is what the choice gives up against the bound:
-    each copy left on the rack, and each joker standing lower than 13.
+Option = tuple[int, int, int, int, int, int]
+
+
+def _option_table() -> tuple[tuple[tuple[tuple[tuple[Option, ...], ...], ...], ...], ...]:
+    """``[n][a][b][jmax]``: the choices of one colour at number ``n + 1`` with ``a``
+    copies there of which ``b`` must be used and ``jmax`` jokers, cheapest first:
+    (loss, group copies, run copies, run jokers, tiles used, m). The loss is what the
+    choice gives up against the bound: each copy left out, each joker lower than 13.
     """
-    out = []
-    jmax = min(p.jokers, 2)
+    table = []
     for n in range(13):
         w = BIG + n + 1
-        per_colour = []
-        for c in range(4):
-            a, b = p.avail[n][c], p.need[n][c]
-            opts = []
-            for g in range(min(a, 2) + 1):
-                for r in range(a - g, max(0, b - g) - 1, -1):
-                    for jr in range(jmax + 1):
-                        loss = (a - g - r) * w + jr * (12 - n)
-                        opts.append((loss, g, r, jr, g + r + jr, r + jr))
-            opts.sort()
-            per_colour.append(opts)
-        out.append(per_colour)
-    return out
+        by_a = []
+        for a in range(3):
+            by_b = []
+            for b in range(3):
+                by_j = []
+                for jmax in range(3):
+                    opts = [
+                        ((a - g - r) * w + jr * (12 - n), g, r, jr, g + r + jr, r + jr)
+                        for g in range(min(a, 2) + 1)
+                        for r in range(a - g, max(0, b - g) - 1, -1)
+                        for jr in range(jmax + 1)
+                    ]
+                    opts.sort()
+                    by_j.append(tuple(opts))
+                by_b.append(tuple(by_j))
+            by_a.append(tuple(by_b))
+        table.append(tuple(by_a))
+    return tuple(table)
 
 
-def _viable(p: Problem) -> list[tuple[tuple[int, int, int], ...]]:
-    """Per number: the group shapes still closable after each colour (VIABLE)."""
-    return [VIABLE[tuple(min(a, 2) for a in row)] for row in p.avail]
+_OPTIONS: Final = _option_table()
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What every pass over one problem shares, built once per problem."""
+
+    opts: list[list[tuple[Option, ...]]]
+    viable: list[tuple[tuple[int, int, int], ...]]
+    ahead: list[list[int]]
+    short: list[list[tuple[int, ...]]]
+    starts: list[int]
+    #: Bits below the score in a state's value: the previous key and the choice.
+    vshift: int
+
+
+def _tables(p: Problem) -> _Tables:
+    jmax = min(p.jokers, 2)
+    opts = [
+        [_OPTIONS[n][p.avail[n][c]][p.need[n][c]][jmax] for c in range(4)] for n in range(13)
+    ]
+    # The group shapes still closable after each colour (VIABLE), per number.
+    viable = [VIABLE[(min(r[0], 2), min(r[1], 2), min(r[2], 2), min(r[3], 2))] for r in p.avail]
+    # ahead[n][c]: the most that colour c of number n, and everything after, can add.
+    ahead = [[0] * 4 for _ in range(14)]
+    acc = 0
+    for n in range(12, -1, -1):
+        for c in range(3, -1, -1):
+            acc += p.avail[n][c] * (BIG + n + 1)
+            ahead[n][c] = acc
+    # Jokers that the runs too short to stop would need at the next two numbers.
+    def later(n: int, c: int) -> int:
+        return p.avail[n % 13][c] if (n < 13 or p.wrap) else 0
+
+    short = [[SHORTFALL[later(n + 1, c)][later(n + 2, c)] for c in range(4)] for n in range(13)]
+    starts = _guesses(p) if p.wrap else [0]
+    key_bits = _GUESS_SHIFT + 24 if p.wrap else (_GUESS_SHIFT if p.threshold is not None
+                                                  else _CAP_SHIFT)
+    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS)
 
 
 def _guesses(p: Problem) -> list[int]:
@@ -149,34 +195,26 @@ def upper_bound(p: Problem) -> int:
     return total + p.jokers * (BIG + 13)
 
 
-def run_dp(p: Problem, lower: int) -> Plan | None:
+def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None:
     """The best plan scoring at least ``lower``, or None when no plan reaches it.
 
     Exact: a state is dropped only when its score plus the most that the tiles still
     to come could add (every copy used, every joker a 13) is below ``lower``.
+
+    A layer maps each state's key to its value: the score, shifted above the key of
+    the state it came from and the choice made (the back pointer, in one int).
     """
-    avail, jt = p.avail, p.jokers
+    t = tables if tables is not None else _tables(p)
+    jt = p.jokers
     threshold = p.threshold
     cap_on = threshold is not None
     cap_max = min(threshold, _CAP_MASK) if threshold is not None else 0
-    opts = _options(p)
-    viable = _viable(p)
-    # ahead[n][c]: the most that colour c of number n, and everything after, can add.
-    ahead = [[0] * 4 for _ in range(13)]
-    acc = 0
-    for n in range(12, -1, -1):
-        for c in range(3, -1, -1):
-            acc += avail[n][c] * (BIG + n + 1)
-            ahead[n][c] = acc
+    opts, viable, ahead, short = t.opts, t.viable, t.ahead, t.short
+    vs = t.vshift
+    low_mask = (1 << vs) - 1
     joker_top = BIG + 13
-    # Jokers that the runs too short to stop would need at the next two numbers.
-    def later(n: int, c: int) -> int:
-        return avail[n % 13][c] if (n < 13 or p.wrap) else 0
-
-    short = [[SHORTFALL[later(n + 1, c)][later(n + 2, c)] for c in range(4)] for n in range(13)]
-    starts = _guesses(p) if p.wrap else [0]
-    layer: dict[int, int] = dict.fromkeys(starts, 0)
-    backs: list[dict[int, tuple[int, int]]] = []
+    layer: dict[int, int] = dict.fromkeys(t.starts, 0)
+    layers: list[dict[int, int]] = []
 
     for n in range(13):
         w = BIG + n + 1
@@ -190,11 +228,13 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
             shapes_ok = viable[n][c]
             joker_loss = 12 - n
             new: dict[int, int] = {}
-            back: dict[int, tuple[int, int]] = {}
-            # The moves from each colour state, cheapest first: (loss, option, key
-            # change, score gain, run jokers, jokers needed, shape step, tiles used).
-            moves: dict[int, list[tuple[int, int, int, int, int, int, int, int]]] = {}
-            for key, score in layer.items():
+            get = new.get
+            # The moves from each colour state, cheapest first: (loss, score gain and
+            # choice as a value, key change, run jokers, jokers needed, shape step,
+            # tiles used).
+            moves: dict[int, list[tuple[int, int, int, int, int, int, int]]] = {}
+            for key, v in layer.items():
+                score = v >> vs
                 j = (key >> _JSHIFT) & 3
                 jleft = jt - j
                 slack = score + bound + jleft * joker_top
@@ -208,11 +248,13 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
                             step = _SHAPE_STEP[g]
                             delta = (ns << shift) + (jr << _JSHIFT) + (step << _SHAPE_SHIFT)
                             from_s.append(
-                                (loss, i, delta, used * w, jr, deficit[ns] + jr, step, used)
+                                (loss, (used * w << vs) + i, delta, jr, deficit[ns] + jr,
+                                 step, used)
                             )
                 base = key & clear
                 shape = (key >> _SHAPE_SHIFT) & 31
-                for loss, i, delta, gain, jr, jneed, step, used in from_s:
+                sv = (score << vs) + (key << _CHOICE_BITS)
+                for loss, gi, delta, jr, jneed, step, used in from_s:
                     if loss > slack:
                         break
                     if jneed > jleft:
@@ -228,42 +270,43 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
                         cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
                         ncap = min(cap_max, cap + used * num)
                         nkey += (ncap - cap) << _CAP_SHIFT
-                    nscore = score + gain
-                    if nscore > new.get(nkey, -1):
-                        new[nkey] = nscore
-                        back[nkey] = (key, i)
+                    nv = sv + gi
+                    if nv > get(nkey, -1):
+                        new[nkey] = nv
             layer = new
-            backs.append(back)
+            layers.append(new)
         # Close the groups of this number.
-        bound = (ahead[n + 1][0] if n < 12 else 0) - lower
+        bound = ahead[n + 1][0] - lower
         new = {}
-        back = {}
-        for key, score in layer.items():
+        get = new.get
+        for key, v in layer.items():
+            score = v >> vs
             shape = (key >> _SHAPE_SHIFT) & 31
             j = (key >> _JSHIFT) & 3
             slack = score + bound + (jt - j) * joker_top
             base = key & _NO_SHAPE
+            sv = (score << vs) + (key << _CHOICE_BITS)
             for jg in _SHAPE_JOKERS[shape]:
                 nj = j + jg
                 if nj > jt or jg * (12 - n) > slack:
                     continue
-                nscore = score + jg * w
                 nkey = base + (jg << _JSHIFT)
                 if cap_on and jg:
                     cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
                     ncap = min(cap_max, cap + jg * num)
                     nkey += (ncap - cap) << _CAP_SHIFT
-                if nscore > new.get(nkey, -1):
-                    new[nkey] = nscore
-                    back[nkey] = (key, jg)
-        layer = _prune(new)
-        backs.append(back)
+                nv = sv + (jg * w << vs) + jg
+                if nv > get(nkey, -1):
+                    new[nkey] = nv
+        layers.append(new)
+        layer = _prune(new, vs)
         if not layer:
             return None
 
     best_key = -1
     best = -1
-    for key, score in layer.items():
+    for key, v in layer.items():
+        score = v >> vs
         if score <= best or score < lower:
             continue
         if (key >> _JSHIFT) & 3 < p.need_jokers:
@@ -282,10 +325,10 @@ def run_dp(p: Problem, lower: int) -> Plan | None:
         best_key, best = key, score
     if best_key < 0:
         return None
-    return _unwind(p, backs, opts, best_key, best)
+    return _unwind(layers, opts, best_key, best, low_mask)
 
 
-def _prune(layer: dict[int, int]) -> dict[int, int]:
+def _prune(layer: dict[int, int], vs: int) -> dict[int, int]:
     """Drop the states another state dominates with a score as good.
 
     Same jokers (and value so far, and group shape), and in every colour open runs
@@ -300,7 +343,7 @@ def _prune(layer: dict[int, int]) -> dict[int, int]:
     kept: dict[int, int] = {}
     groups: dict[int, list[list[int]]] = {}
     bit = 1
-    for score, key in sorted([(s, k) for k, s in layer.items()], reverse=True):
+    for _, key, v in sorted([(v >> vs, k, v) for k, v in layer.items()], reverse=True):
         a = key & 63
         b = (key >> 6) & 63
         c = (key >> 12) & 63
@@ -311,7 +354,7 @@ def _prune(layer: dict[int, int]) -> dict[int, int]:
             sets = groups[rest] = [[0] * _NSTATES for _ in range(4)]
         elif sets[0][a] & sets[1][b] & sets[2][c] & sets[3][d]:
             continue
-        kept[key] = score
+        kept[key] = v
         for x, row in zip((a, b, c, d), sets, strict=True):
             for y in COVERED[x]:
                 row[y] |= bit
@@ -320,21 +363,23 @@ def _prune(layer: dict[int, int]) -> dict[int, int]:
 
 
 def _unwind(
-    p: Problem,
-    backs: Sequence[dict[int, tuple[int, int]]],
-    opts: list[list[list[tuple[int, int, int, int, int, int]]]],
+    layers: Sequence[dict[int, int]],
+    opts: list[list[tuple[Option, ...]]],
     key: int,
     score: int,
+    low_mask: int,
 ) -> Plan:
     choices: list[list[Choice]] = [[(0, 0, 0)] * 4 for _ in range(13)]
     group_jokers = [0] * 13
-    step = len(backs) - 1
+    step = len(layers) - 1
+    choice_mask = (1 << _CHOICE_BITS) - 1
     for n in range(12, -1, -1):
-        key, jg = backs[step][key]
-        group_jokers[n] = jg
+        back = layers[step][key] & low_mask
+        key, group_jokers[n] = back >> _CHOICE_BITS, back & choice_mask
         step -= 1
         for c in range(3, -1, -1):
-            key, i = backs[step][key]
+            back = layers[step][key] & low_mask
+            key, i = back >> _CHOICE_BITS, back & choice_mask
             _, g, r, jr, _, _ = opts[n][c][i]
             choices[n][c] = (g, r, jr)
             step -= 1
@@ -360,16 +405,17 @@ def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
         # A sparse board: many rack tiles stay out, the bound is loose, and the
         # states are few: one pass without the bound costs less than several with.
         return run_dp(p, floor)
+    tables = _tables(p)
     top = upper_bound(p)
     for slack in _SLACKS:
         lower = max(floor, top - slack)
-        plan = run_dp(p, lower)
+        plan = run_dp(p, lower, tables)
         if plan is not None or lower == floor:
             return plan
     dropped = 2
     while True:
         lower = max(floor, top - dropped * (BIG + 13) - 24)
-        plan = run_dp(p, lower)
+        plan = run_dp(p, lower, tables)
         if plan is not None or lower == floor:
             return plan
         dropped *= 2
