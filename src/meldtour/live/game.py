@@ -1,0 +1,557 @@
+"""One live game: an owner task holding the authoritative state (lichess's round actor,
+boardgame.io's master).
+
+Everything that changes the game goes through the owner's inbox and is handled one
+at a time: people's submissions, the deadline, the computer players' moves. A move
+is checked by the engine, appended to the :class:`~meldtour.live.log.GameLog`, and
+only then broadcast.
+
+The protocol, as dicts (the web layer sends them as JSON):
+
+* client → server: ``{"type": "hello", "version": v | None}``;
+  ``{"type": "move", "id": req, "version": v, "action": "play"|"draw"|"pass"|"redeal",
+  "board": [[...], ...]}``; ``{"type": "draft", "id": req, "version": v, "board": ...}``.
+* server → client: ``snapshot`` (the table and the recipient's view), ``frame`` (one
+  accepted move: ``version``, the events as the recipient may see them and the
+  recipient's view after it), ``ack`` / ``refused`` (with the engine's reason) /
+  ``stale`` (the submission named an old version: ignored) for a request id,
+  ``draft`` (someone's draft, when the table lets others watch), ``synced``.
+
+The version is the number of moves applied (``len(state.history)``): it names the
+state a submission was made against, so a move or draft made against an old state is
+ignored, and a reconnecting client gets the frames after its version (or a snapshot).
+Drafts are not versioned: they are the current turn's table, kept by the owner, logged
+(overwritten) and judged by the time-out (RULES.md §4.3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hashlib
+import logging
+import secrets
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from typing import Any
+
+from meldtour.core.game import Event, IllegalMove, apply, new_game
+from meldtour.core.melds import format_board, parse_board
+from meldtour.core.moves import Draft, Draw, Move, Pass, Play, Redeal, Timeout
+from meldtour.core.record import move_to_json, read_record
+from meldtour.core.search import PlayFinder
+from meldtour.core.state import GameState
+from meldtour.core.tiles import NotationError
+from meldtour.core.views import event_for, player_view
+from meldtour.players import Player
+from meldtour.players.base import no_play
+from meldtour.players.levels import make_player
+
+from .clock import Clock
+from .log import GameLog
+from .table import TableConfig
+
+log = logging.getLogger(__name__)
+
+#: Frames kept for reconnecting clients; older clients get a snapshot.
+FRAMES_KEPT = 512
+#: Request ids remembered per game, so that a resent submission is answered again.
+IDS_KEPT = 2048
+#: Messages waiting for one socket before it is dropped (the client reconnects).
+QUEUE_SIZE = 512
+NAME_LENGTH = 24
+
+
+class TableError(ValueError):
+    """A request the table cannot grant: a seat taken, a name missing, no such seat."""
+
+
+class Subscriber:
+    """One connection's outbox. The owner never waits for a socket: a client that falls
+    too far behind is told to reconnect (and then resyncs by version)."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_SIZE:
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait({"type": "closing", "reason": "behind"})
+            self.closed = True
+            return
+        self.queue.put_nowait(message)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def event_json(event: Event, seat: int | None) -> dict[str, Any] | None:
+    """The event as ``seat`` may see it, as JSON; None when it is not for them."""
+    seen = event_for(event, seat)
+    if seen is None:
+        return None
+    out: dict[str, Any] = {"kind": seen.kind, "seat": seen.seat, "data": dict(seen.data)}
+    if seen.private is not None:
+        out["private"] = dict(seen.private)
+    return out
+
+
+class LiveGame:
+    def __init__(
+        self,
+        game_id: str,
+        config: TableConfig,
+        game_log: GameLog,
+        clock: Clock,
+        finder: PlayFinder | None = None,
+        make: Callable[[str, str, int], Player] | None = None,
+    ) -> None:
+        self.id = game_id
+        self.config = config
+        self.log = game_log
+        self.clock = clock
+        self.finder = finder
+        self.state: GameState | None = None
+        self.names: list[str | None] = [None] * len(config.seats)
+        self.keys: list[str | None] = [None] * len(config.seats)
+        self.subscribers: set[Subscriber] = set()
+        self.frames: deque[tuple[int, tuple[Event, ...], GameState]] = deque(maxlen=FRAMES_KEPT)
+        self.answers: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
+        self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self.failed: str | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._bot: asyncio.Task[None] | None = None
+        self.players: dict[int, Player] = {}
+        factory = make or (lambda level, name, seed: make_player(level, name, seed))
+        for i, seat in enumerate(config.seats):
+            if seat.kind == "computer":
+                assert seat.level is not None
+                self.names[i] = f"{seat.level} {i + 1}"
+                self.players[i] = factory(seat.level, self.names[i] or "", config.seed + i)
+
+    # ------------------------------------------------------------ facts
+
+    @property
+    def version(self) -> int:
+        return 0 if self.state is None else len(self.state.history)
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    @property
+    def over(self) -> bool:
+        return self.state is not None and self.state.end is not None
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token was given for, or None (a spectator)."""
+        if not token:
+            return None
+        h = _hash(token)
+        for seat, key in enumerate(self.keys):
+            if key is not None and secrets.compare_digest(key, h):
+                return seat
+        return None
+
+    def table_json(self) -> dict[str, Any]:
+        seats = []
+        for i, s in enumerate(self.config.seats):
+            seats.append({"kind": s.kind, "level": s.level, "name": self.names[i],
+                          "taken": s.kind == "computer" or self.keys[i] is not None})
+        rules = self.config.rules
+        return {"id": self.id, "preset": rules.name, "turn_seconds": rules.turn_seconds,
+                "watch_drafts": self.config.watch_drafts, "seats": seats,
+                "started": self.started, "over": self.over}
+
+    # ------------------------------------------------------------ the owner task
+
+    def _ensure_running(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=f"game {self.id}")
+
+    async def _ask(self, *command: Any) -> Any:
+        self._ensure_running()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self.inbox.put((future, *command))
+        return await future
+
+    async def _run(self) -> None:
+        while True:
+            future, kind, *args = await self.inbox.get()
+            try:
+                result = await getattr(self, f"_on_{kind}")(*args)
+            except Exception as exc:  # one bad request must not stop the game
+                if future is not None and not future.done():
+                    future.set_exception(exc)
+                if not isinstance(exc, TableError | IllegalMove):
+                    log.exception("game %s: %s failed", self.id, kind)
+            else:
+                if future is not None and not future.done():
+                    future.set_result(result)
+
+    async def close(self) -> None:
+        for task in (self._timer, self._bot, self._task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    # ------------------------------------------------------------ public requests
+
+    async def join(self, seat: int, name: str) -> str:
+        """Take a free human seat; returns the seat's secret token."""
+        return str(await self._ask("join", seat, name))
+
+    async def open(self) -> None:
+        """Start the owner task (and the game, if no person needs to sit down)."""
+        await self._ask("open")
+
+    async def subscribe(self, seat: int | None) -> Subscriber:
+        sub = Subscriber(seat)
+        await self._ask("subscribe", sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        sub.closed = True
+        self.subscribers.discard(sub)
+
+    async def receive(self, sub: Subscriber, message: dict[str, Any]) -> None:
+        """A message from a client (``hello``, ``move`` or ``draft``)."""
+        await self._ask("message", sub, message)
+
+    # ------------------------------------------------------------ handlers
+
+    async def _on_open(self) -> None:
+        if self.state is None and not self.config.humans:
+            await self._start()
+
+    async def _on_join(self, seat: int, name: str) -> str:
+        name = " ".join(str(name).split())[:NAME_LENGTH]
+        if not name:
+            raise TableError("name")
+        if not 0 <= seat < len(self.config.seats) or self.config.seats[seat].kind != "human":
+            raise TableError("seat")
+        if self.keys[seat] is not None or self.state is not None:
+            raise TableError("taken")
+        token = secrets.token_urlsafe(18)
+        self.keys[seat] = _hash(token)
+        self.names[seat] = name
+        if all(self.keys[i] is not None for i in self.config.humans):
+            await self._start()
+        else:
+            self._broadcast_table()
+        return token
+
+    async def _on_subscribe(self, sub: Subscriber) -> None:
+        self.subscribers.add(sub)
+        sub.send(self._snapshot(sub.seat))
+
+    async def _on_message(self, sub: Subscriber, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "hello":
+            self._hello(sub, message.get("version"))
+        elif kind in ("move", "draft"):
+            await self._submission(sub, message)
+        else:
+            sub.send({"type": "error", "reason": f"unknown message type {kind!r}"})
+
+    async def _on_deadline(self, version: int) -> None:
+        state = self.state
+        if state is None or state.end is not None or version != self.version:
+            return
+        if state.deadline is not None and self.clock.now() >= state.deadline:
+            await self._timeout()
+
+    async def _on_bot(self, version: int, move: Move) -> None:
+        state = self.state
+        if state is None or state.end is not None or version != self.version:
+            return
+        if self._overdue():
+            await self._timeout()
+            return
+        try:
+            await self._commit(move)
+        except IllegalMove as exc:
+            log.error("game %s: computer seat %d made a refused move (%s): it draws or passes",
+                      self.id, move.seat, exc.reason)
+            await self._commit(self._stamp(no_play(player_view(state, move.seat))))
+
+    # ------------------------------------------------------------ the game
+
+    async def _start(self) -> None:
+        names = [n or f"seat {i + 1}" for i, n in enumerate(self.names)]
+        now = self.clock.now()
+        progress = new_game(self.config.rules, names, self.config.seed,
+                            deal=self.config.deal, now=now)
+        table = self.config.to_json()
+        table["names"] = names
+        table["keys"] = list(self.keys)
+        header = {"rules": self.config.rules_json(), "players": names,
+                  "seed": self.config.seed, "started_at": now, "table": table}
+        if self.config.deal is not None:
+            header["deal"] = table["deal"]
+        await self.log.start(self.id, header)
+        self.state = progress.state
+        for sub in list(self.subscribers):
+            sub.send(self._snapshot(sub.seat))
+        self._schedule()
+
+    def _overdue(self) -> bool:
+        state = self.state
+        return (state is not None and state.deadline is not None
+                and self.clock.now() >= state.deadline)
+
+    def _stamp(self, move: Move) -> Move:
+        return dataclasses.replace(move, at=self.clock.now())
+
+    async def _timeout(self) -> None:
+        state = self.state
+        assert state is not None and state.deadline is not None
+        at = max(self.clock.now(), state.deadline)
+        try:
+            await self._commit(Timeout(state.current, state.draft, at))
+        except IllegalMove:
+            # A draft the engine no longer accepts cannot happen (drafts are checked as
+            # they arrive); judge the untouched board rather than stop the game.
+            log.exception("game %s: time-out with the draft refused", self.id)
+            await self._commit(Timeout(state.current, None, at))
+
+    async def _commit(self, move: Move) -> None:
+        """Apply, log, then broadcast. Raises IllegalMove with the state unchanged."""
+        state = self.state
+        assert state is not None
+        progress = apply(state, move, finder=self.finder)
+        entry = move_to_json(move)
+        entry["at"] = move.at
+        await self.log.append(self.id, len(state.history), entry)
+        self.state = progress.state
+        self.frames.append((self.version, progress.events, progress.state))
+        for sub in list(self.subscribers):
+            sub.send(self._frame(self.version, progress.events, progress.state, sub.seat))
+        if progress.state.end is not None:
+            await self.log.finish(self.id, {"end": progress.state.end,
+                                            "winner": progress.state.winner,
+                                            "scores": list(progress.state.scores or ())})
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """After every change: the deadline's timer, and a computer player's turn."""
+        for task in (self._timer, self._bot):
+            if task is not None and not task.done():
+                task.cancel()
+        self._timer = self._bot = None
+        state = self.state
+        if state is None or state.end is not None:
+            return
+        loop = asyncio.get_running_loop()
+        version = self.version
+        if state.deadline is not None:
+            self._timer = loop.create_task(self._wake_at(version, state.deadline))
+        if state.current in self.players:
+            self._bot = loop.create_task(self._think(version, state))
+
+    async def _wake_at(self, version: int, deadline: float) -> None:
+        await self.clock.sleep_until(deadline)
+        await self.inbox.put((None, "deadline", version))
+
+    async def _think(self, version: int, state: GameState) -> None:
+        seat = state.current
+        if self.config.bot_delay > 0:
+            await asyncio.sleep(self.config.bot_delay)
+        view = player_view(state, seat)
+        try:
+            move = await asyncio.to_thread(self.players[seat].decide, view)
+        except Exception:
+            log.exception("game %s: computer seat %d failed to decide", self.id, seat)
+            move = no_play(view)
+        await self.inbox.put((None, "bot", version, self._stamp(move)))
+
+    # ------------------------------------------------------------ submissions
+
+    def _answer(self, sub: Subscriber, key: tuple[int, str] | None,
+                answer: dict[str, Any]) -> None:
+        if key is not None:
+            self.answers[key] = answer
+            while len(self.answers) > IDS_KEPT:
+                self.answers.popitem(last=False)
+        sub.send(answer)
+
+    async def _submission(self, sub: Subscriber, message: dict[str, Any]) -> None:
+        rid = message.get("id")
+        rid = str(rid) if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+        seat = sub.seat
+        if seat is None:
+            sub.send({"type": "refused", "id": rid, "reason": "spectators cannot move"})
+            return
+        key = (seat, rid) if rid is not None else None
+        if key is not None and key in self.answers:
+            sub.send({**self.answers[key], "duplicate": True})
+            return
+        state = self.state
+        if state is None:
+            sub.send({"type": "refused", "id": rid, "reason": "the game has not started"})
+            return
+        if state.end is not None:
+            self._answer(sub, key, {"type": "refused", "id": rid,
+                                    "reason": f"the game is over ({state.end})"})
+            return
+        if message.get("version") != self.version:
+            # Made against an older state (or a newer one the client imagines): ignore it.
+            sub.send({"type": "stale", "id": rid, "version": self.version})
+            return
+        if self._overdue():
+            await self._timeout()
+            sub.send({"type": "stale", "id": rid, "version": self.version})
+            return
+        try:
+            move = self._move_of(seat, message)
+        except (NotationError, ValueError) as exc:
+            self._answer(sub, key, {"type": "refused", "id": rid, "reason": str(exc)})
+            return
+        if isinstance(move, Draft):
+            await self._draft(sub, key, rid, move)
+            return
+        try:
+            await self._commit(move)
+        except IllegalMove as exc:
+            self._answer(sub, key, {"type": "refused", "id": rid, "reason": exc.reason,
+                                    "version": self.version})
+            return
+        self._answer(sub, key, {"type": "ack", "id": rid, "version": self.version})
+
+    def _move_of(self, seat: int, message: dict[str, Any]) -> Move:
+        at = self.clock.now()
+        if message.get("type") == "draft":
+            return Draft(seat, parse_board(message.get("board")), at)
+        action = message.get("action")
+        if action == "play":
+            return Play(seat, parse_board(message.get("board")), at)
+        if action == "draw":
+            return Draw(seat, at)
+        if action == "pass":
+            return Pass(seat, at)
+        if action == "redeal":
+            return Redeal(seat, at)
+        raise ValueError(f"unknown action {action!r}: one of play, draw, pass, redeal")
+
+    async def _draft(self, sub: Subscriber, key: tuple[int, str] | None, rid: str | None,
+                     move: Draft) -> None:
+        state = self.state
+        assert state is not None
+        try:
+            progress = apply(state, move, finder=self.finder)
+        except IllegalMove as exc:
+            self._answer(sub, key, {"type": "refused", "id": rid, "reason": exc.reason,
+                                    "draft": True, "version": self.version})
+            return
+        board = format_board(move.board)
+        await self.log.put_draft(self.id, {"version": self.version, "seat": move.seat,
+                                           "board": board, "at": move.at})
+        self.state = progress.state
+        self._answer(sub, key, {"type": "draft_ok", "id": rid, "version": self.version})
+        if self.config.watch_drafts:
+            for other in list(self.subscribers):
+                if other.seat != move.seat:
+                    other.send({"type": "draft", "version": self.version, "seat": move.seat,
+                                "board": board})
+
+    # ------------------------------------------------------------ what each one sees
+
+    def _view(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        view = player_view(state, seat).to_json()
+        if self.config.watch_drafts and state.draft is not None and seat != state.current:
+            view["watched_draft"] = format_board(state.draft)
+        return view
+
+    def _snapshot(self, seat: int | None) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "snapshot", "version": self.version,
+                               "now": self.clock.now(), "seat": seat,
+                               "table": self.table_json(), "view": None}
+        if self.state is not None:
+            out["view"] = self._view(self.state, seat)
+        return out
+
+    def _frame(self, version: int, events: tuple[Event, ...], state: GameState,
+               seat: int | None) -> dict[str, Any]:
+        shown = [e for e in (event_json(ev, seat) for ev in events) if e is not None]
+        return {"type": "frame", "version": version, "now": self.clock.now(),
+                "events": shown, "view": self._view(state, seat)}
+
+    def _hello(self, sub: Subscriber, version: Any) -> None:
+        """A (re)connecting client: the frames it missed, or a snapshot."""
+        current = self.version
+        if self.state is None or not isinstance(version, int) or isinstance(version, bool) \
+                or not 0 <= version <= current:
+            sub.send(self._snapshot(sub.seat))
+            return
+        if version == current:
+            sub.send({"type": "synced", "version": current, "now": self.clock.now(),
+                      "view": self._view(self.state, sub.seat)})
+            return
+        missed = [f for f in self.frames if f[0] > version]
+        if not missed or missed[0][0] != version + 1:
+            sub.send(self._snapshot(sub.seat))
+            return
+        for v, events, state in missed:
+            sub.send(self._frame(v, events, state, sub.seat))
+
+    def _broadcast_table(self) -> None:
+        for sub in list(self.subscribers):
+            sub.send({"type": "table", "table": self.table_json()})
+
+    # ------------------------------------------------------------ recovery
+
+    @classmethod
+    async def recover(
+        cls,
+        game_id: str,
+        game_log: GameLog,
+        clock: Clock,
+        finder: PlayFinder | None = None,
+        make: Callable[[str, str, int], Player] | None = None,
+    ) -> LiveGame:
+        """The game as its log leaves it: the moves replayed with their times, so the
+        turn keeps its deadline on the server clock, and the last draft restored."""
+        logged = await game_log.load(game_id)
+        if logged is None:
+            raise KeyError(game_id)
+        header = logged.header
+        table = header["table"]
+        game = cls(game_id, TableConfig.from_json(table), game_log, clock, finder, make)
+        game.names = list(table["names"])
+        game.keys = list(table["keys"])
+        record = read_record({k: header[k] for k in ("rules", "players", "seed", "deal")
+                              if k in header} | {"moves": logged.moves})
+        state = new_game(record.rules, record.players, record.seed, deal=record.deal,
+                         now=header["started_at"]).state
+        for move in record.moves:
+            state = apply(state, move, finder=finder).state
+        draft = logged.draft
+        if draft is not None and draft["version"] == len(record.moves) and state.end is None:
+            with contextlib.suppress(IllegalMove, NotationError):
+                state = apply(state, Draft(int(draft["seat"]), parse_board(draft["board"]),
+                                           draft["at"]), finder=finder).state
+        game.state = state
+        return game
+
+    async def resume(self) -> None:
+        """Start the owner task of a recovered game: its timer and computer players."""
+        self._ensure_running()
+        await self._ask("resume")
+
+    async def _on_resume(self) -> None:
+        if self._overdue():
+            await self._timeout()
+        else:
+            self._schedule()
+
+
+__all__ = ["LiveGame", "Subscriber", "TableError", "event_json"]

@@ -1,0 +1,64 @@
+"""The live games of one process: tables by id, the log and the clock they share."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from meldtour.core.search import PlayFinder
+from meldtour.players import Player
+from meldtour.solver import finder as solver_finder
+
+from .clock import Clock, SystemClock
+from .game import LiveGame
+from .log import GameLog, MemoryLog
+from .table import TableConfig
+
+
+class LiveServer:
+    def __init__(
+        self,
+        game_log: GameLog | None = None,
+        clock: Clock | None = None,
+        finder: PlayFinder | None = solver_finder,
+        make: Callable[[str, str, int], Player] | None = None,
+    ) -> None:
+        self.log: GameLog = game_log if game_log is not None else MemoryLog()
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.finder = finder
+        self.make = make
+        self.games: dict[str, LiveGame] = {}
+
+    def create_table(self, config: TableConfig, game_id: str | None = None) -> LiveGame:
+        """A new table; its owner task starts with the first request made to it."""
+        gid = game_id or secrets.token_urlsafe(6)
+        if gid in self.games:
+            raise ValueError(f"table {gid} exists")
+        game = LiveGame(gid, config, self.log, self.clock, self.finder, self.make)
+        self.games[gid] = game
+        return game
+
+    def get(self, game_id: str) -> LiveGame | None:
+        return self.games.get(game_id)
+
+    def open_tables(self) -> list[LiveGame]:
+        """Tables with a free seat, newest first."""
+        return [g for g in reversed(self.games.values())
+                if not g.started and any(k is None for i, k in enumerate(g.keys)
+                                         if i in g.config.humans)]
+
+    async def recover(self) -> list[str]:
+        """Resume every unfinished game in the log (after a restart)."""
+        resumed = []
+        for gid in await self.log.unfinished():
+            if gid in self.games:
+                continue
+            game = await LiveGame.recover(gid, self.log, self.clock, self.finder, self.make)
+            self.games[gid] = game
+            await game.resume()
+            resumed.append(gid)
+        return resumed
+
+    async def close(self) -> None:
+        for game in self.games.values():
+            await game.close()

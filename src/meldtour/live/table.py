@@ -1,0 +1,92 @@
+"""A table's set-up: the rules (a preset, perhaps with its own turn time), the seats
+(people or computer players of a level) and whether the others watch drafts live."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from meldtour.core.rules import PRESETS, RuleSet, find_rules
+from meldtour.core.state import Deal
+from meldtour.core.tiles import format_tiles, parse_tiles
+from meldtour.players.levels import LEVELS
+
+SeatKind = Literal["human", "computer"]
+MIN_TURN_SECONDS = 5
+MAX_TURN_SECONDS = 600
+
+
+@dataclass(frozen=True, slots=True)
+class SeatConfig:
+    kind: SeatKind = "human"
+    #: A computer player's level (``players.levels.LEVELS``).
+    level: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("human", "computer"):
+            raise ValueError(f"a seat is human or computer, not {self.kind!r}")
+        if self.kind == "computer" and self.level not in LEVELS:
+            raise ValueError(
+                f"unknown player level {self.level!r}: choose one of {', '.join(LEVELS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    rules: RuleSet
+    seats: tuple[SeatConfig, ...]
+    seed: int = 0
+    #: Whether the others see the player's draft as it changes (as at a real table).
+    watch_drafts: bool = False
+    #: A given deal (teaching positions, tests) instead of the shuffle.
+    deal: Deal | None = None
+    #: Seconds a computer player waits before it moves, so that people can follow.
+    bot_delay: float = 0.8
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.seats) <= 4:
+            raise ValueError(f"a table has 2 to 4 seats, not {len(self.seats)}")
+
+    @staticmethod
+    def make(preset: str, seats: list[SeatConfig], *, turn_seconds: int | None = None,
+             seed: int = 0, **options: Any) -> TableConfig:
+        rules = find_rules(preset)
+        if turn_seconds is not None:
+            if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+                raise ValueError(f"the turn time is {MIN_TURN_SECONDS} to "
+                                 f"{MAX_TURN_SECONDS} seconds, not {turn_seconds}")
+            rules = dataclasses.replace(rules, turn_seconds=turn_seconds)
+        return TableConfig(rules, tuple(seats), seed, **options)
+
+    @property
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    def rules_json(self) -> Any:
+        return self.rules.name if PRESETS.get(self.rules.name) == self.rules \
+            else self.rules.to_dict()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "rules": self.rules_json(),
+            "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
+            "seed": self.seed, "watch_drafts": self.watch_drafts, "bot_delay": self.bot_delay,
+        }
+        if self.deal is not None:
+            out["deal"] = {"racks": [format_tiles(r) for r in self.deal.racks],
+                           "pool": format_tiles(self.deal.pool), "first": self.deal.first}
+        return out
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TableConfig:
+        spec = data["rules"]
+        rules = find_rules(spec) if isinstance(spec, str) else RuleSet.from_dict(dict(spec))
+        deal = None
+        if data.get("deal") is not None:
+            d = data["deal"]
+            deal = Deal(tuple(parse_tiles(r) for r in d["racks"]), parse_tiles(d["pool"]),
+                        int(d["first"]))
+        return TableConfig(
+            rules, tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
+            int(data.get("seed", 0)), bool(data.get("watch_drafts", False)), deal,
+            float(data.get("bot_delay", 0.8)))
