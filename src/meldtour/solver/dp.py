@@ -69,6 +69,7 @@ _SHAPE_JOKERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 _SHAPE_STEP: Final = (0, 1, 5)
 _NSTATES: Final = len(RUN_STATES)
+_JOKER_BITS: Final = 3 << _JSHIFT
 #: Bits of a state's value below the previous key: the choice made (< 32 options).
 _CHOICE_BITS: Final = 5
 
@@ -299,7 +300,7 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
                 if nv > get(nkey, -1):
                     new[nkey] = nv
         layers.append(new)
-        layer = _prune(new, vs)
+        layer = _prune(new, vs, p.need_jokers, cap_max)
         if not layer:
             return None
 
@@ -328,36 +329,57 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
     return _unwind(layers, opts, best_key, best, low_mask)
 
 
-def _prune(layer: dict[int, int], vs: int) -> dict[int, int]:
+def _prune(layer: dict[int, int], vs: int, need_jokers: int, cap_max: int) -> dict[int, int]:
     """Drop the states another state dominates with a score as good.
 
-    Same jokers (and value so far, and group shape), and in every colour open runs
-    that can do all these can (:data:`.tables.COVERS`): whatever completes this state
-    completes that one, for at least the same score. The states go best score first,
-    and within a score in decreasing key order, which puts a state after every state
-    that covers it (:data:`.tables.RUN_STATES` is ordered so); each colour keeps, per
-    colour state, the set of kept states that cover it as the bits of an int.
+    State ``a`` dominates ``b`` when, in every colour, the open runs of ``a`` can do
+    all that those of ``b`` can (:data:`.tables.COVERS`); ``a`` has used no more
+    jokers (the same number, while fewer than the board's jokers are used: those
+    must all be placed); before the initial meld, ``a``'s value so far is as high;
+    and the rest of the key (group shape, wrapping guess) is equal. Whatever
+    completes ``b`` then completes ``a``, for at least the same score.
+
+    The states go best score first, and within a score in decreasing key order (the
+    joker count flipped), which puts a state after every state that dominates it
+    (:data:`.tables.RUN_STATES` is ordered so). Each dimension keeps, per value, the
+    set of kept states that dominate it there, as the bits of an int.
     """
     if len(layer) < 8:
         return layer
     kept: dict[int, int] = {}
     groups: dict[int, list[list[int]]] = {}
     bit = 1
-    for _, key, v in sorted([(v >> vs, k, v) for k, v in layer.items()], reverse=True):
+    order = sorted([(v >> vs, k ^ _JOKER_BITS, v) for k, v in layer.items()], reverse=True)
+    for _, flipped, v in order:
+        key = flipped ^ _JOKER_BITS
         a = key & 63
         b = (key >> 6) & 63
         c = (key >> 12) & 63
         d = (key >> 18) & 63
-        rest = key >> _JSHIFT
+        j = (key >> _JSHIFT) & 3
+        cap = (key >> _CAP_SHIFT) & _CAP_MASK
+        rest = (key >> _SHAPE_SHIFT) & ~(_CAP_MASK << (_CAP_SHIFT - _SHAPE_SHIFT))
         sets = groups.get(rest)
         if sets is None:
-            sets = groups[rest] = [[0] * _NSTATES for _ in range(4)]
-        elif sets[0][a] & sets[1][b] & sets[2][c] & sets[3][d]:
+            sets = groups[rest] = [[0] * _NSTATES for _ in range(4)] + [
+                [0] * 3,
+                [0] * (cap_max + 1),
+            ]
+        elif sets[0][a] & sets[1][b] & sets[2][c] & sets[3][d] & sets[4][j] & sets[5][cap]:
             continue
         kept[key] = v
-        for x, row in zip((a, b, c, d), sets, strict=True):
+        for x, row in zip((a, b, c, d), sets[:4], strict=True):
             for y in COVERED[x]:
                 row[y] |= bit
+        row = sets[4]
+        if j >= need_jokers:
+            for y in range(j, 3):
+                row[y] |= bit
+        else:
+            row[j] |= bit
+        row = sets[5]
+        for y in range(cap + 1):
+            row[y] |= bit
         bit <<= 1
     return kept
 
