@@ -60,6 +60,7 @@ def run_lines(handle: Callable[[dict[str, Any]], dict[str, Any]], lines: list[st
     started = time.perf_counter()
     assert serve(handle, io.StringIO("\n".join(lines) + "\n"), out) == 0
     assert time.perf_counter() - started < 10 * max(1, len(lines)), "too slow: a hang?"
+    # splitlines() also breaks at NEL and U+2028: an answer must survive that reader too.
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     text = "\n".join(lines) + "\n"
     assert len(answers) == sum(1 for line in text.split("\n") if line.strip())

@@ -35,8 +35,14 @@ def rules_argument(spec: str) -> RuleSet:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+# Characters some readers take for line breaks (NEL, the Unicode line and paragraph
+# separators) and the other C1 controls: written as escapes, so one answer stays one line.
+_ESCAPE = {c: f"\\u{c:04x}" for c in [*range(0x80, 0xA0), 0x2028, 0x2029]}
+
+
 def dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+    """One line of JSON, readable (not ASCII-only), with no character that breaks lines."""
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": ")).translate(_ESCAPE)
 
 
 def serve(

@@ -48,7 +48,8 @@ def handle(data: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
         raise ValueError("missing field 'winner' (a seat, or null when the pool ran out)")
     winner = _int_or_none(data, "winner", None)
     first = _int_or_none(data, "first", 0)
-    assert first is not None
+    if first is None:
+        raise ValueError("first must be the starting seat's number, not null")
     result = score_game(racks, winner, _bools(data, "melded", n, True),
                         _bools(data, "could_meld", n, False), first, rules)
     return {"scores": list(result.scores), "winner": result.winner}
