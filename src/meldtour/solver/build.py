@@ -32,6 +32,8 @@ class _Run:
 def _meld(tiles: list[Tile], kind: Kind, value: int, wrap: bool) -> Meld:
     """The meld, with its kind declared only when the engine would read it otherwise."""
     meld = Meld(tuple(tiles))
+    if not wrap and JOKER not in tiles:
+        return meld  # a run or a group without a joker reads only one way
     reading = meld.reading(wrap)
     if reading is not None and reading.kind is kind and reading.value == value:
         return meld

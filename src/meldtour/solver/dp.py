@@ -368,7 +368,7 @@ def _prune(layer: dict[int, int], vs: int, need_jokers: int, cap_max: int) -> di
         elif sets[0][a] & sets[1][b] & sets[2][c] & sets[3][d] & sets[4][j] & sets[5][cap]:
             continue
         kept[key] = v
-        for x, row in zip((a, b, c, d), sets[:4], strict=True):
+        for x, row in zip((a, b, c, d), sets, strict=False):
             for y in COVERED[x]:
                 row[y] |= bit
         row = sets[4]
