@@ -118,3 +118,38 @@ def test_solve_never_crashes(objs: list[Any], garbage: list[str]) -> None:
 
 def test_report_how_many_lines_were_tried() -> None:
     print(f"\nfuzzed JSON lines: {TRIED}")
+
+
+move = st.fixed_dictionaries(
+    {"seat": st.integers(-1, 4) | junk,
+     "action": st.sampled_from(["draw", "play", "timeout", "pass", "redeal", "draft", "x"])},
+    optional={"board": board, "at": st.floats(allow_nan=True) | junk})
+record = st.fixed_dictionaries(
+    {"players": st.lists(st.text(max_size=3), min_size=0, max_size=5) | junk},
+    optional={
+        "rules": st.sampled_from(["krc-2015", "korea-official", "standard", "japan", "nope"])
+        | st.fixed_dictionaries({"preset": st.sampled_from(["japan", "zz"])},
+                                optional={"joker_penalty": st.integers(-5, 500) | junk}),
+        "seed": st.integers() | junk,
+        "deal": st.fixed_dictionaries(
+            {"racks": st.lists(tiles_list, max_size=5), "pool": tiles_list},
+            optional={"first": st.integers(-1, 4) | junk}) | junk,
+        "moves": st.lists(move, max_size=12) | junk,
+    })
+
+
+@FUZZ
+@given(record | junk)
+def test_replay_never_crashes(data: Any) -> None:
+    from meldtour.core.record import RecordError, read_record, replay
+    from meldtour.core.rules import RulesError
+    from meldtour.solver import finder
+
+    TRIED.setdefault("replay", 0)
+    TRIED["replay"] += 1
+    try:
+        state = replay(read_record(data), finder=finder)
+    except (RecordError, RulesError) as exc:
+        assert str(exc)
+        return
+    assert state.tile_count() <= 106
