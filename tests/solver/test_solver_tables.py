@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import random
 from itertools import combinations, product
 
 import pytest
@@ -12,7 +13,9 @@ import meldtour.solver.exact
 import meldtour.solver.tables
 from meldtour.core.melds import Meld
 from meldtour.core.tiles import JOKER, TILES
+from meldtour.solver.dp import _CAP_MASK, _CAP_SHIFT, _JSHIFT, _prune
 from meldtour.solver.tables import (
+    COVERED,
     COVERS,
     GROUP_JOKERS,
     GROUP_SPLIT,
@@ -110,3 +113,50 @@ def test_viable_shapes_at_the_last_colour() -> None:
             for k in range(3):
                 want = n1 + n2 <= 4 and any(j <= k for j in GROUP_JOKERS.get((n1, n2), ()))
                 assert bool(masks[k] >> shape & 1) == want, (caps, shape, k)
+
+
+def test_run_states_follow_the_states_they_cover() -> None:
+    """The dominance prune relies on this order (a state after all that cover it)."""
+    n = len(RUN_STATES)
+    for a in range(n):
+        assert COVERED[a] == tuple(b for b in range(n) if COVERS[a][b])
+        for b in range(n):
+            if a != b and COVERS[a][b]:
+                assert a > b, (RUN_STATES[a], RUN_STATES[b])
+
+
+def _dominates(a: int, b: int, need_jokers: int) -> bool:
+    ja, jb = (a >> _JSHIFT) & 3, (b >> _JSHIFT) & 3
+    cap_a, cap_b = (a >> _CAP_SHIFT) & _CAP_MASK, (b >> _CAP_SHIFT) & _CAP_MASK
+    rest = ~((1 << _CAP_SHIFT + 11) - 1)
+    if (a & rest) != (b & rest) or cap_a < cap_b:
+        return False
+    if not (ja == jb or need_jokers <= ja < jb):
+        return False
+    return all(COVERS[(a >> 6 * c) & 63][(b >> 6 * c) & 63] for c in range(4))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_prune_keeps_an_undominated_state_for_every_state(seed: int) -> None:
+    """Every state dropped is dominated by a kept state scoring as much; no kept state
+    is dominated by another kept one that scores more (brute force on random layers)."""
+    rng = random.Random(seed)
+    need_jokers = rng.randrange(3)
+    cap_max = 30
+    vs = 48
+    layer: dict[int, int] = {}
+    states = rng.sample(range(len(RUN_STATES)), 6)
+    for _ in range(rng.randint(8, 120)):
+        key = sum(rng.choice(states) << 6 * c for c in range(4))
+        key |= rng.randrange(3) << _JSHIFT
+        key |= rng.choice((0, 10, 30)) << _CAP_SHIFT
+        layer[key] = (rng.randint(0, 3) << vs) | rng.randrange(1 << 20)
+    kept = _prune(layer, vs, need_jokers, cap_max)
+    assert set(kept) <= set(layer)
+    for key, v in layer.items():
+        if key in kept:
+            assert kept[key] == v
+            continue
+        assert any(
+            _dominates(k, key, need_jokers) and kv >> vs >= v >> vs for k, kv in kept.items()
+        ), key
