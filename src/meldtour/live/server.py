@@ -28,6 +28,7 @@ class LiveServer:
         self.finder = finder
         self.make = make
         self.games: dict[str, LiveGame] = {}
+        self._recovered = False
 
     def create_table(self, config: TableConfig, game_id: str | None = None) -> LiveGame:
         """A new table; its owner task starts with the first request made to it."""
@@ -58,6 +59,12 @@ class LiveServer:
             await game.resume()
             resumed.append(gid)
         return resumed
+
+    async def ensure_recovered(self) -> None:
+        """Recover the log's unfinished games once, on the first request after start."""
+        if not self._recovered:
+            self._recovered = True
+            await self.recover()
 
     async def close(self) -> None:
         for game in self.games.values():

@@ -15,6 +15,7 @@ from meldtour.core.rules import PRESETS
 
 from .config import Settings
 from .i18n import LOCALE_NAMES, LOCALES, choose_locale, translations
+from .play import include_play
 from .rules_text import PRESET_TITLES, describe
 
 HERE = Path(__file__).parent
@@ -70,6 +71,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rows = describe(PRESETS[preset], translations(locale).gettext)
         return render(request, "rules.html", preset=preset, title=PRESET_TITLES[preset],
                       rows=rows)
+
+    include_play(app)
 
     return app
 

@@ -1,0 +1,384 @@
+"""Online play: the lobby, the table page and the game's WebSocket.
+
+The live games run in :mod:`meldtour.live` (``app.state.live``); this module turns a
+socket into a subscriber, translates the engine's reasons for a refused move into the
+reader's language, and serves the pages. A seat is held by a secret token in a cookie
+set when the player sits down; everyone else watches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Form, HTTPException, Request, WebSocket
+from fastapi.responses import HTMLResponse, RedirectResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.websockets import WebSocketDisconnect
+
+from meldtour.core.rules import PRESETS
+from meldtour.live import LiveGame, LiveServer, SeatConfig, TableConfig, TableError
+from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from meldtour.players.levels import LEVELS
+
+from .i18n import LOCALE_NAMES, LOCALES, N_, choose_locale, translations
+from .rules_text import PRESET_TITLES
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).parent
+COOKIE = "meldtour_seat_"
+
+LEVEL_NAMES = {
+    "beginner": N_("Beginner"),
+    "greedy": N_("Greedy"),
+    "expert": N_("Expert"),
+}
+LEVEL_TEXTS = {
+    "beginner": N_("Makes its first meld as soon as it can, then only adds tiles to the "
+                   "ends of melds on the table or lays new melds from its own rack; it never "
+                   "rearranges the table."),
+    "greedy": N_("Every turn it puts down as many tiles as it possibly can, rearranging the "
+                 "table as needed, and draws only when it cannot play at all."),
+    "expert": N_("Plays like greedy when someone is close to going out, but otherwise keeps a "
+                 "few tiles back (jokers first) that it can still lay later, so it rarely has "
+                 "to draw."),
+}
+JOIN_ERRORS = {
+    "name": N_("Please give a name."),
+    "seat": N_("That is not a free seat at this table."),
+    "taken": N_("Someone has just taken that seat."),
+}
+
+# ---------------------------------------------------------------- refusals in words
+
+# The engine's reasons (core.moves, core.melds, core.game), as patterns and the words
+# a player reads. A reason that matches none is shown after a general sentence.
+_MELD_REASONS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^(?P<meld>\[.*?\]) has \d+ tiles?: a meld needs at least 3$"),
+     N_("%(meld)s has fewer than 3 tiles: a meld needs at least 3")),
+    (re.compile(r"^(?P<meld>\[.*?\]) is neither a run \(one colour\) nor a group \(one number\)$"),
+     N_("%(meld)s is neither a run (one colour, numbers in order) nor a group (one number, "
+        "different colours)")),
+    (re.compile(r"^(?P<meld>\[.*?\]) is not a valid run: (?P<why>.*)$"),
+     N_("%(meld)s is not a valid run: %(why)s")),
+    (re.compile(r"^(?P<meld>\[.*?\]) is not a valid group: (?P<why>.*)$"),
+     N_("%(meld)s is not a valid group: %(why)s")),
+    (re.compile(r"^(?P<meld>\[.*?\]) is not a valid (?:run|group)$"),
+     N_("%(meld)s is not valid as it is declared")),
+]
+_DETAILS = {
+    "a run is one colour": N_("a run is one colour"),
+    "nothing follows 13 in a run": N_("nothing follows 13 in a run"),
+    "the numbers of a run go up by one from left to right":
+        N_("the numbers of a run go up by one from left to right"),
+    "a meld needs a numbered tile": N_("a meld needs a numbered tile"),
+    "a run has at most 13 tiles": N_("a run has at most 13 tiles"),
+    "a run cannot go below 1": N_("a run cannot go below 1"),
+    "a group is one number": N_("a group is one number"),
+    "a group has each colour at most once": N_("a group has each colour at most once"),
+    "a group has at most 4 tiles": N_("a group has at most 4 tiles"),
+}
+_REASONS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^meld (?P<i>\d+): (?P<why>.*)$"), N_("Meld %(i)s: %(why)s")),
+    (re.compile(r"^tile (?P<tile>\S+) was on the board and is missing"),
+     N_("Tile %(tile)s was on the table and is missing: every tile on the table must stay "
+        "on the table")),
+    (re.compile(r"^a joker on the board must stay on the board"),
+     N_("A joker on the table must stay on the table: a joker you take from a meld must "
+        "be used again in the same turn")),
+    (re.compile(r"^tile (?P<tile>\S+) is not on your rack$"),
+     N_("Tile %(tile)s is not on your rack")),
+    (re.compile(r"^the play uses (?P<n>\d+) × (?P<tile>\S+) but your rack holds (?P<have>\d+)$"),
+     N_("The play uses %(tile)s %(n)s times but your rack holds %(have)s")),
+    (re.compile(r"^no tile from your rack was played"),
+     N_("No tile from your rack was played: put down at least one tile, or draw")),
+    (re.compile(r"^before your initial meld you may not use or move tiles on the table"),
+     N_("Before your initial meld you may not use or move tiles on the table: put down new "
+        "melds from your own rack only")),
+    (re.compile(r"^the initial meld is worth (?P<total>\d+): it must be worth (?P<need>\d+)"),
+     N_("Your initial meld is worth %(total)s: it must be worth %(need)s or more, from your "
+        "own tiles")),
+    (re.compile(r"^the joker in (?P<meld>\S+) may leave it only when the tile it stands for "
+                r"\((?P<tiles>.*)\) takes its place$"),
+     N_("The joker in %(meld)s may leave it only when the tile it stands for (%(tiles)s) "
+        "takes its place")),
+    (re.compile(r"^the pool is empty"),
+     N_("The pool is empty: put down at least one tile, or pass")),
+    (re.compile(r"^the pool is not empty"),
+     N_("The pool is not empty: draw a tile instead of passing")),
+    (re.compile(r"^you can still play \(for example (?P<tiles>.*)\)"),
+     N_("You can still play (for example %(tiles)s): when the pool is empty every player "
+        "must put down at least one tile")),
+    (re.compile(r"^the turn's time ran out"), N_("Your time ran out: the turn ends by time-out")),
+    (re.compile(r"^it is seat \d+'s turn"), N_("It is not your turn")),
+    (re.compile(r"^the game is over"), N_("The game is over")),
+    (re.compile(r"^the game has not started"), N_("The game has not started yet")),
+    (re.compile(r"^spectators cannot move"), N_("You are watching: spectators cannot move")),
+    (re.compile(r"^these rules have no redeal right"), N_("These rules have no redeal right")),
+    (re.compile(r"^a redeal needs (?P<need>\d+) doubles; seat \d+ holds (?P<have>\d+)"),
+     N_("A new deal needs %(need)s doubles; your rack holds %(have)s")),
+    (re.compile(r"^a redeal may be demanded only before"),
+     N_("A new deal may be demanded only before the game starts")),
+    (re.compile(r"^a redeal is demanded on your own first turn"),
+     N_("A new deal is demanded on your own first turn")),
+    (re.compile(r"^a game with a given deal cannot be dealt again"),
+     N_("This game's deal was given: it cannot be dealt again")),
+]
+FALLBACK = N_("The move was refused: %(why)s")
+
+
+def explain(reason: str, gettext: Callable[[str], str]) -> str:
+    """The engine's reason for a refusal, in the reader's language.
+
+    >>> explain("meld 2: [r4,r5] has 2 tiles: a meld needs at least 3", lambda s: s)
+    'Meld 2: [r4,r5] has fewer than 3 tiles: a meld needs at least 3'
+    """
+    for pattern, text in _REASONS:
+        found = pattern.match(reason)
+        if found:
+            values = found.groupdict()
+            if "why" in values:
+                values["why"] = _meld_reason(values["why"], gettext)
+            return gettext(text) % values
+    return gettext(FALLBACK) % {"why": reason}
+
+
+def _meld_reason(why: str, gettext: Callable[[str], str]) -> str:
+    for pattern, text in _MELD_REASONS:
+        found = pattern.match(why)
+        if found:
+            values = found.groupdict()
+            if "why" in values:
+                detail = _DETAILS.get(values["why"])
+                values["why"] = gettext(detail) if detail else values["why"]
+            return gettext(text) % values
+    return why
+
+
+# ---------------------------------------------------------------- words for the page
+
+#: What the table page's script shows, by key ({name}-style blanks filled in there).
+TEXTS = {
+    "your_turn": N_("Your turn"),
+    "their_turn": N_("{name}'s turn"),
+    "waiting": N_("Waiting for players to sit down"),
+    "watching": N_("You are watching this table"),
+    "done": N_("Done"),
+    "draw": N_("Draw"),
+    "pass": N_("Pass"),
+    "undo": N_("Undo"),
+    "reset": N_("Reset"),
+    "sort_colour": N_("Sort by colour"),
+    "sort_number": N_("Sort by number"),
+    "new_meld": N_("Drop tiles here to start a new meld"),
+    "rack": N_("Your rack"),
+    "board": N_("Table"),
+    "pool": N_("Pool: {n}"),
+    "tiles": N_("{n} tiles"),
+    "time_left": N_("Time left"),
+    "you": N_("you"),
+    "melded": N_("initial meld made"),
+    "computer": N_("computer"),
+    "refused": N_("Refused"),
+    "board_stays": N_("A tile that was on the table stays on the table"),
+    "reconnecting": N_("Connection lost: reconnecting…"),
+    "game_over": N_("The game is over"),
+    "winner": N_("Winner: {name}"),
+    "score": N_("Score"),
+    "penalty": N_("Penalty"),
+    "final_rack": N_("Rack left"),
+    "take_seat": N_("Take this seat"),
+    "your_name": N_("Your name"),
+    "free_seat": N_("Free seat"),
+    "ev_play": N_("{name} put down {n} tile(s)"),
+    "ev_initial": N_("{name} made the initial meld"),
+    "ev_draw": N_("{name} drew a tile"),
+    "ev_draw_me": N_("You drew {tiles}"),
+    "ev_penalty": N_("{name} drew {n} penalty tile(s)"),
+    "ev_timeout": N_("Time ran out for {name}"),
+    "ev_failed_keep": N_("{name}'s turn failed: the completed melds stay, the other tiles "
+                         "go back to the rack"),
+    "ev_failed_revert": N_("{name}'s turn failed: the table goes back as it was"),
+    "ev_points": N_("{name}: {n} penalty points"),
+    "ev_pass": N_("{name} passed"),
+    "ev_pool_empty": N_("The pool is empty"),
+    "ev_redeal": N_("{name} demanded a new deal"),
+    "ev_illegal_end": N_("{name} ended the turn with an illegal table"),
+}
+
+
+# ---------------------------------------------------------------- pages
+
+def _environment(locale: str) -> Environment:
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
+    t = translations(locale)
+    env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+_ENVS: dict[str, Environment] = {}
+
+
+def _locale(request: Request | WebSocket) -> str:
+    settings = request.app.state.settings
+    return choose_locale(request.query_params.get("lang"), request.cookies.get("lang"),
+                         request.headers.get("accept-language"), settings.default_locale)
+
+
+def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
+    locale = _locale(request)
+    env = _ENVS.get(locale) or _ENVS.setdefault(locale, _environment(locale))
+    html = env.get_template(name).render(locale=locale, locales=LOCALE_NAMES,
+                                         path=request.url.path, **context)
+    response = HTMLResponse(html)
+    if request.query_params.get("lang") in LOCALES:
+        response.set_cookie("lang", locale, max_age=365 * 24 * 3600, samesite="lax")
+    response.headers["Content-Language"] = locale
+    return response
+
+
+def _live(request: Request | WebSocket) -> LiveServer:
+    live: LiveServer = request.app.state.live
+    return live
+
+
+def _game(request: Request | WebSocket, game_id: str) -> LiveGame:
+    game = _live(request).get(game_id)
+    if game is None:
+        raise HTTPException(404, f"no table {game_id!r}")
+    return game
+
+
+router = APIRouter()
+
+
+@router.get("/play", response_class=HTMLResponse)
+async def lobby(request: Request) -> HTMLResponse:
+    live = _live(request)
+    await live.ensure_recovered()
+    playing = [g for g in reversed(live.games.values()) if g.started and not g.over]
+    return _render(request, "lobby.html", presets=PRESET_TITLES, levels=LEVEL_NAMES,
+                   level_texts=LEVEL_TEXTS, open_tables=live.open_tables()[:20],
+                   playing=playing[:20], min_seconds=MIN_TURN_SECONDS,
+                   max_seconds=MAX_TURN_SECONDS)
+
+
+@router.post("/play/tables")
+async def create_table(
+    request: Request,
+    preset: str = Form("krc-2015"),
+    turn_seconds: int = Form(60),
+    seat_count: int = Form(4),
+    seat0: str = Form("human"),
+    seat1: str = Form("greedy"),
+    seat2: str = Form("greedy"),
+    seat3: str = Form("greedy"),
+    watch_drafts: bool = Form(False),
+) -> RedirectResponse:
+    if preset not in PRESETS:
+        raise HTTPException(400, f"unknown rules preset {preset!r}")
+    if not 2 <= seat_count <= 4:
+        raise HTTPException(400, "a table has 2 to 4 seats")
+    seats = []
+    for choice in (seat0, seat1, seat2, seat3)[:seat_count]:
+        if choice == "human":
+            seats.append(SeatConfig("human"))
+        elif choice in LEVELS:
+            seats.append(SeatConfig("computer", choice))
+        else:
+            raise HTTPException(400, f"a seat is human or one of {', '.join(LEVELS)}")
+    try:
+        config = TableConfig.make(preset, seats, turn_seconds=turn_seconds,
+                                  seed=secrets.randbits(32), watch_drafts=watch_drafts)
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
+    game = _live(request).create_table(config)
+    return RedirectResponse(f"/play/t/{game.id}", status_code=303)
+
+
+@router.get("/play/t/{game_id}", response_class=HTMLResponse)
+async def table_page(request: Request, game_id: str) -> HTMLResponse:
+    await _live(request).ensure_recovered()
+    game = _game(request, game_id)
+    locale = _locale(request)
+    _ = translations(locale).gettext
+    seat = game.seat_of(request.cookies.get(COOKIE + game_id))
+    boot = {"id": game.id, "seat": seat, "lang": locale, "table": game.table_json(),
+            "levels": {k: _(v) for k, v in LEVEL_NAMES.items()}}
+    error = request.query_params.get("error")
+    return _render(request, "table.html", game=game, seat=seat, boot=boot,
+                   texts={k: _(v) for k, v in TEXTS.items()},
+                   error=JOIN_ERRORS.get(error or ""), levels=LEVEL_NAMES,
+                   preset_title=PRESET_TITLES.get(game.config.rules.name))
+
+
+@router.post("/play/t/{game_id}/join")
+async def join(request: Request, game_id: str, seat: int = Form(...),
+               name: str = Form("")) -> RedirectResponse:
+    game = _game(request, game_id)
+    try:
+        token = await game.join(seat, name)
+    except TableError as exc:
+        return RedirectResponse(f"/play/t/{game_id}?error={exc}", status_code=303)
+    response = RedirectResponse(f"/play/t/{game_id}", status_code=303)
+    response.set_cookie(COOKIE + game_id, token, max_age=7 * 24 * 3600, httponly=True,
+                        samesite="lax", path="/play")
+    return response
+
+
+# ---------------------------------------------------------------- the socket
+
+@router.websocket("/play/t/{game_id}/ws")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    await _live(websocket).ensure_recovered()
+    game = _live(websocket).get(game_id)
+    if game is None:
+        await websocket.close(code=4404)
+        return
+    gettext = translations(_locale(websocket)).gettext
+    await websocket.accept()
+    await game.open()
+    sub = await game.subscribe(game.seat_of(websocket.cookies.get(COOKIE + game_id)))
+
+    async def pump() -> None:
+        while True:
+            message = await sub.queue.get()
+            if message.get("type") == "refused" and isinstance(message.get("reason"), str):
+                message = {**message, "reason": explain(message["reason"], gettext)}
+            await websocket.send_json(message)
+            if message.get("type") == "closing":
+                await websocket.close(code=4408)
+                return
+
+    sender = asyncio.create_task(pump())
+    try:
+        while True:
+            data = await websocket.receive_json()
+            if not isinstance(data, dict):
+                continue
+            try:
+                await game.receive(sub, data)
+            except Exception as exc:  # a failed write to the log: the client may resend
+                log.warning("game %s: a message failed: %s", game_id, exc)
+                sub.send({"type": "error", "id": data.get("id"), "reason": "server"})
+    except (WebSocketDisconnect, RuntimeError, ValueError):
+        pass
+    finally:
+        game.unsubscribe(sub)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+def include_play(app: FastAPI, live: LiveServer | None = None) -> None:
+    """Add the lobby, the table pages and the game socket; ``app.state.live`` holds the
+    games of this process."""
+    app.state.live = live or LiveServer()
+    app.include_router(router)
