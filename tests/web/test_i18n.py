@@ -9,7 +9,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from meldtour.web.i18n import LOCALES, catalog_path, choose_locale
+from meldtour.web.i18n import LOCALES, catalog_paths, choose_locale
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "meldtour" / "web"
 
@@ -28,11 +28,18 @@ def extracted() -> set[str]:
     return found
 
 
+def catalogued(locale: str) -> dict[object, object]:
+    translated: dict[object, object] = {}
+    for path in catalog_paths(locale):
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=locale)
+        translated.update({m.id: m.string for m in catalog if m.id})
+    return translated
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_string_is_translated(locale: str) -> None:
-    with catalog_path(locale).open("rb") as f:
-        catalog = read_po(f, locale=locale)
-    translated = {m.id: m.string for m in catalog if m.id}
+    translated = catalogued(locale)
     wanted = extracted()
     assert len(wanted) > 40
     missing = sorted(m for m in wanted if not translated.get(m))
@@ -43,12 +50,21 @@ def test_every_string_is_translated(locale: str) -> None:
 
 @pytest.mark.parametrize("locale", ["ko", "ja"])
 def test_placeholders_survive_translation(locale: str) -> None:
-    with catalog_path(locale).open("rb") as f:
-        catalog = read_po(f, locale=locale)
-    for m in catalog:
-        if m.id and isinstance(m.id, str):
-            wanted = sorted(re.findall(r"%\(\w+\)[sd]", m.id))
-            assert sorted(re.findall(r"%\(\w+\)[sd]", str(m.string))) == wanted, (locale, m.id)
+    for msgid, msgstr in catalogued(locale).items():
+        if isinstance(msgid, str):
+            wanted = sorted(re.findall(r"%\(\w+\)[sd]", msgid))
+            assert sorted(re.findall(r"%\(\w+\)[sd]", str(msgstr))) == wanted, (locale, msgid)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_no_string_is_in_two_catalogs(locale: str) -> None:
+    seen: dict[object, str] = {}
+    for path in catalog_paths(locale):
+        with path.open("rb") as f:
+            for m in read_po(f, locale=locale):
+                if m.id:
+                    assert m.id not in seen, f"{m.id!r} is in {seen[m.id]} and {path.name}"
+                    seen[m.id] = path.name
 
 
 def test_language_choice_query_then_cookie_then_browser() -> None:

@@ -33,16 +33,24 @@ class Translations:
         return self.gettext(singular if n == 1 else plural)
 
 
-def catalog_path(locale: str) -> Path:
-    return HERE / "locales" / locale / "LC_MESSAGES" / "messages.po"
+def catalog_path(locale: str, domain: str = "messages") -> Path:
+    return HERE / "locales" / locale / "LC_MESSAGES" / f"{domain}.po"
+
+
+def catalog_paths(locale: str) -> list[Path]:
+    """Every catalog of a language: ``messages.po`` and one per feature (``play.po``,
+    ``director.po`` ...), so that features are translated side by side."""
+    return sorted((HERE / "locales" / locale / "LC_MESSAGES").glob("*.po"))
 
 
 @cache
 def translations(locale: str) -> Translations:
-    with catalog_path(locale).open("rb") as f:
-        catalog = read_po(f, locale=locale)
-    messages = {str(m.id): str(m.string) for m in catalog if m.id and m.string
-                and not m.fuzzy and isinstance(m.id, str)}
+    messages: dict[str, str] = {}
+    for path in catalog_paths(locale):
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=locale)
+        messages.update({str(m.id): str(m.string) for m in catalog if m.id and m.string
+                         and not m.fuzzy and isinstance(m.id, str)})
     return Translations(locale, messages)
 
 
