@@ -37,7 +37,7 @@ def test_check_answers_one_line_per_input_line() -> None:
 
 def test_score_contract() -> None:
     inp = json.dumps({"racks": [["k10"], ["r5", "r10"], ["b9", "b12", "b12"],
-                                ["o10", "o10", "o10", "o10"]],
+                                ["o10", "o10", "k10", "b10"]],
                       "winner": None, "melded": [True] * 4, "could_meld": [False] * 4,
                       "first": 0}) + "\n"
     inp += json.dumps({"racks": [[], ["J"]], "winner": 0, "melded": [True, True],

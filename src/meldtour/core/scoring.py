@@ -2,7 +2,8 @@
 
 >>> from meldtour.core.rules import find_rules
 >>> from meldtour.core.tiles import parse_tiles
->>> racks = [parse_tiles(r) for r in (["k10"], ["r5", "r10"], ["b9", "b12", "b12"], ["o10"] * 4)]
+>>> hands = (["k10"], ["r5", "r10"], ["b9", "b12", "b12"], ["o10", "o10", "k10", "b10"])
+>>> racks = [parse_tiles(r) for r in hands]
 >>> score_game(racks, None, [True] * 4, [False] * 4, first=0, rules=find_rules("japan")).scores
 (58, -5, -23, -30)
 """
