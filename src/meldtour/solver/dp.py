@@ -70,8 +70,10 @@ _SHAPE_JOKERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 _SHAPE_STEP: Final = (0, 1, 5)
 _NSTATES: Final = len(RUN_STATES)
 _JOKER_BITS: Final = 3 << _JSHIFT
-#: Bits of a state's value below the previous key: the choice made (< 32 options).
-_CHOICE_BITS: Final = 5
+#: Bits of a state's value below the previous key: the choice made (< 32 options),
+#: and at the last colour of a number the jokers put into its groups.
+_JG_SHIFT: Final = 5
+_CHOICE_BITS: Final = 7
 
 # A choice for one colour at one number: (group copies, run copies, run jokers).
 Choice = tuple[int, int, int]
@@ -228,6 +230,7 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
             deficit = short[n][c]
             shapes_ok = viable[n][c]
             joker_loss = 12 - n
+            last = c == 3
             new: dict[int, int] = {}
             get = new.get
             # The moves from each colour state, cheapest first: (loss, score gain and
@@ -267,6 +270,22 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
                     if not shapes_ok[spare] >> (shape + step) & 1:
                         continue
                     nkey = base + delta
+                    if last:
+                        # The last colour closes the groups of this number: ``jg``
+                        # jokers join them (the shape says how many can).
+                        nkey &= _NO_SHAPE
+                        for jg in _SHAPE_JOKERS[shape + step]:
+                            if jg > spare:
+                                break
+                            ckey = nkey + (jg << _JSHIFT)
+                            if cap_on and used + jg:
+                                cap = (ckey >> _CAP_SHIFT) & _CAP_MASK
+                                ncap = min(cap_max, cap + (used + jg) * num)
+                                ckey += (ncap - cap) << _CAP_SHIFT
+                            nv = sv + gi + (jg * w << vs) + (jg << _JG_SHIFT)
+                            if nv > get(ckey, -1):
+                                new[ckey] = nv
+                        continue
                     if cap_on and used:
                         cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
                         ncap = min(cap_max, cap + used * num)
@@ -274,32 +293,8 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
                     nv = sv + gi
                     if nv > get(nkey, -1):
                         new[nkey] = nv
-            layer = new
             layers.append(new)
-        # Close the groups of this number.
-        bound = ahead[n + 1][0] - lower
-        new = {}
-        get = new.get
-        for key, v in layer.items():
-            score = v >> vs
-            shape = (key >> _SHAPE_SHIFT) & 31
-            j = (key >> _JSHIFT) & 3
-            slack = score + bound + (jt - j) * joker_top
-            base = key & _NO_SHAPE
-            sv = (score << vs) + (key << _CHOICE_BITS)
-            for jg in _SHAPE_JOKERS[shape]:
-                nj = j + jg
-                if nj > jt or jg * (12 - n) > slack:
-                    continue
-                nkey = base + (jg << _JSHIFT)
-                if cap_on and jg:
-                    cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
-                    ncap = min(cap_max, cap + jg * num)
-                    nkey += (ncap - cap) << _CAP_SHIFT
-                nv = sv + (jg * w << vs) + jg
-                if nv > get(nkey, -1):
-                    new[nkey] = nv
-        layers.append(new)
+            layer = new
         layer = _prune(new, vs, p.need_jokers, cap_max)
         if not layer:
             return None
@@ -396,12 +391,11 @@ def _unwind(
     step = len(layers) - 1
     choice_mask = (1 << _CHOICE_BITS) - 1
     for n in range(12, -1, -1):
-        back = layers[step][key] & low_mask
-        key, group_jokers[n] = back >> _CHOICE_BITS, back & choice_mask
-        step -= 1
         for c in range(3, -1, -1):
             back = layers[step][key] & low_mask
             key, i = back >> _CHOICE_BITS, back & choice_mask
+            if c == 3:
+                group_jokers[n], i = i >> _JG_SHIFT, i & ((1 << _JG_SHIFT) - 1)
             _, g, r, jr, _, _ = opts[n][c][i]
             choices[n][c] = (g, r, jr)
             step -= 1
