@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from meldtour.core.melds import Meld
 from meldtour.core.moves import joker_replacement_error
@@ -130,10 +130,17 @@ def solve_tiles(
     rack = tuple(rack)
     none = Solution(0, 0, board, (), rack)
     if not melded:
-        p = _problem((), rack, threshold, wrap)
-        plan = solve_problem(p, BIG * 3)
+        # First without the threshold (no value dimension in the states: much
+        # cheaper). Its optimum places the most tiles, then the most value; when that
+        # value reaches the threshold it is the optimum with the threshold too.
+        free = _problem((), rack, None, wrap)
+        plan = solve_problem(free, BIG * 3)
         if plan is None:
-            return none
+            return none  # no meld at all
+        if plan.score % BIG < threshold:
+            plan = solve_problem(replace(free, threshold=threshold), BIG * 3)
+            if plan is None:
+                return none
         fresh = build(plan, wrap)
         tiles = tuple(sorted(_all_tiles(fresh)))
         value = sum(m.value(wrap) for m in fresh)
