@@ -14,6 +14,7 @@ from meldtour import __version__
 from meldtour.core.rules import PRESETS
 
 from .config import Settings
+from .director import include_director
 from .i18n import LOCALE_NAMES, LOCALES, choose_locale, translations
 from .play import include_play
 from .rules_text import PRESET_TITLES, describe
@@ -73,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       rows=rows)
 
     include_play(app)
+    include_director(app, settings)  # tournaments: the store opens on first use
 
     return app
 

@@ -1,0 +1,37 @@
+"""The director's web app: public tournament pages, registration, live standings, the
+director's pages (accounts, check-in, rounds, awards, audit), score entry per table,
+printing and exports.
+
+:func:`include_director` adds the routes to the app; the store is opened from
+``MELDTOUR_DATABASE_URL`` (default SQLite ``var/meldtour.db``) on first use.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from meldtour.store.db import SchemaError, Store
+
+from ..config import Settings
+from .deps import LoginRequired, Web, render
+from .routes import director, printing, public, score
+
+
+def include_director(app: FastAPI, settings: Settings, store: Store | None = None,
+                     database_url: str | None = None) -> None:
+    app.state.director = Web(settings, store, database_url)
+
+    async def login_required(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, LoginRequired)
+        return RedirectResponse(f"/director/login?next={exc.next_path}", status_code=303)
+
+    async def schema_error(request: Request, exc: Exception) -> Response:
+        response: HTMLResponse = render(request, "public/schema.html", status_code=503,
+                                        message=str(exc))
+        return response
+
+    app.add_exception_handler(LoginRequired, login_required)
+    app.add_exception_handler(SchemaError, schema_error)
+    for module in (public, director, score, printing):
+        app.include_router(module.router)

@@ -1,0 +1,258 @@
+"""What the director's routes depend on: the store, the reader's language, the
+signed-in director, CSRF checks and the scorer's table link.
+
+``WebDep``, ``StoreDep`` and ``DirectorDep`` are FastAPI dependencies in the manner of
+full-stack-fastapi-template's ``api/deps.py``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy import inspect
+
+from meldtour.store.config import database_url
+from meldtour.store.db import Store, check_schema, current_revision, make_engine, upgrade
+
+from ..config import Settings
+from ..i18n import LOCALE_NAMES, LOCALES, choose_locale, translations
+from . import accounts
+from .accounts import Account
+from .security import LoginThrottle, Signer
+
+HERE = Path(__file__).resolve().parents[1]
+SESSION_COOKIE = "mt_session"
+CSRF_COOKIE = "mt_csrf"
+FLASH_COOKIE = "mt_flash"
+SESSION_SECONDS = 12 * 3600
+
+
+class LoginRequired(Exception):
+    """The page is for directors: sign in first."""
+
+    def __init__(self, next_path: str) -> None:
+        super().__init__(next_path)
+        self.next_path = next_path
+
+
+def open_web_store(url: str) -> Store:
+    """Open the store at ``url``. A new, empty database gets the schema (first start);
+    any other database must already have this meldtour's schema: an old one is refused
+    with the message naming ``meldtour db upgrade`` (:class:`SchemaError`)."""
+    engine = make_engine(url)
+    try:
+        if current_revision(engine) is None and not inspect(engine).get_table_names():
+            upgrade(engine)
+        check_schema(engine)
+    except Exception:
+        engine.dispose()
+        raise
+    store = Store(engine)
+    accounts.create_tables(store)
+    return store
+
+
+def _environment(locale: str) -> Environment:
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
+    t = translations(locale)
+    env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+@dataclass
+class Scope:
+    """What a scorer's link opens: one table of one round."""
+
+    slug: str
+    division: str
+    stage: int
+    round: int
+    table: int
+
+
+class Web:
+    """The director app's state: settings, the store (opened on first use), signers,
+    the login throttle and the template environments."""
+
+    def __init__(self, settings: Settings, store: Store | None = None,
+                 url: str | None = None) -> None:
+        self.settings = settings
+        self._store = store
+        self._url = url
+        self._lock = threading.Lock()
+        self.session = Signer(settings.secret_key, "session")
+        self.scorer = Signer(settings.secret_key, "scorer")
+        self.csrf = Signer(settings.secret_key, "csrf")
+        self.flash = Signer(settings.secret_key, "flash")
+        self.throttle = LoginThrottle()
+        self.envs = {loc: _environment(loc) for loc in LOCALES}
+
+    @property
+    def secure_cookies(self) -> bool:
+        return not self.settings.is_development
+
+    def store(self) -> Store:
+        if self._store is None:
+            with self._lock:
+                if self._store is None:
+                    self._store = open_web_store(database_url(self._url))
+        return self._store
+
+    def csrf_token(self, cookie: str) -> str:
+        return self.csrf.mac(cookie)
+
+    def scorer_token(self, scope: Scope) -> str:
+        return self.scorer.sign([scope.slug, scope.division, scope.stage, scope.round,
+                                 scope.table])
+
+    def scope_of(self, token: str) -> Scope | None:
+        value = self.scorer.unsign(token)
+        if not (isinstance(value, list) and len(value) == 5):
+            return None
+        slug, division, stage, rnd, table = value
+        if not (isinstance(slug, str) and isinstance(division, str)
+                and all(isinstance(x, int) for x in (stage, rnd, table))):
+            return None
+        return Scope(slug, division, stage, rnd, table)
+
+
+def get_web(request: Request) -> Web:
+    web: Web = request.app.state.director
+    return web
+
+
+WebDep = Annotated[Web, Depends(get_web)]
+
+
+def get_store(web: WebDep) -> Store:
+    return web.store()
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+
+
+def locale_of(request: Request) -> str:
+    web = get_web(request)
+    return choose_locale(request.query_params.get("lang"), request.cookies.get("lang"),
+                         request.headers.get("accept-language"), web.settings.default_locale)
+
+
+def gettext_of(request: Request) -> Callable[[str], str]:
+    return translations(locale_of(request)).gettext
+
+
+def current_account(request: Request) -> Account | None:
+    if hasattr(request.state, "account"):
+        found: Account | None = request.state.account
+        return found
+    web = get_web(request)
+    value = web.session.unsign(request.cookies.get(SESSION_COOKIE))
+    account = None
+    if isinstance(value, dict) and isinstance(value.get("a"), int) \
+            and isinstance(value.get("exp"), int | float) and value["exp"] > time.time():
+        account = accounts.get(web.store(), value["a"])
+    request.state.account = account
+    return account
+
+
+def require_director(request: Request) -> Account:
+    account = current_account(request)
+    if account is None or account.role != "director":
+        raise LoginRequired(request.url.path)
+    return account
+
+
+DirectorDep = Annotated[Account, Depends(require_director)]
+
+
+def start_session(web: Web, response: Response, account: Account) -> None:
+    value = web.session.sign({"a": account.id, "exp": int(time.time()) + SESSION_SECONDS,
+                              "n": secrets.token_urlsafe(8)})
+    response.set_cookie(SESSION_COOKIE, value, max_age=SESSION_SECONDS, httponly=True,
+                        samesite="lax", secure=web.secure_cookies, path="/")
+
+
+def end_session(web: Web, response: Response) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=web.secure_cookies)
+
+
+def _csrf_cookie(request: Request) -> tuple[str, bool]:
+    cookie = request.cookies.get(CSRF_COOKIE)
+    if cookie and len(cookie) >= 20:
+        return cookie, False
+    if not hasattr(request.state, "csrf_cookie"):
+        request.state.csrf_cookie = secrets.token_urlsafe(24)
+    return str(request.state.csrf_cookie), True
+
+
+async def csrf_protect(request: Request) -> None:
+    """Every state-changing request carries the token of the visitor's CSRF cookie, in
+    the form field ``csrf`` or the header ``X-CSRF-Token``."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    web = get_web(request)
+    cookie = request.cookies.get(CSRF_COOKIE)
+    token = request.headers.get("x-csrf-token")
+    if token is None and request.headers.get("content-type", "").startswith(
+            ("application/x-www-form-urlencoded", "multipart/form-data")):
+        field = (await request.form()).get("csrf")
+        token = field if isinstance(field, str) else None
+    if not cookie or not token or not hmac.compare_digest(token, web.csrf_token(cookie)):
+        raise HTTPException(403, gettext_of(request)(
+            "This form has expired or did not come from this site: reload the page and "
+            "try again."))
+
+
+def flash(request: Request, response: Response, text: str, kind: str = "ok") -> Response:
+    """A message shown once on the next page."""
+    web = get_web(request)
+    response.set_cookie(FLASH_COOKIE, web.flash.sign([kind, text]), max_age=60, httponly=True,
+                        samesite="lax", secure=web.secure_cookies, path="/")
+    return response
+
+
+def redirect(request: Request, url: str, text: str | None = None, kind: str = "ok") -> Response:
+    response = RedirectResponse(url, status_code=303)
+    if text:
+        flash(request, response, text, kind)
+    return response
+
+
+def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    web = get_web(request)
+    locale = locale_of(request)
+    cookie, new = _csrf_cookie(request)
+    message = web.flash.unsign(request.cookies.get(FLASH_COOKIE))
+    account = context.pop("account", None)
+    if account is None and request.cookies.get(SESSION_COOKIE):
+        try:
+            account = current_account(request)
+        except Exception:
+            account = None
+    html = web.envs[locale].get_template(name).render(
+        locale=locale, locales=LOCALE_NAMES, path=request.url.path,
+        csrf=web.csrf_token(cookie), account=account,
+        flash=message if isinstance(message, list) else None, **context)
+    response = HTMLResponse(html, status_code=status_code)
+    if new:
+        response.set_cookie(CSRF_COOKIE, cookie, httponly=True, samesite="lax",
+                            secure=web.secure_cookies, path="/")
+    if message is not None:
+        response.delete_cookie(FLASH_COOKIE, path="/")
+    if request.query_params.get("lang") in LOCALES:
+        response.set_cookie("lang", locale, max_age=365 * 24 * 3600, samesite="lax")
+    response.headers["Content-Language"] = locale
+    response.headers["Cache-Control"] = "no-store"
+    return response

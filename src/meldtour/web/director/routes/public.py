@@ -1,0 +1,160 @@
+"""Public pages: the tournament list, a tournament's page, registration, live
+standings (and their projector view), the seat list on the projector, a player's page."""
+
+from __future__ import annotations
+
+import hashlib
+
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, Response
+from sqlalchemy import select
+
+from meldtour.store import usecases
+from meldtour.store.models import TournamentRow
+from meldtour.store.repository import NotFound
+from meldtour.tournament import Tournament, TournamentError
+
+from .. import accounts
+from ..deps import StoreDep, csrf_protect, gettext_of, redirect, render
+from ..views import STATUS, TEMPLATE_TITLES, division_view, final_rows, player_day, standings_rows
+
+router = APIRouter(dependencies=[Depends(csrf_protect)])
+
+
+def load(store: StoreDep, slug: str) -> Tournament:
+    try:
+        return usecases.read(store, slug)
+    except NotFound:
+        raise HTTPException(404, f"no tournament {slug!r}") from None
+
+
+def pick_division(t: Tournament, key: str | None) -> str:
+    if key:
+        try:
+            return t.division(key).key
+        except TournamentError:
+            raise HTTPException(404, f"no division {key!r}") from None
+    started = [d.key for d in t.divisions if d.stages]
+    return (started or [t.divisions[0].key])[0]
+
+
+@router.get("/tournaments", response_class=HTMLResponse)
+def tournaments(request: Request, store: StoreDep) -> Response:
+    with store.transaction() as s:
+        rows = [(r.slug, r.name, r.date) for r in s.scalars(
+            select(TournamentRow).order_by(TournamentRow.id.desc()))]
+    return render(request, "public/tournaments.html", tournaments=rows,
+                  no_account=accounts.count(store) == 0, templates=TEMPLATE_TITLES)
+
+
+@router.get("/t/{slug}", response_class=HTMLResponse)
+def tournament_page(request: Request, store: StoreDep, slug: str) -> Response:
+    t = load(store, slug)
+    views = [division_view(t, d.key) for d in t.divisions]
+    finals = {v.div.key: final_rows(t, v.div.key)[: v.div.prizes] for v in views if v.finished}
+    return render(request, "public/tournament.html", t=t, slug=slug, views=views,
+                  finals=finals)
+
+
+@router.get("/t/{slug}/register", response_class=HTMLResponse)
+def register_form(request: Request, store: StoreDep, slug: str,
+                  division: str | None = None) -> Response:
+    t = load(store, slug)
+    views = [division_view(t, d.key) for d in t.divisions]
+    return render(request, "public/register.html", t=t, slug=slug, views=views,
+                  chosen=division)
+
+
+@router.post("/t/{slug}/register")
+def register_post(request: Request, store: StoreDep, slug: str, name: str = Form(""),
+                  division: str = Form(""), family: str = Form(""),
+                  generation: str = Form("")) -> Response:
+    _ = gettext_of(request)
+    name = " ".join(name.split())[:80]
+    if not name:
+        return redirect(request, f"/t/{slug}/register", _("Please give a name."), "error")
+    tags = (f"family:{' '.join(family.split())[:40]}",) if family.strip() else ()
+    gen = int(generation) if generation.isdigit() and 1 <= int(generation) <= 5 else None
+    try:
+        out = usecases.register_players(
+            store, slug, [usecases.PlayerEntry(name, division or None, tags, gen)],
+            who="web:registration")
+    except usecases.UseCaseError as exc:
+        return redirect(request, f"/t/{slug}/register", _("Registration refused: %(why)s")
+                        % {"why": str(exc)}, "error")
+    notice = out.notices[-1]
+    t = out.tournament
+    reg = t.registration(notice.player or 0)
+    div = t.division(reg.division)
+    if reg.status == "waitlisted":
+        place = [r.player for r in t.in_division(div.key, "waitlisted")].index(reg.player) + 1
+        text = _("%(division)s is full: %(name)s is number %(n)s on the waitlist.") % {
+            "division": div.name, "name": reg.name, "n": place}
+        kind = "warn"
+    else:
+        text = _("%(name)s is registered in %(division)s as number %(n)s.") % {
+            "name": reg.name, "division": div.name, "n": reg.player}
+        kind = "ok"
+    return redirect(request, f"/t/{slug}/p/{reg.player}", text, kind)
+
+
+@router.get("/t/{slug}/p/{player}", response_class=HTMLResponse)
+def player_page(request: Request, store: StoreDep, slug: str, player: int) -> Response:
+    t = load(store, slug)
+    try:
+        reg = t.registration(player)
+    except TournamentError:
+        raise HTTPException(404, "no such player") from None
+    seats = player_day(t, player)
+    view = division_view(t, reg.division)
+    now = seats[0] if seats and view.round is not None and not view.round_closed \
+        and seats[0].round == view.round.number else None
+    line = None
+    if view.stage is not None:
+        rows, _cut, _title = standings_rows(t, reg.division, gettext_of(request))
+        line = next((r for r in rows if r.player == player), None)
+    return render(request, "public/player.html", t=t, slug=slug, reg=reg, seats=seats,
+                  now=now, line=line, view=view, status=STATUS)
+
+
+def _standings_fragment(request: Request, t: Tournament, key: str, projector: bool) -> str:
+    _ = gettext_of(request)
+    web_env = request.app.state.director.envs
+    from ..deps import locale_of
+    view = division_view(t, key)
+    rows, cut, title = standings_rows(t, key, _)
+    finals = final_rows(t, key) if view.finished else []
+    return str(web_env[locale_of(request)].get_template("public/_standings.html").render(
+        rows=rows, cut=cut, title=title, view=view, finals=finals, projector=projector))
+
+
+@router.get("/t/{slug}/standings", response_class=HTMLResponse)
+def standings_page(request: Request, store: StoreDep, slug: str,
+                   division: str | None = None, view: str = "") -> Response:
+    t = load(store, slug)
+    key = pick_division(t, division)
+    projector = view == "projector"
+    return render(request, "public/standings.html", t=t, slug=slug, key=key,
+                  projector=projector,
+                  fragment=_standings_fragment(request, t, key, projector))
+
+
+@router.get("/t/{slug}/standings/live", response_class=HTMLResponse)
+def standings_live(request: Request, store: StoreDep, slug: str,
+                   division: str | None = None, view: str = "") -> Response:
+    """The standings table alone, for the page's poll (an ETag makes an unchanged
+    table a 304)."""
+    t = load(store, slug)
+    html = _standings_fragment(request, t, pick_division(t, division), view == "projector")
+    etag = '"' + hashlib.sha256(html.encode()).hexdigest()[:20] + '"'
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers={"ETag": etag})
+    return HTMLResponse(html, headers={"ETag": etag, "Cache-Control": "no-cache"})
+
+
+@router.get("/t/{slug}/seats", response_class=HTMLResponse)
+def seats_projector(request: Request, store: StoreDep, slug: str,
+                    division: str | None = None) -> Response:
+    t = load(store, slug)
+    key = pick_division(t, division)
+    return render(request, "public/seats.html", t=t, slug=slug, view=division_view(t, key))

@@ -1,0 +1,143 @@
+"""Score entry for one table: the scorer's link from the printed sheet (a signed token
+that opens that table only) or the director. The form asks the engine to check the
+rows as they are typed; a save goes through the store's use case with the version the
+device read, so a conflict with another device is shown and nothing typed is lost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from meldtour.store import usecases
+from meldtour.store.repository import NotFound, SheetConflict
+from meldtour.tournament import ScoreSheet
+from meldtour.tournament.sheets import check_game, enter_game
+from meldtour.tournament.stages import table_sheet
+
+from ..deps import Scope, StoreDep, WebDep, csrf_protect, current_account, gettext_of, render
+from ..views import points_text, problem_data
+
+router = APIRouter(dependencies=[Depends(csrf_protect)])
+
+
+def _scope(web: WebDep, token: str) -> Scope:
+    scope = web.scope_of(token)
+    if scope is None:
+        raise HTTPException(404, "this score-entry link is not valid")
+    return scope
+
+
+def _sheet(store: StoreDep, scope: Scope) -> tuple[Any, ScoreSheet, int]:
+    try:
+        t = usecases.read(store, scope.slug)
+        sheet, version, _key = usecases.get_sheet(store, scope.slug, scope.division,
+                                                  scope.round, scope.table,
+                                                  stage=scope.stage + 1)
+    except (NotFound, usecases.UseCaseError):
+        raise HTTPException(404, "no such table") from None
+    return t, sheet, version
+
+
+def _games(sheet: ScoreSheet) -> list[dict[str, Any]]:
+    return [{"points": list(g.points), "penalties": list(g.penalties), "winner": g.winner}
+            for g in sheet.games]
+
+
+@router.get("/score/{token}", response_class=HTMLResponse)
+def score_form(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
+    scope = _scope(web, token)
+    t, sheet, version = _sheet(store, scope)
+    div = t.division(scope.division)
+    stage = div.stages[scope.stage]
+    director = current_account(request)
+    return render(request, "public/score.html", t=t, div=div, stage=stage, scope=scope,
+                  sheet=sheet, version=version, token=token,
+                  names=[t.name_of(p) for p in sheet.players],
+                  games=_games(sheet), penalties=div.rules.failed_turn_points > 0,
+                  counted=sheet.counted is not None, director=director is not None,
+                  points_text=points_text)
+
+
+def _entries(body: Any, seats: int, count: int) -> list[usecases.GameEntry]:
+    games = body.get("games") if isinstance(body, dict) else None
+    if not isinstance(games, list) or len(games) != count:
+        raise HTTPException(400, "games: one row per game")
+    out = []
+    for i, g in enumerate(games, 1):
+        if not isinstance(g, dict):
+            raise HTTPException(400, "a game is an object")
+        pts = g.get("points")
+        pen = g.get("penalties") or [0] * seats
+        win = g.get("winner")
+        if not (isinstance(pts, list) and len(pts) == seats
+                and all(p is None or (isinstance(p, int) and abs(p) < 10_000) for p in pts)
+                and isinstance(pen, list) and len(pen) == seats
+                and all(isinstance(p, int) and abs(p) < 10_000 for p in pen)
+                and (win is None or (isinstance(win, int) and 1 <= win <= seats))):
+            raise HTTPException(400, f"game {i}: points and penalties per seat, a winner seat")
+        out.append(usecases.GameEntry(i, tuple(pts), tuple(pen), win))
+    return out
+
+
+@router.post("/score/{token}/check")
+async def check(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
+    """The engine's checks on the rows as typed; nothing is saved."""
+    scope = _scope(web, token)
+    t, sheet, _version = _sheet(store, scope)
+    rules = t.division(scope.division).rules
+    entries = _entries(await request.json(), len(sheet.players), len(sheet.games))
+    _ = gettext_of(request)
+    problems = []
+    for e in entries:
+        if all(p is None for p in e.points) and e.winner is None:
+            continue
+        sheet, _p = enter_game(sheet, e.game, e.points, winner=e.winner,
+                               penalties=e.penalties, rules=rules, who="check")
+        complete = all(p is not None for p in e.points)
+        problems.extend(check_game(sheet, e.game, rules, complete=complete))
+    return JSONResponse({"problems": [problem_data(p, _) for p in problems]})
+
+
+@router.post("/score/{token}")
+async def save(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
+    scope = _scope(web, token)
+    _t, sheet, _current = _sheet(store, scope)
+    body = await request.json()
+    entries = _entries(body, len(sheet.players), len(sheet.games))
+    version = body.get("version")
+    why = str(body.get("why") or "").strip()[:300]
+    _ = gettext_of(request)
+    director = current_account(request)
+    if sheet.counted is not None and director is None:
+        return JSONResponse({"error": _("This sheet is counted: only the director can "
+                                        "correct it.")}, status_code=403)
+    if sheet.counted is not None and not why:
+        return JSONResponse({"error": _("A correction needs a reason.")}, status_code=400)
+    who = director.name if director else f"scorer:table {scope.table}"
+    try:
+        out = usecases.enter_sheet(store, scope.slug, scope.division, scope.round,
+                                   scope.table, entries, who=who, why=why,
+                                   version=version if isinstance(version, int) else None,
+                                   stage=scope.stage + 1)
+    except SheetConflict as conflict:
+        theirs = conflict.theirs
+        return JSONResponse({
+            "conflict": True,
+            "message": _("Another device saved this sheet while you were typing. Nothing "
+                         "was saved; what you typed is still here. Compare with the sheet "
+                         "as saved, then save again."),
+            "version": conflict.current,
+            "theirs": _games(theirs) if theirs is not None else None}, status_code=409)
+    except usecases.UseCaseError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+    # A round closed meanwhile makes the sheet counted; name the state as it is now.
+    now = table_sheet(usecases.read(store, scope.slug), scope.division, scope.round,
+                      scope.table, scope.stage)
+    return JSONResponse({
+        "counted": out.counted, "version": out.version,
+        "problems": [problem_data(p, _) for p in out.problems],
+        "message": _("Saved and counted.") if out.counted else
+        _("Saved as a draft: it is not counted until every check passes."),
+        "games": _games(now)})

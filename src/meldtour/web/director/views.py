@@ -1,0 +1,195 @@
+"""What the pages show, read from the engine's values (no rules here): division
+summaries, the current round, standings with the cut line, a player's day, and the
+engine's sheet problems in the reader's language."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from meldtour.core.rules import PRESETS
+from meldtour.store.usecases import current_round
+from meldtour.tournament import Problem, Tournament, final_ranking, stage_standings
+from meldtour.tournament.model import Division, Round, Stage
+from meldtour.tournament.standings import score_text
+
+from ..i18n import N_
+
+Gettext = Callable[[str], str]
+
+STATUS = {
+    "registered": N_("registered"), "waitlisted": N_("waitlist"),
+    "checked_in": N_("present"), "no_show": N_("no-show"), "dropped": N_("dropped"),
+    "withdrawn": N_("withdrawn"),
+}
+CRITERIA = {
+    "wins": N_("wins"), "points": N_("points"), "score": N_("score"),
+    "best_game": N_("best game"), "second_best": N_("second-best game"),
+    "head_to_head": N_("head to head"), "lot": N_("lot"), "tied": N_("tied"),
+}
+KINDS = {"seatings": N_("seatings"), "knockout": N_("knockout"), "final": N_("final")}
+TEMPLATE_TITLES = {
+    "busan-2015": N_("Korea Rummikub Championship, Busan 2015 (three divisions)"),
+    "japan-championship": N_("Japanese championship (24 players, final of 4)"),
+    "club-night": N_("Club night (league scoring, tables change every 2 games)"),
+}
+
+
+def preset_of(div: Division) -> str | None:
+    """The rules preset a division plays, for the link to its rules page."""
+    name = div.rules.name
+    if name in PRESETS:
+        return name
+    base = name.split(" ")[0]
+    return base if base in PRESETS else None
+
+
+def points_text(value: int | None) -> str:
+    if value is None:
+        return ""
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+@dataclass(frozen=True)
+class DivisionView:
+    div: Division
+    counts: dict[str, int]
+    preset: str | None
+    stage_index: int
+    stage: Stage | None
+    round: Round | None
+    round_closed: bool
+    cut: int | None
+    finished: bool
+
+    @property
+    def taken(self) -> int:
+        return self.counts.get("registered", 0) + self.counts.get("checked_in", 0)
+
+
+def cut_of(div: Division, index: int) -> int | None:
+    """The cut line of stage ``index``: the entrants of a final that follows it."""
+    if index + 1 < len(div.formats):
+        nxt = div.formats[index + 1]
+        if nxt.kind == "final":
+            return nxt.entrants or 4
+    return None
+
+
+def division_view(t: Tournament, key: str) -> DivisionView:
+    div = t.division(key)
+    counts: dict[str, int] = {}
+    for r in t.in_division(key):
+        counts[r.status] = counts.get(r.status, 0) + 1
+    index, _last, closed = current_round(t, key)
+    stage = div.stages[index] if index >= 0 else None
+    rnd = stage.rounds[-1] if stage is not None and stage.rounds else None
+    finished = len(div.stages) == len(div.formats) and bool(div.stages) \
+        and div.stages[-1].finished
+    return DivisionView(div, counts, preset_of(div), index, stage, rnd, closed,
+                        cut_of(div, index) if index >= 0 else None, finished)
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    player: int
+    name: str
+    wins: int
+    points: str
+    score: str
+    games: int
+    decided_by: str
+
+
+def standings_rows(t: Tournament, key: str, _: Gettext,
+                   index: int | None = None) -> tuple[list[Row], int | None, str]:
+    """The rows of a stage's standings (the current stage by default), its cut line,
+    and the stage's title."""
+    div = t.division(key)
+    if not div.stages:
+        return [], None, ""
+    i = len(div.stages) - 1 if index is None else index
+    rows = [Row(s.rank, s.player, t.name_of(s.player), s.wins, points_text(s.points),
+                score_text(s.score), s.games, _(CRITERIA.get(str(s.decided_by),
+                                                            str(s.decided_by))))
+            for s in stage_standings(t, key, i)]
+    stage = div.stages[i]
+    return rows, cut_of(div, i), stage.format.title
+
+
+def final_rows(t: Tournament, key: str) -> list[tuple[int, int, str, str]]:
+    return [(p.place, p.player, p.name, p.stage) for p in final_ranking(t, key)]
+
+
+@dataclass(frozen=True)
+class Seat:
+    stage: str
+    round: int
+    table: int
+    seat: int
+    players: list[str]
+    games: list[list[str]]
+    counted: bool
+
+
+def player_day(t: Tournament, player: int) -> list[Seat]:
+    """Every table the player sat at, newest first, with the points entered."""
+    reg = t.registration(player)
+    div = t.division(reg.division)
+    out: list[Seat] = []
+    for stage in div.stages:
+        for rnd in stage.rounds:
+            for table in rnd.tables:
+                if player in table.players:
+                    sheet = table.sheet.counted or table.sheet.games
+                    games = [[points_text(p) for p in line.points] for line in sheet]
+                    out.append(Seat(stage.format.title, rnd.number, table.number,
+                                    table.players.index(player) + 1,
+                                    [t.name_of(p) for p in table.players], games,
+                                    table.counted))
+    return out[::-1]
+
+
+# ---------------------------------------------------------------------------
+# The engine's sheet problems, in the reader's language
+
+_PROBLEMS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^no winner is marked$"), N_("mark the winner")),
+    (re.compile(r"^no points entered$"), N_("enter the points")),
+    (re.compile(r"^the winner must be one of seats 1-(?P<n>\d+)$"),
+     N_("the winner must be one of seats 1-%(n)s")),
+    (re.compile(r"^write a penalty as a positive number of points$"),
+     N_("write a penalty as a positive number of points")),
+    (re.compile(r"^(?P<rules>.+) gives no penalty points$"),
+     N_("%(rules)s gives no penalty points")),
+    (re.compile(r"^(?P<pen>\d+) is not a whole number of × \((?P<each>\d+) each\)$"),
+     N_("%(pen)s is not a whole number of × (%(each)s each)")),
+    (re.compile(r"^a loser cannot score (?P<pts>[+-]\d+)$"),
+     N_("a loser cannot score %(pts)s")),
+    (re.compile(r"^(?P<pts>[+-]\d+) is more than a rack can hold \(at most −(?P<limit>\d+) .*\)$"),
+     N_("%(pts)s is more than a rack can hold (at most −%(limit)s)")),
+    (re.compile(r"^the winner cannot score (?P<pts>[+-]\d+)$"),
+     N_("the winner cannot score %(pts)s")),
+    (re.compile(r"^the winner has fewer points than seat (?P<seat>\d+)$"),
+     N_("the winner has fewer points than seat %(seat)s")),
+    (re.compile(r"^the points add up to (?P<total>[+-]\d+), not (?P<expected>-?\d+)"),
+     N_("the points add up to %(total)s, not %(expected)s")),
+]
+
+
+def problem_text(message: str, _: Gettext) -> str:
+    for pattern, text in _PROBLEMS:
+        m = pattern.match(message)
+        if m:
+            return _(text) % m.groupdict()
+    return message
+
+
+def problem_data(p: Problem, _: Gettext) -> dict[str, Any]:
+    """A problem for the score form: the cell it is about and the words."""
+    c = p.cell
+    return {"game": c.game, "seat": c.seat, "field": c.field,
+            "message": problem_text(p.message, _)}

@@ -1,0 +1,139 @@
+// The director's app: the score form checked as you type, live standings, projector paging.
+(function () {
+  "use strict";
+
+  // ------------------------------------------------------------- score form
+  const form = document.getElementById("sheet");
+  if (form) {
+    const url = form.dataset.url;
+    const csrf = form.dataset.csrf;
+    const seats = +form.dataset.seats;
+    const games = +form.dataset.games;
+    let version = +form.dataset.version;
+    const result = document.getElementById("result");
+    const num = (v) => {
+      const s = String(v).trim().replace(/[−–]/g, "-").replace(/^\+/, "");
+      if (s === "") return null;
+      return /^-?\d+$/.test(s) ? parseInt(s, 10) : NaN;
+    };
+    function rows() {
+      const out = [];
+      for (let g = 1; g <= games; g++) {
+        const points = [], penalties = [];
+        for (let s = 1; s <= seats; s++) {
+          points.push(num(form.elements["p" + g + "_" + s].value));
+          const pen = form.elements["x" + g + "_" + s];
+          penalties.push(pen ? (num(pen.value) || 0) : 0);
+        }
+        const w = form.querySelector('input[name="w' + g + '"]:checked');
+        out.push({ points, penalties, winner: w ? +w.value : null });
+      }
+      return out;
+    }
+    function show(problems) {
+      form.querySelectorAll("input.bad").forEach((i) => i.classList.remove("bad"));
+      form.querySelectorAll(".err").forEach((p) => { p.hidden = true; p.textContent = ""; });
+      for (const p of problems) {
+        const box = form.querySelector('.err[data-cell="' + p.game + "-" + p.seat + '"]');
+        if (box) { box.hidden = false; box.textContent += (box.textContent ? " · " : "") + p.message; }
+        if (p.seat) {
+          const name = (p.field === "penalty" ? "x" : "p") + p.game + "_" + p.seat;
+          const input = form.elements[name];
+          if (input && input.classList) input.classList.add("bad");
+        }
+      }
+    }
+    function post(path, body) {
+      return fetch(url + path, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify(body),
+      });
+    }
+    let timer = null;
+    function check() {
+      const data = rows();
+      const bad = [];
+      data.forEach((r, i) => r.points.forEach((v, s) => { if (Number.isNaN(v)) bad.push([i + 1, s + 1]); }));
+      if (bad.length) {
+        show(bad.map(([g, s]) => ({ game: g, seat: s, field: "points", message: form.dataset.nan || "?" })));
+        return;
+      }
+      post("/check", { games: data }).then((r) => r.json()).then((d) => show(d.problems || []));
+    }
+    form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 200); });
+    form.addEventListener("change", () => { clearTimeout(timer); timer = setTimeout(check, 50); });
+    form.querySelectorAll("button.sign").forEach((b) => b.addEventListener("click", () => {
+      const input = document.getElementById(b.dataset.for);
+      const v = num(input.value);
+      input.value = v === null || Number.isNaN(v) ? "-" : String(-v);
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.focus();
+    }));
+    function say(text, kind) {
+      result.hidden = false;
+      result.className = "flash " + kind;
+      result.textContent = text;
+    }
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const why = document.getElementById("why");
+      const body = { games: rows(), version, why: why ? why.value : "" };
+      if (body.games.some((r) => r.points.some((v) => Number.isNaN(v)))) { check(); return; }
+      post("", body).then((r) => r.json().then((d) => [r.status, d])).then(([status, d]) => {
+        const theirs = document.getElementById("theirs");
+        if (status === 409 && d.conflict) {
+          version = d.version;
+          say(d.message, "error");
+          const tbody = theirs.querySelector("tbody");
+          tbody.innerHTML = "";
+          (d.theirs || []).forEach((g, i) => {
+            const tr = document.createElement("tr");
+            const th = document.createElement("th");
+            th.textContent = String(i + 1);
+            tr.appendChild(th);
+            g.points.forEach((p) => { const td = document.createElement("td"); td.textContent = p === null ? "" : String(p); tr.appendChild(td); });
+            tbody.appendChild(tr);
+          });
+          theirs.hidden = false;
+          return;
+        }
+        if (status >= 400) { say(d.error || String(status), "error"); return; }
+        theirs.hidden = true;
+        version = d.version;
+        show(d.problems || []);
+        say(d.message, d.counted ? "ok" : "warn");
+      }).catch(() => say("⚠ network", "error"));
+    });
+  }
+
+  // ------------------------------------------------------------- live standings
+  const live = document.getElementById("live");
+  if (live) {
+    let etag = null;
+    const poll = () => {
+      const headers = etag ? { "If-None-Match": etag } : {};
+      fetch(live.dataset.live, { headers, cache: "no-store" }).then((r) => {
+        if (r.status === 200) {
+          etag = r.headers.get("ETag");
+          return r.text().then((html) => { live.innerHTML = html; page(true); });
+        }
+      }).catch(() => {}).finally(() => setTimeout(poll, 1000));
+    };
+    setTimeout(poll, 1000);
+    // Projector: long tables are shown a page at a time.
+    let index = 0;
+    function page(keep) {
+      const table = live.querySelector("table.big[data-page-rows]");
+      if (!table) return;
+      const size = +table.dataset.pageRows;
+      const trs = Array.from(table.tBodies[0].rows);
+      const pages = Math.max(1, Math.ceil(trs.length / size));
+      if (!keep) index = (index + 1) % pages;
+      index = index % pages;
+      trs.forEach((tr, i) => { tr.hidden = Math.floor(i / size) !== index; });
+    }
+    page(true);
+    setInterval(() => page(false), 8000);
+  }
+})();
