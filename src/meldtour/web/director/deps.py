@@ -210,9 +210,9 @@ async def csrf_protect(request: Request) -> None:
         field = (await request.form()).get("csrf")
         token = field if isinstance(field, str) else None
     if not cookie or not token or not hmac.compare_digest(token, web.csrf_token(cookie)):
-        raise HTTPException(403, gettext_of(request)(
-            "This form has expired or did not come from this site: reload the page and "
-            "try again."))
+        _ = gettext_of(request)
+        raise HTTPException(403, _("This form has expired or did not come from this site: "
+                                   "reload the page and try again."))
 
 
 def flash(request: Request, response: Response, text: str, kind: str = "ok") -> Response:
