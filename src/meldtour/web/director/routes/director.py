@@ -172,9 +172,15 @@ def new_tournament(request: Request, store: StoreDep, director: DirectorDep,
     _ = gettext_of(request)
     if template not in TEMPLATES:
         raise HTTPException(400, "unknown template")
+    name = name.strip()[:120]
+    base = usecases.make_slug(name) if usecases.make_slug(name) != "tournament" else template
+    with store.transaction() as s:
+        taken = set(s.scalars(select(TournamentRow.slug)))
+    slug = next(c for c in (base, *(f"{base}-{i}" for i in range(2, 10_000)))
+                if c not in taken)
     try:
-        slug, _t = usecases.create_tournament(store, template, who=director.name,
-                                              name=name.strip()[:120], date=date.strip()[:20])
+        slug, _t = usecases.create_tournament(store, template, who=director.name, name=name,
+                                              date=date.strip()[:20], slug=slug)
     except usecases.UseCaseError as exc:
         return redirect(request, "/director", str(exc), "error")
     return redirect(request, f"/director/t/{slug}", _("Tournament created."))
