@@ -1,0 +1,154 @@
+"""Online play over HTTP and the game socket (no browser): the lobby in three
+languages, creating and joining a table, a seat held by its cookie, spectators without
+a rack, and the engine's reasons for a refusal in the reader's language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from meldtour.core.melds import parse_board
+from meldtour.core.moves import check_play
+from meldtour.core.rules import find_rules
+from meldtour.core.tiles import parse_tiles
+from meldtour.live import LiveServer, SeatConfig, TableConfig
+from meldtour.web.app import create_app
+from meldtour.web.config import Settings
+from meldtour.web.i18n import catalog_path, translations
+from meldtour.web.play import FALLBACK, explain
+from tests.live.helpers import known_deal
+
+HUMAN = SeatConfig("human")
+
+
+@pytest.fixture()
+def client() -> TestClient:
+    app = create_app(Settings(env="test"))
+    app.state.live = LiveServer()
+    with TestClient(app) as c:
+        yield c  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("ko", ["온라인 게임", "테이블 만들기", "욕심쟁이"]),
+    ("ja", ["オンライン対局", "テーブルを作る", "欲張り"]),
+    ("en", ["Play online", "Create the table", "Greedy"]),
+])
+def test_lobby_in_each_language(client: TestClient, lang: str, words: list[str]) -> None:
+    page = client.get(f"/play?lang={lang}")
+    assert page.status_code == 200
+    for word in words:
+        assert word in page.text
+
+
+def test_create_join_and_play_over_the_socket(client: TestClient) -> None:
+    bad = client.post("/play/tables", data={"preset": "wrc"}, follow_redirects=False)
+    assert bad.status_code == 400
+    made = client.post("/play/tables", data={
+        "preset": "korea-official", "turn_seconds": "45", "seat_count": "2",
+        "seat0": "human", "seat1": "expert"}, follow_redirects=False)
+    assert made.status_code == 303
+    where = made.headers["location"]
+    game = client.app.state.live.get(where.rsplit("/", 1)[1])  # type: ignore[attr-defined]
+    assert game.config.rules.turn_seconds == 45 and game.config.seats[1].level == "expert"
+    page = client.get(f"{where}?lang=ja")
+    assert "プレーヤーが席に着くのを待っています" in page.text
+    assert client.get("/play?lang=en").text.count(where) == 1  # listed with a free seat
+    nameless = client.post(f"{where}/join", data={"seat": "0", "name": " "},
+                           follow_redirects=False)
+    assert "error=name" in nameless.headers["location"]
+    joined = client.post(f"{where}/join", data={"seat": "0", "name": "Ann"},
+                         follow_redirects=False)
+    assert joined.status_code == 303
+    with client.websocket_connect(f"{where}/ws?lang=en") as ws:
+        snap = ws.receive_json()
+        assert snap["type"] == "snapshot" and snap["seat"] == 0
+        assert len(snap["view"]["rack"]) == 14
+        assert snap["table"]["seats"][0]["name"] == "Ann"
+    # The same client (the games live on its event loop), without the seat's cookie.
+    client.cookies.clear()
+    with client.websocket_connect(f"{where}/ws") as ws:
+        snap = ws.receive_json()
+        assert snap["seat"] is None and snap["view"]["rack"] == []
+
+
+def test_a_refusal_reads_in_the_players_language(client: TestClient) -> None:
+    live: LiveServer = client.app.state.live  # type: ignore[attr-defined]
+    live.create_table(TableConfig.make("standard", [HUMAN, HUMAN], deal=known_deal()), "k")
+    # One client (the games live on its event loop) holding each seat's cookie in turn.
+    client.post("/play/t/k/join", data={"seat": "0", "name": "Ann"})
+    ann = client.cookies.get("meldtour_seat_k")
+    client.cookies.clear()
+    client.post("/play/t/k/join", data={"seat": "1", "name": "Bo"})
+    bo = client.cookies.get("meldtour_seat_k")
+    assert ann and bo and ann != bo
+    client.cookies.clear()
+    client.cookies.set("meldtour_seat_k", ann)
+    with client.websocket_connect("/play/t/k/ws?lang=ko") as ws:
+        snap = ws.receive_json()
+        assert snap["view"]["current"] == 0
+        ws.send_json({"type": "move", "id": "1", "version": 0, "action": "play",
+                      "board": [["r10", "r11", "b1"]]})
+        refused = ws.receive_json()
+        assert refused["type"] == "refused"
+        assert refused["reason"].startswith("1번째 세트: [r10,r11,b1] 는 연속(같은 색")
+        ws.send_json({"type": "move", "id": "2", "version": 0, "action": "play",
+                      "board": [["r10", "r11", "r12"], ["b1", "b2"]]})
+        assert "타일이 3개보다 적습니다" in ws.receive_json()["reason"]
+        ws.send_json({"type": "draft", "id": "3", "version": 0, "board": [["b1"]]})
+        assert ws.receive_json()["type"] == "draft_ok"
+    client.cookies.clear()
+    client.cookies.set("meldtour_seat_k", bo)
+    with client.websocket_connect("/play/t/k/ws?lang=ja") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "move", "id": "1", "version": 0, "action": "draw"})
+        assert ws.receive_json()["reason"] == "あなたの手番ではありません"
+
+
+def engine_reasons() -> list[str]:
+    rules = find_rules("standard")
+    rack = parse_tiles(["r4", "r5", "r6", "k9", "o9", "b9", "J", "r7", "r7"])
+    cases = [
+        ((), [["r4", "r5"]], False),
+        ((), [["r4", "r5", "k6"]], False),
+        ((), [["r4", "r6", "r5"]], False),
+        ((), [["k9", "o9", "J", "J"]], False),
+        ((), [["r4", "r5", "r6"]], False),
+        ((), [["k1", "k2", "k3"]], False),
+        ((), [["r7", "r7", "r7"]], True),
+        ((), [], True),
+        ([["r1", "r2", "r3"]], [["r1", "r2"], ["r4", "r5", "r6"]], True),
+        ([["r1", "r2", "r3"]], [["r1", "r2", "r3", "r4"]], False),
+    ]
+    out = []
+    for board, new, melded in cases:
+        verdict = check_play(parse_board(board), rack, parse_board(new), melded, rules)
+        assert verdict.reason is not None
+        out.append(verdict.reason)
+    return [*out, "it is seat 2's turn, not seat 0's", "the pool is not empty: draw a tile",
+            "the turn's time ran out: the turn ends by time-out",
+            "you can still play (for example r4, r5, r6): when the pool is empty",
+            "a redeal needs 3 doubles; seat 1 holds 2"]
+
+
+@pytest.mark.parametrize("locale", ["ko", "ja"])
+def test_every_engine_reason_has_its_own_words(locale: str) -> None:
+    gettext = translations(locale).gettext
+    general = gettext(FALLBACK).split("%")[0]
+    for reason in engine_reasons():
+        said = explain(reason, gettext)
+        assert not said.startswith(general), reason
+        assert not re.search(r"[a-z]{4,} [a-z]{4,}", said), (reason, said)  # no English left
+
+
+@pytest.mark.parametrize("locale", ["ko", "ja"])
+def test_named_blanks_survive_translation(locale: str) -> None:
+    with catalog_path(locale).open("rb") as f:
+        catalog = read_po(f, locale=locale)
+    blank = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
+    for m in catalog:
+        if m.id and isinstance(m.id, str):
+            assert sorted(blank.findall(m.id)) == sorted(blank.findall(str(m.string))), m.id
