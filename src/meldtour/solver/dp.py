@@ -153,6 +153,8 @@ class _Tables:
     starts: list[int]
     #: Bits below the score in a state's value: the previous key and the choice.
     vshift: int
+    #: Per number, the colours in the order the sweep takes them.
+    order: list[tuple[int, ...]]
 
 
 def _tables(p: Problem) -> _Tables:
@@ -161,14 +163,21 @@ def _tables(p: Problem) -> _Tables:
         [_OPTIONS[n][p.avail[n][c]][p.need[n][c]][jmax] for c in range(4)] for n in range(13)
     ]
     # The group shapes still closable after each colour (VIABLE), per number.
-    viable = [VIABLE[(min(r[0], 2), min(r[1], 2), min(r[2], 2), min(r[3], 2))] for r in p.avail]
-    # ahead[n][c]: the most that colour c of number n, and everything after, can add.
+    # The colours of each number in sweep order: fewest copies first, so that the
+    # states inside a number branch late (fewer of them before the groups close).
+    order = [tuple(sorted(range(4), key=row.__getitem__)) for row in p.avail]
+    # The group shapes still closable after each position of the sweep (VIABLE).
+    viable = [
+        VIABLE[tuple(min(row[c], 2) for c in o)] for row, o in zip(p.avail, order, strict=True)
+    ]
+    # ahead[n][k]: the most that the colour at position k of number n's sweep, the
+    # colours after it, and everything after, can add.
     ahead = [[0] * 4 for _ in range(14)]
     acc = 0
     for n in range(12, -1, -1):
-        for c in range(3, -1, -1):
-            acc += p.avail[n][c] * (BIG + n + 1)
-            ahead[n][c] = acc
+        for k in range(3, -1, -1):
+            acc += p.avail[n][order[n][k]] * (BIG + n + 1)
+            ahead[n][k] = acc
     # Jokers that the runs too short to stop would need at the next two numbers.
     def later(n: int, c: int) -> int:
         return p.avail[n % 13][c] if (n < 13 or p.wrap) else 0
@@ -177,7 +186,7 @@ def _tables(p: Problem) -> _Tables:
     starts = _guesses(p) if p.wrap else [0]
     key_bits = _GUESS_SHIFT + 24 if p.wrap else (_GUESS_SHIFT if p.threshold is not None
                                                   else _CAP_SHIFT)
-    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS)
+    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS, order)
 
 
 def _guesses(p: Problem) -> list[int]:
@@ -212,7 +221,7 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
     threshold = p.threshold
     cap_on = threshold is not None
     cap_max = min(threshold, _CAP_MASK) if threshold is not None else 0
-    opts, viable, ahead, short = t.opts, t.viable, t.ahead, t.short
+    opts, viable, ahead, short, order = t.opts, t.viable, t.ahead, t.short, t.order
     vs = t.vshift
     low_mask = (1 << vs) - 1
     joker_top = BIG + 13
@@ -222,15 +231,15 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
     for n in range(13):
         w = BIG + n + 1
         num = n + 1
-        for c in range(4):
+        for k, c in enumerate(order[n]):
             shift = 6 * c
             clear = ~(63 << shift)
             opt = opts[n][c]
-            bound = ahead[n][c] - lower
+            bound = ahead[n][k] - lower
             deficit = short[n][c]
-            shapes_ok = viable[n][c]
+            shapes_ok = viable[n][k]
             joker_loss = 12 - n
-            last = c == 3
+            last = k == 3
             new: dict[int, int] = {}
             get = new.get
             # The moves from each colour state, cheapest first: (loss, score gain and
@@ -321,7 +330,7 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
         best_key, best = key, score
     if best_key < 0:
         return None
-    return _unwind(layers, opts, best_key, best, low_mask)
+    return _unwind(layers, opts, best_key, best, low_mask, order)
 
 
 def _prune(layer: dict[int, int], vs: int, need_jokers: int, cap_max: int) -> dict[int, int]:
@@ -385,16 +394,18 @@ def _unwind(
     key: int,
     score: int,
     low_mask: int,
+    order: list[tuple[int, ...]],
 ) -> Plan:
     choices: list[list[Choice]] = [[(0, 0, 0)] * 4 for _ in range(13)]
     group_jokers = [0] * 13
     step = len(layers) - 1
     choice_mask = (1 << _CHOICE_BITS) - 1
     for n in range(12, -1, -1):
-        for c in range(3, -1, -1):
+        for k in range(3, -1, -1):
+            c = order[n][k]
             back = layers[step][key] & low_mask
             key, i = back >> _CHOICE_BITS, back & choice_mask
-            if c == 3:
+            if k == 3:
                 group_jokers[n], i = i >> _JG_SHIFT, i & ((1 << _JG_SHIFT) - 1)
             _, g, r, jr, _, _ = opts[n][c][i]
             choices[n][c] = (g, r, jr)
