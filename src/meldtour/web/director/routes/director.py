@@ -4,7 +4,6 @@ awards and family prizes, the audit log."""
 
 from __future__ import annotations
 
-import base64
 import re
 from dataclasses import replace
 
@@ -315,8 +314,7 @@ def start(request: Request, store: StoreDep, director: DirectorDep, slug: str,
 
 
 def qr_data_uri(url: str) -> str:
-    svg = segno.make(url, error="m").svg_inline(scale=3, border=1)
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+    return str(segno.make(url, error="m").svg_data_uri(scale=3, border=1))
 
 
 @router.post("/t/{slug}/d/{key}/seat")
