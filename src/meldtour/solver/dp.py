@@ -434,14 +434,24 @@ def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
         return run_dp(p, floor)
     tables = _tables(p)
     top = upper_bound(p)
+    # A score falls short of ``top`` by the tiles left out (BIG + number each) and by
+    # at most 12 per joker standing lower than 13: a slack beyond the jokers' 12s
+    # and below a whole tile admits no more plans than that, so its pass is skipped.
+    jokers_low = 12 * p.jokers
+    done: set[int] = set()
     for slack in _SLACKS:
+        tiles, rest = divmod(slack, BIG + 13)
+        slack = tiles * (BIG + 13) + min(rest, jokers_low)
+        if slack in done:
+            continue
+        done.add(slack)
         lower = max(floor, top - slack)
         plan = run_dp(p, lower, tables)
         if plan is not None or lower == floor:
             return plan
     dropped = 2
     while True:
-        lower = max(floor, top - dropped * (BIG + 13) - 24)
+        lower = max(floor, top - dropped * (BIG + 13) - jokers_low)
         plan = run_dp(p, lower, tables)
         if plan is not None or lower == floor:
             return plan
