@@ -190,3 +190,29 @@ def test_the_log_is_written_before_anything_is_broadcast() -> None:
         await server.close()
 
     asyncio.run(main())
+
+
+def test_others_watch_drafts_only_when_the_table_says_so() -> None:
+    async def main() -> None:
+        for watch in (False, True):
+            server = LiveServer(clock=ManualClock())
+            game, a, b, w = await seated(server, two_people(watch_drafts=watch))
+            drain(b), drain(w)
+            await game.receive(a, {"type": "draft", "id": "d", "version": 0,
+                                   "board": [["r10", "r11"]]})
+            await next_of(a, "draft_ok")
+            heard = [m for sub in (b, w) for m in drain(sub)]
+            if watch:
+                assert [m["type"] for m in heard] == ["draft", "draft"]
+                assert heard[0]["board"] == [["r10", "r11"]] and heard[0]["seat"] == 0
+                late = await game.subscribe(None)
+                snap = await next_of(late, "snapshot")
+                assert snap["view"]["watched_draft"] == [["r10", "r11"]]
+            else:
+                assert heard == []
+                late = await game.subscribe(1)
+                snap = await next_of(late, "snapshot")
+                assert "watched_draft" not in snap["view"] and snap["view"]["draft"] is None
+            await server.close()
+
+    asyncio.run(main())
