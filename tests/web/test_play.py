@@ -54,6 +54,10 @@ def test_create_join_and_play_over_the_socket(client: TestClient) -> None:
     where = made.headers["location"]
     game = client.app.state.live.get(where.rsplit("/", 1)[1])  # type: ignore[attr-defined]
     assert game.config.rules.turn_seconds == 45 and game.config.seats[1].level == "expert"
+    official = client.post("/play/tables", data={"preset": "korea-official", "turn_seconds": ""},
+                           follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    assert client.app.state.live.get(official).config.rules.turn_seconds == 40  # type: ignore[attr-defined]
+    assert client.post("/play/tables", data={"turn_seconds": "2"}).status_code == 400
     page = client.get(f"{where}?lang=ja")
     assert "プレーヤーが席に着くのを待っています" in page.text
     assert client.get("/play?lang=en").text.count(where) == 1  # listed with a free seat

@@ -274,7 +274,7 @@ async def lobby(request: Request) -> HTMLResponse:
 async def create_table(
     request: Request,
     preset: str = Form("krc-2015"),
-    turn_seconds: int = Form(60),
+    turn_seconds: str = Form(""),
     seat_count: int = Form(4),
     seat0: str = Form("human"),
     seat1: str = Form("greedy"),
@@ -295,7 +295,8 @@ async def create_table(
         else:
             raise HTTPException(400, f"a seat is human or one of {', '.join(LEVELS)}")
     try:
-        config = TableConfig.make(preset, seats, turn_seconds=turn_seconds,
+        seconds = int(turn_seconds) if turn_seconds.strip() else None
+        config = TableConfig.make(preset, seats, turn_seconds=seconds,
                                   seed=secrets.randbits(32), watch_drafts=watch_drafts)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None

@@ -131,7 +131,8 @@
     for (const [t, k] of Object.entries(mine)) wanted[t] -= k;
     const kept = [];
     for (const x of rack) if (wanted[x.t] > 0) { wanted[x.t]--; kept.push(x); }
-    for (const t of view.rack) if (wanted[t] > 0) { wanted[t]--; const n = tile(t, true); n.fresh = true; kept.push(n); }
+    const hadRack = rack.length > 0;  // the first rack is dealt, not drawn
+    for (const t of view.rack) if (wanted[t] > 0) { wanted[t]--; const n = tile(t, true); n.fresh = hadRack; kept.push(n); }
     rack = kept.map((x) => ({ ...x, own: true }));
   }
 
