@@ -44,6 +44,21 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
 
+class Account(Base):
+    """A director's account: a name and an argon2 hash (never the password).
+
+    Kept with the tournaments so that migrations and backups cover it; a backup file
+    therefore holds password hashes and is to be kept as private as the database.
+    """
+
+    __tablename__ = "account"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(20), default="director")
+    created_at: Mapped[str] = mapped_column(String(40))
+
+
 class Player(Base):
     """A person, across tournaments (identified by name when players are imported)."""
 

@@ -1,29 +1,19 @@
-"""Director accounts: a name and an argon2 hash, in the tournament database.
-
-The table belongs to the web app, not to the tournament store, and is created when
-the app opens the database (``CREATE TABLE IF NOT EXISTS``).
-"""
+"""Director accounts: a name and an argon2 hash, in the store's ``account`` table
+(its migrations and backups cover it)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Column, Integer, MetaData, String, Table, func, insert, select
+from sqlalchemy import func, insert, select
 
 from meldtour.store.db import Store
+from meldtour.store.models import Account as AccountRow
 from meldtour.store.repository import now
 
 from .security import hash_password, verify_password, waste_time
 
-metadata = MetaData()
-accounts = Table(
-    "web_account", metadata,
-    Column("id", Integer, primary_key=True),
-    Column("name", String(80), unique=True, nullable=False),
-    Column("password_hash", String(255), nullable=False),
-    Column("role", String(20), nullable=False, default="director"),
-    Column("created_at", String(40), nullable=False),
-)
+accounts = AccountRow.__table__
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +21,6 @@ class Account:
     id: int
     name: str
     role: str
-
-
-def create_tables(store: Store) -> None:
-    metadata.create_all(store.engine, checkfirst=True)
 
 
 def count(store: Store) -> int:

@@ -57,9 +57,7 @@ def open_web_store(url: str) -> Store:
     except Exception:
         engine.dispose()
         raise
-    store = Store(engine)
-    accounts.create_tables(store)
-    return store
+    return Store(engine)
 
 
 def _environment(locale: str) -> Environment:

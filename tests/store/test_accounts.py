@@ -1,0 +1,44 @@
+"""Director accounts live in the store: migrated, backed up, restored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from meldtour.store.backup import dump, restore
+from meldtour.store.db import Store, current_revision, make_engine, upgrade
+
+
+def test_accounts_from_an_earlier_web_account_table_are_kept(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    upgrade(engine, "0001")
+    with engine.begin() as conn:
+        conn.execute(sa.text(
+            "CREATE TABLE web_account (id INTEGER PRIMARY KEY, name VARCHAR(80) UNIQUE, "
+            "password_hash VARCHAR(255), role VARCHAR(20), created_at VARCHAR(40))"))
+        conn.execute(sa.text("INSERT INTO web_account VALUES "
+                             "(1, '강수정', '$argon2id$x', 'director', '2026-11-29T00:00:00Z')"))
+    upgrade(engine)
+    assert current_revision(engine) == "0002"
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT name, role FROM account")).all()
+    assert [tuple(r) for r in rows] == [("강수정", "director")]
+    assert not sa.inspect(engine).has_table("web_account")
+    engine.dispose()
+
+
+def test_a_backup_carries_the_accounts(tmp_path: Path) -> None:
+    from meldtour.web.director import accounts
+
+    source = Store(make_engine(f"sqlite:///{tmp_path / 'a.db'}"))
+    upgrade(source.engine)
+    accounts.create(source, "director", "a long enough password", only_if_none=True)
+    data = dump(source)
+    target = Store(make_engine(f"sqlite:///{tmp_path / 'b.db'}"))
+    assert restore(target, data)["account"] == 1
+    assert accounts.authenticate(target, "director", "a long enough password") is not None
+    assert accounts.authenticate(target, "director", "wrong") is None
+    assert dump(target) == data
+    source.engine.dispose()
+    target.engine.dispose()
