@@ -42,3 +42,18 @@ def test_a_backup_carries_the_accounts(tmp_path: Path) -> None:
     assert dump(target) == data
     source.engine.dispose()
     target.engine.dispose()
+
+
+def test_names_without_latin_letters_get_distinct_slugs(tmp_path: Path) -> None:
+    import pytest
+
+    from meldtour.store.usecases import UseCaseError, create_tournament
+
+    store = Store(make_engine(f"sqlite:///{tmp_path / 's.db'}"))
+    upgrade(store.engine)
+    first, _ = create_tournament(store, "club-night", who="t", name="부산 클럽 대회")
+    second, _ = create_tournament(store, "club-night", who="t", name="東京月例会")
+    assert (first, second) == ("tournament", "tournament-2")
+    with pytest.raises(UseCaseError, match="choose another --slug"):
+        create_tournament(store, "club-night", who="t", name="x", slug="tournament")
+    store.engine.dispose()

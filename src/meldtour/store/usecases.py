@@ -126,13 +126,25 @@ def create_tournament(
         value = from_template(template, name=name, date=date, seed=seed)
     except ValueError as exc:
         raise UseCaseError(str(exc)) from None
+    chosen = slug is not None
     slug = slug or make_slug(name or value.name)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", slug):
         raise UseCaseError(f"a slug is letters, digits, '-', '_' and '.', not {slug!r}")
     at = now()
     with store.transaction() as s:
-        if s.scalar(select(TournamentRow.id).where(TournamentRow.slug == slug)) is not None:
-            raise UseCaseError(f"there is already a tournament {slug!r}: choose another --slug")
+        def taken(candidate: str) -> bool:
+            found = select(TournamentRow.id).where(TournamentRow.slug == candidate)
+            return s.scalar(found) is not None
+
+        if taken(slug):
+            if chosen:
+                raise UseCaseError(
+                    f"there is already a tournament {slug!r}: choose another --slug")
+            # A made-up slug (a name in Hangul or kana makes "tournament") gets a number.
+            base, n = slug, 2
+            while taken(f"{base}-{n}"):
+                n += 1
+            slug = f"{base}-{n}"
         row = TournamentRow(slug=slug, name=value.name, date=value.date, seed=value.seed,
                             template=template, created_at=at, updated_at=at)
         s.add(row)
