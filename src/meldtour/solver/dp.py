@@ -246,6 +246,8 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
             # choice as a value, key change, run jokers, jokers needed, shape step,
             # tiles used).
             moves: dict[int, list[tuple[int, int, int, int, int, int, int]]] = {}
+            # No state has more slack than this: costlier moves are never listed.
+            cut = (max(layer.values(), default=0) >> vs) + bound + jt * joker_top
             for key, v in layer.items():
                 score = v >> vs
                 j = (key >> _JSHIFT) & 3
@@ -256,6 +258,8 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
                 if from_s is None:
                     from_s = moves[s] = []
                     for i, (loss, g, _r, jr, used, m) in enumerate(opt):
+                        if loss > cut:
+                            break
                         ns = RUN_NEXT[s][m]
                         if ns >= 0 and deficit[ns] + jr <= jt:
                             step = _SHAPE_STEP[g]
