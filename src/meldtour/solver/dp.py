@@ -225,6 +225,7 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
     vs = t.vshift
     low_mask = (1 << vs) - 1
     joker_top = BIG + 13
+    plain = not cap_on and not p.wrap
     layer: dict[int, int] = dict.fromkeys(t.starts, 0)
     layers: list[dict[int, int]] = []
 
@@ -308,7 +309,7 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
                         new[nkey] = nv
             layers.append(new)
             layer = new
-        layer = _prune(new, vs, p.need_jokers, cap_max)
+        layer = _prune(new, vs, p.need_jokers, cap_max, plain)
         if not layer:
             return None
 
@@ -337,7 +338,9 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
     return _unwind(layers, opts, best_key, best, low_mask, order)
 
 
-def _prune(layer: dict[int, int], vs: int, need_jokers: int, cap_max: int) -> dict[int, int]:
+def _prune(
+    layer: dict[int, int], vs: int, need_jokers: int, cap_max: int, plain: bool = False
+) -> dict[int, int]:
     """Drop the states another state dominates with a score as good.
 
     State ``a`` dominates ``b`` when, in every colour, the open runs of ``a`` can do
@@ -350,10 +353,13 @@ def _prune(layer: dict[int, int], vs: int, need_jokers: int, cap_max: int) -> di
     The states go best score first, and within a score in decreasing key order (the
     joker count flipped), which puts a state after every state that dominates it
     (:data:`.tables.RUN_STATES` is ordered so). Each dimension keeps, per value, the
-    set of kept states that dominate it there, as the bits of an int.
+    set of kept states that dominate it there, as the bits of an int. ``plain``: the
+    keys hold nothing but colour states and jokers (no value so far, no wrapping).
     """
     if len(layer) < 8:
         return layer
+    if plain:
+        return _prune_plain(layer, vs, need_jokers)
     kept: dict[int, int] = {}
     groups: dict[int, list[list[int]]] = {}
     bit = 1
@@ -388,6 +394,46 @@ def _prune(layer: dict[int, int], vs: int, need_jokers: int, cap_max: int) -> di
         row = sets[5]
         for y in range(cap + 1):
             row[y] |= bit
+        bit <<= 1
+    return kept
+
+
+def _prune_plain(layer: dict[int, int], vs: int, need_jokers: int) -> dict[int, int]:
+    """:func:`_prune` when the keys hold only the colour states and the jokers."""
+    kept: dict[int, int] = {}
+    s0 = [0] * _NSTATES
+    s1 = [0] * _NSTATES
+    s2 = [0] * _NSTATES
+    s3 = [0] * _NSTATES
+    sj = [0, 0, 0]
+    bit = 1
+    # Best score first, then decreasing key with the joker count flipped, in one int.
+    order = sorted([(v >> vs) << _JSHIFT + 2 | (k ^ _JOKER_BITS) for k, v in layer.items()],
+                   reverse=True)
+    low = (1 << _JSHIFT + 2) - 1
+    for x in order:
+        key = (x & low) ^ _JOKER_BITS
+        a = key & 63
+        b = (key >> 6) & 63
+        c = (key >> 12) & 63
+        d = (key >> 18) & 63
+        j = key >> _JSHIFT
+        if s0[a] & s1[b] & s2[c] & s3[d] & sj[j]:
+            continue
+        kept[key] = layer[key]
+        for y in COVERED[a]:
+            s0[y] |= bit
+        for y in COVERED[b]:
+            s1[y] |= bit
+        for y in COVERED[c]:
+            s2[y] |= bit
+        for y in COVERED[d]:
+            s3[y] |= bit
+        if j >= need_jokers:
+            for y in range(j, 3):
+                sj[y] |= bit
+        else:
+            sj[j] |= bit
         bit <<= 1
     return kept
 
