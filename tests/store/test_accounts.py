@@ -19,7 +19,7 @@ def test_accounts_from_an_earlier_web_account_table_are_kept(tmp_path: Path) -> 
             "password_hash VARCHAR(255), role VARCHAR(20), created_at VARCHAR(40))"))
         conn.execute(sa.text("INSERT INTO web_account VALUES "
                              "(1, '강수정', '$argon2id$x', 'director', '2026-11-29T00:00:00Z')"))
-    upgrade(engine)
+    upgrade(engine, "0002")
     assert current_revision(engine) == "0002"
     with engine.connect() as conn:
         rows = conn.execute(sa.text("SELECT name, role FROM account")).all()

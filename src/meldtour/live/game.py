@@ -518,8 +518,13 @@ class LiveGame:
         finder: PlayFinder | None = None,
         make: Callable[[str, str, int], Player] | None = None,
     ) -> LiveGame:
-        """The game as its log leaves it: the moves replayed with their times, so the
-        turn keeps its deadline on the server clock, and the last draft restored."""
+        """The game as its log leaves it: the moves replayed with their times and the
+        clock's earlier resumptions, and the last draft restored.
+
+        The clock stops while the server is down (docs/rules.md, "The clock"): the
+        player to move gets back the time they had left when the server was last known
+        alive (its heartbeat, or the log's latest write), from now. The new start of the
+        turn is logged, so that a later replay sets the clock back the same way."""
         logged = await game_log.load(game_id)
         if logged is None:
             raise KeyError(game_id)
@@ -532,13 +537,34 @@ class LiveGame:
                               if k in header} | {"moves": logged.moves})
         state = new_game(record.rules, record.players, record.seed, deal=record.deal,
                          now=header["started_at"]).state
-        for move in record.moves:
+        resumes: dict[int, float] = {}
+        for entry in logged.resumes:  # in order: the latest for a version wins
+            resumes[int(entry["version"])] = float(entry["turn_started"])
+        for i, move in enumerate(record.moves):
+            if i in resumes:
+                state = dataclasses.replace(state, turn_started=resumes[i])
             state = apply(state, move, finder=finder).state
+        if len(record.moves) in resumes:
+            state = dataclasses.replace(state, turn_started=resumes[len(record.moves)])
         draft = logged.draft
         if draft is not None and draft["version"] == len(record.moves) and state.end is None:
             with contextlib.suppress(IllegalMove, NotationError):
                 state = apply(state, Draft(int(draft["seat"]), parse_board(draft["board"]),
                                            draft["at"]), finder=finder).state
+        deadline = state.deadline
+        if state.end is None and deadline is not None and state.turn_started is not None:
+            seen = [t for t in (logged.alive_at, header.get("started_at"), state.turn_started,
+                                draft["at"] if draft else None,
+                                *(m.get("at") for m in logged.moves[-1:]),
+                                *(e.get("at") for e in logged.resumes[-1:]))
+                    if isinstance(t, int | float)]
+            left = deadline - max(seen)
+            if left > 0:
+                now = clock.now()
+                started = now + min(left, state.rules.turn_seconds) - state.rules.turn_seconds
+                await game_log.resume(game_id, {"version": len(record.moves),
+                                                "turn_started": started, "at": now})
+                state = dataclasses.replace(state, turn_started=started)
         game.state = state
         return game
 

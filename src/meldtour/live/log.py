@@ -1,17 +1,24 @@
 """The game log: what a live game writes before it tells anyone (append-only).
 
-A narrow protocol so that the store can back it with the database; :class:`MemoryLog`
-keeps it in memory for now. A logged game is a game record (``core.record``: rules,
+A narrow protocol: :class:`StoreLog` keeps it in the database (``meldtour.store.games``:
+each move in its own transaction), :class:`MemoryLog` in memory (unit tests). A logged game is a game record (``core.record``: rules,
 players, seed, deal, moves with their server times ``at``) plus the header's
 ``started_at`` and ``table``, and the current turn's latest draft.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from meldtour.store import games
+from meldtour.store.db import Store
+
+T = TypeVar("T")
 
 
 class LogError(RuntimeError):
@@ -29,6 +36,10 @@ class LoggedGame:
     draft: dict[str, Any] | None = None
     #: Set when the game is over: ``{"end", "winner", "scores"}``.
     result: dict[str, Any] | None = None
+    #: When the process running the game was last known alive (its heartbeat).
+    alive_at: float | None = None
+    #: The clock set back after restarts: ``{"version", "turn_started", "at"}`` in order.
+    resumes: list[dict[str, Any]] = field(default_factory=list)
 
 
 class GameLog(Protocol):
@@ -49,6 +60,12 @@ class GameLog(Protocol):
 
     async def unfinished(self) -> list[str]:
         """The games that were started and are not over (to recover at start-up)."""
+
+    async def alive(self, game_ids: Iterable[str], at: float) -> None:
+        """The heartbeat: the games' process was alive at ``at`` (server seconds)."""
+
+    async def resume(self, game_id: str, entry: Mapping[str, Any]) -> None:
+        """Record a resumption after a restart: ``{"version", "turn_started", "at"}``."""
 
 
 class MemoryLog:
@@ -86,3 +103,83 @@ class MemoryLog:
 
     async def unfinished(self) -> list[str]:
         return [gid for gid, g in self._games.items() if g.result is None]
+
+    async def alive(self, game_ids: Iterable[str], at: float) -> None:
+        for gid in game_ids:
+            if gid in self._games:
+                self._games[gid].alive_at = at
+
+    async def resume(self, game_id: str, entry: Mapping[str, Any]) -> None:
+        self._game(game_id).resumes.append(copy.deepcopy(dict(entry)))
+
+
+class StoreLog:
+    """The log in the database (:mod:`meldtour.store.games`), each write its own
+    transaction, done on worker threads so that the games' loop never waits on the
+    disk (one thread for SQLite, whose writers queue anyway; a few for PostgreSQL).
+
+    ``store`` is a :class:`~meldtour.store.db.Store` or a function giving one, called
+    on first use (the web app opens its database lazily)."""
+
+    def __init__(self, store: Store | Callable[[], Store], threads: int | None = None) -> None:
+        self._given = store
+        self._store: Store | None = None
+        self._threads = threads
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = asyncio.Lock()
+
+    def _open(self) -> Store:
+        if self._store is None:
+            given = self._given
+            self._store = given() if callable(given) else given
+        return self._store
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        if self._pool is None:
+            async with self._lock:
+                if self._pool is None:
+                    store = await loop.run_in_executor(None, self._open)
+                    threads = self._threads or (1 if store.dialect == "sqlite" else 4)
+                    self._pool = ThreadPoolExecutor(threads, thread_name_prefix="game-log")
+        return await loop.run_in_executor(self._pool, fn, self._open(), *args)
+
+    async def start(self, game_id: str, header: Mapping[str, Any]) -> None:
+        try:
+            await self._run(games.start_game, game_id, header)
+        except games.GameLogError as exc:
+            raise LogError(str(exc)) from None
+
+    async def append(self, game_id: str, index: int, move: Mapping[str, Any]) -> None:
+        try:
+            await self._run(games.append_move, game_id, index, move)
+        except games.GameLogError as exc:
+            raise LogError(str(exc)) from None
+
+    async def put_draft(self, game_id: str, draft: Mapping[str, Any] | None) -> None:
+        await self._run(games.put_draft, game_id, draft)
+
+    async def finish(self, game_id: str, result: Mapping[str, Any]) -> None:
+        await self._run(games.finish_game, game_id, result)
+
+    async def load(self, game_id: str) -> LoggedGame | None:
+        stored = await self._run(games.load_game, game_id)
+        if stored is None:
+            return None
+        return LoggedGame(stored.header, stored.moves, stored.draft, stored.result,
+                          stored.alive_at, stored.resumes)
+
+    async def unfinished(self) -> list[str]:
+        return await self._run(games.unfinished_games)
+
+    async def alive(self, game_ids: Iterable[str], at: float) -> None:
+        await self._run(games.mark_alive, list(game_ids), at)
+
+    async def resume(self, game_id: str, entry: Mapping[str, Any]) -> None:
+        await self._run(games.add_resume, game_id, entry)
+
+    def close(self) -> None:
+        """Stop the worker threads (after the games are closed); the store stays open."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None

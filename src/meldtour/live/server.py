@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import secrets
 from collections.abc import Callable
 
@@ -13,6 +16,12 @@ from .clock import Clock, SystemClock
 from .game import LiveGame
 from .log import GameLog, MemoryLog
 from .table import TableConfig
+
+log = logging.getLogger(__name__)
+
+#: Seconds between heartbeats: how much a restart may give back to the player to move
+#: beyond the time they had (never less: the clock is paused from the last beat).
+HEARTBEAT = 1.0
 
 
 class LiveServer:
@@ -29,6 +38,7 @@ class LiveServer:
         self.make = make
         self.games: dict[str, LiveGame] = {}
         self._recovered = False
+        self._heart: asyncio.Task[None] | None = None
 
     def create_table(self, config: TableConfig, game_id: str | None = None) -> LiveGame:
         """A new table; its owner task starts with the first request made to it."""
@@ -61,11 +71,36 @@ class LiveServer:
         return resumed
 
     async def ensure_recovered(self) -> None:
-        """Recover the log's unfinished games once, on the first request after start."""
+        """Recover the log's unfinished games once (at start-up, or on the first request
+        after start), then keep the heartbeat."""
         if not self._recovered:
             self._recovered = True
-            await self.recover()
+            try:
+                await self.recover()
+            finally:
+                self._start_heartbeat()
+
+    def _start_heartbeat(self) -> None:
+        if self._heart is None or self._heart.done():
+            self._heart = asyncio.get_running_loop().create_task(self._beat(),
+                                                                 name="live heartbeat")
+
+    async def _beat(self) -> None:
+        """Tell the log, every :data:`HEARTBEAT` seconds, that this process's running
+        games are alive: after a crash, their clocks restart from the last beat."""
+        while True:
+            ids = [gid for gid, g in self.games.items() if g.started and not g.over]
+            if ids:
+                try:
+                    await self.log.alive(ids, self.clock.now())
+                except Exception:
+                    log.exception("the heartbeat could not be written")
+            await asyncio.sleep(HEARTBEAT)
 
     async def close(self) -> None:
+        if self._heart is not None:
+            self._heart.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._heart
         for game in self.games.values():
             await game.close()

@@ -242,3 +242,37 @@ class AuditRow(Base):
     before: Mapped[Any] = mapped_column(Json, nullable=True)
     after: Mapped[Any] = mapped_column(Json, nullable=True)
     why: Mapped[str] = mapped_column(Text)
+
+
+class LiveGameRow(Base):
+    """A live game's log (``meldtour.live``): written once at its start (the header:
+    rules, players, seed, seats with computer levels, table options), then its moves
+    (:class:`LiveMoveRow`, one per transaction, before anyone is told), the current
+    turn's latest draft (overwritten), when the server was last known alive, the clock's
+    resumptions after a restart, and the result when it is over.
+
+    Times are server seconds (floats): the clock of a running game, not dates."""
+
+    __tablename__ = "live_game"
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, autoincrement=False)
+    header: Mapped[Any] = mapped_column(Json)
+    started_at: Mapped[float] = mapped_column(Float)
+    #: Moves appended so far: the next append must be number ``moves``.
+    moves: Mapped[int] = mapped_column(Integer, default=0)
+    draft: Mapped[Any] = mapped_column(Json, nullable=True)
+    #: The last heartbeat of the process that ran the game (for the clock's pause).
+    alive_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: ``[{"version", "turn_started", "at"}]``: the clock set back after each restart.
+    resumes: Mapped[Any] = mapped_column(Json, nullable=True)
+    over: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    result: Mapped[Any] = mapped_column(Json, nullable=True)
+
+
+class LiveMoveRow(Base):
+    """One accepted move of a live game: ``core.record.move_to_json`` plus ``"at"``."""
+
+    __tablename__ = "live_move"
+    game_id: Mapped[str] = mapped_column(ForeignKey("live_game.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    move: Mapped[Any] = mapped_column(Json)
+    at: Mapped[float | None] = mapped_column(Float, nullable=True)

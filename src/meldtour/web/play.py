@@ -13,7 +13,8 @@ import contextlib
 import logging
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from meldtour.core.rules import PRESETS
 from meldtour.live import LiveGame, LiveServer, SeatConfig, TableConfig, TableError
+from meldtour.live.log import StoreLog
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from meldtour.players.levels import LEVELS
+from meldtour.store.config import database_url
+from meldtour.store.db import SchemaError, Store
 
 from .i18n import LOCALE_NAMES, LOCALES, N_, choose_locale, translations
 from .rules_text import PRESET_TITLES
@@ -378,8 +382,41 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             await sender
 
 
+def _app_store(app: FastAPI) -> Store:
+    """The app's database: the director's store (``MELDTOUR_DATABASE_URL``, by default
+    SQLite ``var/meldtour.db``), opened on first use."""
+    director = getattr(app.state, "director", None)
+    if director is not None:
+        store: Store = director.store()
+        return store
+    from .director.deps import open_web_store
+
+    return open_web_store(database_url())
+
+
 def include_play(app: FastAPI, live: LiveServer | None = None) -> None:
     """Add the lobby, the table pages and the game socket; ``app.state.live`` holds the
-    games of this process."""
-    app.state.live = live or LiveServer()
+    games of this process, logged in the app's database. At start-up every unfinished
+    game in the log is resumed; at shutdown the games stop (their log stays)."""
+    app.state.live = live or LiveServer(StoreLog(lambda: _app_store(app)))
     app.include_router(router)
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[Any]:
+        async with inner(a) as state:
+            current: LiveServer = a.state.live  # a test may have put its own
+            try:
+                await current.ensure_recovered()
+            except SchemaError as exc:
+                log.error("online play cannot resume its games: %s", exc)
+            except Exception:
+                log.exception("online play cannot resume its games")
+            try:
+                yield state
+            finally:
+                await current.close()
+                if isinstance(current.log, StoreLog):
+                    current.log.close()
+
+    app.router.lifespan_context = lifespan

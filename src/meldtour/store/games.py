@@ -1,0 +1,130 @@
+"""The live games' log in the database: ``live_game`` and ``live_move``.
+
+What :mod:`meldtour.live` writes before it tells anyone: a game's header once at its
+start, each accepted move in its own transaction (refused unless it is the next one,
+so two writers can never interleave a game's moves), the current turn's draft
+(overwritten), the process's heartbeat, the clock's resumptions after a restart, and
+the result. Plain values in and out (JSON-ready dicts); the asynchronous
+``GameLog`` adapter is :class:`meldtour.live.log.StoreLog`.
+
+Every function takes a :class:`~meldtour.store.db.Store` and runs one transaction.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select, update
+
+from .db import Store, StoreError
+from .models import LiveGameRow, LiveMoveRow
+
+
+class GameLogError(StoreError):
+    """A write the log refuses: an unknown game, a game started twice, a move out of order."""
+
+
+@dataclass
+class StoredGame:
+    header: dict[str, Any]
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    draft: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    alive_at: float | None = None
+    resumes: list[dict[str, Any]] = field(default_factory=list)
+
+
+def start_game(store: Store, game_id: str, header: Mapping[str, Any]) -> None:
+    """Write the game's header (rules, players, seed, deal, ``started_at``, table)."""
+    with store.transaction() as s:
+        if s.get(LiveGameRow, game_id) is not None:
+            raise GameLogError(f"game {game_id} is already in the log")
+        s.add(LiveGameRow(id=game_id, header=copy.deepcopy(dict(header)),
+                          started_at=float(header.get("started_at") or 0.0), moves=0,
+                          draft=None, alive_at=None, resumes=[], over=False, result=None))
+
+
+def append_move(store: Store, game_id: str, index: int, move: Mapping[str, Any]) -> None:
+    """Append move number ``index`` (0-based) in its own transaction; anything but the
+    next index is refused and nothing is written."""
+    with store.transaction() as s:
+        # The counter's conditional update takes the row lock on PostgreSQL (and SQLite
+        # holds the database's write lock): the check and the insert cannot be split.
+        done = s.execute(update(LiveGameRow)
+                         .where(LiveGameRow.id == game_id, LiveGameRow.moves == index)
+                         .values(moves=index + 1, draft=None)).rowcount
+        if done != 1:
+            have = s.scalar(select(LiveGameRow.moves).where(LiveGameRow.id == game_id))
+            if have is None:
+                raise GameLogError(f"game {game_id} is not in the log")
+            raise GameLogError(f"game {game_id}: move {index} appended after {have} moves")
+        at = move.get("at")
+        s.add(LiveMoveRow(game_id=game_id, index=index, move=copy.deepcopy(dict(move)),
+                          at=None if at is None else float(at)))
+
+
+def _set(store: Store, game_id: str, **values: Any) -> None:
+    with store.transaction() as s:
+        done = s.execute(update(LiveGameRow).where(LiveGameRow.id == game_id)
+                         .values(**values)).rowcount
+        if done != 1:
+            raise GameLogError(f"game {game_id} is not in the log")
+
+
+def put_draft(store: Store, game_id: str, draft: Mapping[str, Any] | None) -> None:
+    """Replace the game's latest draft (None clears it)."""
+    _set(store, game_id, draft=None if draft is None else copy.deepcopy(dict(draft)))
+
+
+def finish_game(store: Store, game_id: str, result: Mapping[str, Any]) -> None:
+    """Mark the game over with its result (``end``, ``winner``, ``scores``)."""
+    _set(store, game_id, over=True, result=copy.deepcopy(dict(result)), draft=None)
+
+
+def mark_alive(store: Store, game_ids: Iterable[str], at: float) -> None:
+    """The heartbeat: the process running these games was alive at ``at``."""
+    ids = list(game_ids)
+    if not ids:
+        return
+    with store.transaction() as s:
+        for i in range(0, len(ids), 500):
+            s.execute(update(LiveGameRow).where(LiveGameRow.id.in_(ids[i:i + 500]))
+                      .values(alive_at=at))
+
+
+def add_resume(store: Store, game_id: str, entry: Mapping[str, Any]) -> None:
+    """Record that the clock was set back after a restart (``version``, ``turn_started``,
+    ``at``), so that every later replay sets it back the same way."""
+    with store.transaction() as s:
+        row = s.get(LiveGameRow, game_id, with_for_update=True)
+        if row is None:
+            raise GameLogError(f"game {game_id} is not in the log")
+        row.resumes = [*(row.resumes or []), copy.deepcopy(dict(entry))]
+
+
+def load_game(store: Store, game_id: str) -> StoredGame | None:
+    """Everything written for the game, or None."""
+    with store.transaction() as s:
+        row = s.get(LiveGameRow, game_id)
+        if row is None:
+            return None
+        moves = s.scalars(select(LiveMoveRow.move).where(LiveMoveRow.game_id == game_id)
+                          .order_by(LiveMoveRow.index)).all()
+        return StoredGame(header=dict(row.header), moves=[dict(m) for m in moves],
+                          draft=None if row.draft is None else dict(row.draft),
+                          result=None if row.result is None else dict(row.result),
+                          alive_at=row.alive_at, resumes=list(row.resumes or []))
+
+
+def unfinished_games(store: Store) -> list[str]:
+    """The games started and not over, oldest first."""
+    with store.transaction() as s:
+        return list(s.scalars(select(LiveGameRow.id).where(LiveGameRow.over.is_(False))
+                              .order_by(LiveGameRow.started_at, LiveGameRow.id)).all())
+
+
+__all__ = ["GameLogError", "StoredGame", "add_resume", "append_move", "finish_game",
+           "load_game", "mark_alive", "put_draft", "start_game", "unfinished_games"]
