@@ -75,10 +75,12 @@ def build(plan: Plan, wrap: bool) -> list[Meld]:
         for c in range(4):
             g, r, jr = plan.choices[n][c]
             g_vector.append(g)
-            tokens = [False] * r + [True] * jr
             before = open_runs[c]
-            short = [run for run in before if run.cls < 3]
-            longer = [run for run in before if run.cls == 3]
+            if not before and not r + jr:
+                continue
+            tokens = [False] * r + [True] * jr
+            short = [run for run in before if run.credit + len(run.cells) < 3]
+            longer = [run for run in before if run.credit + len(run.cells) >= 3]
             assert len(tokens) >= len(short), "the plan leaves a run too short"
             go_on = short + longer[: len(tokens) - len(short)]
             fresh = [_Run(c) for _ in range(len(tokens) - len(go_on))]
