@@ -1,0 +1,99 @@
+"""Computer-player figures (issue 5): the strength table, expert against greedy head to
+head with mirrored deals, decision times per level, and self-play games per second.
+
+    .venv/bin/python bench/players.py [--games 2000] [--h2h-games 2000]
+        [--timing-games 20] [--jobs 2] [--seed 1] [--only strength,h2h,timing]
+        [--levels beginner,greedy,expert]
+
+Strength: each level in seat rotation against three ``greedy`` players under krc-2015
+(25% is parity); head to head: expert and greedy, every deal played from both seats
+(``--mirror``); timing: every decision of ``--timing-games`` four-player games of one
+level against itself, in one process. Prints markdown tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from meldtour.cli.simulate import results
+from meldtour.core.rules import find_rules
+from meldtour.players.lab import play_lab_game, summarise
+from meldtour.players.levels import LEVELS
+
+
+def strength(games: int, seed: int, jobs: int, mirror: bool, levels: list[str],
+             rules_name: str) -> dict[str, object]:
+    rules = find_rules(rules_name)
+    started = time.perf_counter()
+    done = list(results(rules, levels, games, seed, mirror, jobs))
+    done.sort(key=lambda r: r.index)
+    return summarise(levels, done, time.perf_counter() - started)
+
+
+def fmt_row(label: str, summary: dict[str, object], entry: int = 0) -> str:
+    players = summary["players"]
+    assert isinstance(players, list)
+    p = players[entry]
+    low, high = p["win_rate_ci95"]
+    return (f"| {label} | {summary['games']} | {p['win_rate']:.1%} | {low:.1%} – {high:.1%} "
+            f"| {p['mean_points']:+.1f} | {summary['games_per_second']:.2f} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--h2h-games", type=int, default=2000)
+    ap.add_argument("--timing-games", type=int, default=20)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rules", default="krc-2015")
+    ap.add_argument("--only", default="strength,h2h,timing")
+    ap.add_argument("--levels", default=",".join(LEVELS), help="rows of the strength table")
+    args = ap.parse_args()
+    parts = set(args.only.split(","))
+    header = ("| {} | games | win rate | 95% interval | mean points | games/s |\n"
+              "|---|---:|---:|---|---:|---:|")
+    if "strength" in parts:
+        print(f"Strength: each level against three greedy ({args.rules}, seed {args.seed}, "
+              f"seats rotating)\n")
+        print(header.format("level"))
+        for level in args.levels.split(","):
+            s = strength(args.games, args.seed, args.jobs, False,
+                         [level, "greedy", "greedy", "greedy"], args.rules)
+            print(fmt_row(level, s), flush=True)
+        print()
+    if "h2h" in parts:
+        print(f"Head to head, mirrored deals ({args.rules}, seed {args.seed})\n")
+        print(header.format("player"))
+        s = strength(args.h2h_games, args.seed, args.jobs, True, ["expert", "greedy"],
+                     args.rules)
+        print(fmt_row("expert vs greedy", s), flush=True)
+        print()
+    if "timing" in parts:
+        rules = find_rules(args.rules)
+        print(f"Decision time, {args.timing_games} four-player games per level against "
+              f"itself ({args.rules}, one process)\n")
+        print("| level | decisions | median ms | p99 ms | max ms | games/s |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for level in LEVELS:
+            times: list[float] = []
+            started = time.perf_counter()
+            for i in range(args.timing_games):
+                r = play_lab_game(rules, [level] * 4, i, args.seed, timed=True)
+                times.extend(t for _, t in r.decisions)
+            elapsed = time.perf_counter() - started
+            times.sort()
+            p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+            print(f"| {level} | {len(times)} | {statistics.median(times) * 1000:.1f} | "
+                  f"{p99 * 1000:.1f} | {times[-1] * 1000:.1f} | "
+                  f"{args.timing_games / elapsed:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
