@@ -52,7 +52,9 @@ BIG: Final = 1024
 #: Small steps first: a pass that finds nothing fails fast, a pass with room for the
 #: jokers to stand anywhere meets many more states.
 _SLACKS: Final = (0, 2, 4, 8, 12, 16, 24, BIG + 13, BIG + 13 + 12, BIG + 13 + 24)
-#: Below this many board tiles one pass without the bound beats bound passes.
+#: Below this many board tiles, one pass without the bound beats bound passes.
+SPARSE_ONE_PASS: Final = 25
+#: Below this many, after the passes for at most one tile out, one pass without it.
 SPARSE: Final = 40
 
 _JSHIFT: Final = 24
@@ -478,7 +480,8 @@ def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
     plan has kept every state that could beat it, so its best plan is the optimum;
     a pass that finds none has cost little, because the bound cut it short.
     """
-    if sum(map(sum, p.need)) < SPARSE:
+    board = sum(map(sum, p.need))
+    if board < SPARSE_ONE_PASS:
         # A sparse board: many rack tiles stay out, the bound is loose, and the
         # states are few: one pass without the bound costs less than several with.
         return run_dp(p, floor)
@@ -499,6 +502,10 @@ def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
         plan = run_dp(p, lower, tables)
         if plan is not None or lower == floor:
             return plan
+    if board < SPARSE:
+        # More than a tile out on a sparse board: most likely many; one pass without
+        # the bound costs less than the passes that would find how many.
+        return run_dp(p, floor, tables)
     dropped = 2
     while True:
         lower = max(floor, top - dropped * (BIG + 13) - jokers_low)
