@@ -9,18 +9,24 @@ for: most tiles first, then most value (the new board's value).
 The programme goes number by number. Its state is, for each colour, the multiset of
 open runs by length (1, 2, 3+; :mod:`.tables`), and the jokers used so far (before the
 initial meld also the value so far, capped at the threshold). Inside one number the
-colours are taken one at a time — each puts ``g`` copies into groups and ``m`` tiles
-(copies and jokers) into its runs — and then the groups of that number are closed,
-their feasibility depending only on how many colours gave one or two group tiles.
-That sweep makes the work per number linear, not exponential, in the colours.
+colours are taken one at a time, fewest copies first — each puts ``g`` copies into
+groups and ``m`` tiles (copies and jokers) into its runs — and the last one closes the
+groups of that number, their feasibility depending only on how many colours gave one
+or two group tiles. That sweep makes the work per number linear, not exponential, in
+the colours.
 
 Bounds: a pass asks for plans scoring at least ``lower`` and drops every state whose
 score plus the most the tiles still to come could add falls below it; passes go from
 "every tile used" down (:func:`solve_problem`), so the first pass that finds a plan
-finds the optimum, and its bound was tight. Dominance: at the end of each number a
-state is dropped when another, equal but in one colour whose open runs can do all its
-runs can (:data:`.tables.COVERS`), scores as much. Lookahead: a state whose short
-runs need more jokers at the next two numbers than are left is never made.
+finds the optimum, and its bound was tight. Dominance (:func:`_prune`): at the end of
+each number a state is dropped when another scores as much and, in every colour at
+once, has open runs that can do all its runs can (:data:`.tables.COVERS`), no more
+jokers used (once the board's are placed) and, before the initial meld, as much value.
+Lookahead: a state whose short runs need more jokers at the next two numbers than are
+left is never made.
+
+A layer maps each state's key (an int of bit fields) to one int holding its score
+above its back pointer: the key it came from and the choice made.
 
 Open runs per colour are capped at four (two copies and two jokers), not two: a third
 run through a number, carried by a joker, can be needed for the best value, as in
