@@ -174,3 +174,34 @@ def test_joker_retrieval_replace_gives_a_legal_play() -> None:
         if s.placed:
             verdict = check_play(state.board, state.rack, s.board, state.melded, replace)
             assert verdict.legal, verdict.reason
+
+
+def test_initial_meld_when_the_most_tiles_fall_short_of_the_threshold() -> None:
+    """Before the initial meld the solver first ignores the threshold; when the play
+    with the most tiles is worth less than 30, the threshold decides: against the ILP
+    on racks built for that (low runs and groups, a few high tiles, jokers)."""
+    from meldtour.core.tiles import TILES
+    from meldtour.solver.dp import BIG, solve_problem
+    from meldtour.solver.exact import _problem
+
+    rng = random.Random(30)
+    fallbacks = 0
+    tried = 0
+    while fallbacks < 25:
+        tried += 1
+        assert tried < 5000
+        codes = [c * 13 + rng.randrange(5) for c in rng.choices(range(4), k=rng.randint(5, 9))]
+        codes += [c * 13 + rng.randrange(7, 13) for c in rng.choices(range(4), k=rng.randint(1, 4))]
+        rack = tuple(sorted(TILES[c] for c in codes)) + parse_tiles(["J"] * rng.randrange(3))
+        if any(rack.count(t) > 2 for t in rack):
+            continue
+        free = solve_problem(_problem((), rack, None, False), BIG * 3)
+        if free is None or free.score % BIG >= RULES.initial_meld:
+            continue
+        fallbacks += 1
+        s = solve((), rack, RULES, False)
+        r = ilp_solve((), rack, False, RULES.initial_meld)
+        assert (s.placed, s.value) == ((r.placed, r.value) if r else (0, 0)), rack
+        if s.placed:
+            assert s.value >= RULES.initial_meld
+            assert check_play((), rack, s.board, False, RULES).legal
