@@ -1,9 +1,10 @@
 """The game log: what a live game writes before it tells anyone (append-only).
 
 A narrow protocol: :class:`StoreLog` keeps it in the database (``meldtour.store.games``:
-each move in its own transaction), :class:`MemoryLog` in memory (unit tests). A logged game is a game record (``core.record``: rules,
-players, seed, deal, moves with their server times ``at``) plus the header's
-``started_at`` and ``table``, and the current turn's latest draft.
+each move in its own transaction), :class:`MemoryLog` in memory (unit tests). A logged
+game is a game record (``core.record``: rules, players, seed, deal, moves with their
+server times ``at``) plus the header's ``started_at`` and ``table``, the current turn's
+latest draft, the heartbeat and the clock's resumptions after restarts.
 """
 
 from __future__ import annotations

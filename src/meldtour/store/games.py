@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, select, update
 
 from .db import Store, StoreError
 from .models import LiveGameRow, LiveMoveRow
@@ -37,6 +37,11 @@ class StoredGame:
     resumes: list[dict[str, Any]] = field(default_factory=list)
 
 
+def _count(result: Any) -> int:
+    assert isinstance(result, CursorResult)
+    return int(result.rowcount)
+
+
 def start_game(store: Store, game_id: str, header: Mapping[str, Any]) -> None:
     """Write the game's header (rules, players, seed, deal, ``started_at``, table)."""
     with store.transaction() as s:
@@ -53,10 +58,10 @@ def append_move(store: Store, game_id: str, index: int, move: Mapping[str, Any])
     with store.transaction() as s:
         # The counter's conditional update takes the row lock on PostgreSQL (and SQLite
         # holds the database's write lock): the check and the insert cannot be split.
-        done = s.execute(update(LiveGameRow)
-                         .where(LiveGameRow.id == game_id, LiveGameRow.moves == index)
-                         .values(moves=index + 1, draft=None)).rowcount
-        if done != 1:
+        result = s.execute(update(LiveGameRow)
+                           .where(LiveGameRow.id == game_id, LiveGameRow.moves == index)
+                           .values(moves=index + 1, draft=None))
+        if _count(result) != 1:
             have = s.scalar(select(LiveGameRow.moves).where(LiveGameRow.id == game_id))
             if have is None:
                 raise GameLogError(f"game {game_id} is not in the log")
@@ -68,9 +73,9 @@ def append_move(store: Store, game_id: str, index: int, move: Mapping[str, Any])
 
 def _set(store: Store, game_id: str, **values: Any) -> None:
     with store.transaction() as s:
-        done = s.execute(update(LiveGameRow).where(LiveGameRow.id == game_id)
-                         .values(**values)).rowcount
-        if done != 1:
+        result = s.execute(update(LiveGameRow).where(LiveGameRow.id == game_id)
+                           .values(**values))
+        if _count(result) != 1:
             raise GameLogError(f"game {game_id} is not in the log")
 
 
