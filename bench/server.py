@@ -1,0 +1,291 @@
+"""The game server's figures: N concurrent games of 4 simulated players each, every
+player a computer player driving its own real WebSocket, on one server process.
+
+    .venv/bin/python bench/server.py [--games 200] [--seconds 60] [--think 2.0]
+                                     [--level beginner] [--clients 1] [--db URL]
+
+The server is the real app (``uvicorn meldtour.web.app:create_app --factory``, one
+process) on a free port of 127.0.0.1, logging every move to a temporary SQLite database
+(or ``--db``, e.g. PostgreSQL). Each game is a table of 4 person seats created and
+joined over HTTP; each seat's client waits ``think`` seconds (uniform 0.5×–1.5×) on
+its turn, asks a computer player of ``--level`` for the move, and sends it. A game that
+ends is replaced by a new one, so N games stay in play. The round trip of a move is
+from sending it to its ``ack``: the engine's check, the log's committed transaction,
+the broadcast. Bounded: at most 250 games, 600 s, traffic only to 127.0.0.1.
+
+Prints one Markdown table row (and a JSON line with everything measured).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from meldtour.core.melds import format_board, parse_board
+from meldtour.core.moves import Draw, Move, Play
+from meldtour.core.rules import find_rules
+from meldtour.core.tiles import parse_tiles
+from meldtour.core.views import PlayerView
+from meldtour.players.levels import make_player
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+MAX_GAMES = 250
+MAX_SECONDS = 600.0
+PRESET = "standard"
+TURN = 600  # the longest turn a table allows: the bench measures the server, not time-outs
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def view_of(data: dict[str, Any]) -> PlayerView:
+    return PlayerView(
+        rules=find_rules(PRESET), seat=data["seat"], players=tuple(data["players"]),
+        order=tuple(data["order"]), current=data["current"],
+        board=tuple(parse_board(data["board"])), rack=tuple(parse_tiles(data["rack"])),
+        rack_sizes=tuple(data["rack_sizes"]), pool_left=data["pool_left"],
+        melded=tuple(data["melded"]), turn_no=data["turn_no"], deadline=data["deadline"],
+        draft=None, penalties=tuple(-p for p in data["penalties"]), end=data["end"],
+        winner=data["winner"], scores=None, final_racks=None)
+
+
+def message_of(move: Move) -> dict[str, Any]:
+    if isinstance(move, Play):
+        return {"action": "play", "board": format_board(move.board)}
+    if isinstance(move, Draw):
+        return {"action": "draw"}
+    return {"action": "pass"}
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.rtt: list[float] = []
+        self.moves = 0
+        self.games_started = 0
+        self.games_finished = 0
+        self.refused = 0
+        self.stale = 0
+        self.timeouts = 0
+        self.errors: list[str] = []
+
+
+async def seat_client(base: str, game_id: str, seat: int, token: str, level: str,
+                      think: float, stop_at: float, stats: Stats, rng: random.Random) -> bool:
+    """One player on its socket until the game ends (True) or the time is up."""
+    player = make_player(level, f"p{seat}", rng.randrange(1 << 30))
+    url = base.replace("http://", "ws://") + f"/play/t/{game_id}/ws"
+    sent: dict[str, float] = {}
+    answered: set[int] = set()
+    n = 0
+    async with websockets.connect(
+            url, additional_headers={"Cookie": f"meldtour_seat_{game_id}={token}"},
+            max_size=2 ** 22, open_timeout=60, ping_interval=None) as ws:
+        while True:
+            left = stop_at - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                raw = await asyncio.wait_for(ws.recv(), left)
+            except TimeoutError:
+                return False
+            now = time.monotonic()
+            m = json.loads(raw)
+            kind = m["type"]
+            if kind == "ack":
+                t0 = sent.pop(m["id"], None)
+                if t0 is not None:
+                    stats.rtt.append(now - t0)
+                    stats.moves += 1
+                continue
+            if kind == "refused":
+                stats.refused += 1
+                continue
+            if kind == "stale":
+                stats.stale += 1
+                continue
+            if kind == "frame" and seat == 0:
+                stats.timeouts += sum(e["kind"] == "timeout" for e in m["events"])
+            view = m.get("view")
+            if kind not in ("snapshot", "frame", "synced") or view is None:
+                continue
+            if view["end"] is not None:
+                return True
+            version = m["version"]
+            if view["current"] != seat or version in answered:
+                continue
+            answered.add(version)
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            move = player.decide(view_of(view))
+            n += 1
+            rid = f"{seat}.{n}"
+            sent[rid] = time.monotonic()
+            await ws.send(json.dumps({"type": "move", "id": rid, "version": version,
+                                      **message_of(move)}))
+
+
+async def one_table(http: httpx.AsyncClient, base: str, level: str, think: float,
+                    stop_at: float, stats: Stats, rng: random.Random) -> None:
+    """Tables one after another, each played to its end, until the time is up."""
+    while time.monotonic() < stop_at:
+        made = await http.post("/play/tables", data={
+            "preset": PRESET, "turn_seconds": str(TURN), "seat_count": "4",
+            "seat0": "human", "seat1": "human", "seat2": "human", "seat3": "human"})
+        if made.status_code != 303:
+            stats.errors.append(f"create {made.status_code}")
+            return
+        gid = made.headers["location"].rsplit("/", 1)[1]
+        tokens = []
+        for seat in range(4):
+            joined = await http.post(f"/play/t/{gid}/join",
+                                     data={"seat": str(seat), "name": f"p{seat}"})
+            tokens.append(joined.cookies[f"meldtour_seat_{gid}"])
+        stats.games_started += 1
+        results = await asyncio.gather(*(
+            seat_client(base, gid, s, tokens[s], level, think, stop_at, stats, rng)
+            for s in range(4)), return_exceptions=True)
+        for r in results:
+            if isinstance(r, BaseException):
+                stats.errors.append(repr(r)[:200])
+        if all(r is True for r in results):
+            stats.games_finished += 1
+        elif any(isinstance(r, BaseException) for r in results):
+            return
+
+
+async def clients(base: str, games: int, level: str, think: float, seconds: float,
+                  ramp: float, seed: int) -> dict[str, Any]:
+    stats = Stats()
+    stop_at = time.monotonic() + seconds
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        async def start(i: int) -> None:
+            await asyncio.sleep(ramp * i / max(games, 1))
+            await one_table(http, base, level, think, stop_at,
+                            stats, random.Random(seed * 100_003 + i))
+        await asyncio.gather(*(start(i) for i in range(games)))
+    return {"rtt": stats.rtt, "moves": stats.moves, "started": stats.games_started,
+            "finished": stats.games_finished, "refused": stats.refused,
+            "stale": stats.stale, "timeouts": stats.timeouts, "errors": stats.errors[:20]}
+
+
+def client_process(args: tuple[Any, ...]) -> dict[str, Any]:
+    return asyncio.run(clients(*args))
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--think", type=float, default=2.0,
+                    help="mean seconds a player waits on its turn before it moves")
+    ap.add_argument("--level", default="beginner")
+    ap.add_argument("--clients", type=int, default=1, help="client processes")
+    ap.add_argument("--ramp", type=float, default=10.0, help="seconds to start the games over")
+    ap.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    if not 1 <= a.games <= MAX_GAMES:
+        sys.exit(f"--games is 1 to {MAX_GAMES}")
+    if not 1 <= a.seconds <= MAX_SECONDS:
+        sys.exit(f"--seconds is 1 to {MAX_SECONDS:.0f}")
+    if not 1 <= a.clients <= 4:
+        sys.exit("--clients is 1 to 4")
+
+    with tempfile.TemporaryDirectory(prefix="meldtour-bench-") as tmp:
+        url = a.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
+        port = free_port()
+        base = f"http://{HOST}:{port}"
+        env = {**os.environ, "MELDTOUR_DATABASE_URL": url, "MELDTOUR_ENV": "test",
+               "PYTHONPATH": str(ROOT / "src")}
+        log = (Path(tmp) / "server.log").open("wb")
+        server = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
+             "--host", HOST, "--port", str(port), "--log-level", "warning",
+             "--backlog", "4096"],
+            cwd=tmp, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if server.poll() is not None:
+                    sys.exit("the server did not start:\n" + Path(log.name).read_text())
+                try:
+                    if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    sys.exit("the server did not start in 60 s")
+                time.sleep(0.2)
+            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            shares = [a.games // a.clients + (i < a.games % a.clients)
+                      for i in range(a.clients)]
+            jobs = [(base, n, a.level, a.think, a.seconds, a.ramp, a.seed + i)
+                    for i, n in enumerate(shares) if n]
+            if len(jobs) == 1:
+                parts = [client_process(jobs[0])]
+            else:
+                with mp.get_context("spawn").Pool(len(jobs)) as pool:
+                    parts = pool.map(client_process, jobs)
+            wall = time.monotonic() - t0
+            cpu = cpu_seconds(server.pid) - cpu0
+        finally:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(10)
+            log.close()
+
+    rtt = sorted(x for p in parts for x in p["rtt"])
+    moves = sum(p["moves"] for p in parts)
+    out = {
+        "games": a.games, "sockets": 4 * a.games, "seconds": round(wall, 1),
+        "think": a.think, "level": a.level, "clients": a.clients,
+        "db": "sqlite" if a.db is None else url.split(":")[0],
+        "started": sum(p["started"] for p in parts),
+        "finished": sum(p["finished"] for p in parts),
+        "moves": moves, "moves_per_s": round(moves / wall, 1),
+        "rtt_median_ms": round(1000 * statistics.median(rtt), 1) if rtt else None,
+        "rtt_p99_ms": round(1000 * rtt[min(len(rtt) - 1, int(0.99 * len(rtt)))], 1)
+        if rtt else None,
+        "rtt_max_ms": round(1000 * rtt[-1], 1) if rtt else None,
+        "server_cpu": round(cpu / wall, 2),
+        "refused": sum(p["refused"] for p in parts), "stale": sum(p["stale"] for p in parts),
+        "timeouts": sum(p["timeouts"] for p in parts),
+        "errors": [e for p in parts for e in p["errors"]][:10],
+    }
+    print(json.dumps(out))
+    print(f"| {out['games']} | {out['sockets']} | {out['think']} | {out['db']} | "
+          f"{out['seconds']} | {out['started']} | {out['finished']} | {out['moves']} | "
+          f"{out['moves_per_s']} | {out['rtt_median_ms']} | {out['rtt_p99_ms']} | "
+          f"{out['server_cpu']} |")
+
+
+if __name__ == "__main__":
+    main()
