@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from meldtour.core.game import apply, new_game
+from meldtour.core.game import IllegalMove, apply, new_game
 from meldtour.core.rules import RuleSet
 from meldtour.core.search import PlayFinder
 from meldtour.core.state import GameState
 from meldtour.core.views import player_view
+from meldtour.solver import finder as solver_finder
 
 from . import Player
 
@@ -45,9 +46,6 @@ def play_timed(
     ``finder`` defaults to the fast exact solver. A move the rules refuse is a bug in
     the player: it raises with the seat and the reason.
     """
-    from meldtour.core.game import IllegalMove
-    from meldtour.solver import finder as solver_finder
-
     find = finder or solver_finder
     state = new_game(rules, [p.name for p in players], seed).state
     times: list[tuple[int, float]] = []
