@@ -11,7 +11,9 @@ joined over HTTP; each seat's client waits ``think`` seconds (uniform 0.5×–1.
 its turn, asks a computer player of ``--level`` for the move, and sends it. A game that
 ends is replaced by a new one, so N games stay in play. The round trip of a move is
 from sending it to its ``ack``: the engine's check, the log's committed transaction,
-the broadcast. Bounded: at most 250 games, 600 s, traffic only to 127.0.0.1.
+the broadcast; it is measured once every game has started (after ``--ramp`` seconds,
+during which the tables are created and joined), for ``--seconds``. Bounded: at most
+250 games, 600 s in all, traffic only to 127.0.0.1.
 
 Prints one Markdown table row (and a JSON line with everything measured).
 """
@@ -87,6 +89,7 @@ class Stats:
         self.stale = 0
         self.timeouts = 0
         self.errors: list[str] = []
+        self.measure_from = 0.0
 
 
 async def seat_client(base: str, game_id: str, seat: int, token: str, level: str,
@@ -106,7 +109,7 @@ async def seat_client(base: str, game_id: str, seat: int, token: str, level: str
                 return False
             try:
                 raw = await asyncio.wait_for(ws.recv(), left)
-            except TimeoutError:
+            except (TimeoutError, websockets.ConnectionClosed):
                 return False
             now = time.monotonic()
             m = json.loads(raw)
@@ -114,8 +117,9 @@ async def seat_client(base: str, game_id: str, seat: int, token: str, level: str
             if kind == "ack":
                 t0 = sent.pop(m["id"], None)
                 if t0 is not None:
-                    stats.rtt.append(now - t0)
                     stats.moves += 1
+                    if t0 >= stats.measure_from:  # after the ramp: games in play
+                        stats.rtt.append(now - t0)
                 continue
             if kind == "refused":
                 stats.refused += 1
@@ -175,7 +179,8 @@ async def one_table(http: httpx.AsyncClient, base: str, level: str, think: float
 async def clients(base: str, games: int, level: str, think: float, seconds: float,
                   ramp: float, seed: int) -> dict[str, Any]:
     stats = Stats()
-    stop_at = time.monotonic() + seconds
+    stats.measure_from = time.monotonic() + ramp
+    stop_at = time.monotonic() + ramp + seconds
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         async def start(i: int) -> None:
@@ -211,7 +216,7 @@ def main() -> None:
     a = ap.parse_args()
     if not 1 <= a.games <= MAX_GAMES:
         sys.exit(f"--games is 1 to {MAX_GAMES}")
-    if not 1 <= a.seconds <= MAX_SECONDS:
+    if not 1 <= a.seconds + a.ramp <= MAX_SECONDS or a.ramp < 0:
         sys.exit(f"--seconds is 1 to {MAX_SECONDS:.0f}")
     if not 1 <= a.clients <= 4:
         sys.exit("--clients is 1 to 4")
@@ -270,7 +275,7 @@ def main() -> None:
         "db": "sqlite" if a.db is None else url.split(":")[0],
         "started": sum(p["started"] for p in parts),
         "finished": sum(p["finished"] for p in parts),
-        "moves": moves, "moves_per_s": round(moves / wall, 1),
+        "moves": moves, "moves_per_s": round(len(rtt) / a.seconds, 1),
         "rtt_median_ms": round(1000 * statistics.median(rtt), 1) if rtt else None,
         "rtt_p99_ms": round(1000 * rtt[min(len(rtt) - 1, int(0.99 * len(rtt)))], 1)
         if rtt else None,
