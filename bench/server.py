@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 import websockets
 
 from meldtour.core.melds import format_board, parse_board
