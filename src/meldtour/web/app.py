@@ -8,36 +8,25 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from meldtour import __version__
 from meldtour.core.rules import PRESETS
 
 from .config import Settings
 from .director import include_director
-from .i18n import LOCALE_NAMES, LOCALES, choose_locale, translations
+from .i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
 from .play import include_play
 from .rules_text import PRESET_TITLES, describe
 
 HERE = Path(__file__).parent
 
 
-def _environment(locale: str) -> Environment:
-    env = Environment(
-        loader=FileSystemLoader(HERE / "templates"),
-        autoescape=select_autoescape(["html"]),
-        extensions=["jinja2.ext.i18n"],
-    )
-    t = translations(locale)
-    env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
-    return env
-
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     app = FastAPI(title="meldtour", version=__version__)
     app.state.settings = settings
-    envs = {loc: _environment(loc) for loc in LOCALES}
+    envs = {loc: environment(loc) for loc in LOCALES}
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
     def render(request: Request, name: str, **context: Any) -> HTMLResponse:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from babel import Locale, negotiate_locale
 from babel.messages.pofile import read_po
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 LOCALES = ("ko", "ja", "en")
 LOCALE_NAMES = {"ko": "한국어", "ja": "日本語", "en": "English"}
@@ -75,3 +76,15 @@ def gettext_for(locale: str) -> Callable[[str], str]:
 
 def display_name(locale: str) -> str:
     return str(Locale.parse(locale).get_display_name(locale))
+
+
+@cache
+def environment(locale: str) -> Environment:
+    """The Jinja2 environment of one language: the web app's templates, autoescaped,
+    with ``_``/``gettext``/``ngettext`` translating into ``locale``. One per language,
+    shared by every part of the app."""
+    env = Environment(loader=FileSystemLoader(HERE / "templates"),
+                      autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
+    t = translations(locale)
+    env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    return env

@@ -20,7 +20,6 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Form, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.websockets import WebSocketDisconnect
 
 from meldtour.core.rules import PRESETS
@@ -31,7 +30,7 @@ from meldtour.players.levels import LEVELS
 from meldtour.store.config import database_url
 from meldtour.store.db import SchemaError, Store
 
-from .i18n import LOCALE_NAMES, LOCALES, N_, choose_locale, translations
+from .i18n import LOCALE_NAMES, LOCALES, N_, choose_locale, environment, translations
 from .rules_text import PRESET_TITLES
 
 log = logging.getLogger(__name__)
@@ -219,15 +218,7 @@ TEXTS = {
 
 # ---------------------------------------------------------------- pages
 
-def _environment(locale: str) -> Environment:
-    env = Environment(loader=FileSystemLoader(HERE / "templates"),
-                      autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
-    t = translations(locale)
-    env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
-    return env
 
-
-_ENVS: dict[str, Environment] = {}
 
 
 def _locale(request: Request | WebSocket) -> str:
@@ -238,7 +229,7 @@ def _locale(request: Request | WebSocket) -> str:
 
 def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
     locale = _locale(request)
-    env = _ENVS.get(locale) or _ENVS.setdefault(locale, _environment(locale))
+    env = environment(locale)
     html = env.get_template(name).render(locale=locale, locales=LOCALE_NAMES,
                                          path=request.url.path, **context)
     response = HTMLResponse(html)

@@ -18,14 +18,13 @@ from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy import inspect
 
 from meldtour.store.config import database_url
 from meldtour.store.db import Store, check_schema, current_revision, make_engine, upgrade
 
 from ..config import Settings
-from ..i18n import LOCALE_NAMES, LOCALES, choose_locale, translations
+from ..i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
 from . import accounts
 from .accounts import Account
 from .security import LoginThrottle, Signer
@@ -60,13 +59,6 @@ def open_web_store(url: str) -> Store:
     return Store(engine)
 
 
-def _environment(locale: str) -> Environment:
-    env = Environment(loader=FileSystemLoader(HERE / "templates"),
-                      autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
-    t = translations(locale)
-    env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
-    return env
-
 
 @dataclass
 class Scope:
@@ -94,7 +86,7 @@ class Web:
         self.csrf = Signer(settings.secret_key, "csrf")
         self.flash = Signer(settings.secret_key, "flash")
         self.throttle = LoginThrottle()
-        self.envs = {loc: _environment(loc) for loc in LOCALES}
+        self.envs = {loc: environment(loc) for loc in LOCALES}
 
     @property
     def secure_cookies(self) -> bool:
