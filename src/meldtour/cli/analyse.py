@@ -15,21 +15,18 @@ where each turn is ``{"turn", "seat", "player", "action", "placed", "value", "be
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from meldtour.core.game import IllegalMove, apply, new_game
 from meldtour.core.melds import Board
 from meldtour.core.moves import Redeal
 from meldtour.core.record import RecordError, read_record
-from meldtour.core.rules import RulesError, RuleSet
+from meldtour.core.rules import RuleSet
 from meldtour.core.tiles import Tile, format_tiles
 from meldtour.solver import finder, solve
 
-from .jsonlines import dumps, load_rules
+from .jsonlines import RecordFailure, dumps, with_record
 
 HELP = "analyse a game record: each turn's move against the solver's best, missed plays marked"
 
@@ -106,23 +103,10 @@ def analyse_record(data: Any, resolve: Any = None) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        if args.record == "-":
-            text = sys.stdin.read()
-            base = Path.cwd()
-        else:
-            path = Path(args.record)
-            text = path.read_text(encoding="utf-8")
-            base = path.parent
-        data = json.loads(text)
-        result = analyse_record(data, resolve=lambda spec: load_rules(str(base / spec)))
-    except OSError as exc:
-        return _fail(f"cannot read {args.record}: {exc.strerror}", None)
-    except json.JSONDecodeError as exc:
-        return _fail(f"{args.record} is not valid JSON: {exc}", None)
-    except RecordError as exc:
-        return _fail(str(exc), exc.index)
-    except RulesError as exc:
-        return _fail(str(exc), None)
+        result = with_record(args.record, lambda data, resolve: analyse_record(
+            data, resolve=resolve))
+    except RecordFailure as exc:
+        return exc.report("analyse")
     if args.json:
         print(dumps(result))
     else:
@@ -145,7 +129,3 @@ def _table(result: dict[str, Any]) -> None:
               f"{p['tiles_left']} tiles and {p['points_left']} points left")
 
 
-def _fail(message: str, index: int | None) -> int:
-    print(dumps({"error": message, "move": index}))
-    print(f"meldtour analyse: {message}", file=sys.stderr)
-    return 1

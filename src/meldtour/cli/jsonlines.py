@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from meldtour.core.rules import RulesError, RuleSet, find_rules
 
@@ -77,3 +77,46 @@ def serve(
         out.write(dumps(answer) + "\n")
         out.flush()
     return 0
+
+
+class RecordFailure(Exception):
+    """A game record that could not be read or replayed: the message and, where one
+    move is to blame, its index."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.index = index
+
+    def report(self, command: str) -> int:
+        """``{"error", "move"}`` on standard output, the message on standard error; 1."""
+        print(dumps({"error": self.message, "move": self.index}))
+        print(f"meldtour {command}: {self.message}", file=sys.stderr)
+        return 1
+
+
+T = TypeVar("T")
+
+
+def with_record(spec: str, use: Callable[[Any, Callable[[str], RuleSet]], T]) -> T:
+    """Read the game record ``spec`` (a path, or ``-`` for standard input) and call
+    ``use(data, resolve)``, where ``resolve`` reads a house-rules path named in the
+    record relative to the record's folder. Every failure becomes a RecordFailure."""
+    from meldtour.core.record import RecordError
+
+    try:
+        if spec == "-":
+            text, base = sys.stdin.read(), Path.cwd()
+        else:
+            path = Path(spec)
+            text, base = path.read_text(encoding="utf-8"), path.parent
+        data = json.loads(text)
+        return use(data, lambda rules: load_rules(str(base / rules)))
+    except OSError as exc:
+        raise RecordFailure(f"cannot read {spec}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise RecordFailure(f"{spec} is not valid JSON: {exc}") from None
+    except RecordError as exc:
+        raise RecordFailure(str(exc), exc.index) from None
+    except RulesError as exc:
+        raise RecordFailure(str(exc)) from None
