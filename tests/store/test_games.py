@@ -166,3 +166,27 @@ def test_a_backup_carries_the_live_games(store: Store, tmp_path: Path) -> None:
                 games.append_move(other, "g1", 1, {"seat": 1, "action": "draw", "at": 130.0})
             finally:
                 other.close()
+
+
+def test_many_games_append_together_and_every_move_is_kept(store: Store) -> None:
+    """Group commit: appends of many games at once, each returning once committed."""
+    async def main() -> None:
+        log = StoreLog(store)
+        ids = [f"g{n}" for n in range(20)]
+        for gid in ids:
+            await log.start(gid, HEADER)
+
+        async def play(gid: str) -> None:
+            for i in range(5):
+                await log.append(gid, i, {"seat": i % 2, "action": "draw", "at": float(i)})
+
+        await asyncio.gather(*(play(gid) for gid in ids))
+        for gid in ids:
+            logged = await log.load(gid)
+            assert logged is not None
+            assert [m["at"] for m in logged.moves] == [0.0, 1.0, 2.0, 3.0, 4.0]
+        with pytest.raises(LogError, match="appended after 5"):
+            await log.append("g3", 2, {"seat": 0, "action": "draw", "at": 9.0})
+        log.close()
+
+    asyncio.run(main())

@@ -114,10 +114,27 @@ class MemoryLog:
         self._game(game_id).resumes.append(copy.deepcopy(dict(entry)))
 
 
+def _settle(done: asyncio.Future[None], exc: BaseException | None = None) -> None:
+    """Answer one waiting append (unless its waiter has gone: a cancelled game task)."""
+    if done.done():
+        return
+    if exc is None:
+        done.set_result(None)
+    else:
+        done.set_exception(exc)
+
+
 class StoreLog:
-    """The log in the database (:mod:`meldtour.store.games`), each write its own
-    transaction, done on worker threads so that the games' loop never waits on the
-    disk (one thread for SQLite, whose writers queue anyway; a few for PostgreSQL).
+    """The log in the database (:mod:`meldtour.store.games`), done on worker threads
+    so that the games' loop never waits on the disk (one thread for SQLite, whose
+    writers queue anyway; a few for PostgreSQL).
+
+    Moves are group-committed: the appends of all games that arrive while a commit is
+    on its way are written together in the next transaction, and each ``append``
+    returns only once its own move is committed — so a move is still on disk before it
+    is broadcast, and nothing acknowledged is ever lost. One commit (one fsync) then
+    serves many games. A batch with a refused append is retried move by move, so only
+    that append fails.
 
     ``store`` is a :class:`~meldtour.store.db.Store` or a function giving one, called
     on first use (the web app opens its database lazily)."""
@@ -128,6 +145,8 @@ class StoreLog:
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None
         self._lock = asyncio.Lock()
+        self._pending: list[tuple[str, int, dict[str, Any], asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     def _open(self) -> Store:
         if self._store is None:
@@ -152,10 +171,36 @@ class StoreLog:
             raise LogError(str(exc)) from None
 
     async def append(self, game_id: str, index: int, move: Mapping[str, Any]) -> None:
-        try:
-            await self._run(games.append_move, game_id, index, move)
-        except games.GameLogError as exc:
-            raise LogError(str(exc)) from None
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((game_id, index, copy.deepcopy(dict(move)), done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        """Commit what is pending, batch after batch, until nothing is left."""
+        while self._pending:
+            batch, self._pending = self._pending, []
+            items = [(g, i, m) for g, i, m, _ in batch]
+            try:
+                await self._run(games.append_moves, items)
+            except games.GameLogError:
+                for g, i, m, done in batch:   # find the refused one; commit the others
+                    try:
+                        await self._run(games.append_move, g, i, m)
+                    except games.GameLogError as exc:
+                        _settle(done, LogError(str(exc)))
+                    except Exception as exc:  # the database itself failed
+                        _settle(done, exc)
+                    else:
+                        _settle(done)
+                continue
+            except Exception as exc:
+                for *_, done in batch:
+                    _settle(done, exc)
+                continue
+            for *_, done in batch:
+                _settle(done)
 
     async def put_draft(self, game_id: str, draft: Mapping[str, Any] | None) -> None:
         await self._run(games.put_draft, game_id, draft)

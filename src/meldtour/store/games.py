@@ -13,7 +13,7 @@ Every function takes a :class:`~meldtour.store.db.Store` and runs one transactio
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,19 +56,32 @@ def append_move(store: Store, game_id: str, index: int, move: Mapping[str, Any])
     """Append move number ``index`` (0-based) in its own transaction; anything but the
     next index is refused and nothing is written."""
     with store.transaction() as s:
-        # The counter's conditional update takes the row lock on PostgreSQL (and SQLite
-        # holds the database's write lock): the check and the insert cannot be split.
-        result = s.execute(update(LiveGameRow)
-                           .where(LiveGameRow.id == game_id, LiveGameRow.moves == index)
-                           .values(moves=index + 1, draft=None))
-        if _count(result) != 1:
-            have = s.scalar(select(LiveGameRow.moves).where(LiveGameRow.id == game_id))
-            if have is None:
-                raise GameLogError(f"game {game_id} is not in the log")
-            raise GameLogError(f"game {game_id}: move {index} appended after {have} moves")
-        at = move.get("at")
-        s.add(LiveMoveRow(game_id=game_id, index=index, move=copy.deepcopy(dict(move)),
-                          at=None if at is None else float(at)))
+        _append(s, game_id, index, move)
+
+
+def append_moves(store: Store, moves: Sequence[tuple[str, int, Mapping[str, Any]]]) -> None:
+    """Append several games' next moves in one transaction (a group commit): all or
+    nothing — one refused append refuses the whole batch, and the caller retries the
+    moves one by one."""
+    with store.transaction() as s:
+        for game_id, index, move in moves:
+            _append(s, game_id, index, move)
+
+
+def _append(s: Any, game_id: str, index: int, move: Mapping[str, Any]) -> None:
+    # The counter's conditional update takes the row lock on PostgreSQL (and SQLite
+    # holds the database's write lock): the check and the insert cannot be split.
+    result = s.execute(update(LiveGameRow)
+                       .where(LiveGameRow.id == game_id, LiveGameRow.moves == index)
+                       .values(moves=index + 1, draft=None))
+    if _count(result) != 1:
+        have = s.scalar(select(LiveGameRow.moves).where(LiveGameRow.id == game_id))
+        if have is None:
+            raise GameLogError(f"game {game_id} is not in the log")
+        raise GameLogError(f"game {game_id}: move {index} appended after {have} moves")
+    at = move.get("at")
+    s.add(LiveMoveRow(game_id=game_id, index=index, move=copy.deepcopy(dict(move)),
+                      at=None if at is None else float(at)))
 
 
 def _set(store: Store, game_id: str, **values: Any) -> None:
