@@ -39,11 +39,9 @@ from typing import Any
 import httpx2 as httpx
 import websockets
 
-from meldtour.core.melds import format_board, parse_board
-from meldtour.core.moves import Draw, Move, Play
+from meldtour.core.record import move_to_json
 from meldtour.core.rules import find_rules
-from meldtour.core.tiles import parse_tiles
-from meldtour.core.views import PlayerView
+from meldtour.core.views import view_from_json
 from meldtour.players.levels import make_player
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,23 +58,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def view_of(data: dict[str, Any]) -> PlayerView:
-    return PlayerView(
-        rules=find_rules(PRESET), seat=data["seat"], players=tuple(data["players"]),
-        order=tuple(data["order"]), current=data["current"],
-        board=tuple(parse_board(data["board"])), rack=tuple(parse_tiles(data["rack"])),
-        rack_sizes=tuple(data["rack_sizes"]), pool_left=data["pool_left"],
-        melded=tuple(data["melded"]), turn_no=data["turn_no"], deadline=data["deadline"],
-        draft=None, penalties=tuple(-p for p in data["penalties"]), end=data["end"],
-        winner=data["winner"], scores=None, final_racks=None)
 
 
-def message_of(move: Move) -> dict[str, Any]:
-    if isinstance(move, Play):
-        return {"action": "play", "board": format_board(move.board)}
-    if isinstance(move, Draw):
-        return {"action": "draw"}
-    return {"action": "pass"}
 
 
 class Stats:
@@ -139,12 +122,12 @@ async def seat_client(base: str, game_id: str, seat: int, token: str, level: str
                 continue
             answered.add(version)
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            move = player.decide(view_of(view))
+            move = player.decide(view_from_json(view, find_rules(PRESET)))
             n += 1
             rid = f"{seat}.{n}"
             sent[rid] = time.monotonic()
             await ws.send(json.dumps({"type": "move", "id": rid, "version": version,
-                                      **message_of(move)}))
+                                      **move_to_json(move)}))
 
 
 async def one_table(http: httpx.AsyncClient, base: str, level: str, think: float,

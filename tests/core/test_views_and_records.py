@@ -113,3 +113,13 @@ def test_play_event_carries_the_board() -> None:
     state = dealt("krc-2015", "k10 k11 k12 r1", "b1", pool="o1")
     events = apply(state, Play(0, board("k10 k11 k12"))).events
     assert any(e.kind == "play" and e.data["board"] == [["k10", "k11", "k12"]] for e in events)
+
+
+def test_a_view_round_trips_through_json() -> None:
+    from meldtour.core.views import view_from_json
+
+    state = new_game(find_rules("japan"), ["A", "B", "C"], seed=5).state
+    state = apply(state, Draw(state.current)).state
+    for seat in (0, 1, 2, None):
+        view = player_view(state, seat)
+        assert view_from_json(json.loads(json.dumps(view.to_json())), state.rules) == view

@@ -29,13 +29,12 @@ import pytest
 import websockets
 
 from meldtour.core.game import apply, new_game
-from meldtour.core.melds import format_board, parse_board
-from meldtour.core.moves import Draw, Move, Pass, Play
-from meldtour.core.record import read_record
+from meldtour.core.melds import format_board
+from meldtour.core.record import move_to_json, read_record
 from meldtour.core.rules import find_rules
 from meldtour.core.state import GameState
 from meldtour.core.tiles import format_tiles, parse_tiles
-from meldtour.core.views import PlayerView
+from meldtour.core.views import view_from_json
 from meldtour.live.game import event_json
 from meldtour.players.levels import make_player
 from meldtour.solver import finder
@@ -45,6 +44,7 @@ from tests.store.backends import database
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN = 30
+RULES = dataclasses.replace(find_rules("standard"), turn_seconds=TURN)
 KILL_AT = 8  # moves played before the crash, at least
 
 
@@ -100,26 +100,8 @@ class App:
         self.log.close()
 
 
-def view_of(data: dict[str, Any], preset: str) -> PlayerView:
-    """The player's view from its JSON (``PlayerView.to_json``)."""
-    rules = dataclasses.replace(find_rules(preset), turn_seconds=TURN)
-    return PlayerView(
-        rules=rules, seat=data["seat"], players=tuple(data["players"]),
-        order=tuple(data["order"]), current=data["current"],
-        board=tuple(parse_board(data["board"])), rack=tuple(parse_tiles(data["rack"])),
-        rack_sizes=tuple(data["rack_sizes"]), pool_left=data["pool_left"],
-        melded=tuple(data["melded"]), turn_no=data["turn_no"], deadline=data["deadline"],
-        draft=None, penalties=tuple(-p for p in data["penalties"]), end=data["end"],
-        winner=data["winner"], scores=None, final_racks=None)
 
 
-def message_of(move: Move) -> dict[str, Any]:
-    if isinstance(move, Play):
-        return {"action": "play", "board": format_board(move.board)}
-    if isinstance(move, Draw):
-        return {"action": "draw"}
-    assert isinstance(move, Pass), move
-    return {"action": "pass"}
 
 
 def replay_log(logged: games.StoredGame) -> GameState:
@@ -167,11 +149,11 @@ class Person:
 
     async def move(self, ws: Any) -> None:
         assert self.view is not None
-        move = self.player.decide(view_of(self.view, "standard"))
+        move = self.player.decide(view_from_json(self.view, RULES))
         self.requests += 1
         self.sent.add(self.version)
         await ws.send(_json({"type": "move", "id": f"m{self.requests}",
-                             "version": self.version, **message_of(move)}))
+                             "version": self.version, **move_to_json(move)}))
 
     async def play(self, ws: Any, until: Any) -> None:
         """Read and answer until ``until(self)`` holds (checked before each move)."""
