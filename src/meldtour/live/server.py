@@ -52,6 +52,16 @@ class LiveServer:
     def get(self, game_id: str) -> LiveGame | None:
         return self.games.get(game_id)
 
+    async def open_table(self, config: TableConfig, game_id: str | None = None) -> LiveGame:
+        """A new table (the lobby's): created here, this process its owner."""
+        return self.create_table(config, game_id)
+
+    async def find(self, game_id: str) -> LiveGame | None:
+        """The game, wherever it is: this process's (recovered from the log first if
+        need be)."""
+        await self.ensure_recovered()
+        return self.games.get(game_id)
+
     def open_tables(self) -> list[LiveGame]:
         """Tables with a free seat, newest first."""
         return [g for g in reversed(self.games.values())

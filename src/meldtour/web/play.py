@@ -244,8 +244,9 @@ def _live(request: Request | WebSocket) -> LiveServer:
     return live
 
 
-def _game(request: Request | WebSocket, game_id: str) -> LiveGame:
-    game = _live(request).get(game_id)
+async def _game(request: Request | WebSocket, game_id: str) -> LiveGame:
+    # This process's game, or a handle on the process that owns it (scale-out).
+    game = await _live(request).find(game_id)
     if game is None:
         raise HTTPException(404, f"no table {game_id!r}")
     return game
@@ -295,14 +296,14 @@ async def create_table(
                                   seed=secrets.randbits(32), watch_drafts=watch_drafts)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
-    game = _live(request).create_table(config)
+    game = await _live(request).open_table(config)
     return RedirectResponse(f"/play/t/{game.id}", status_code=303)
 
 
 @router.get("/play/t/{game_id}", response_class=HTMLResponse)
 async def table_page(request: Request, game_id: str) -> HTMLResponse:
     await _live(request).ensure_recovered()
-    game = _game(request, game_id)
+    game = await _game(request, game_id)
     locale = _locale(request)
     _ = translations(locale).gettext
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
@@ -318,7 +319,7 @@ async def table_page(request: Request, game_id: str) -> HTMLResponse:
 @router.post("/play/t/{game_id}/join")
 async def join(request: Request, game_id: str, seat: int = Form(...),
                name: str = Form("")) -> RedirectResponse:
-    game = _game(request, game_id)
+    game = await _game(request, game_id)
     try:
         token = await game.join(seat, name)
     except TableError as exc:
@@ -334,7 +335,7 @@ async def join(request: Request, game_id: str, seat: int = Form(...),
 @router.websocket("/play/t/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     await _live(websocket).ensure_recovered()
-    game = _live(websocket).get(game_id)
+    game = await _live(websocket).find(game_id)
     if game is None:
         await websocket.close(code=4404)
         return
