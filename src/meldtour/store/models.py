@@ -87,6 +87,8 @@ class TournamentRow(Base):
     slug: Mapped[str] = mapped_column(String(100), unique=True)
     name: Mapped[str] = mapped_column(String(200))
     date: Mapped[str] = mapped_column(String(40))
+    #: Where the day is played (shown on the public page); not part of the engine's value.
+    venue: Mapped[str] = mapped_column(String(200), default="", server_default="")
     seed: Mapped[int] = mapped_column(BigInteger)
     template: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[str] = mapped_column(String(40))
@@ -157,6 +159,10 @@ class RoundRow(Base):
     number: Mapped[int] = mapped_column(Integer)
     closed: Mapped[bool] = mapped_column(Boolean)
     advanced: Mapped[list[int]] = mapped_column(Json)
+    #: The seating is locked (by the director, or by the round's first saved sheet):
+    #: the round is never reseated after this. Kept by the store, not the engine.
+    locked_at: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
+    locked_by: Mapped[str | None] = mapped_column(String(200), nullable=True, default=None)
 
 
 class ScoreSheetRow(Base):
@@ -225,6 +231,38 @@ class AwardRow(Base):
     number: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(200))
     awarded_at: Mapped[str] = mapped_column(String(40))
+
+
+class WinnerPollRow(Base):
+    """The winner-guess vote of a division's stage: its finalists (registration
+    numbers), opened and closed by the director. The votes are :class:`WinnerVoteRow`."""
+
+    __tablename__ = "winner_poll"
+    __table_args__ = (UniqueConstraint("division_id", "stage"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
+    division_id: Mapped[int] = mapped_column(ForeignKey("division.id"))
+    stage: Mapped[int] = mapped_column(Integer)
+    finalists: Mapped[list[int]] = mapped_column(Json)
+    closed: Mapped[bool] = mapped_column(Boolean, default=False)
+    opened_by: Mapped[str] = mapped_column(String(200))
+    opened_at: Mapped[str] = mapped_column(String(40))
+    closed_at: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
+
+
+class WinnerVoteRow(Base):
+    """One voter's guess in a poll. ``voter`` is a random key from a signed cookie of
+    the visitor's browser (one vote per browser: voting again changes it); ``name``
+    is what the voter gave for the prize draw (may be empty)."""
+
+    __tablename__ = "winner_vote"
+    __table_args__ = (UniqueConstraint("poll_id", "voter"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    poll_id: Mapped[int] = mapped_column(ForeignKey("winner_poll.id"))
+    voter: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(80))
+    finalist: Mapped[int] = mapped_column(Integer)
+    at: Mapped[str] = mapped_column(String(40))
 
 
 class AuditRow(Base):

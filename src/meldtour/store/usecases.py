@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
+from meldtour.core.rules import PRESETS, RuleSet, find_rules
 from meldtour.tournament import (
+    Division,
     Notice,
     Problem,
     Progress,
     ScoreSheet,
+    StageFormat,
     Standings,
     Tournament,
     TournamentError,
@@ -29,21 +32,36 @@ from meldtour.tournament import (
     check_in,
     close_round,
     correct_table,
+    drop,
     enter_table_game,
     final_ranking,
+    late_entry,
     register,
     seat_round,
+    set_cap,
     stage_standings,
     start_division,
     start_stage,
     submit_table,
+    withdraw,
 )
 from meldtour.tournament.ranking import Rating, rate_games
-from meldtour.tournament.stages import Placing, table_sheet
+from meldtour.tournament.side import PollError, WinnerPoll, open_poll
+from meldtour.tournament.side import cast_vote as side_cast_vote
+from meldtour.tournament.stages import Placing, table_sheet, unseat_round
 
 from . import codec
 from .db import Store, StoreError
-from .models import AuditRow, AwardRow, RegistrationRow, TournamentRow
+from .models import (
+    AuditRow,
+    AwardRow,
+    CorrectionRow,
+    GameRow,
+    RegistrationRow,
+    TournamentRow,
+    WinnerPollRow,
+    WinnerVoteRow,
+)
 from .models import Rating as RatingRow
 from .repository import (
     Change,
@@ -52,6 +70,7 @@ from .repository import (
     NotFound,
     SheetConflict,
     SheetKey,
+    find_tournament,
     load,
     now,
     save,
@@ -119,13 +138,18 @@ def make_slug(name: str) -> str:
 
 def create_tournament(
     store: Store, template: str, *, who: str, name: str = "", date: str = "", seed: int = 0,
-    slug: str | None = None,
+    slug: str | None = None, venue: str = "",
 ) -> tuple[str, Tournament]:
     """A new tournament from a template; returns its slug and value."""
     try:
         value = from_template(template, name=name, date=date, seed=seed)
     except ValueError as exc:
         raise UseCaseError(str(exc)) from None
+    return _insert(store, value, template, who=who, name=name, slug=slug, venue=venue)
+
+
+def _insert(store: Store, value: Tournament, template: str, *, who: str, name: str,
+            slug: str | None, venue: str) -> tuple[str, Tournament]:
     chosen = slug is not None
     slug = slug or make_slug(name or value.name)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", slug):
@@ -146,16 +170,182 @@ def create_tournament(
                 n += 1
             slug = f"{base}-{n}"
         row = TournamentRow(slug=slug, name=value.name, date=value.date, seed=value.seed,
-                            template=template, created_at=at, updated_at=at)
+                            template=template, venue=venue.strip(), created_at=at,
+                            updated_at=at)
         s.add(row)
         s.flush()
         loaded = Loaded(row, Tournament(value.name, value.date, (), value.seed))
         s.add(AuditRow(at=at, who=who, action="create_tournament", tournament_id=row.id,
                        entity="tournament", key=slug, before=None,
                        after={"name": value.name, "date": value.date, "seed": value.seed,
-                              "template": template}, why=""))
+                              "template": template, "venue": row.venue}, why=""))
         save(s, loaded, value, who=who, action="create_tournament")
     return slug, value
+
+
+# ---------------------------------------------------------------------------
+# A tournament from scratch, its details, and its divisions
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionSpec:
+    """A division as the director describes it: ``rules`` names a rules preset;
+    ``formats`` are the stages in order."""
+
+    key: str
+    name: str
+    cap: int
+    rules: str
+    formats: tuple[StageFormat, ...]
+    eligibility: str = ""
+    late_entry: bool = False
+    keep_apart: tuple[str, ...] = ()
+    groups_hard: bool = True
+    prizes: int = 4
+
+    def division(self) -> Division:
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", self.key):
+            raise TournamentError(f"a division key is lower-case letters, digits, '-' and "
+                                  f"'_', not {self.key!r}")
+        if not self.name.strip():
+            raise TournamentError("a division needs a name")
+        return Division(self.key, self.name.strip(), self.cap, _rules(self.rules),
+                        self.formats, eligibility=self.eligibility.strip(),
+                        keep_apart=self.keep_apart, groups_hard=self.groups_hard,
+                        late_entry=self.late_entry, prizes=self.prizes)
+
+
+def _rules(preset: str) -> RuleSet:
+    if preset not in PRESETS:
+        raise TournamentError(f"no rules preset {preset!r}: choose one of "
+                              f"{', '.join(PRESETS)}")
+    return find_rules(preset)
+
+
+def create_blank_tournament(
+    store: Store, *, who: str, name: str, date: str = "", venue: str = "",
+    divisions: Sequence[DivisionSpec], seed: int = 0, slug: str | None = None,
+) -> tuple[str, Tournament]:
+    """A new tournament from scratch (no template): its name, date, venue and at
+    least one division."""
+    if not name.strip():
+        raise UseCaseError("a tournament needs a name")
+    if not divisions:
+        raise UseCaseError("a tournament needs at least one division")
+    try:
+        divs = tuple(d.division() for d in divisions)
+    except TournamentError as exc:
+        raise UseCaseError(str(exc)) from None
+    keys = [d.key for d in divs]
+    if len(set(keys)) != len(keys):
+        raise UseCaseError("two divisions have the same key")
+    value = Tournament(name.strip(), date.strip(), divs, seed=seed)
+    return _insert(store, value, "scratch", who=who, name=name, slug=slug, venue=venue)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """What the store keeps of a tournament beside the engine's value."""
+
+    slug: str
+    name: str
+    date: str
+    venue: str
+    template: str
+
+
+def info(store: Store, slug: str | None) -> TournamentInfo:
+    with store.transaction() as s:
+        row = load(s, slug).row
+        return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
+
+
+def edit_tournament(store: Store, slug: str | None, *, who: str, name: str, date: str,
+                    venue: str) -> TournamentInfo:
+    """Change the tournament's name, date and venue (audited)."""
+    if not name.strip():
+        raise UseCaseError("a tournament needs a name")
+    with store.transaction() as s:
+        loaded = load(s, slug, "update")
+        new = replace(loaded.value, name=name.strip(), date=date.strip())
+        save(s, loaded, new, who=who, action="edit_tournament")
+        row = loaded.row
+        if row.venue != venue.strip():
+            s.add(AuditRow(at=now(), who=who, action="edit_tournament",
+                           tournament_id=row.id, entity="tournament", key=row.slug,
+                           before={"venue": row.venue}, after={"venue": venue.strip()},
+                           why=""))
+            row.venue = venue.strip()
+        touch(loaded)
+        return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
+
+
+def add_division(store: Store, slug: str | None, spec: DivisionSpec, *, who: str) -> Outcome:
+    """Add a division to a tournament."""
+    def step(t: Tournament) -> Progress:
+        div = spec.division()
+        if any(d.key == div.key for d in t.divisions):
+            raise TournamentError(f"there is already a division {div.key!r}")
+        return Progress(replace(t, divisions=(*t.divisions, div)),
+                        (Notice("division", f"{div.name} added", div.key),))
+
+    return _act(store, slug, who, "add_division", step)
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionEdit:
+    """The settings of a division the director changes (``None``: unchanged). All but
+    the name are fixed once check-in has closed."""
+
+    name: str | None = None
+    cap: int | None = None
+    rules: str | None = None
+    formats: tuple[StageFormat, ...] | None = None
+    eligibility: str | None = None
+    keep_apart: tuple[str, ...] | None = None
+    groups_hard: bool | None = None
+    late_entry: bool | None = None
+
+
+def edit_division(store: Store, slug: str | None, division: str, edit: DivisionEdit, *,
+                  who: str) -> Outcome:
+    """Change a division's settings: its name at any time; its cap, rules preset,
+    stages, eligibility, seating groups and late entry until check-in closes. A larger
+    cap moves players up from the waitlist."""
+    def step(t: Tournament) -> Progress:
+        div = t.division(_division(t, division))
+        name = div.name if edit.name is None else edit.name.strip()
+        if not name:
+            raise TournamentError("a division needs a name")
+        structural = {
+            "rules": edit.rules is not None and _rules(edit.rules) != div.rules,
+            "formats": edit.formats is not None and edit.formats != div.formats,
+            "eligibility": edit.eligibility is not None
+            and edit.eligibility.strip() != div.eligibility,
+            "keep_apart": edit.keep_apart is not None and edit.keep_apart != div.keep_apart,
+            "groups_hard": edit.groups_hard is not None
+            and edit.groups_hard != div.groups_hard,
+            "late_entry": edit.late_entry is not None and edit.late_entry != div.late_entry,
+            "cap": edit.cap is not None and edit.cap != div.cap,
+        }
+        if div.started and any(structural.values()):
+            raise TournamentError(f"{div.name} has started: its settings are fixed")
+        new = replace(
+            div, name=name,
+            rules=_rules(edit.rules) if structural["rules"] and edit.rules else div.rules,
+            formats=edit.formats if edit.formats is not None else div.formats,
+            eligibility=(edit.eligibility.strip()[:200] if edit.eligibility is not None
+                         else div.eligibility),
+            keep_apart=edit.keep_apart if edit.keep_apart is not None else div.keep_apart,
+            groups_hard=edit.groups_hard if edit.groups_hard is not None
+            else div.groups_hard,
+            late_entry=edit.late_entry if edit.late_entry is not None else div.late_entry)
+        t = t.with_division(new)
+        if structural["cap"] and edit.cap is not None:
+            return set_cap(t, div.key, edit.cap)
+        return Progress(t, (Notice("division", f"{name}: settings saved", div.key),))
+
+    return _act(store, slug, who, "edit_division", step)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +466,48 @@ def _division(t: Tournament, key: str | None) -> str:
 
 
 # ---------------------------------------------------------------------------
+# Withdrawals, drops and late entries
+
+
+def withdraw_player(store: Store, slug: str | None, player: str, *, who: str) -> Outcome:
+    """A player withdraws before the division starts; the first on the waitlist moves
+    up."""
+    def step(t: Tournament) -> Progress:
+        return withdraw(t, _player(t, player))
+
+    return _act(store, slug, who, "withdraw", step)
+
+
+def drop_player(store: Store, slug: str | None, player: str, *, who: str,
+                why: str = "") -> Outcome:
+    """A player leaves during the event: their counted games stay, they are not seated
+    again and cannot advance."""
+    def step(t: Tournament) -> Progress:
+        return drop(t, _player(t, player), why)
+
+    return _act(store, slug, who, "drop", step, why=why)
+
+
+def enter_late(store: Store, slug: str | None, division: str | None, name: str, *,
+               who: str, tags: Sequence[str] = (), generation: int | None = None) -> Outcome:
+    """Enter a player after the start where the division allows late entry (before
+    the start this is an ordinary registration)."""
+    def step(t: Tournament) -> Progress:
+        if not name.strip():
+            raise TournamentError("a registration needs a name")
+        return late_entry(t, _division(t, division), name, tags=tags, generation=generation)
+
+    return _act(store, slug, who, "late_entry", step)
+
+
+def _player(t: Tournament, token: str) -> int:
+    try:
+        return find_player(t, token)
+    except UseCaseError as exc:
+        raise TournamentError(str(exc)) from None
+
+
+# ---------------------------------------------------------------------------
 # Rounds
 
 
@@ -354,6 +586,97 @@ def advance(store: Store, slug: str | None, division: str | None, *, who: str) -
         return Progress(t, tuple(notices))
 
     return _act(store, slug, who, "advance", step)
+
+
+# ---------------------------------------------------------------------------
+# The seating lock
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLock:
+    at: str
+    by: str
+
+
+RoundKey = tuple[str, int, int]  # division, stage (from 0), round
+
+
+def round_locks(store: Store, slug: str | None) -> dict[RoundKey, RoundLock]:
+    """The rounds whose seating is locked, with when and by whom."""
+    with store.transaction() as s:
+        loaded = load(s, slug)
+        return {k: RoundLock(r.locked_at, r.locked_by or "")
+                for k, r in loaded.rounds.items() if r.locked_at is not None}
+
+
+def _lock_row(s: Any, loaded: Loaded, key: RoundKey, *, who: str, why: str) -> bool:
+    row = loaded.rounds[key]
+    if row.locked_at is not None:
+        return False
+    row.locked_at, row.locked_by = now(), who
+    s.add(AuditRow(at=row.locked_at, who=who, action="lock_seating",
+                   tournament_id=loaded.row.id, entity="round",
+                   key=f"{key[0]}/stage {key[1] + 1}/round {key[2]}",
+                   before={"locked": False}, after={"locked": True}, why=why))
+    return True
+
+
+def lock_seating(store: Store, slug: str | None, division: str | None, *,
+                 who: str) -> RoundLock:
+    """Lock the seating of the division's current round: it is never reseated after
+    this. (The first score sheet saved in a round locks it too.)"""
+    with store.transaction() as s:
+        loaded = load(s, slug, "update")
+        t = loaded.value
+        key = resolve_division(t, division)
+        index, number, _closed = current_round(t, key)
+        if number == 0:
+            raise UseCaseError(f"{t.division(key).name}: no round is seated")
+        _lock_row(s, loaded, (key, index, number), who=who, why="")
+        row = loaded.rounds[(key, index, number)]
+        return RoundLock(row.locked_at or "", row.locked_by or "")
+
+
+def reseat(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
+    """Seat the current round again (after a drop or a late entry), while its seating
+    is not locked and nothing is entered on its sheets."""
+    with store.transaction() as s:
+        loaded = load(s, slug, "update")
+        t = loaded.value
+        try:
+            key = resolve_division(t, division)
+            index, number, closed = current_round(t, key)
+            if number == 0 or closed:
+                raise TournamentError(f"{t.division(key).name}: no round is open")
+            rkey = (key, index, number)
+            if loaded.rounds[rkey].locked_at is not None:
+                raise TournamentError(
+                    f"{t.division(key).name}: the seating of round {number} is locked")
+            back = unseat_round(t, key)
+            progress = seat_round(back.tournament, key)
+        except TournamentError as exc:
+            raise UseCaseError(str(exc)) from None
+        # The old round's rows go; the round is written again as new.
+        row = loaded.rounds.pop(rkey)
+        for skey in [k for k in loaded.sheets if k[:3] == rkey]:
+            sheet_row = loaded.sheets.pop(skey)
+            s.execute(delete(GameRow).where(GameRow.sheet_id == sheet_row.id))
+            s.execute(delete(CorrectionRow).where(CorrectionRow.sheet_id == sheet_row.id))
+            loaded.games.pop(sheet_row.id, None)
+            loaded.corrections.pop(sheet_row.id, None)
+            s.delete(sheet_row)
+        s.flush()
+        s.delete(row)
+        s.flush()
+        s.add(AuditRow(at=now(), who=who, action="reseat", tournament_id=loaded.row.id,
+                       entity="round", key=f"{key}/stage {index + 1}/round {number}",
+                       before=[list(x.players) for x in
+                               t.division(key).stages[index].rounds[-1].tables],
+                       after=None, why=""))
+        loaded.value = back.tournament
+        changes = save(s, loaded, progress.tournament, who=who, action="reseat")
+        touch(loaded)
+    return Outcome(progress.tournament, back.notices + progress.notices, (), tuple(changes))
 
 
 # ---------------------------------------------------------------------------
@@ -506,6 +829,8 @@ def _sheet_action(
             expected = {key: version} if version is not None else None
             changes = save(s, loaded, progress.tournament, who=who, action=action, why=why,
                            expected=expected)
+            if changes:  # a saved sheet means play has begun: the seating is locked
+                _lock_row(s, loaded, key[:3], who=who, why="a score sheet was saved")
             sheet = table_sheet(progress.tournament, key[0], round_number, table, key[1])
             return SheetOutcome(sheet, loaded.version(key), progress.problems,
                                 progress.notices, tuple(changes))
@@ -623,6 +948,166 @@ def _rate(s: Any, loaded: Loaded, division: str, *, who: str, at: str) -> None:
                           for p in involved}, why=""))
 
 
+# ---------------------------------------------------------------------------
+# The winner-guess vote
+
+
+@dataclass(frozen=True)
+class PollView:
+    """A division's winner-guess vote: its finalists, whether it is closed, the votes
+    per finalist and in all."""
+
+    division: str
+    stage: int
+    finalists: tuple[int, ...]
+    closed: bool
+    tally: dict[int, int]
+    votes: int
+    opened_at: str
+    closed_at: str | None
+
+
+def _poll_view(s: Any, division: str, row: WinnerPollRow) -> PollView:
+    tally = dict.fromkeys(row.finalists, 0)
+    for finalist, n in s.execute(
+            select(WinnerVoteRow.finalist, func.count()).where(
+                WinnerVoteRow.poll_id == row.id).group_by(WinnerVoteRow.finalist)):
+        tally[finalist] = tally.get(finalist, 0) + n
+    return PollView(division, row.stage, tuple(row.finalists), row.closed, tally,
+                    sum(tally.values()), row.opened_at, row.closed_at)
+
+
+def _latest_poll(s: Any, loaded: Loaded, division: str) -> WinnerPollRow | None:
+    div_row = loaded.divisions[division]
+    found: WinnerPollRow | None = s.scalars(
+        select(WinnerPollRow).where(WinnerPollRow.division_id == div_row.id)
+        .order_by(WinnerPollRow.stage.desc()).limit(1)).first()
+    return found
+
+
+def polls(store: Store, slug: str | None) -> dict[str, PollView]:
+    """Each division's latest winner-guess vote (divisions without one are left out)."""
+    with store.transaction() as s:
+        loaded = load(s, slug)
+        out = {}
+        for key in loaded.divisions:
+            row = _latest_poll(s, loaded, key)
+            if row is not None:
+                out[key] = _poll_view(s, key, row)
+        return out
+
+
+def open_vote(store: Store, slug: str | None, division: str | None, *,
+              who: str) -> PollView:
+    """Open the winner-guess vote of the division's current stage: the finalists are
+    the stage's players still in it. A closed vote of the same stage opens again."""
+    with store.transaction() as s:
+        loaded = load(s, slug, "update")
+        t = loaded.value
+        key = resolve_division(t, division)
+        div = t.division(key)
+        if not div.stages:
+            raise UseCaseError(f"{div.name}: the vote opens once the first stage has "
+                               f"started")
+        index = len(div.stages) - 1
+        stage = div.stages[index]
+        if stage.finished and index + 1 == len(div.formats):
+            raise UseCaseError(f"{div.name} is finished: too late to vote")
+        try:
+            open_poll(stage.active)
+        except PollError as exc:
+            raise UseCaseError(str(exc)) from None
+        div_row = loaded.divisions[key]
+        row = s.scalars(select(WinnerPollRow).where(
+            WinnerPollRow.division_id == div_row.id, WinnerPollRow.stage == index)).first()
+        at = now()
+        if row is None:
+            row = WinnerPollRow(tournament_id=loaded.row.id, division_id=div_row.id,
+                                stage=index, finalists=list(stage.active), closed=False,
+                                opened_by=who, opened_at=at)
+            s.add(row)
+        elif not row.closed:
+            raise UseCaseError(f"{div.name}: the vote is already open")
+        else:
+            row.closed, row.closed_at = False, None
+        s.add(AuditRow(at=at, who=who, action="open_vote", tournament_id=loaded.row.id,
+                       entity="vote", key=f"{key}/stage {index + 1}", before=None,
+                       after={"finalists": list(row.finalists)}, why=""))
+        s.flush()
+        return _poll_view(s, key, row)
+
+
+def close_vote(store: Store, slug: str | None, division: str | None, *,
+               who: str) -> PollView:
+    """Close the division's open vote; its results are public from now on."""
+    with store.transaction() as s:
+        loaded = load(s, slug, "update")
+        key = resolve_division(loaded.value, division)
+        row = _latest_poll(s, loaded, key)
+        if row is None or row.closed:
+            raise UseCaseError(f"{loaded.value.division(key).name}: no vote is open")
+        row.closed, row.closed_at = True, now()
+        view = _poll_view(s, key, row)
+        s.add(AuditRow(at=row.closed_at, who=who, action="close_vote",
+                       tournament_id=loaded.row.id, entity="vote",
+                       key=f"{key}/stage {row.stage + 1}", before=None,
+                       after={str(k): v for k, v in view.tally.items()}, why=""))
+        return view
+
+
+def cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
+              finalist: int, *, name: str = "") -> PollView:
+    """A visitor's guess: one vote per voter key; voting again, while the vote is
+    open, changes the vote."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]{8,64}", voter):
+        raise UseCaseError("a vote needs the voter's key")
+    with store.transaction() as s:
+        loaded = load(s, slug)
+        key = resolve_division(loaded.value, division)
+        row = _latest_poll(s, loaded, key)
+        if row is None:
+            raise UseCaseError("the vote is not open")
+        poll = WinnerPoll(tuple(row.finalists), closed=row.closed)
+        try:
+            side_cast_vote(poll, voter, finalist)
+        except PollError as exc:
+            raise UseCaseError(str(exc)) from None
+        vote = s.scalars(select(WinnerVoteRow).where(
+            WinnerVoteRow.poll_id == row.id, WinnerVoteRow.voter == voter)).first()
+        if vote is None:
+            s.add(WinnerVoteRow(poll_id=row.id, voter=voter, name=name.strip()[:80],
+                                finalist=finalist, at=now()))
+        else:
+            vote.finalist, vote.at = finalist, now()
+            if name.strip():
+                vote.name = name.strip()[:80]
+        s.flush()
+        return _poll_view(s, key, row)
+
+
+def my_vote(store: Store, slug: str | None, division: str, voter: str | None) -> int | None:
+    """The finalist this voter chose in the division's latest vote, if any."""
+    if not voter:
+        return None
+    with store.transaction() as s:
+        loaded = load(s, slug)
+        row = _latest_poll(s, loaded, division)
+        if row is None:
+            return None
+        found: int | None = s.scalar(select(WinnerVoteRow.finalist).where(
+            WinnerVoteRow.poll_id == row.id, WinnerVoteRow.voter == voter))
+        return found
+
+
+def audit_mark(store: Store, slug: str | None) -> int:
+    """The id of the tournament's newest audit line: it moves on with every change
+    (a sheet saved, a round seated or closed), so a screen can tell it has to reload."""
+    with store.transaction() as s:
+        row = find_tournament(s, slug)
+        return int(s.scalar(select(func.max(AuditRow.id)).where(
+            AuditRow.tournament_id == row.id)) or 0)
+
+
 def audit_log(store: Store, slug: str | None) -> list[dict[str, Any]]:
     """The tournament's audit lines, oldest first."""
     with store.transaction() as s:
@@ -640,6 +1125,7 @@ def registrations_by_number(store: Store, slug: str | None) -> dict[int, Registr
 
 
 __all__ = [
-    "AwardLine", "GameEntry", "NotFound", "Outcome", "PlayerEntry", "SheetConflict",
-    "SheetOutcome", "UseCaseError",
+    "AwardLine", "DivisionEdit", "DivisionSpec", "GameEntry", "NotFound", "Outcome",
+    "PlayerEntry", "PollView", "RoundLock", "SheetConflict", "SheetOutcome",
+    "TournamentInfo", "UseCaseError",
 ]

@@ -197,6 +197,24 @@ def seat_round(t: Tournament, division: str) -> Progress:
         "seated", f"{div.name}: {fmt.title} round {number} seated at {what}", division),))
 
 
+def unseat_round(t: Tournament, division: str) -> Progress:
+    """Take back the seating of the stage's last round, before anything is entered on
+    its sheets (to seat it again after a drop or a late entry). The seating goes back
+    to the head of the plan, so seating again without a change seats it the same."""
+    div = t.division(division)
+    index, stage = current_stage(div)
+    if not stage.rounds or stage.rounds[-1].closed:
+        raise TournamentError(f"{div.name}: no round is open")
+    rnd = stage.rounds[-1]
+    if any(x.sheet.entered_by is not None for x in rnd.tables):
+        raise TournamentError(
+            f"{div.name}: round {rnd.number} has score sheets entered: it stays seated")
+    stage = replace(stage, rounds=stage.rounds[:-1], plan=(rnd.seating, *stage.plan))
+    return Progress(_with_stage(t, div, index, stage), (Notice(
+        "unseated", f"{div.name}: the seating of round {rnd.number} is taken back",
+        division),))
+
+
 def _sheet_op(
     t: Tournament, division: str, round_number: int, table: int, stage_index: int | None,
 ) -> tuple[Division, int, Stage, Round, Table]:
