@@ -309,3 +309,113 @@ def test_backup_restore_backup_is_identical(store: Store, tmp_path: object) -> N
                 assert uc.read(other, slug) == uc.read(store, slug)
             finally:
                 other.close()
+
+
+# ---------------------------------------------------------------------------
+# The director's use cases (migration 0004)
+
+
+def test_a_tournament_from_scratch_and_its_division_edited(store: Store) -> None:
+    from meldtour.tournament import StageFormat
+
+    spec = uc.DivisionSpec("open", "Open", 8, "standard",
+                           (StageFormat("seatings", games=2, seatings=2),))
+    slug, t = uc.create_blank_tournament(store, who="d", name="Spring cup",
+                                         date="2026-04-01", venue="Seoul hall",
+                                         divisions=[spec])
+    assert slug == "spring-cup" and t.division("open").rules.name == "standard"
+    assert uc.info(store, slug).venue == "Seoul hall"
+    assert uc.info(store, slug).template == "scratch"
+    with pytest.raises(uc.UseCaseError, match="rules preset"):
+        uc.create_blank_tournament(store, who="d", name="X", divisions=[
+            uc.DivisionSpec("a", "A", 4, "nope", (StageFormat("seatings"),))])
+    uc.register_players(store, slug, [uc.PlayerEntry(f"P{i}") for i in range(1, 10)],
+                        who="d")
+    assert [r.status for r in uc.read(store, slug).registrations][-1] == "waitlisted"
+    out = uc.edit_division(store, slug, "open", uc.DivisionEdit(
+        name="Open A", cap=9, rules="japan",
+        formats=(StageFormat("seatings", games=1, seatings=3),
+                 StageFormat("final", games=2, entrants=4))), who="d")
+    div = out.tournament.division("open")
+    assert (div.name, div.cap, div.rules.name, len(div.formats)) == ("Open A", 9, "japan", 2)
+    assert out.tournament.registrations[-1].status == "registered"  # moved up
+    uc.add_division(store, slug, uc.DivisionSpec("kids", "Kids", 4, "krc-2015",
+                                                 (StageFormat("seatings"),)), who="d")
+    assert [d.key for d in uc.read(store, slug).divisions] == ["open", "kids"]
+    uc.edit_tournament(store, slug, who="d", name="Spring cup", date="2026-04-02",
+                       venue="Busan hall")
+    assert uc.info(store, slug).venue == "Busan hall"
+    assert uc.read(store, slug).date == "2026-04-02"
+    actions = {a["action"] for a in uc.audit_log(store, slug)}
+    assert {"edit_division", "add_division", "edit_tournament"} <= actions
+    uc.close_check_in(store, slug, "open", who="d")
+    with pytest.raises(uc.UseCaseError, match="has started"):
+        uc.edit_division(store, slug, "open", uc.DivisionEdit(cap=20), who="d")
+    uc.edit_division(store, slug, "open", uc.DivisionEdit(name="Open B"), who="d")
+
+
+def test_withdraw_drop_and_late_entry(store: Store) -> None:
+    slug, _ = uc.create_tournament(store, "club-night", who="d", seed=3, slug="c")
+    uc.register_players(store, slug, [uc.PlayerEntry(f"P{i:02d}") for i in range(1, 10)],
+                        who="d")
+    uc.withdraw_player(store, slug, "P09", who="d")
+    uc.check_in_players(store, slug, [], who="d", everyone_but=True)
+    with pytest.raises(uc.UseCaseError, match="drop the player instead|not registered"):
+        uc.withdraw_player(store, slug, "P09", who="d")
+    uc.seat(store, slug, None, 1, who="d")
+    out = uc.drop_player(store, slug, "#2", who="d", why="ill")
+    assert out.tournament.registration(2).status == "dropped"
+    out = uc.enter_late(store, slug, None, "Late Lee", who="d")
+    late = out.tournament.registrations[-1]
+    assert late.late and late.status == "checked_in"
+    audit = uc.audit_log(store, slug)
+    assert any(a["action"] == "drop" and a["why"] == "ill" for a in audit)
+
+
+def test_the_seating_lock_stops_a_reseat(store: Store) -> None:
+    slug = club_ready(store, 9)
+    t = uc.read(store, slug)
+    first = [x.players for x in t.division("club").stages[0].rounds[0].tables]
+    uc.drop_player(store, slug, str(first[0][0]), who="d")
+    out = uc.reseat(store, slug, None, who="d")
+    again = [x.players for x in out.tournament.division("club").stages[0].rounds[0].tables]
+    assert first[0][0] not in {p for table in again for p in table}
+    assert uc.read(store, slug) == out.tournament  # the rows hold what the engine has
+    assert uc.round_locks(store, slug) == {}
+    uc.lock_seating(store, slug, None, who="d")
+    assert ("club", 0, 1) in uc.round_locks(store, slug)
+    with pytest.raises(uc.UseCaseError, match="locked"):
+        uc.reseat(store, slug, None, who="d")
+
+
+def test_a_saved_sheet_locks_the_seating(store: Store) -> None:
+    slug = club_ready(store, 8)
+    _, version, _ = uc.get_sheet(store, slug, None, 1, 1)
+    uc.enter_sheet(store, slug, None, 1, 1, [uc.GameEntry(1, (25, -10, -10, -5))],
+                   who="tablet", version=version, submit=False)
+    lock = uc.round_locks(store, slug)[("club", 0, 1)]
+    assert lock.by == "tablet"
+    with pytest.raises(uc.UseCaseError, match="locked"):
+        uc.reseat(store, slug, None, who="d")
+
+
+def test_the_winner_guess_vote(store: Store) -> None:
+    slug = club_ready(store, 8)
+    with pytest.raises(uc.UseCaseError, match="not open"):
+        uc.cast_vote(store, slug, None, "voter-aaaa", 1)
+    poll = uc.open_vote(store, slug, None, who="d")
+    assert poll.finalists == tuple(range(1, 9)) and not poll.closed
+    uc.cast_vote(store, slug, None, "voter-aaaa", 3, name="Ahn")
+    uc.cast_vote(store, slug, None, "voter-bbbb", 3)
+    uc.cast_vote(store, slug, None, "voter-aaaa", 5)  # changes the vote, not a second
+    with pytest.raises(uc.UseCaseError, match="not a finalist"):
+        uc.cast_vote(store, slug, None, "voter-cccc", 99)
+    assert uc.my_vote(store, slug, "club", "voter-aaaa") == 5
+    view = uc.close_vote(store, slug, None, who="d")
+    assert view.closed and view.votes == 2 and view.tally[3] == 1 and view.tally[5] == 1
+    with pytest.raises(uc.UseCaseError, match="closed"):
+        uc.cast_vote(store, slug, None, "voter-dddd", 3)
+    assert uc.polls(store, slug)["club"].tally == view.tally
+    with pytest.raises(uc.UseCaseError, match="no vote is open"):
+        uc.close_vote(store, slug, None, who="d")
+    assert uc.open_vote(store, slug, None, who="d").votes == 2  # reopened, votes kept
