@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 import secrets
@@ -357,8 +358,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     sender = asyncio.create_task(pump())
     try:
         while True:
-            data = await websocket.receive_json()
-            if not isinstance(data, dict):
+            data = _message_of(await websocket.receive())
+            if isinstance(data, str):  # not a message: say why, and go on listening
+                sub.send({"type": "error", "reason": data})
                 continue
             try:
                 await game.receive(sub, data)
@@ -372,6 +374,23 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
+
+
+def _message_of(raw: Any) -> dict[str, Any] | str:
+    """A client's frame as a message (a JSON object sent as text), or why it is not one.
+    A disconnect raises :class:`WebSocketDisconnect`."""
+    if raw.get("type") == "websocket.disconnect":
+        raise WebSocketDisconnect(raw.get("code", 1000))
+    text = raw.get("text")
+    if not isinstance(text, str):
+        return "a message is a JSON object sent as text, not binary"
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return "a message is a JSON object: this is not JSON"
+    if not isinstance(data, dict):
+        return "a message is a JSON object, not " + type(data).__name__
+    return data
 
 
 def _app_store(app: FastAPI) -> Store:
