@@ -33,7 +33,7 @@ import hashlib
 import logging
 import secrets
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from meldtour.core.game import Event, IllegalMove, apply, new_game
@@ -130,6 +130,8 @@ class LiveGame:
         self._timer: asyncio.Task[None] | None = None
         self._bot: asyncio.Task[None] | None = None
         self.players: dict[int, Player] = {}
+        #: Called (awaited) once the game is over and its result logged.
+        self.on_over: Callable[[LiveGame], Awaitable[None]] | None = None
         factory = make or (lambda level, name, seed: make_player(level, name, seed))
         for i, seat in enumerate(config.seats):
             if seat.kind == "computer":
@@ -230,7 +232,7 @@ class LiveGame:
     # ------------------------------------------------------------ handlers
 
     async def _on_open(self) -> None:
-        if self.state is None and not self.config.humans:
+        if self.state is None and all(self.keys[i] is not None for i in self.config.humans):
             await self._start()
 
     async def _on_join(self, seat: int, name: str) -> str:
@@ -247,8 +249,30 @@ class LiveGame:
         if all(self.keys[i] is not None for i in self.config.humans):
             await self._start()
         else:
+            try:
+                await self.log.save_table(self.id, self.waiting_json())
+            except Exception:
+                self.keys[seat] = self.names[seat] = None
+                raise
             self._broadcast_table()
         return token
+
+    def waiting_json(self) -> dict[str, Any]:
+        """A table waiting for players, as the log keeps it (a restart keeps the seats
+        taken: their tokens' hashes, never the tokens)."""
+        return {"config": self.config.to_json(), "names": list(self.names),
+                "keys": list(self.keys)}
+
+    @classmethod
+    def waiting(cls, game_id: str, data: dict[str, Any], game_log: GameLog, clock: Clock,
+                finder: PlayFinder | None = None,
+                make: Callable[[str, str, int], Player] | None = None) -> LiveGame:
+        """A waiting table rebuilt from :meth:`waiting_json`."""
+        game = cls(game_id, TableConfig.from_json(data["config"]), game_log, clock, finder,
+                   make)
+        game.names = list(data["names"])
+        game.keys = list(data["keys"])
+        return game
 
     async def _on_subscribe(self, sub: Subscriber) -> None:
         self.subscribers.add(sub)
@@ -340,6 +364,11 @@ class LiveGame:
             await self.log.finish(self.id, {"end": progress.state.end,
                                             "winner": progress.state.winner,
                                             "scores": list(progress.state.scores or ())})
+            if self.on_over is not None:
+                try:
+                    await self.on_over(self)
+                except Exception:
+                    log.exception("game %s: what follows its end failed", self.id)
         self._schedule()
 
     def _schedule(self) -> None:

@@ -68,17 +68,41 @@ class GameLog(Protocol):
     async def resume(self, game_id: str, entry: Mapping[str, Any]) -> None:
         """Record a resumption after a restart: ``{"version", "turn_started", "at"}``."""
 
+    async def save_table(self, game_id: str, table: Mapping[str, Any]) -> None:
+        """Keep a table waiting for players (its set-up and the seats taken so far),
+        replacing what was kept; starting the game (:meth:`start`) forgets it."""
+
+    async def load_table(self, game_id: str) -> dict[str, Any] | None:
+        """A table waiting for players, as :meth:`save_table` kept it, or None."""
+
+    async def waiting_tables(self) -> list[str]:
+        """The tables still waiting for players, oldest first."""
+
 
 class MemoryLog:
     """The log in memory (a process's lifetime); copies in and out, like a database."""
 
     def __init__(self) -> None:
         self._games: dict[str, LoggedGame] = {}
+        self._tables: dict[str, dict[str, Any]] = {}
 
     async def start(self, game_id: str, header: Mapping[str, Any]) -> None:
         if game_id in self._games:
             raise LogError(f"game {game_id} is already in the log")
         self._games[game_id] = LoggedGame(copy.deepcopy(dict(header)))
+        self._tables.pop(game_id, None)
+
+    async def save_table(self, game_id: str, table: Mapping[str, Any]) -> None:
+        if game_id in self._games:
+            raise LogError(f"game {game_id} has started")
+        self._tables[game_id] = copy.deepcopy(dict(table))
+
+    async def load_table(self, game_id: str) -> dict[str, Any] | None:
+        table = self._tables.get(game_id)
+        return None if table is None else copy.deepcopy(table)
+
+    async def waiting_tables(self) -> list[str]:
+        return list(self._tables)
 
     def _game(self, game_id: str) -> LoggedGame:
         try:
@@ -223,6 +247,18 @@ class StoreLog:
 
     async def resume(self, game_id: str, entry: Mapping[str, Any]) -> None:
         await self._run(games.add_resume, game_id, entry)
+
+    async def save_table(self, game_id: str, table: Mapping[str, Any]) -> None:
+        try:
+            await self._run(games.save_table, game_id, table)
+        except games.GameLogError as exc:
+            raise LogError(str(exc)) from None
+
+    async def load_table(self, game_id: str) -> dict[str, Any] | None:
+        return await self._run(games.load_table, game_id)
+
+    async def waiting_tables(self) -> list[str]:
+        return await self._run(games.waiting_tables)
 
     def close(self) -> None:
         """Stop the worker threads (after the games are closed); the store stays open."""

@@ -1,4 +1,11 @@
-"""The live games of one process: tables by id, the log and the clock they share."""
+"""The live games of one process: tables by id, the log and the clock they share.
+
+Alone (the default), the process owns every game. With a :class:`~.cluster.Cluster`
+(``MELDTOUR_REDIS_URL`` set, the games logged in a shared database) several processes
+share the games: each game is owned by the process holding its lease, the others reach
+it through a :class:`RemoteGame` handle, and a game whose owner died is taken over and
+rebuilt from the log.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +13,17 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from meldtour.core.search import PlayFinder
 from meldtour.players import Player
 from meldtour.solver import finder as solver_finder
 
 from .clock import Clock, SystemClock
-from .game import LiveGame
-from .log import GameLog, MemoryLog
+from .cluster import RENEW, Cluster, RemoteError, RemoteSubscriber, redis_url
+from .game import LiveGame, Subscriber, TableError, _hash
+from .log import GameLog, MemoryLog, StoreLog
 from .table import TableConfig
 
 log = logging.getLogger(__name__)
@@ -22,6 +31,12 @@ log = logging.getLogger(__name__)
 #: Seconds between heartbeats: how much a restart may give back to the player to move
 #: beyond the time they had (never less: the clock is paused from the last beat).
 HEARTBEAT = 1.0
+
+OverHook = Callable[[LiveGame], Awaitable[None]]
+
+
+class Moved(RuntimeError):
+    """This process does not own the game (any more)."""
 
 
 class LiveServer:
@@ -31,36 +46,108 @@ class LiveServer:
         clock: Clock | None = None,
         finder: PlayFinder | None = solver_finder,
         make: Callable[[str, str, int], Player] | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.log: GameLog = game_log if game_log is not None else MemoryLog()
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.finder = finder
         self.make = make
         self.games: dict[str, LiveGame] = {}
+        # Games logged in a database are shared with the other processes when Redis is
+        # configured (a memory log cannot be shared).
+        url = redis_url()
+        if cluster is None and url is not None and isinstance(self.log, StoreLog):
+            cluster = Cluster(url)
+        self.cluster = cluster
+        #: Handles on games other processes own, by id.
+        self.handles: dict[str, RemoteGame] = {}
+        #: At the owner: the other processes' sockets on its games, by socket id.
+        self.remote_subs: dict[str, tuple[str, RemoteSubscriber]] = {}
+        #: Called when a game of this process is over (its result logged).
+        self.over_hooks: list[OverHook] = []
         self._recovered = False
         self._heart: asyncio.Task[None] | None = None
+        self._keeper: asyncio.Task[None] | None = None
+        self._taking: dict[str, asyncio.Future[LiveGame | None]] = {}
+
+    # ------------------------------------------------------------ tables
+
+    def _adopt(self, game: LiveGame) -> LiveGame:
+        game.on_over = self._over
+        self.games[game.id] = game
+        return game
 
     def create_table(self, config: TableConfig, game_id: str | None = None) -> LiveGame:
         """A new table; its owner task starts with the first request made to it."""
         gid = game_id or secrets.token_urlsafe(6)
         if gid in self.games:
             raise ValueError(f"table {gid} exists")
-        game = LiveGame(gid, config, self.log, self.clock, self.finder, self.make)
-        self.games[gid] = game
+        return self._adopt(LiveGame(gid, config, self.log, self.clock, self.finder, self.make))
+
+    async def open_table(self, config: TableConfig, game_id: str | None = None,
+                         names: list[str | None] | None = None,
+                         keys: list[str | None] | None = None) -> LiveGame:
+        """A new table owned by this process, kept in the log while it waits for
+        players (a restart keeps it). ``names`` and ``keys`` (token hashes) seat people
+        at once (a tournament's table)."""
+        await self.ensure_recovered()
+        gid = game_id or secrets.token_urlsafe(6)
+        if self.cluster is not None and not await self.cluster.acquire(gid):
+            raise ValueError(f"table {gid} exists")
+        game = self.create_table(config, gid)
+        for i, name in enumerate(names or []):
+            if name is not None:
+                game.names[i] = name
+        for i, key in enumerate(keys or []):
+            if key is not None:
+                game.keys[i] = key
+        try:
+            if game.config.humans and not all(game.keys[i] for i in game.config.humans):
+                await self.log.save_table(gid, game.waiting_json())
+        except Exception:
+            del self.games[gid]
+            if self.cluster is not None:
+                await self.cluster.release(gid)
+            raise
         return game
 
     def get(self, game_id: str) -> LiveGame | None:
         return self.games.get(game_id)
 
-    async def open_table(self, config: TableConfig, game_id: str | None = None) -> LiveGame:
-        """A new table (the lobby's): created here, this process its owner."""
-        return self.create_table(config, game_id)
-
-    async def find(self, game_id: str) -> LiveGame | None:
+    async def find(self, game_id: str) -> LiveGame | RemoteGame | None:
         """The game, wherever it is: this process's (recovered from the log first if
-        need be)."""
+        need be), or a handle on the process that owns it."""
         await self.ensure_recovered()
-        return self.games.get(game_id)
+        game = self.games.get(game_id)
+        if game is not None or self.cluster is None:
+            return game
+        cluster = self.cluster
+        for _ in range(20):
+            owner = await cluster.owner(game_id)
+            if owner is None or owner == cluster.node:
+                taken = await self.take_over(game_id)
+                if taken is not None:
+                    return taken
+                if owner is None and await cluster.owner(game_id) is None:
+                    return None  # in no log: no such game
+            else:
+                try:
+                    info = await cluster.request(owner, "info", game_id)
+                except RemoteError as exc:
+                    if exc.kind not in ("Moved", "Timeout"):
+                        raise
+                    await asyncio.sleep(0.5)  # its owner is gone or going: look again
+                    continue
+                if info is None:
+                    return None
+                handle = self.handles.get(game_id)
+                if handle is None:
+                    handle = self.handles[game_id] = RemoteGame(self, game_id, owner, info)
+                else:
+                    handle.update(owner, info)
+                return handle
+            await asyncio.sleep(0.25)
+        return None
 
     def open_tables(self) -> list[LiveGame]:
         """Tables with a free seat, newest first."""
@@ -68,32 +155,88 @@ class LiveServer:
                 if not g.started and any(k is None for i, k in enumerate(g.keys)
                                          if i in g.config.humans)]
 
+    # ------------------------------------------------------------ recovery
+
+    async def _load(self, game_id: str) -> LiveGame | None:
+        """The game rebuilt from the log (started: its moves; waiting: its seats)."""
+        if await self.log.load(game_id) is not None:
+            game = await LiveGame.recover(game_id, self.log, self.clock, self.finder, self.make)
+            self._adopt(game)
+            await game.resume()
+            return game
+        data = await self.log.load_table(game_id)
+        if data is None:
+            return None
+        return self._adopt(LiveGame.waiting(game_id, data, self.log, self.clock, self.finder,
+                                            self.make))
+
+    async def take_over(self, game_id: str) -> LiveGame | None:
+        """Take the game's lease if it is free (or ours) and rebuild the game here;
+        None if another process holds it or the log does not know it."""
+        if game_id in self.games:
+            return self.games[game_id]
+        pending = self._taking.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveGame | None] = asyncio.get_running_loop().create_future()
+        self._taking[game_id] = future
+        game: LiveGame | None = None
+        try:
+            cluster = self.cluster
+            if cluster is None or await cluster.owner(game_id) == cluster.node \
+                    or await cluster.acquire(game_id):
+                game = await self._load(game_id)
+                if game is None and cluster is not None:
+                    await cluster.release(game_id)
+                elif game is not None:
+                    log.info("game %s: taken over by %s", game_id,
+                             cluster.node if cluster else "this process")
+                    handle = self.handles.get(game_id)
+                    if handle is not None:
+                        await handle.rebind()
+        except BaseException as exc:
+            future.set_exception(exc)
+            raise
+        finally:
+            self._taking.pop(game_id, None)
+        if not future.done():
+            future.set_result(game)
+        return game
+
     async def recover(self) -> list[str]:
-        """Resume every unfinished game in the log (after a restart)."""
+        """Resume every unfinished game in the log and rebuild the tables waiting for
+        players (after a restart); in a cluster, only those no live process owns."""
         resumed = []
-        for gid in await self.log.unfinished():
+        ids = [*await self.log.unfinished(), *await self.log.waiting_tables()]
+        for gid in ids:
             if gid in self.games:
                 continue
-            game = await LiveGame.recover(gid, self.log, self.clock, self.finder, self.make)
-            self.games[gid] = game
-            await game.resume()
-            resumed.append(gid)
+            if self.cluster is not None:
+                if await self.take_over(gid) is not None:
+                    resumed.append(gid)
+                continue
+            if await self._load(gid) is not None:
+                resumed.append(gid)
         return resumed
 
     async def ensure_recovered(self) -> None:
         """Recover the log's unfinished games once (at start-up, or on the first request
-        after start), then keep the heartbeat."""
+        after start), then keep the heartbeat (and, in a cluster, the leases)."""
         if not self._recovered:
             self._recovered = True
             try:
+                if self.cluster is not None:
+                    await self.cluster.start(self._request, self._message)
                 await self.recover()
             finally:
                 self._start_heartbeat()
 
     def _start_heartbeat(self) -> None:
+        loop = asyncio.get_running_loop()
         if self._heart is None or self._heart.done():
-            self._heart = asyncio.get_running_loop().create_task(self._beat(),
-                                                                 name="live heartbeat")
+            self._heart = loop.create_task(self._beat(), name="live heartbeat")
+        if self.cluster is not None and (self._keeper is None or self._keeper.done()):
+            self._keeper = loop.create_task(self._keep(), name="live leases")
 
     async def _beat(self) -> None:
         """Tell the log, every :data:`HEARTBEAT` seconds, that this process's running
@@ -107,10 +250,286 @@ class LiveServer:
                     log.exception("the heartbeat could not be written")
             await asyncio.sleep(HEARTBEAT)
 
+    # ------------------------------------------------------------ the end of a game
+
+    async def _over(self, game: LiveGame) -> None:
+        for hook in list(self.over_hooks):
+            try:
+                await hook(game)
+            except Exception:
+                log.exception("game %s: an end-of-game hook failed", game.id)
+
+    # ------------------------------------------------------------ the cluster
+
+    async def _keep(self) -> None:
+        """Every :data:`RENEW` seconds: this node is alive, its leases renewed (a game
+        another node holds now is dropped here), handles follow their game's owner, and
+        every other tick the log's games that nobody owns are taken over."""
+        assert self.cluster is not None
+        tick = 0
+        while True:
+            await asyncio.sleep(RENEW)
+            tick += 1
+            try:
+                await self._keep_once(scan=tick % 2 == 0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: keeping the leases failed")
+
+    async def _keep_once(self, scan: bool) -> None:
+        cluster = self.cluster
+        assert cluster is not None
+        await cluster.beat()
+        for gid in await cluster.renew(list(self.games)):
+            await self._drop(gid)
+        watched = [h for h in self.handles.values() if h.subs and h.local is None]
+        owners = await cluster.owners([h.id for h in watched])
+        for handle, owner in zip(watched, owners, strict=True):
+            if owner == handle.owner and await cluster.node_alive(owner):
+                continue
+            if owner is None or owner == cluster.node:
+                await self.take_over(handle.id)
+            elif owner != handle.owner:
+                handle.owner = owner
+                await handle.rebind()
+        if scan:
+            ids = [g for g in (*await self.log.unfinished(), *await self.log.waiting_tables())
+                   if g not in self.games]
+            for gid, owner in zip(ids, await cluster.owners(ids), strict=True):
+                if owner is None:
+                    await self.take_over(gid)
+            # Sockets of dead nodes on this node's games.
+            nodes = {sub.node for _, sub in self.remote_subs.values()}
+            for node in nodes:
+                if not await cluster.node_alive(node):
+                    for sid, (_, sub) in list(self.remote_subs.items()):
+                        if sub.node == node:
+                            self._unsubscribe_remote(sid)
+            for gid, handle in list(self.handles.items()):
+                if not handle.subs:
+                    del self.handles[gid]
+
+    async def _drop(self, game_id: str) -> None:
+        """Another node holds the game now: stop it here; its sockets reconnect."""
+        game = self.games.pop(game_id, None)
+        if game is None:
+            return
+        log.warning("game %s: its lease was lost; stopped here", game_id)
+        await game.close()
+        for sub in list(game.subscribers):
+            sub.send({"type": "closing", "reason": "moved"})
+            game.unsubscribe(sub)
+
+    async def _request(self, op: str, message: dict[str, Any]) -> Any:
+        """Another node's request on a game of this one."""
+        gid = str(message.get("gid"))
+        game = self.games.get(gid)
+        if game is None:
+            raise Moved(f"game {gid} is not owned by this node")
+        if op == "info":
+            return {"table": game.table_json(), "config": game.config.to_json(),
+                    "names": list(game.names), "keys": list(game.keys),
+                    "started": game.started, "over": game.over}
+        if op == "join":
+            return await game.join(int(message["seat"]), str(message.get("name", "")))
+        if op == "open":
+            await game.open()
+            return None
+        if op == "subscribe":
+            assert self.cluster is not None
+            seat = message.get("seat")
+            sid = str(message["sid"])
+            sub = RemoteSubscriber(self.cluster, str(message["from"]), sid,
+                                   None if seat is None else int(seat))
+            old = self.remote_subs.pop(sid, None)
+            if old is not None:
+                old[1].closed = True
+            self.remote_subs[sid] = (gid, sub)
+            await game._ask("subscribe", sub)
+            return None
+        raise ValueError(f"unknown request {op!r}")
+
+    def _message(self, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        sid = str(message.get("sid"))
+        if kind == "unsub":
+            self._unsubscribe_remote(sid)
+        elif kind == "in":
+            found = self.remote_subs.get(sid)
+            data = message.get("m")
+            if found is None or not isinstance(data, dict):
+                return
+            game = self.games.get(found[0])
+            if game is None:
+                return
+            asyncio.get_running_loop().create_task(self._receive(game, found[1], data))
+
+    async def _receive(self, game: LiveGame, sub: Subscriber, data: dict[str, Any]) -> None:
+        try:
+            await game.receive(sub, data)
+        except Exception as exc:  # a failed write to the log: the client may resend
+            log.warning("game %s: a message failed: %s", game.id, exc)
+            sub.send({"type": "error", "id": data.get("id"), "reason": "server"})
+
+    def _unsubscribe_remote(self, sid: str) -> None:
+        found = self.remote_subs.pop(sid, None)
+        if found is None:
+            return
+        gid, sub = found
+        game = self.games.get(gid)
+        if game is not None:
+            game.unsubscribe(sub)
+        sub.closed = True
+
     async def close(self) -> None:
-        if self._heart is not None:
-            self._heart.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._heart
+        for task in (self._heart, self._keeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         for game in self.games.values():
             await game.close()
+        if self.cluster is not None:
+            for gid in list(self.games):
+                with contextlib.suppress(Exception):
+                    await self.cluster.release(gid)
+            await self.cluster.close()
+
+
+class RemoteGame:
+    """A game another process owns, as this process's pages and sockets see it: the
+    same methods as :class:`LiveGame` for them, done by the owner. When the owner
+    dies, the sockets follow the game to its new owner (this process or another) and
+    get a snapshot there."""
+
+    def __init__(self, server: LiveServer, game_id: str, owner: str,
+                 info: dict[str, Any]) -> None:
+        self.server = server
+        self.id = game_id
+        self.subs: dict[str, Subscriber] = {}
+        #: The game itself once this process has taken it over.
+        self.local: LiveGame | None = None
+        self.update(owner, info)
+
+    def update(self, owner: str, info: dict[str, Any]) -> None:
+        self.owner = owner
+        self.config = TableConfig.from_json(info["config"])
+        self.names: list[str | None] = list(info["names"])
+        self.keys: list[str | None] = list(info["keys"])
+        self.started = bool(info["started"])
+        self.over = bool(info["over"])
+        self._table: dict[str, Any] = dict(info["table"])
+
+    @property
+    def cluster(self) -> Cluster:
+        assert self.server.cluster is not None
+        return self.server.cluster
+
+    def table_json(self) -> dict[str, Any]:
+        return dict(self._table)
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        h = _hash(token)
+        for seat, key in enumerate(self.keys):
+            if key is not None and secrets.compare_digest(key, h):
+                return seat
+        return None
+
+    async def _call(self, op: str, **args: Any) -> Any:
+        for attempt in range(3):
+            if self.local is not None:
+                raise Moved(self.id)
+            try:
+                return await self.cluster.request(self.owner, op, self.id, **args)
+            except RemoteError as exc:
+                if exc.kind == "TableError":
+                    raise TableError(str(exc)) from None
+                if exc.kind not in ("Moved", "Timeout") or attempt == 2:
+                    raise
+            await asyncio.sleep(0.5)
+            await self._follow()
+        raise Moved(self.id)
+
+    async def _follow(self) -> None:
+        """Find the game's owner again (taking the game over if nobody holds it)."""
+        owner = await self.cluster.owner(self.id)
+        if owner is None or owner == self.cluster.node:
+            await self.server.take_over(self.id)
+        elif owner != self.owner:
+            self.owner = owner
+            await self.rebind()
+
+    async def join(self, seat: int, name: str) -> str:
+        if self.local is None:
+            with contextlib.suppress(Moved):
+                return str(await self._call("join", seat=seat, name=name))
+        assert self.local is not None
+        return await self.local.join(seat, name)
+
+    async def open(self) -> None:
+        if self.local is None:
+            with contextlib.suppress(Moved):
+                await self._call("open")
+                return
+        assert self.local is not None
+        await self.local.open()
+
+    async def subscribe(self, seat: int | None) -> Subscriber:
+        sub = Subscriber(seat)
+        sid = secrets.token_hex(8)
+        self.subs[sid] = sub
+        if self.local is not None:
+            await self.local._ask("subscribe", sub)
+            return sub
+        self.cluster.routes[sid] = sub
+        with contextlib.suppress(Moved):
+            await self._call("subscribe", sid=sid, seat=seat)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        sub.closed = True
+        for sid, s in list(self.subs.items()):
+            if s is sub:
+                del self.subs[sid]
+                self.cluster.routes.pop(sid, None)
+                if self.local is not None:
+                    self.local.unsubscribe(sub)
+                else:
+                    self.cluster.post(self.owner, {"t": "unsub", "gid": self.id, "sid": sid})
+        if not self.subs and self.local is None:
+            self.server.handles.pop(self.id, None)
+
+    async def receive(self, sub: Subscriber, message: dict[str, Any]) -> None:
+        if self.local is not None:
+            await self.local.receive(sub, message)
+            return
+        for sid, s in self.subs.items():
+            if s is sub:
+                self.cluster.post(self.owner, {"t": "in", "gid": self.id, "sid": sid,
+                                               "m": message})
+                return
+
+    async def rebind(self) -> None:
+        """The game's owner changed: subscribe the sockets there (each gets a snapshot)."""
+        local = self.server.games.get(self.id)
+        if local is not None:
+            self.local = local
+            for sid, sub in list(self.subs.items()):
+                self.cluster.routes.pop(sid, None)
+                await local._ask("subscribe", sub)
+            self.server.handles.pop(self.id, None)
+            return
+        for sid, sub in list(self.subs.items()):
+            self.cluster.routes[sid] = sub
+            try:
+                await self.cluster.request(self.owner, "subscribe", self.id, sid=sid,
+                                           seat=sub.seat)
+            except RemoteError:
+                log.warning("game %s: a socket could not follow it to %s", self.id,
+                            self.owner)
+
+
+__all__ = ["LiveServer", "Moved", "RemoteGame"]

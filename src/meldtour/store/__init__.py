@@ -1,1 +1,5 @@
 """The store: tournaments in a database (SQLite or PostgreSQL), behind use cases."""
+
+# The online-play tables (migration 0005) are on the same metadata as the models, so
+# that every schema check and backup sees them.
+from . import online as _online  # noqa: F401

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import CursorResult, select, update
 
+from . import online
 from .db import Store, StoreError
 from .models import LiveGameRow, LiveMoveRow
 
@@ -50,6 +51,7 @@ def start_game(store: Store, game_id: str, header: Mapping[str, Any]) -> None:
         s.add(LiveGameRow(id=game_id, header=copy.deepcopy(dict(header)),
                           started_at=float(header.get("started_at") or 0.0), moves=0,
                           draft=None, alive_at=None, resumes=[], over=False, result=None))
+        online.drop_live_table(s, game_id)  # no longer waiting for players
 
 
 def append_move(store: Store, game_id: str, index: int, move: Mapping[str, Any]) -> None:
@@ -123,6 +125,27 @@ def add_resume(store: Store, game_id: str, entry: Mapping[str, Any]) -> None:
         row.resumes = [*(row.resumes or []), copy.deepcopy(dict(entry))]
 
 
+def save_table(store: Store, game_id: str, table: Mapping[str, Any]) -> None:
+    """Keep a table waiting for players (``live_table``), replacing what was kept;
+    refused once its game has started."""
+    with store.transaction() as s:
+        if s.get(LiveGameRow, game_id) is not None:
+            raise GameLogError(f"game {game_id} has started")
+        online.save_live_table(s, game_id, table)
+
+
+def load_table(store: Store, game_id: str) -> dict[str, Any] | None:
+    """A table waiting for players, or None."""
+    with store.transaction() as s:
+        return online.load_live_table(s, game_id)
+
+
+def waiting_tables(store: Store) -> list[str]:
+    """The tables waiting for players, oldest first."""
+    with store.transaction() as s:
+        return online.live_table_ids(s)
+
+
 def load_game(store: Store, game_id: str) -> StoredGame | None:
     """Everything written for the game, or None."""
     with store.transaction() as s:
@@ -145,4 +168,5 @@ def unfinished_games(store: Store) -> list[str]:
 
 
 __all__ = ["GameLogError", "StoredGame", "add_resume", "append_move", "finish_game",
-           "load_game", "mark_alive", "put_draft", "start_game", "unfinished_games"]
+           "load_game", "load_table", "mark_alive", "put_draft", "save_table", "start_game",
+           "unfinished_games", "waiting_tables"]

@@ -1,0 +1,283 @@
+"""Several server processes sharing the live games through Redis (scale-out).
+
+Each process (a *node*) has a random id and one Redis channel of its own. A game has
+exactly one owner: the node holding its lease, a Redis key ``{prefix}:lease:{game}``
+set with ``NX`` and an expiry, renewed every :data:`RENEW` seconds while the owner
+lives. When the owner dies the lease runs out and another node takes the game over:
+it rebuilds it from the database's log (:meth:`LiveGame.recover`: the same racks,
+board, pool order and the clock's remaining time).
+
+A socket connected to a node that does not own its game talks to the owner through
+the channels: the owner keeps a :class:`RemoteSubscriber` for it, whose messages (the
+very frames a local socket of that seat gets: computed by the owner for that seat
+alone) are published to the socket's node; the socket's messages (moves, drafts) are
+published to the owner, which handles them as its own. Moves are still committed to
+the log before anything is sent anywhere.
+
+Messages on a node's channel are JSON objects:
+
+* ``{"t": "req", "rid", "from", "op", "gid", ...}`` a request (``info``, ``join``,
+  ``open``, ``subscribe``), answered by ``{"t": "rep", "rid", "ok", "value" | "error",
+  "kind"}``;
+* ``{"t": "in", "gid", "sid", "m"}`` a socket's message to the owner;
+  ``{"t": "unsub", "gid", "sid"}`` the socket has gone;
+* ``{"t": "out", "sid", "m"}`` a message from the owner to one socket.
+
+One writer task publishes everything in order over one connection, so a socket's
+frames arrive in the order the owner sent them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .game import Subscriber
+
+log = logging.getLogger(__name__)
+
+#: How long a lease (and a node's liveness key) lasts unless renewed, in seconds.
+LEASE = 5.0
+#: Seconds between renewals (and between looks for games whose owner died).
+RENEW = 1.0
+#: Seconds a request to another node waits for its answer.
+REQUEST_TIMEOUT = 5.0
+
+_RENEW_SCRIPT = """
+local lost = {}
+for i, k in ipairs(KEYS) do
+  local v = redis.call('get', k)
+  if v == ARGV[1] then
+    redis.call('pexpire', k, ARGV[2])
+  elseif not v then
+    redis.call('set', k, ARGV[1], 'PX', ARGV[2])
+  else
+    table.insert(lost, i)
+  end
+end
+return lost
+"""
+
+_RELEASE_SCRIPT = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""
+
+
+class RemoteError(RuntimeError):
+    """A request to another node failed: ``kind`` names the exception it raised there
+    (``TableError``, ``Moved``: the node no longer owns the game, ``Timeout``)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def redis_url() -> str | None:
+    """``MELDTOUR_REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``), or None: one process."""
+    return os.environ.get("MELDTOUR_REDIS_URL") or None
+
+
+Handler = Callable[[str, dict[str, Any]], Awaitable[Any]]
+
+
+class Cluster:
+    """This node's link to the others: leases, requests and the channels."""
+
+    def __init__(self, url: str, prefix: str | None = None, node: str | None = None) -> None:
+        import redis.asyncio as aioredis
+
+        self.url = url
+        self.prefix = prefix or os.environ.get("MELDTOUR_REDIS_PREFIX") or "meldtour"
+        self.node = node or secrets.token_hex(6)
+        self.redis = aioredis.from_url(url, decode_responses=True)
+        self._pubsub: Any = None
+        self._listener: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._waiting: dict[str, asyncio.Future[Any]] = {}
+        self._on_request: Handler | None = None
+        self._on_message: Callable[[dict[str, Any]], None] | None = None
+        #: This node's proxied sockets: their outbox by socket id.
+        self.routes: dict[str, Subscriber] = {}
+        self._renew = self.redis.register_script(_RENEW_SCRIPT)
+        self._release = self.redis.register_script(_RELEASE_SCRIPT)
+
+    # ------------------------------------------------------------ keys
+
+    def lease_key(self, game_id: str) -> str:
+        return f"{self.prefix}:lease:{game_id}"
+
+    def channel(self, node: str) -> str:
+        return f"{self.prefix}:node:{node}"
+
+    def alive_key(self, node: str) -> str:
+        return f"{self.prefix}:alive:{node}"
+
+    # ------------------------------------------------------------ life
+
+    async def start(self, on_request: Handler,
+                    on_message: Callable[[dict[str, Any]], None]) -> None:
+        """Listen on this node's channel; ``on_request(op, message)`` answers requests,
+        ``on_message`` takes the one-way messages (``in``, ``unsub``)."""
+        self._on_request, self._on_message = on_request, on_message
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self.channel(self.node))
+        await self.beat()
+        loop = asyncio.get_running_loop()
+        self._listener = loop.create_task(self._listen(), name="cluster listener")
+        self._writer = loop.create_task(self._write(), name="cluster writer")
+
+    async def close(self) -> None:
+        for task in (self._listener, self._writer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self.alive_key(self.node))
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def beat(self) -> None:
+        """This node is alive (for :data:`LEASE` seconds)."""
+        await self.redis.set(self.alive_key(self.node), "1", px=int(LEASE * 1000))
+
+    async def node_alive(self, node: str) -> bool:
+        return bool(await self.redis.exists(self.alive_key(node)))
+
+    # ------------------------------------------------------------ leases
+
+    async def acquire(self, game_id: str) -> bool:
+        """Take the game's lease if nobody holds it."""
+        return bool(await self.redis.set(self.lease_key(game_id), self.node, nx=True,
+                                         px=int(LEASE * 1000)))
+
+    async def owner(self, game_id: str) -> str | None:
+        value = await self.redis.get(self.lease_key(game_id))
+        return None if value is None else str(value)
+
+    async def owners(self, game_ids: list[str]) -> list[str | None]:
+        if not game_ids:
+            return []
+        values = await self.redis.mget([self.lease_key(g) for g in game_ids])
+        return [None if v is None else str(v) for v in values]
+
+    async def renew(self, game_ids: list[str]) -> list[str]:
+        """Renew this node's leases; returns the games another node holds now."""
+        if not game_ids:
+            return []
+        lost = await self._renew(keys=[self.lease_key(g) for g in game_ids],
+                                 args=[self.node, int(LEASE * 1000)])
+        return [game_ids[int(i) - 1] for i in lost]
+
+    async def release(self, game_id: str) -> None:
+        await self._release(keys=[self.lease_key(game_id)], args=[self.node])
+
+    # ------------------------------------------------------------ messages
+
+    def post(self, node: str, message: dict[str, Any]) -> None:
+        """Publish to a node, in order with everything posted before."""
+        self._outbox.put_nowait((self.channel(node), json.dumps(message, separators=(",", ":"))))
+
+    async def request(self, node: str, op: str, game_id: str, **args: Any) -> Any:
+        """Ask ``node`` to do ``op`` on a game it owns; its answer or :class:`RemoteError`."""
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        try:
+            self.post(node, {"t": "req", "rid": rid, "from": self.node, "op": op,
+                             "gid": game_id, **args})
+            try:
+                return await asyncio.wait_for(future, REQUEST_TIMEOUT)
+            except TimeoutError:
+                raise RemoteError("Timeout", f"node {node} did not answer {op}") from None
+        finally:
+            self._waiting.pop(rid, None)
+
+    async def _write(self) -> None:
+        while True:
+            channel, data = await self._outbox.get()
+            batch = [(channel, data)]
+            while not self._outbox.empty() and len(batch) < 512:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for ch, d in batch:
+                        pipe.publish(ch, d)
+                    await pipe.execute()
+            except Exception:
+                log.exception("cluster: %d messages could not be published", len(batch))
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async for raw in self._pubsub.listen():
+                    if raw.get("type") != "message":
+                        continue
+                    try:
+                        message = json.loads(raw["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    self._take(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster: the channel failed; listening again")
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.subscribe(self.channel(self.node))
+
+    def _take(self, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        if kind == "out":
+            sub = self.routes.get(str(message.get("sid")))
+            if sub is not None:
+                sub.send(message["m"])
+        elif kind == "rep":
+            future = self._waiting.get(str(message.get("rid")))
+            if future is not None and not future.done():
+                if message.get("ok"):
+                    future.set_result(message.get("value"))
+                else:
+                    future.set_exception(RemoteError(str(message.get("kind")),
+                                                     str(message.get("error"))))
+        elif kind == "req":
+            asyncio.get_running_loop().create_task(self._answer(message))
+        elif self._on_message is not None:
+            self._on_message(message)
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        assert self._on_request is not None
+        reply: dict[str, Any] = {"t": "rep", "rid": message.get("rid")}
+        try:
+            reply["value"] = await self._on_request(str(message.get("op")), message)
+            reply["ok"] = True
+        except Exception as exc:
+            reply.update(ok=False, kind=type(exc).__name__, error=str(exc))
+        self.post(str(message.get("from")), reply)
+
+
+class RemoteSubscriber(Subscriber):
+    """At the owner: a socket connected to another node. What the owner sends it is
+    published to that node, which hands it to the socket."""
+
+    def __init__(self, cluster: Cluster, node: str, sid: str, seat: int | None) -> None:
+        super().__init__(seat)
+        self.cluster, self.node, self.sid = cluster, node, sid
+
+    def send(self, message: dict[str, Any]) -> None:
+        if not self.closed:
+            self.cluster.post(self.node, {"t": "out", "sid": self.sid, "m": message})
+
+
+__all__ = ["LEASE", "RENEW", "Cluster", "RemoteError", "RemoteSubscriber", "redis_url"]
