@@ -57,10 +57,10 @@ def free_port() -> int:
 class App:
     """``uvicorn meldtour.web.app:create_app --factory`` on a free port of 127.0.0.1."""
 
-    def __init__(self, url: str, where: Path) -> None:
+    def __init__(self, url: str, where: Path, **more: str) -> None:
         self.port = free_port()
         env = {**os.environ, "MELDTOUR_DATABASE_URL": url, "MELDTOUR_ENV": "test",
-               "PYTHONPATH": str(ROOT / "src")}
+               "PYTHONPATH": str(ROOT / "src"), **more}
         self.log = (where / f"uvicorn-{self.port}.log").open("wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
