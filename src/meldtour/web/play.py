@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Form, HTTPException, Request, WebSocket
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
 from meldtour.core.rules import PRESETS
@@ -214,6 +214,12 @@ TEXTS = {
     "ev_pool_empty": N_("The pool is empty"),
     "ev_redeal": N_("{name} demanded a new deal"),
     "ev_illegal_end": N_("{name} ended the turn with an illegal table"),
+    "redeal": N_("Demand a new deal ({n} doubles)"),
+    "redeal_confirm": N_("Your rack holds {n} doubles: demand a new deal for everyone?"),
+    "score_page": N_("Score"),
+    "replay_page": N_("Replay the game"),
+    "analysis_page": N_("Analysis"),
+    "seconds": N_("{n} s"),
 }
 
 
@@ -302,14 +308,26 @@ async def create_table(
 
 
 @router.get("/play/t/{game_id}", response_class=HTMLResponse)
-async def table_page(request: Request, game_id: str) -> HTMLResponse:
-    await _live(request).ensure_recovered()
+async def table_page(request: Request, game_id: str) -> Response:
+    live = _live(request)
+    await live.ensure_recovered()
+    found = await live.find(game_id)
+    if found is None:
+        # A game over and no longer held by any process: its log still has the score.
+        logged = await live.log.load(game_id)
+        if logged is not None and logged.result is not None:
+            return RedirectResponse(f"/play/t/{game_id}/score", status_code=303)
     game = await _game(request, game_id)
     locale = _locale(request)
     _ = translations(locale).gettext
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
+    rules = game.config.rules
     boot = {"id": game.id, "seat": seat, "lang": locale, "table": game.table_json(),
-            "levels": {k: _(v) for k, v in LEVEL_NAMES.items()}}
+            "levels": {k: _(v) for k, v in LEVEL_NAMES.items()},
+            # What the page needs to offer a redeal only when the engine would grant it.
+            "rules": {"redeal": rules.redeal, "redeal_doubles": rules.redeal_doubles,
+                      "hand_size": rules.hand_size, "turn_seconds": rules.turn_seconds,
+                      "given_deal": game.config.deal is not None}}
     error = request.query_params.get("error")
     return _render(request, "table.html", game=game, seat=seat, boot=boot,
                    texts={k: _(v) for k, v in TEXTS.items()},
@@ -411,6 +429,9 @@ def include_play(app: FastAPI, live: LiveServer | None = None) -> None:
     game in the log is resumed; at shutdown the games stop (their log stays)."""
     app.state.live = live or LiveServer(StoreLog(lambda: _app_store(app)))
     app.include_router(router)
+    from .review import router as review_router  # it imports this module's helpers
+
+    app.include_router(review_router)
     inner = app.router.lifespan_context
 
     @asynccontextmanager

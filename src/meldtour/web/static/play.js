@@ -103,7 +103,9 @@
     $("waiting").hidden = true;
     $("game").hidden = false;
     const key = `${v.turn_no}`;
-    const keep = myTurn() && turnKey === key && !first;
+    const redealt = events.some((e) => e.kind === "redeal");
+    if (redealt) rack = [];  // a new deal: every tile is dealt, none drawn
+    const keep = myTurn() && turnKey === key && !first && !redealt;
     if (!keep) {
       turnKey = key;
       rebuild();
@@ -291,6 +293,7 @@
   function render() {
     if (!view) return;
     const mine = myTurn();
+    $("game").dataset.version = version;
     // status
     $("turn").textContent = view.end !== null ? T.game_over
       : mine ? T.your_turn : fill(T.their_turn, { name: nameOf(view.current) });
@@ -340,6 +343,7 @@
     $("b-draw").textContent = view.pool_left > 0 ? T.draw : T.pass;
     $("b-undo").disabled = !mine || undo.length === 0;
     $("b-reset").disabled = !mine || undo.length === 0;
+    renderRedeal();
     renderResult();
     tick();
   }
@@ -362,15 +366,71 @@
       r.insertCell().textContent = view.penalties[seat] || "";
       r.insertCell().textContent = (view.final_racks ? view.final_racks[seat] : []).join(" ");
     });
-    box.append(h, t);
+    const links = document.createElement("nav");
+    links.className = "after-links";
+    for (const [key, path, cls] of [["score_page", "score", "button primary"], ["replay_page", "replay", "button"], ["analysis_page", "analysis", "button"]]) {
+      const a = document.createElement("a");
+      a.className = cls;
+      a.id = `to-${path}`;
+      a.href = `/play/t/${boot.id}/${path}`;
+      a.textContent = T[key];
+      links.append(a);
+    }
+    box.append(h, t, links);
   }
 
+  // ------------------------------------------------------------ the redeal right
+
+  const doublesOf = (tiles) => {
+    const seen = {};
+    for (const t of tiles) if (t !== "J") seen[t] = (seen[t] || 0) + 1;
+    return Object.values(seen).filter((k) => k >= 2).length;
+  };
+
+  // Offered exactly when the engine would grant it: a rack of the dealt size with the
+  // doubles the rules ask, in the rules' window (before anyone's first turn, or on the
+  // player's own first turn: a rack that has neither drawn nor played is still dealt).
+  function canRedeal() {
+    const r = boot.rules;
+    if (!view || me === null || view.end !== null || r.redeal === "none" || r.given_deal) return false;
+    if (view.melded[me] || view.rack.length !== r.hand_size) return false;
+    if (doublesOf(view.rack) < r.redeal_doubles) return false;
+    return r.redeal === "before_game" ? view.turn_no === 0 : myTurn();
+  }
+
+  let redealArmed = null;
+  function renderRedeal() {
+    const b = $("b-redeal");
+    const can = canRedeal();
+    b.hidden = !can;
+    if (!can) { redealArmed = null; b.classList.remove("armed"); return; }
+    const n = doublesOf(view.rack);
+    b.textContent = redealArmed ? fill(T.redeal_confirm, { n }) : fill(T.redeal, { n });
+    b.classList.toggle("armed", Boolean(redealArmed));
+  }
+
+  // The server's clock: seconds left, a bar that empties, and a warning for the last
+  // quarter of the turn (at most the last 10 seconds, at least the last 3).
   function tick() {
     const el = $("clock");
-    if (!view || view.end !== null || view.deadline === null) { el.textContent = ""; return; }
+    const bar = $("clockbar");
+    if (!view || view.end !== null || view.deadline === null) {
+      el.textContent = "";
+      el.hidden = true;
+      bar.hidden = true;
+      return;
+    }
+    const total = boot.rules.turn_seconds;
     const left = Math.max(0, view.deadline - (Date.now() / 1000 + offset));
-    el.textContent = `${T.time_left} ${Math.ceil(left)}`;
-    el.classList.toggle("warning", left <= 10);
+    const warn = left <= Math.min(10, Math.max(3, total / 4));
+    el.hidden = false;
+    bar.hidden = false;
+    el.textContent = `${T.time_left} ${fill(T.seconds, { n: Math.ceil(left) })}`;
+    el.classList.toggle("warning", warn);
+    el.classList.toggle("mine", myTurn());
+    const fillEl = bar.firstElementChild;
+    fillEl.style.width = `${Math.min(100, (100 * left) / total)}%`;
+    bar.classList.toggle("warning", warn);
   }
 
   function showWaiting() {
@@ -474,6 +534,18 @@
     undo = [];
     melds = first.melds; rack = first.rack;
     changed();
+  });
+  $("b-redeal").addEventListener("click", () => {
+    if (!canRedeal()) return;
+    if (!redealArmed) {  // a second tap confirms: a new deal cannot be taken back
+      redealArmed = setTimeout(() => { redealArmed = null; renderRedeal(); }, 5000);
+      renderRedeal();
+      return;
+    }
+    clearTimeout(redealArmed);
+    redealArmed = null;
+    send({ type: "move", id: rid(), version, action: "redeal" });
+    renderRedeal();
   });
   $("b-colour").addEventListener("click", () => sortRack("colour"));
   $("b-number").addEventListener("click", () => sortRack("number"));
