@@ -360,7 +360,7 @@ def test_withdraw_drop_and_late_entry(store: Store) -> None:
                         who="d")
     uc.withdraw_player(store, slug, "P09", who="d")
     uc.check_in_players(store, slug, [], who="d", everyone_but=True)
-    with pytest.raises(uc.UseCaseError, match="drop the player instead|not registered"):
+    with pytest.raises(uc.UseCaseError, match="not registered"):
         uc.withdraw_player(store, slug, "P09", who="d")
     uc.seat(store, slug, None, 1, who="d")
     out = uc.drop_player(store, slug, "#2", who="d", why="ill")

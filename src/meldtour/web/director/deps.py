@@ -33,6 +33,7 @@ HERE = Path(__file__).resolve().parents[1]
 SESSION_COOKIE = "mt_session"
 CSRF_COOKIE = "mt_csrf"
 FLASH_COOKIE = "mt_flash"
+VOTER_COOKIE = "mt_voter"
 SESSION_SECONDS = 12 * 3600
 
 
@@ -85,6 +86,7 @@ class Web:
         self.scorer = Signer(settings.secret_key, "scorer")
         self.csrf = Signer(settings.secret_key, "csrf")
         self.flash = Signer(settings.secret_key, "flash")
+        self.voter = Signer(settings.secret_key, "voter")
         self.throttle = LoginThrottle()
         self.envs = {loc: environment(loc) for loc in LOCALES}
 
@@ -203,6 +205,25 @@ async def csrf_protect(request: Request) -> None:
         _ = gettext_of(request)
         raise HTTPException(403, _("This form has expired or did not come from this site: "
                                    "reload the page and try again."))
+
+
+def voter_key(request: Request) -> str | None:
+    """The visitor's voter key for the winner-guess vote (a signed cookie), if any."""
+    value = get_web(request).voter.unsign(request.cookies.get(VOTER_COOKIE))
+    return value if isinstance(value, str) else None
+
+
+def give_voter_key(request: Request, response: Response) -> str:
+    """The visitor's voter key, made and set in a signed cookie on the first vote: one
+    vote per browser (voting again changes it)."""
+    key = voter_key(request)
+    if key is None:
+        key = secrets.token_urlsafe(16)
+        web = get_web(request)
+        response.set_cookie(VOTER_COOKIE, web.voter.sign(key), max_age=365 * 24 * 3600,
+                            httponly=True, samesite="lax", secure=web.secure_cookies,
+                            path="/")
+    return key
 
 
 def flash(request: Request, response: Response, text: str, kind: str = "ok") -> Response:

@@ -75,6 +75,51 @@
       result.className = "flash " + kind;
       result.textContent = text;
     }
+    function showTheirs(theirs, games) {
+      const tbody = theirs.querySelector("tbody");
+      const mine = rows();
+      tbody.innerHTML = "";
+      form.querySelectorAll("input.theirs-differs").forEach((i) => i.classList.remove("theirs-differs"));
+      games.forEach((g, i) => {
+        const tr = document.createElement("tr");
+        const th = document.createElement("th");
+        th.textContent = String(i + 1);
+        tr.appendChild(th);
+        g.points.forEach((p, s) => {
+          const td = document.createElement("td");
+          td.textContent = (p === null ? "" : (p > 0 ? "+" : "") + String(p)) + (g.winner === s + 1 ? " ★" : "");
+          const m = mine[i] || { points: [], winner: null };
+          if (m.points[s] !== p || (m.winner === s + 1) !== (g.winner === s + 1)) {
+            td.className = "differs";
+            const input = form.elements["p" + (i + 1) + "_" + (s + 1)];
+            if (input) input.classList.add("theirs-differs");
+          }
+          tr.appendChild(td);
+        });
+        tbody.appendChild(tr);
+      });
+      theirs.dataset.games = JSON.stringify(games);
+      theirs.hidden = false;
+      theirs.scrollIntoView({ block: "nearest" });
+    }
+    const take = document.getElementById("take-theirs");
+    if (take) take.addEventListener("click", () => {
+      const theirs = document.getElementById("theirs");
+      const games = JSON.parse(theirs.dataset.games || "[]");
+      games.forEach((g, i) => {
+        g.points.forEach((p, s) => {
+          const input = form.elements["p" + (i + 1) + "_" + (s + 1)];
+          if (input) input.value = p === null ? "" : String(p);
+          const pen = form.elements["x" + (i + 1) + "_" + (s + 1)];
+          if (pen) pen.value = g.penalties[s] ? String(g.penalties[s]) : "";
+        });
+        form.querySelectorAll('input[name="w' + (i + 1) + '"]').forEach((r) => { r.checked = g.winner === +r.value; });
+      });
+      form.querySelectorAll("input.theirs-differs").forEach((i) => i.classList.remove("theirs-differs"));
+      theirs.hidden = true;
+      result.hidden = true;
+      check();
+    });
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const why = document.getElementById("why");
@@ -83,23 +128,16 @@
       post("", body).then((r) => r.json().then((d) => [r.status, d])).then(([status, d]) => {
         const theirs = document.getElementById("theirs");
         if (status === 409 && d.conflict) {
+          // Nothing typed here is touched: the other device's sheet is shown beside it,
+          // the cells that differ are marked, and saving again saves what is typed here.
           version = d.version;
           say(d.message, "error");
-          const tbody = theirs.querySelector("tbody");
-          tbody.innerHTML = "";
-          (d.theirs || []).forEach((g, i) => {
-            const tr = document.createElement("tr");
-            const th = document.createElement("th");
-            th.textContent = String(i + 1);
-            tr.appendChild(th);
-            g.points.forEach((p) => { const td = document.createElement("td"); td.textContent = p === null ? "" : String(p); tr.appendChild(td); });
-            tbody.appendChild(tr);
-          });
-          theirs.hidden = false;
+          showTheirs(theirs, d.theirs || []);
           return;
         }
         if (status >= 400) { say(d.error || String(status), "error"); return; }
         theirs.hidden = true;
+        form.querySelectorAll("input.theirs-differs").forEach((i) => i.classList.remove("theirs-differs"));
         version = d.version;
         show(d.problems || []);
         say(d.message, d.counted ? "ok" : "warn");
@@ -108,19 +146,42 @@
   }
 
   // ------------------------------------------------------------- live standings
+  // Server-Sent Events say when the tournament changed; the page then fetches its
+  // standings (an ETag makes an unchanged table a 304). Without EventSource, or while
+  // the stream is down, the page polls every second instead.
   const live = document.getElementById("live");
   if (live) {
-    let etag = null;
-    const poll = () => {
+    const state = document.getElementById("livestate");
+    let etag = null, fetching = false, again = false, timer = null;
+    function refresh() {
+      if (fetching) { again = true; return Promise.resolve(); }
+      fetching = true;
       const headers = etag ? { "If-None-Match": etag } : {};
-      fetch(live.dataset.live, { headers, cache: "no-store" }).then((r) => {
+      return fetch(live.dataset.live, { headers, cache: "no-store" }).then((r) => {
         if (r.status === 200) {
           etag = r.headers.get("ETag");
           return r.text().then((html) => { live.innerHTML = html; page(true); });
         }
-      }).catch(() => {}).finally(() => setTimeout(poll, 1000));
-    };
-    setTimeout(poll, 1000);
+      }).catch(() => {}).finally(() => {
+        fetching = false;
+        if (again) { again = false; refresh(); }
+      });
+    }
+    function poll() { refresh().finally(() => { if (timer !== null) timer = setTimeout(poll, 1000); }); }
+    function polling(on) {
+      live.dataset.mode = on ? "poll" : "push";
+      if (state) state.textContent = on ? state.dataset.poll : state.dataset.push;
+      if (on && timer === null) timer = setTimeout(poll, 1000);
+      if (!on && timer !== null) { clearTimeout(timer); timer = null; }
+    }
+    if (window.EventSource && live.dataset.events) {
+      const events = new EventSource(live.dataset.events);
+      events.addEventListener("hello", () => { polling(false); refresh(); });
+      events.addEventListener("change", () => refresh());
+      events.onerror = () => polling(true);
+    } else {
+      polling(true);
+    }
     // Projector: long tables are shown a page at a time.
     let index = 0;
     function page(keep) {

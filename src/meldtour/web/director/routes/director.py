@@ -1,23 +1,28 @@
 """The director's pages: first account, sign in and out, tournaments (from a template,
-or the demo), division settings, the check-in desk, rounds (seat, close, advance),
-awards and family prizes, the audit log."""
+from scratch, or the demo), the tournament's details and its divisions' settings, the
+check-in desk (withdraw, drop, late entry), rounds (seat, lock, reseat, close,
+advance), the winner-guess vote, awards and family prizes, the audit log.
+
+Every change goes through a use case of :mod:`meldtour.store.usecases`; its refusal
+is shown in the reader's language (:func:`..views.refusal_text`)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import segno
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlalchemy import func, select
+from starlette.datastructures import FormData
 
+from meldtour.core.rules import PRESETS
 from meldtour.store import usecases
 from meldtour.store.db import Store
 from meldtour.store.models import TournamentRow
 from meldtour.store.repository import NotFound
 from meldtour.store.templates import TEMPLATES
-from meldtour.tournament import Progress, Tournament, TournamentError, awards, set_cap
+from meldtour.tournament import StageFormat, Tournament, TournamentError, awards
 from meldtour.tournament.side import family_prizes
 
 from .. import accounts
@@ -35,7 +40,7 @@ from ..deps import (
     start_session,
 )
 from ..security import MIN_PASSWORD
-from ..views import KINDS, STATUS, TEMPLATE_TITLES, division_view
+from ..views import KINDS, STATUS, TEMPLATE_TITLES, division_view, refusal_text
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 
@@ -161,27 +166,98 @@ def dashboard(request: Request, store: StoreDep, director: DirectorDep) -> Respo
         rows = [(r.slug, r.name, r.date) for r in s.scalars(
             select(TournamentRow).order_by(TournamentRow.id.desc()))]
     return render(request, "director/dashboard.html", account=director, tournaments=rows,
-                  templates=TEMPLATE_TITLES)
+                  templates=TEMPLATE_TITLES, presets=list(PRESETS))
+
+
+def _refused(request: Request, exc: Exception) -> str:
+    return refusal_text(str(exc), gettext_of(request))
+
+
+def _text(form: FormData, name: str, default: str = "", limit: int = 200) -> str:
+    value = form.get(name)
+    return " ".join(value.split())[:limit] if isinstance(value, str) else default
+
+
+def _number(form: FormData, name: str, default: int) -> int:
+    value = _text(form, name)
+    return int(value) if value.isdigit() and len(value) < 6 else default
+
+
+def _stage(form: FormData, i: str, old: StageFormat | None = None) -> StageFormat | None:
+    """A stage format from the fields ``kind{i}``, ``games{i}`` ... (``None``: no
+    stage asked for, or removed)."""
+    kind = _text(form, f"kind{i}", old.kind if old else "")
+    if not kind or form.get(f"remove{i}"):
+        return None
+    base = old if old is not None and old.kind == kind else None
+    seating = _text(form, f"seating{i}", base.seating if base else "random")
+    if kind != "knockout" and seating == "snake":
+        seating = "random"
+    entrants = _number(form, f"entrants{i}", (base.entrants if base else None) or 4)
+    return StageFormat(
+        kind,  # type: ignore[arg-type]
+        games=_number(form, f"games{i}", base.games if base else 1),
+        seatings=_number(form, f"seatings{i}", base.seatings if base else 1)
+        if kind == "seatings" else 1,
+        advance=_number(form, f"advance{i}", base.advance if base else 2),
+        entrants=entrants if kind == "final" else None,
+        carry=bool(form.get(f"carry{i}")) if kind == "final" else False,
+        seating=seating,  # type: ignore[arg-type]
+        final_games=_number(form, f"final_games{i}", (base.final_games if base else 1) or 1)
+        if kind == "knockout" else None,
+        name=_text(form, f"title{i}", base.name if base else "", 60))
+
+
+def _free_slug(store: Store, name: str, fallback: str) -> str:
+    made = usecases.make_slug(name)
+    base = made if made != "tournament" else fallback
+    with store.transaction() as s:
+        taken = set(s.scalars(select(TournamentRow.slug)))
+    return next(c for c in (base, *(f"{base}-{i}" for i in range(2, 10_000)))
+                if c not in taken)
+
+
+@router.post("/new-blank")
+async def new_blank_tournament(request: Request, store: StoreDep,
+                               director: DirectorDep) -> Response:
+    """A tournament from scratch: its details and its first division."""
+    _ = gettext_of(request)
+    form = await request.form()
+    name = _text(form, "name", limit=120)
+    division = _text(form, "division", limit=80) or _("Main division")
+    key = usecases.make_slug(division)[:40]
+    if key == "tournament":
+        key = "main"
+    try:
+        stages = [f for f in (_stage(form, "0"), _stage(form, "1")) if f is not None]
+        spec = usecases.DivisionSpec(
+            key, division, _number(form, "cap", 32), _text(form, "rules", "standard"),
+            tuple(stages), eligibility=_text(form, "eligibility"),
+            late_entry=bool(form.get("late_entry")))
+        slug, _t = usecases.create_blank_tournament(
+            store, who=director.name, name=name, date=_text(form, "date", limit=20),
+            venue=_text(form, "venue"), divisions=[spec],
+            slug=_free_slug(store, name, "tournament"))
+    except (usecases.UseCaseError, TournamentError) as exc:
+        return redirect(request, "/director", _refused(request, exc), "error")
+    return redirect(request, f"/director/t/{slug}", _("Tournament created."))
 
 
 @router.post("/new")
 def new_tournament(request: Request, store: StoreDep, director: DirectorDep,
                    template: str = Form("busan-2015"), name: str = Form(""),
-                   date: str = Form("")) -> Response:
+                   date: str = Form(""), venue: str = Form("")) -> Response:
     _ = gettext_of(request)
     if template not in TEMPLATES:
         raise HTTPException(400, "unknown template")
     name = name.strip()[:120]
-    base = usecases.make_slug(name) if usecases.make_slug(name) != "tournament" else template
-    with store.transaction() as s:
-        taken = set(s.scalars(select(TournamentRow.slug)))
-    slug = next(c for c in (base, *(f"{base}-{i}" for i in range(2, 10_000)))
-                if c not in taken)
+    slug = _free_slug(store, name, template)
     try:
         slug, _t = usecases.create_tournament(store, template, who=director.name, name=name,
-                                              date=date.strip()[:20], slug=slug)
+                                              date=date.strip()[:20], slug=slug,
+                                              venue=" ".join(venue.split())[:200])
     except usecases.UseCaseError as exc:
-        return redirect(request, "/director", str(exc), "error")
+        return redirect(request, "/director", _refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}", _("Tournament created."))
 
 
@@ -211,7 +287,7 @@ def demo(request: Request, store: StoreDep) -> Response:
     try:
         slug = create_demo(store, account.name if account else "demo")
     except usecases.UseCaseError as exc:
-        return redirect(request, "/tournaments", str(exc), "error")
+        return redirect(request, "/tournaments", _refused(request, exc), "error")
     return redirect(request, f"/t/{slug}", _("The demo tournament is ready: round 1 is "
                                              "seated."))
 
@@ -222,49 +298,71 @@ def overview(request: Request, store: StoreDep, director: DirectorDep,
     t = _load(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     return render(request, "director/tournament.html", account=director, t=t, slug=slug,
-                  views=views, kinds=KINDS)
+                  views=views, kinds=KINDS, info=usecases.info(store, slug),
+                  polls=usecases.polls(store, slug), presets=list(PRESETS))
 
 
-def _act(store: Store, slug: str, who: str, action: str, step: object) -> usecases.Outcome:
-    # The store's unit of work for an engine step that has no use case of its own yet.
-    return usecases._act(store, slug, who, action, step)  # type: ignore[arg-type]
+@router.post("/t/{slug}/edit")
+def edit_tournament(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+                    name: str = Form(""), date: str = Form(""),
+                    venue: str = Form("")) -> Response:
+    _ = gettext_of(request)
+    _load(store, slug)
+    try:
+        usecases.edit_tournament(store, slug, who=director.name, name=name.strip()[:120],
+                                 date=date.strip()[:20], venue=" ".join(venue.split())[:200])
+    except usecases.UseCaseError as exc:
+        return redirect(request, f"/director/t/{slug}", _refused(request, exc), "error")
+    return redirect(request, f"/director/t/{slug}", _("Settings saved."))
+
+
+@router.post("/t/{slug}/divisions")
+async def add_division(request: Request, store: StoreDep, director: DirectorDep,
+                       slug: str) -> Response:
+    _ = gettext_of(request)
+    t = _load(store, slug)
+    form = await request.form()
+    name = _text(form, "name", limit=80)
+    key = usecases.make_slug(name)[:40]
+    if key == "tournament" or key in {d.key for d in t.divisions}:
+        key = f"d{len(t.divisions) + 1}"
+    try:
+        stage = _stage(form, "0")
+        spec = usecases.DivisionSpec(key, name, _number(form, "cap", 32),
+                                     _text(form, "rules", "standard"),
+                                     (stage,) if stage else ())
+        usecases.add_division(store, slug, spec, who=director.name)
+    except (usecases.UseCaseError, TournamentError) as exc:
+        return redirect(request, f"/director/t/{slug}", _refused(request, exc), "error")
+    return redirect(request, f"/director/t/{slug}#{key}", _("Settings saved."))
 
 
 @router.post("/t/{slug}/d/{key}/settings")
 async def division_settings(request: Request, store: StoreDep, director: DirectorDep,
                             slug: str, key: str) -> Response:
+    """A division's name, cap, rules preset, stages and seating groups, through the
+    ``edit_division`` use case (all but the name fixed once check-in has closed)."""
     _ = gettext_of(request)
+    t = _load(store, slug)
+    div = t.division(_division(t, key))
     form = await request.form()
-
-    def number(name: str, default: int) -> int:
-        value = str(form.get(name, "")).strip()
-        return int(value) if value.isdigit() else default
-
-    def step(t: Tournament) -> Progress:
-        div = t.division(key)
-        if div.started:
-            raise TournamentError(f"{div.name} has started: its settings are fixed")
-        formats = []
-        for i, f in enumerate(div.formats):
-            formats.append(replace(
-                f, games=number(f"games{i}", f.games), seatings=number(f"seatings{i}",
-                                                                        f.seatings),
-                entrants=number(f"entrants{i}", f.entrants or 0) or f.entrants,
-                seating=str(form.get(f"seating{i}", f.seating))))
-        apart = tuple(k for k in ("family", "club") if form.get(f"apart_{k}"))
-        new = replace(div, formats=tuple(formats), keep_apart=apart,
-                      groups_hard=form.get("hard") == "1",
-                      eligibility=str(form.get("eligibility", div.eligibility))[:200])
-        t = t.with_division(new)
-        cap = number("cap", div.cap)
-        if cap != div.cap:
-            return set_cap(t, key, cap)
-        return Progress(t)
-
     try:
-        _act(store, slug, director.name, "edit_division", step)
-    except usecases.UseCaseError as exc:
-        return redirect(request, f"/director/t/{slug}#{key}", str(exc), "error")
+        if div.started:
+            edit = usecases.DivisionEdit(name=_text(form, "name", div.name, 80))
+        else:
+            formats = [_stage(form, str(i), f) for i, f in enumerate(div.formats)]
+            formats.append(_stage(form, "new"))
+            edit = usecases.DivisionEdit(
+                name=_text(form, "name", div.name, 80), cap=_number(form, "cap", div.cap),
+                rules=_text(form, "rules") or None,
+                formats=tuple(f for f in formats if f is not None),
+                eligibility=_text(form, "eligibility", div.eligibility),
+                keep_apart=tuple(k for k in ("family", "club") if form.get(f"apart_{k}")),
+                groups_hard=form.get("hard") == "1",
+                late_entry=form.get("late_entry") == "1")
+        usecases.edit_division(store, slug, div.key, edit, who=director.name)
+    except (usecases.UseCaseError, TournamentError) as exc:
+        return redirect(request, f"/director/t/{slug}#{key}", _refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}#{key}", _("Settings saved."))
 
 
@@ -292,7 +390,7 @@ def mark_present(request: Request, store: StoreDep, director: DirectorDep, slug:
     try:
         out = usecases.check_in_players(store, slug, [str(player)], who=director.name)
     except usecases.UseCaseError as exc:
-        return redirect(request, back, str(exc), "error")
+        return redirect(request, back, _refused(request, exc), "error")
     return redirect(request, back, _("%(name)s is present.")
                     % {"name": out.tournament.name_of(player)})
 
@@ -304,10 +402,58 @@ def start(request: Request, store: StoreDep, director: DirectorDep, slug: str,
     try:
         out = usecases.close_check_in(store, slug, key, who=director.name)
     except usecases.UseCaseError as exc:
-        return redirect(request, f"/director/t/{slug}/d/{key}/checkin", str(exc), "error")
+        return redirect(request, f"/director/t/{slug}/d/{key}/checkin",
+                        _refused(request, exc), "error")
     dropped = len(out.tournament.in_division(key, "no_show"))
     return redirect(request, f"/director/t/{slug}#{key}",
                     _("Check-in is closed: %(n)s no-shows are not seated.") % {"n": dropped})
+
+
+@router.post("/t/{slug}/d/{key}/withdraw/{player}")
+def withdraw(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+             key: str, player: int) -> Response:
+    """A player withdraws before the start (the first on the waitlist moves up)."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/checkin"
+    try:
+        out = usecases.withdraw_player(store, slug, str(player), who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, _refused(request, exc), "error")
+    return redirect(request, back, _("%(name)s withdrew.")
+                    % {"name": out.tournament.name_of(player)})
+
+
+@router.post("/t/{slug}/d/{key}/drop/{player}")
+def drop(request: Request, store: StoreDep, director: DirectorDep, slug: str, key: str,
+         player: int, why: str = Form("")) -> Response:
+    """A player leaves during the event: their counted games stay, no more seats."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/checkin"
+    try:
+        out = usecases.drop_player(store, slug, str(player), who=director.name,
+                                   why=" ".join(why.split())[:200])
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, _refused(request, exc), "error")
+    return redirect(request, back, _("%(name)s is dropped: not seated from the next round "
+                                     "on.") % {"name": out.tournament.name_of(player)})
+
+
+@router.post("/t/{slug}/d/{key}/late")
+def late(request: Request, store: StoreDep, director: DirectorDep, slug: str, key: str,
+         name: str = Form(""), family: str = Form("")) -> Response:
+    """A late entry (where the division allows it): present at once, seated from the
+    next round."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/checkin"
+    tags = (f"family:{' '.join(family.split())[:40]}",) if family.strip() else ()
+    try:
+        out = usecases.enter_late(store, slug, key, " ".join(name.split())[:80],
+                                  who=director.name, tags=tags)
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, _refused(request, exc), "error")
+    reg = out.tournament.registrations[-1]
+    return redirect(request, back, _("%(name)s entered late as number %(n)s.")
+                    % {"name": reg.name, "n": reg.player})
 
 
 # ---------------------------------------------------------------- rounds
@@ -324,8 +470,53 @@ def seat(request: Request, store: StoreDep, director: DirectorDep, slug: str,
     try:
         usecases.seat(store, slug, key, None, who=director.name)
     except usecases.UseCaseError as exc:
-        return redirect(request, f"/director/t/{slug}#{key}", str(exc), "error")
+        return redirect(request, f"/director/t/{slug}#{key}", _refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}/d/{key}/round", _("The round is seated."))
+
+
+@router.post("/t/{slug}/d/{key}/lock")
+def lock(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+         key: str) -> Response:
+    """Lock the current round's seating: it is never reseated after this."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/round"
+    try:
+        usecases.lock_seating(store, slug, key, who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, _refused(request, exc), "error")
+    return redirect(request, back, _("The seating is locked."))
+
+
+@router.post("/t/{slug}/d/{key}/reseat")
+def reseat(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+           key: str) -> Response:
+    """Seat the current round again (after a drop or a late entry), until locked."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/round"
+    try:
+        usecases.reseat(store, slug, key, who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, _refused(request, exc), "error")
+    return redirect(request, back, _("The round is seated again."))
+
+
+@router.post("/t/{slug}/d/{key}/vote/{what}")
+def vote(request: Request, store: StoreDep, director: DirectorDep, slug: str, key: str,
+         what: str) -> Response:
+    """Open or close the division's winner-guess vote."""
+    _ = gettext_of(request)
+    if what not in ("open", "close"):
+        raise HTTPException(404)
+    try:
+        if what == "open":
+            usecases.open_vote(store, slug, key, who=director.name)
+        else:
+            usecases.close_vote(store, slug, key, who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, f"/director/t/{slug}#{key}", _refused(request, exc), "error")
+    return redirect(request, f"/director/t/{slug}#{key}",
+                    _("The vote is open.") if what == "open" else
+                    _("The vote is closed: its results are public."))
 
 
 @router.post("/t/{slug}/d/{key}/close")
@@ -335,7 +526,8 @@ def close(request: Request, store: StoreDep, director: DirectorDep, slug: str,
     try:
         usecases.close(store, slug, key, who=director.name)
     except usecases.UseCaseError as exc:
-        return redirect(request, f"/director/t/{slug}/d/{key}/round", str(exc), "error")
+        return redirect(request, f"/director/t/{slug}/d/{key}/round",
+                        _refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}/d/{key}/round", _("The round is closed."))
 
 
@@ -346,7 +538,7 @@ def advance(request: Request, store: StoreDep, director: DirectorDep, slug: str,
     try:
         usecases.advance(store, slug, key, who=director.name)
     except usecases.UseCaseError as exc:
-        return redirect(request, f"/director/t/{slug}#{key}", str(exc), "error")
+        return redirect(request, f"/director/t/{slug}#{key}", _refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}#{key}",
                     _("The next stage has started with the players above the cut line."))
 
@@ -364,8 +556,14 @@ def round_page(request: Request, web: WebDep, store: StoreDep, director: Directo
                                            table.number))
             url = str(request.base_url).rstrip("/") + f"/score/{token}"
             links[table.number] = (f"/score/{token}", qr_data_uri(url))
+    lock = None
+    entered = False
+    if view.round is not None:
+        lock = usecases.round_locks(store, slug).get((key, view.stage_index,
+                                                      view.round.number))
+        entered = any(x.sheet.entered_by is not None for x in view.round.tables)
     return render(request, "director/round.html", account=director, t=t, slug=slug,
-                  view=view, links=links)
+                  view=view, links=links, lock=lock, entered=entered)
 
 
 @router.post("/t/{slug}/d/{key}/award")
@@ -374,7 +572,7 @@ def award(request: Request, store: StoreDep, director: DirectorDep, slug: str,
     try:
         usecases.award(store, slug, key, who=director.name)
     except usecases.UseCaseError as exc:
-        return redirect(request, f"/director/t/{slug}#{key}", str(exc), "error")
+        return redirect(request, f"/director/t/{slug}#{key}", _refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}/d/{key}/awards")
 
 
@@ -386,7 +584,7 @@ def awards_page(request: Request, store: StoreDep, director: DirectorDep, slug: 
     try:
         lines = awards(t, key)
     except TournamentError as exc:
-        return redirect(request, f"/director/t/{slug}#{key}", str(exc), "error")
+        return redirect(request, f"/director/t/{slug}#{key}", _refused(request, exc), "error")
     families = [(f, [t.name_of(p) for p in f.members]) for f in family_prizes(t)]
     return render(request, "director/awards.html", account=director, t=t, slug=slug,
                   view=division_view(t, key), lines=lines, families=families)

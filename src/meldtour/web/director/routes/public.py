@@ -3,11 +3,15 @@ standings (and their projector view), the seat list on the projector, a player's
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import time
+from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
 
 from meldtour.store import usecases
 from meldtour.store.models import TournamentRow
@@ -15,8 +19,24 @@ from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError
 
 from .. import accounts
-from ..deps import StoreDep, csrf_protect, gettext_of, redirect, render
-from ..views import STATUS, TEMPLATE_TITLES, division_view, final_rows, player_day, standings_rows
+from ..deps import (
+    StoreDep,
+    csrf_protect,
+    gettext_of,
+    give_voter_key,
+    redirect,
+    render,
+    voter_key,
+)
+from ..views import (
+    STATUS,
+    TEMPLATE_TITLES,
+    division_view,
+    final_rows,
+    player_day,
+    refusal_text,
+    standings_rows,
+)
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -53,7 +73,8 @@ def tournament_page(request: Request, store: StoreDep, slug: str) -> Response:
     views = [division_view(t, d.key) for d in t.divisions]
     finals = {v.div.key: final_rows(t, v.div.key)[: v.div.prizes] for v in views if v.finished}
     return render(request, "public/tournament.html", t=t, slug=slug, views=views,
-                  finals=finals)
+                  finals=finals, info=usecases.info(store, slug),
+                  polls=usecases.polls(store, slug))
 
 
 @router.get("/t/{slug}/register", response_class=HTMLResponse)
@@ -81,7 +102,7 @@ def register_post(request: Request, store: StoreDep, slug: str, name: str = Form
             who="web:registration")
     except usecases.UseCaseError as exc:
         return redirect(request, f"/t/{slug}/register", _("Registration refused: %(why)s")
-                        % {"why": str(exc)}, "error")
+                        % {"why": refusal_text(str(exc), _)}, "error")
     notice = out.notices[-1]
     t = out.tournament
     reg = t.registration(notice.player or 0)
@@ -152,9 +173,89 @@ def standings_live(request: Request, store: StoreDep, slug: str,
     return HTMLResponse(html, headers={"ETag": etag, "Cache-Control": "no-cache"})
 
 
+#: How often a standings stream looks for a change, and how long one stream lasts
+#: (the browser's EventSource then reconnects by itself).
+WATCH_SECONDS = 0.4
+STREAM_SECONDS = 300.0
+
+
+@router.get("/t/{slug}/standings/events")
+async def standings_events(request: Request, store: StoreDep, slug: str) -> Response:
+    """Server-Sent Events: a ``change`` event whenever the tournament changes (a sheet
+    saved, a round seated or closed), so the page fetches its standings at once. The
+    stream watches the newest audit line, so changes made by any process (another
+    worker, the command line) are seen within :data:`WATCH_SECONDS`."""
+    try:
+        mark = await run_in_threadpool(usecases.audit_mark, store, slug)
+    except NotFound:
+        raise HTTPException(404, f"no tournament {slug!r}") from None
+
+    async def stream() -> AsyncIterator[str]:
+        last, started, quiet = mark, time.monotonic(), 0.0
+        yield f"retry: 1000\nevent: hello\ndata: {last}\n\n"
+        while time.monotonic() - started < STREAM_SECONDS:
+            if await request.is_disconnected():
+                return
+            await asyncio.sleep(WATCH_SECONDS)
+            now = await run_in_threadpool(usecases.audit_mark, store, slug)
+            if now != last:
+                last, quiet = now, 0.0
+                yield f"event: change\ndata: {now}\n\n"
+            else:
+                quiet += WATCH_SECONDS
+                if quiet >= 15:
+                    quiet = 0.0
+                    yield ": still here\n\n"
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
 @router.get("/t/{slug}/seats", response_class=HTMLResponse)
 def seats_projector(request: Request, store: StoreDep, slug: str,
                     division: str | None = None) -> Response:
     t = load(store, slug)
     key = pick_division(t, division)
     return render(request, "public/seats.html", t=t, slug=slug, view=division_view(t, key))
+
+
+# ---------------------------------------------------------------- the winner-guess vote
+
+
+@router.get("/t/{slug}/vote", response_class=HTMLResponse)
+def vote_page(request: Request, store: StoreDep, slug: str,
+              division: str | None = None) -> Response:
+    """The winner-guess vote of a division: the finalists while it is open (one vote
+    per browser; voting again changes it), the results once the director closed it."""
+    t = load(store, slug)
+    polls = usecases.polls(store, slug)
+    if division is None and polls:
+        division = next((k for k, p in polls.items() if not p.closed), next(iter(polls)))
+    key = pick_division(t, division)
+    poll = polls.get(key)
+    mine = usecases.my_vote(store, slug, key, voter_key(request)) if poll else None
+    ranked = sorted(poll.tally.items(), key=lambda kv: (-kv[1], kv[0])) if poll else []
+    return render(request, "public/vote.html", t=t, slug=slug, key=key, poll=poll,
+                  polls=polls, mine=mine, ranked=ranked)
+
+
+@router.post("/t/{slug}/vote")
+def vote_post(request: Request, store: StoreDep, slug: str, division: str = Form(""),
+              finalist: str = Form(""), name: str = Form("")) -> Response:
+    _ = gettext_of(request)
+    t = load(store, slug)
+    key = pick_division(t, division or None)
+    back = f"/t/{slug}/vote?division={key}"
+    if not finalist.isdigit():
+        return redirect(request, back, _("Choose a player."), "error")
+    response = redirect(request, back)
+    voter = give_voter_key(request, response)
+    try:
+        usecases.cast_vote(store, slug, key, voter, int(finalist),
+                           name=" ".join(name.split())[:80])
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, refusal_text(str(exc), _), "error")
+    from ..deps import flash
+    return flash(request, response, _("Your vote for %(name)s is counted. You may change "
+                                      "it until the vote closes.")
+                 % {"name": t.name_of(int(finalist))})
