@@ -363,7 +363,8 @@ class LiveGame:
         if progress.state.end is not None:
             await self.log.finish(self.id, {"end": progress.state.end,
                                             "winner": progress.state.winner,
-                                            "scores": list(progress.state.scores or ())})
+                                            "scores": list(progress.state.scores or ()),
+                                            "penalties": list(progress.state.penalties)})
             if self.on_over is not None:
                 try:
                     await self.on_over(self)

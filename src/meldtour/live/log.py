@@ -172,6 +172,10 @@ class StoreLog:
         self._pending: list[tuple[str, int, dict[str, Any], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
 
+    def open(self) -> Store:
+        """The store (opened on first use)."""
+        return self._open()
+
     def _open(self) -> Store:
         if self._store is None:
             given = self._given

@@ -24,6 +24,7 @@ from .clock import Clock, SystemClock
 from .cluster import RENEW, Cluster, RemoteError, RemoteSubscriber, redis_url
 from .game import LiveGame, Subscriber, TableError, _hash
 from .log import GameLog, MemoryLog, StoreLog
+from .online import OnlineRounds
 from .table import TableConfig
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,10 @@ class LiveServer:
         self._heart: asyncio.Task[None] | None = None
         self._keeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Future[LiveGame | None]] = {}
+        #: A tournament's tables played online (games logged in the tournaments' database).
+        self.online: OnlineRounds | None = None
+        if isinstance(self.log, StoreLog):
+            self.online = OnlineRounds(self, self.log.open)
 
     # ------------------------------------------------------------ tables
 
@@ -228,6 +233,11 @@ class LiveServer:
                 if self.cluster is not None:
                     await self.cluster.start(self._request, self._message)
                 await self.recover()
+                if self.online is not None:
+                    try:
+                        await self.online.settle()
+                    except Exception:
+                        log.exception("the online tables could not be settled")
             finally:
                 self._start_heartbeat()
 

@@ -24,7 +24,7 @@ from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Unique
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Store, StoreError
-from .models import Base
+from .models import Base, TournamentRow
 
 Json = JSON(none_as_null=True)
 
@@ -159,6 +159,47 @@ def round_games(store: Store, tournament_id: int, division: str, stage: int,
         return [_value(r) for r in rows]
 
 
+def table_games(store: Store, game_id: str) -> list[OnlineGame]:
+    """Every online game of the table that ``game_id`` is a game of, by game."""
+    with store.transaction() as s:
+        row = s.get(OnlineGameRow, game_id)
+        if row is None:
+            return []
+        rows = s.scalars(select(OnlineGameRow).where(
+            OnlineGameRow.tournament_id == row.tournament_id,
+            OnlineGameRow.division == row.division, OnlineGameRow.stage == row.stage,
+            OnlineGameRow.round == row.round, OnlineGameRow.table_number == row.table_number)
+            .order_by(OnlineGameRow.game)).all()
+        return [_value(r) for r in rows]
+
+
+def all_games(store: Store) -> list[OnlineGame]:
+    with store.transaction() as s:
+        return [_value(r) for r in s.scalars(select(OnlineGameRow)
+                                             .order_by(OnlineGameRow.created_at)).all()]
+
+
+def tournament_of(store: Store, slug: str | None) -> tuple[int, str, str]:
+    """A tournament's id, slug and template (``club-night``, ``busan-2015``, ...)."""
+    with store.transaction() as s:
+        query = select(TournamentRow)
+        if slug is not None:
+            query = query.where(TournamentRow.slug == slug)
+        rows = s.scalars(query.limit(2)).all()
+        if len(rows) != 1:
+            raise OnlineError(f"no tournament {slug!r}" if rows == [] or slug else
+                              "several tournaments: name one")
+        return rows[0].id, rows[0].slug, rows[0].template
+
+
+def slug_of(store: Store, tournament_id: int) -> str:
+    with store.transaction() as s:
+        row = s.get(TournamentRow, tournament_id)
+        if row is None:
+            raise OnlineError(f"no tournament {tournament_id}")
+        return row.slug
+
+
 def unfilled_games(store: Store) -> list[OnlineGame]:
     """Online games whose result is not on the sheet yet (being played, or finished
     just before a crash), oldest first."""
@@ -169,4 +210,5 @@ def unfilled_games(store: Store) -> list[OnlineGame]:
 
 
 __all__ = ["LiveTableRow", "OnlineError", "OnlineGame", "OnlineGameRow", "add_games",
-           "get_game", "mark_filled", "round_games", "unfilled_games"]
+           "all_games", "get_game", "mark_filled", "round_games", "slug_of", "table_games",
+           "tournament_of", "unfilled_games"]

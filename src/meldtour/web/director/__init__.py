@@ -15,7 +15,7 @@ from meldtour.store.db import SchemaError, Store
 
 from ..config import Settings
 from .deps import LoginRequired, Web, render
-from .routes import director, printing, public, score
+from .routes import director, online, printing, public, score
 
 
 def include_director(app: FastAPI, settings: Settings, store: Store | None = None,
@@ -33,5 +33,5 @@ def include_director(app: FastAPI, settings: Settings, store: Store | None = Non
 
     app.add_exception_handler(LoginRequired, login_required)
     app.add_exception_handler(SchemaError, schema_error)
-    for module in (public, director, score, printing):
+    for module in (public, director, score, printing, online):
         app.include_router(module.router)

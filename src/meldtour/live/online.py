@@ -1,0 +1,230 @@
+"""A tournament's tables played online.
+
+The director starts a seated round online: each table that is not counted yet becomes
+a live game of the division's rules, its seats the table's players in seat order (each
+holding a secret seat link), and the game starts at once — the round's clocks start
+together, as at the venue. Computer players may stand in for players who are not
+there, only at a club night (a ``club-night`` tournament), never in an official
+tournament: that is refused.
+
+Each finished game fills its game of the table's score sheet by itself, through the
+store's sheet-saving use case (:func:`meldtour.store.usecases.enter_sheet`) with the
+game's points, penalty points and winner; the table's last game submits the sheet, so
+it counts and the standings follow. Then the table's next game starts, with the same
+seats. What a crash interrupts (a result not yet on the sheet, a next game not yet
+started) is finished by :meth:`OnlineRounds.settle`, run at start-up and by the
+director's page; every step is safe to repeat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import logging
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.exc import IntegrityError
+
+from meldtour.players.levels import LEVELS
+from meldtour.store import games as game_log
+from meldtour.store import online, usecases
+from meldtour.store.db import Store
+
+from .table import SeatConfig, TableConfig
+
+if TYPE_CHECKING:
+    from .game import LiveGame
+    from .server import LiveServer
+
+log = logging.getLogger(__name__)
+
+#: Tournaments made from these templates are club nights: computer players may sit in.
+CLUB_TEMPLATES = frozenset({"club-night"})
+#: Who the sheets say entered an online game's result.
+WHO = "online play"
+
+
+class OnlineRefused(online.OnlineError):
+    """The director's request cannot be done, with the reason."""
+
+
+def seat_key(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class OnlineRounds:
+    """The online tables of the tournaments in ``store``, played on ``server``."""
+
+    def __init__(self, server: LiveServer, store: Callable[[], Store]) -> None:
+        self.server = server
+        self._store = store
+        #: Seconds a computer player waits before it moves (tests set 0).
+        self.bot_delay = 0.8
+        server.over_hooks.append(self.game_over)
+
+    def store(self) -> Store:
+        return self._store()
+
+    # ------------------------------------------------------------ the director
+
+    async def start_round(self, slug: str | None, division: str | None, *,
+                          computers: Mapping[int, str] | None = None,
+                          who: str) -> list[online.OnlineGame]:
+        """Start the division's current round online; ``computers`` maps the players a
+        computer player stands in for to its level. Returns the games started."""
+        plan = await asyncio.to_thread(self._plan, slug, division, dict(computers or {}))
+        try:
+            await asyncio.to_thread(online.add_games, self.store(), plan)
+        except IntegrityError:
+            raise OnlineRefused("the round was started online meanwhile") from None
+        log.info("%s started %d online tables", who, len(plan))
+        for g in plan:
+            await self._launch(g)
+        return plan
+
+    def _plan(self, slug: str | None, division: str | None,
+              computers: dict[int, str]) -> list[online.OnlineGame]:
+        store = self.store()
+        tid, slug, template = online.tournament_of(store, slug)
+        try:
+            t = usecases.read(store, slug)
+            key = usecases.resolve_division(t, division)
+            index, last, closed = usecases.current_round(t, key)
+        except (usecases.UseCaseError, ValueError) as exc:
+            raise OnlineRefused(str(exc)) from None
+        if not last:
+            raise OnlineRefused("no round is seated: seat the round first")
+        if closed:
+            raise OnlineRefused(f"round {last} is closed")
+        if computers and template not in CLUB_TEMPLATES:
+            raise OnlineRefused("computer players may fill seats only at a club night, "
+                                "never in an official tournament")
+        for player, level in computers.items():
+            if level not in LEVELS:
+                raise OnlineRefused(f"unknown player level {level!r} for #{player}")
+        stage = t.division(key).stages[index]
+        rnd = stage.rounds[-1]
+        seated = {p for table in rnd.tables for p in table.players}
+        if set(computers) - seated:
+            raise OnlineRefused(f"#{min(set(computers) - seated)} is not seated in round {last}")
+        online_tables = {g.table for g in online.round_games(store, tid, key, index, last)}
+        plan = []
+        for table in rnd.tables:
+            if table.number in online_tables or table.counted:
+                continue
+            seats = [{"player": p, "name": t.name_of(p), "computer": computers.get(p),
+                      "token": None if p in computers else secrets.token_urlsafe(18)}
+                     for p in table.players]
+            plan.append(online.OnlineGame(secrets.token_urlsafe(6), tid, key, index, last,
+                                          table.number, 1, len(table.sheet.games), seats,
+                                          False))
+        if not plan:
+            raise OnlineRefused(f"every table of round {last} is online or counted already")
+        return plan
+
+    # ------------------------------------------------------------ the games
+
+    async def _launch(self, g: online.OnlineGame) -> LiveGame | None:
+        """Create the table's game on this process and start it (its clocks run)."""
+        t = await asyncio.to_thread(usecases.read, self.store(),
+                                    await asyncio.to_thread(online.slug_of, self.store(),
+                                                            g.tournament_id))
+        rules = t.division(g.division).rules
+        config = TableConfig(
+            rules, tuple(SeatConfig("computer", s["computer"]) if s["computer"]
+                         else SeatConfig("human") for s in g.seats),
+            seed=secrets.randbits(32), bot_delay=self.bot_delay)
+        try:
+            game = await self.server.open_table(
+                config, g.game_id, names=[s["name"] for s in g.seats],
+                keys=[None if s["token"] is None else seat_key(s["token"]) for s in g.seats])
+        except ValueError:
+            return None  # another process has it already
+        await game.open()
+        return game
+
+    async def game_over(self, game: LiveGame) -> None:
+        """The end-of-game hook: an online game's result onto its sheet, then the next
+        game of its table."""
+        g = await asyncio.to_thread(online.get_game, self.store(), game.id)
+        if g is None or game.state is None or game.state.winner is None:
+            return
+        state = game.state
+        await asyncio.to_thread(self._fill, g, list(state.scores or ()), list(state.penalties),
+                                state.winner)
+        await self._next(g)
+
+    def _fill(self, g: online.OnlineGame, scores: Sequence[int], penalties: Sequence[int],
+              winner: int) -> None:
+        store = self.store()
+        entry = usecases.GameEntry(game=g.game, points=tuple(scores),
+                                   penalties=tuple(penalties) or None, winner=winner + 1)
+        outcome = usecases.enter_sheet(store, online.slug_of(store, g.tournament_id),
+                                       g.division, g.round, g.table, [entry], who=WHO,
+                                       stage=g.stage + 1, submit=g.game == g.games)
+        if outcome.problems:
+            log.warning("online game %s: table %d's sheet kept as a draft: %s", g.game_id,
+                        g.table, "; ".join(str(p) for p in outcome.problems))
+        online.mark_filled(store, g.game_id)
+
+    async def _next(self, g: online.OnlineGame) -> None:
+        if g.game >= g.games:
+            return
+        nxt = dataclasses.replace(g, game_id=secrets.token_urlsafe(6), game=g.game + 1,
+                                  filled=False)
+        try:
+            await asyncio.to_thread(online.add_games, self.store(), [nxt])
+        except (online.OnlineError, IntegrityError):
+            return  # started already (by another process, or before a crash)
+        await self._launch(nxt)
+
+    async def settle(self) -> None:
+        """Finish what a crash interrupted: results not on their sheet yet, games not
+        started, next games not begun. Safe to run on several processes at once."""
+        store = self.store()
+        rows = await asyncio.to_thread(online.all_games, store)
+        by_table: dict[tuple[Any, ...], list[online.OnlineGame]] = {}
+        for g in rows:
+            by_table.setdefault((g.tournament_id, g.division, g.stage, g.round, g.table),
+                                []).append(g)
+        for table_games in by_table.values():
+            table_games.sort(key=lambda x: x.game)
+            for g in table_games:
+                if g.filled:
+                    continue
+                if g.game_id in self.server.games:
+                    continue  # being played here
+                logged = await asyncio.to_thread(game_log.load_game, store, g.game_id)
+                if logged is None:
+                    cluster = self.server.cluster
+                    if cluster is None or await cluster.owner(g.game_id) is None:
+                        await self._launch(g)  # recorded, never started: start it
+                    continue
+                result = logged.result
+                if result is None or result.get("winner") is None:
+                    continue  # being played (here after recovery, or elsewhere)
+                await asyncio.to_thread(self._fill, g, result["scores"],
+                                        result.get("penalties") or [], int(result["winner"]))
+                g = dataclasses.replace(g, filled=True)
+            last = table_games[-1]
+            if (last.filled or last.game_id not in self.server.games) and last.game < last.games:
+                done = await asyncio.to_thread(online.get_game, store, last.game_id)
+                if done is not None and done.filled:
+                    await self._next(last)
+
+    # ------------------------------------------------------------ seat links
+
+    def seat_game(self, game_id: str, token: str) -> str | None:
+        """The table's current game for a seat link (``game_id`` any game of the table),
+        or None if the token is not one of its seats'."""
+        games = online.table_games(self.store(), game_id)
+        if not games or not any(s["token"] and secrets.compare_digest(s["token"], token)
+                                for s in games[0].seats):
+            return None
+        return games[-1].game_id
+
+
+__all__ = ["CLUB_TEMPLATES", "OnlineRefused", "OnlineRounds", "seat_key"]

@@ -1,0 +1,150 @@
+"""A round played online: the director starts the current round of a division online
+(each table not yet counted becomes a live game; computer players may stand in for
+absent players at a club night only), follows the games, and hands each player the
+link to their seat. Each finished game fills its table's score sheet by itself
+(:mod:`meldtour.live.online`)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from meldtour.live import LiveServer
+from meldtour.live.online import CLUB_TEMPLATES, OnlineRefused, OnlineRounds
+from meldtour.players.levels import LEVELS
+from meldtour.store import games as game_log
+from meldtour.store import online, usecases
+from meldtour.store.db import Store
+from meldtour.store.repository import NotFound
+from meldtour.tournament import Tournament, TournamentError
+
+from ...i18n import N_
+from ...play import COOKIE, LEVEL_NAMES
+from ..deps import DirectorDep, StoreDep, csrf_protect, gettext_of, redirect, render
+from ..views import division_view, refusal_text
+
+router = APIRouter(dependencies=[Depends(csrf_protect)])
+
+_REFUSALS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"^computer players may fill seats only at a club night"),
+     N_("Computer players may fill seats only at a club night, never in an official "
+        "tournament.")),
+    (re.compile(r"^no round is seated"), N_("No round is seated: seat the round first.")),
+    (re.compile(r"^round (?P<n>\d+) is closed"), N_("Round %(n)s is closed.")),
+    (re.compile(r"^every table of round (?P<n>\d+) is online or counted"),
+     N_("Every table of round %(n)s is already played online or counted.")),
+    (re.compile(r"^the round was started online meanwhile"),
+     N_("The round was started online meanwhile.")),
+]
+
+
+def _refusal(request: Request, message: str) -> str:
+    _ = gettext_of(request)
+    for pattern, text in _REFUSALS:
+        found = pattern.match(message)
+        if found:
+            return _(text) % found.groupdict()
+    return refusal_text(message, _)
+
+
+def _rounds(request: Request) -> tuple[LiveServer, OnlineRounds]:
+    live: LiveServer = request.app.state.live
+    if live.online is None:
+        raise HTTPException(503, "online play is not logged in the database")
+    return live, live.online
+
+
+def _load(store: Store, slug: str) -> Tournament:
+    try:
+        return usecases.read(store, slug)
+    except NotFound:
+        raise HTTPException(404, f"no tournament {slug!r}") from None
+
+
+@dataclass(frozen=True)
+class GameLine:
+    game: online.OnlineGame
+    status: str  # "playing", "over", "filled"
+    moves: int
+
+
+def _lines(store: Store, live: LiveServer, games: list[online.OnlineGame]) -> list[GameLine]:
+    out = []
+    for g in games:
+        here = live.games.get(g.game_id)
+        if here is not None:
+            moves, over = here.version, here.over
+        else:
+            logged = game_log.load_game(store, g.game_id)
+            moves = 0 if logged is None else len(logged.moves)
+            over = logged is not None and logged.result is not None
+        out.append(GameLine(g, "filled" if g.filled else "over" if over else "playing", moves))
+    return out
+
+
+@router.get("/director/t/{slug}/d/{key}/online", response_class=HTMLResponse)
+async def online_page(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+                      key: str) -> Response:
+    live, rounds = _rounds(request)
+    await live.ensure_recovered()
+    await rounds.settle()
+    t = await asyncio.to_thread(_load, store, slug)
+    try:
+        key = t.division(key).key
+    except TournamentError:
+        raise HTTPException(404, f"no division {key!r}") from None
+    view = division_view(t, key)
+    tid, _slug, template = await asyncio.to_thread(online.tournament_of, store, slug)
+    tables: dict[int, list[GameLine]] = {}
+    if view.round is not None:
+        games = await asyncio.to_thread(online.round_games, store, tid, key, view.stage_index,
+                                        view.round.number)
+        for line in await asyncio.to_thread(_lines, store, live, games):
+            tables.setdefault(line.game.table, []).append(line)
+    return render(request, "director/online.html", account=director, t=t, slug=slug,
+                  view=view, tables=tables, club=template in CLUB_TEMPLATES,
+                  levels=LEVEL_NAMES)
+
+
+@router.post("/director/t/{slug}/d/{key}/online/start")
+async def start_online(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+                       key: str) -> Response:
+    _ = gettext_of(request)
+    _live, rounds = _rounds(request)
+    back = f"/director/t/{slug}/d/{key}/online"
+    form = await request.form()
+    level = form.get("level")
+    computers: dict[int, str] = {}
+    if isinstance(level, str) and level:
+        if level not in LEVELS:
+            raise HTTPException(400, f"a computer player is one of {', '.join(LEVELS)}")
+        for value in form.getlist("computer"):
+            if isinstance(value, str) and value.isdigit():
+                computers[int(value)] = level
+    try:
+        await rounds.start_round(slug, key, computers=computers, who=director.name)
+    except OnlineRefused as exc:
+        return redirect(request, back, _refusal(request, str(exc)), "error")
+    except (online.OnlineError, usecases.UseCaseError) as exc:
+        return redirect(request, back, _refusal(request, str(exc)), "error")
+    return redirect(request, back, _("The round is being played online: each finished game "
+                                     "fills its score sheet."))
+
+
+@router.get("/online/seat/{game_id}/{token}")
+async def seat_link(request: Request, game_id: str, token: str) -> Response:
+    """A player's link to their seat at an online table: sits them down at the table's
+    current game (the seat's secret in a cookie, as when joining a lobby table)."""
+    _live, rounds = _rounds(request)
+    gid = await asyncio.to_thread(rounds.seat_game, game_id, token)
+    if gid is None:
+        raise HTTPException(404, "no such seat")
+    response = RedirectResponse(f"/play/t/{gid}", status_code=303)
+    response.set_cookie(COOKIE + gid, token, max_age=7 * 24 * 3600, httponly=True,
+                        samesite="lax", path="/play")
+    return response
+
