@@ -9,9 +9,10 @@ printing and exports.
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from meldtour.store.db import SchemaError, Store
+from meldtour.store.repository import NotFound
 
 from ..config import Settings
 from .deps import LoginRequired, Web, render
@@ -31,7 +32,12 @@ def include_director(app: FastAPI, settings: Settings, store: Store | None = Non
                                         message=str(exc))
         return response
 
+    async def not_found(request: Request, exc: Exception) -> Response:
+        # A use case asked for a tournament (or a part of one) that is not there.
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
     app.add_exception_handler(LoginRequired, login_required)
     app.add_exception_handler(SchemaError, schema_error)
+    app.add_exception_handler(NotFound, not_found)
     for module in (public, director, score, printing, online):
         app.include_router(module.router)

@@ -81,13 +81,20 @@ def _entries(body: Any, seats: int, count: int) -> list[usecases.GameEntry]:
     return out
 
 
+async def _body(request: Request) -> Any:
+    try:
+        return await request.json()
+    except ValueError:  # not JSON (or not UTF-8)
+        raise HTTPException(400, "the sheet is sent as a JSON object") from None
+
+
 @router.post("/score/{token}/check")
 async def check(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
     """The engine's checks on the rows as typed; nothing is saved."""
     scope = _scope(web, token)
     t, sheet, _version = _sheet(store, scope)
     rules = t.division(scope.division).rules
-    entries = _entries(await request.json(), len(sheet.players), len(sheet.games))
+    entries = _entries(await _body(request), len(sheet.players), len(sheet.games))
     _ = gettext_of(request)
     problems = []
     for e in entries:
@@ -104,7 +111,7 @@ async def check(request: Request, web: WebDep, store: StoreDep, token: str) -> R
 async def save(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
     scope = _scope(web, token)
     _t, sheet, _current = _sheet(store, scope)
-    body = await request.json()
+    body = await _body(request)
     entries = _entries(body, len(sheet.players), len(sheet.games))
     version = body.get("version")
     why = str(body.get("why") or "").strip()[:300]
