@@ -419,3 +419,23 @@ def test_the_winner_guess_vote(store: Store) -> None:
     with pytest.raises(uc.UseCaseError, match="no vote is open"):
         uc.close_vote(store, slug, None, who="d")
     assert uc.open_vote(store, slug, None, who="d").votes == 2  # reopened, votes kept
+
+
+def test_one_voter_voting_twice_at_once_is_one_vote(store: Store) -> None:
+    slug = club_ready(store, 8)
+    uc.open_vote(store, slug, None, who="d")
+    errors: list[BaseException] = []
+
+    def vote(finalist: int) -> None:
+        try:
+            uc.cast_vote(store, slug, None, "same-voter-key", finalist)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=vote, args=(1 + i % 3,)) for i in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+    assert uc.polls(store, slug)["club"].votes == 1

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 
 from meldtour.core.rules import PRESETS, RuleSet, find_rules
 from meldtour.tournament import (
@@ -1058,9 +1059,18 @@ def close_vote(store: Store, slug: str | None, division: str | None, *,
 def cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
               finalist: int, *, name: str = "") -> PollView:
     """A visitor's guess: one vote per voter key; voting again, while the vote is
-    open, changes the vote."""
+    open, changes the vote. (Two votes of one voter at once: the second finds the
+    first's row on its retry and changes it.)"""
     if not re.fullmatch(r"[A-Za-z0-9_-]{8,64}", voter):
         raise UseCaseError("a vote needs the voter's key")
+    try:
+        return _cast_vote(store, slug, division, voter, finalist, name)
+    except IntegrityError:
+        return _cast_vote(store, slug, division, voter, finalist, name)
+
+
+def _cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
+               finalist: int, name: str) -> PollView:
     with store.transaction() as s:
         loaded = load(s, slug)
         key = resolve_division(loaded.value, division)

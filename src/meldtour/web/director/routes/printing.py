@@ -16,7 +16,8 @@ from meldtour.tournament import Tournament, TournamentError, stage_standings
 from meldtour.tournament.standings import score_text
 
 from ... import pdf
-from ..deps import DirectorDep, Scope, StoreDep, WebDep, locale_of
+from ..deps import DirectorDep, Scope, StoreDep, WebDep, gettext_of, locale_of
+from ..views import refusal_text
 
 router = APIRouter(prefix="/director")
 
@@ -65,7 +66,7 @@ def printable(request: Request, web: WebDep, store: StoreDep, director: Director
         if kind == "certificates":
             return _pdf(pdf.certificates(t, key, locale), f"certificates-{key}.pdf")
     except (TournamentError, ValueError, IndexError) as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, refusal_text(str(exc), gettext_of(request))) from None
     raise HTTPException(404, "unknown printable")
 
 
