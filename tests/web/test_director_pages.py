@@ -284,3 +284,9 @@ def test_the_standings_stream_tells_of_a_saved_sheet_within_2_s(tmp_path: Path) 
         srv.should_exit = True
         thread.join(timeout=10)
     assert StageFormat  # (imported for the from-scratch test's readers)
+
+
+def test_more_refusals_are_translated() -> None:
+    ja = translations("ja").gettext
+    assert refusal_text("General: there is no round 4", ja) == "General: 第4ラウンドはありません"
+    assert refusal_text("round 2 has no table 9", ja) == "第2ラウンドに9番卓はありません"

@@ -17,7 +17,7 @@ from meldtour.tournament.sheets import check_game, enter_game
 from meldtour.tournament.stages import table_sheet
 
 from ..deps import Scope, StoreDep, WebDep, csrf_protect, current_account, gettext_of, render
-from ..views import points_text, problem_data
+from ..views import points_text, problem_data, refusal_text
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -138,7 +138,7 @@ async def save(request: Request, web: WebDep, store: StoreDep, token: str) -> Re
             "version": conflict.current,
             "theirs": _games(theirs) if theirs is not None else None}, status_code=409)
     except usecases.UseCaseError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse({"error": refusal_text(str(exc), _)}, status_code=400)
     # A round closed meanwhile makes the sheet counted; name the state as it is now.
     now = table_sheet(usecases.read(store, scope.slug), scope.division, scope.round,
                       scope.table, scope.stage)
