@@ -251,6 +251,9 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
         fill_sheet(scorer, number, 2, seats_of[number])
     director.goto(f"/director/t/{slug}/d/general/round")
     expect(director.locator(".sheetstate.counted")).to_have_count(3)
+    # The first saved sheet locked the seating: no reseat is offered any more.
+    expect(director.locator("#lockstate")).to_have_class(re.compile(r"\blocked\b"))
+    expect(director.get_by_role("button", name="이 라운드 자리 다시 배정")).to_have_count(0)
 
     # A scorer's link opens its own table only: a forged token is refused.
     assert scorer.request.get(first[:-3] + "abc").status == 404
