@@ -439,3 +439,27 @@ def test_one_voter_voting_twice_at_once_is_one_vote(store: Store) -> None:
         th.join()
     assert not errors, errors
     assert uc.polls(store, slug)["club"].votes == 1
+
+
+def test_the_migrations_make_the_models_tables(db_url: str) -> None:
+    """Upgraded to the head, the schema is what the models say (no difference for
+    alembic's autogenerate); 0004 goes down to 0003 and up again."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from meldtour.store.models import Base
+
+    engine = make_engine(db_url)
+    try:
+        upgrade(engine)
+        from alembic import command
+
+        from meldtour.store.db import alembic_config
+
+        with engine.begin() as conn:
+            command.downgrade(alembic_config(conn), "0003")
+        upgrade(engine)
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    finally:
+        engine.dispose()
