@@ -23,6 +23,7 @@ from meldtour.tournament import StageFormat
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director.deps import Web
+from meldtour.web.director.routes import public
 from meldtour.web.director.views import refusal_text
 from meldtour.web.i18n import translations
 
@@ -280,7 +281,16 @@ def test_the_standings_stream_tells_of_a_saved_sheet_within_2_s(tmp_path: Path) 
                     events.append((line[7:], time.monotonic() - saved))
                     break
         assert events and events[0][0] == "change" and events[0][1] < 2.0, events
+        # A stream ends by itself (the browser reconnects), so a stopping server
+        # never waits long for it.
+        public.STREAM_SECONDS = 1.0
+        started = time.monotonic()
+        with httpx.stream("GET", f"http://127.0.0.1:{port}/t/{slug}/standings/events",
+                          timeout=10) as r:
+            assert any(line.startswith("event: hello") for line in r.iter_lines())
+        assert time.monotonic() - started < 5
     finally:
+        public.STREAM_SECONDS = 30.0
         srv.should_exit = True
         thread.join(timeout=10)
     assert StageFormat  # (imported for the from-scratch test's readers)

@@ -173,10 +173,11 @@ def standings_live(request: Request, store: StoreDep, slug: str,
     return HTMLResponse(html, headers={"ETag": etag, "Cache-Control": "no-cache"})
 
 
-#: How often a standings stream looks for a change, and how long one stream lasts
-#: (the browser's EventSource then reconnects by itself).
+#: How often a standings stream looks for a change, and how long one stream lasts:
+#: the browser's EventSource then reconnects by itself (and the page fetches the
+#: standings on each ``hello``), and a server stopping waits for no stream longer.
 WATCH_SECONDS = 0.4
-STREAM_SECONDS = 300.0
+STREAM_SECONDS = 30.0
 
 
 @router.get("/t/{slug}/standings/events")
