@@ -173,3 +173,30 @@ def test_the_winner_guess_vote_on_a_phone(app_web: tuple[str, Web],
     shot(phone, "22-vote-results-phone")
     ctx.close()
 
+
+
+def test_withdraw_asks_first(app_web: tuple[str, Web], browser: Browser) -> None:  # noqa: F811
+    base, web = app_web
+    store = web.store()
+    from meldtour.web.director import accounts
+
+    accounts.create(store, "desk", "a long secret 1")
+    usecases.create_tournament(store, "club-night", who="d", slug="desk")
+    usecases.register_players(store, "desk", [usecases.PlayerEntry("김철수"),
+                                              usecases.PlayerEntry("이영희")], who="d")
+    ctx = context(browser, base, "ko", phone=True)
+    page = ctx.new_page()
+    page.goto("/director/login?next=/director/t/desk/d/club/checkin")
+    page.fill('input[name="name"]', "desk")
+    page.fill('input[name="password"]', "a long secret 1")
+    page.locator("main form button").last.click()
+    row = page.locator("ul.desk li", has_text="김철수")
+    page.once("dialog", lambda d: d.dismiss())
+    row.get_by_role("button", name="참가 취소").click()
+    page.wait_for_timeout(300)
+    assert usecases.read(store, "desk").registration(1).status == "registered"
+    page.once("dialog", lambda d: (d.message.startswith("김철수"), d.accept()))
+    row.get_by_role("button", name="참가 취소").click()
+    expect(page.locator(".flash")).to_contain_text("김철수 님이 참가를 취소했습니다")
+    assert usecases.read(store, "desk").registration(1).status == "withdrawn"
+    ctx.close()

@@ -2,6 +2,11 @@
 (function () {
   "use strict";
 
+  // Forms that cannot be undone ask first (withdraw, drop).
+  document.querySelectorAll("form[data-confirm]").forEach((f) => f.addEventListener("submit", (ev) => {
+    if (!window.confirm(f.dataset.confirm)) ev.preventDefault();
+  }));
+
   // ------------------------------------------------------------- score form
   const form = document.getElementById("sheet");
   if (form) {
