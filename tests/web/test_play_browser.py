@@ -5,26 +5,19 @@ applies the time-out and its penalty."""
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-import uvicorn  # noqa: E402
 
 from meldtour.live import LiveServer, SeatConfig, TableConfig  # noqa: E402
 from meldtour.web.app import create_app  # noqa: E402
 from meldtour.web.config import Settings  # noqa: E402
 from tests.live.helpers import known_deal  # noqa: E402
 
-CHROMIUM = Path(os.environ.get("MELDTOUR_CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from .browser import ARGS, CHROMIUM, drag, serve, touch_drag  # noqa: E402
+
 TURN = 12
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is missing")
@@ -35,35 +28,8 @@ def site() -> Iterator[tuple[str, LiveServer]]:
     app = create_app(Settings(env="test"))
     live = LiveServer()
     app.state.live = live
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", ws="websockets-sansio"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", live
-    finally:
-        server.should_exit = True
-        thread.join(10)
-
-
-def drag(page: object, source: object, target: object, *, at_end: bool = False) -> None:
-    """Press on ``source``, move in steps (pointer events), release over ``target``."""
-    a = source.bounding_box()  # type: ignore[attr-defined]
-    b = target.bounding_box()  # type: ignore[attr-defined]
-    assert a and b
-    mouse = page.mouse  # type: ignore[attr-defined]
-    mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
-    mouse.down()
-    x = b["x"] + (b["width"] - 4 if at_end else b["width"] / 2)
-    mouse.move(x, b["y"] + b["height"] / 2, steps=6)
-    mouse.up()
+    with serve(app) as base:
+        yield base, live
 
 
 def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
@@ -95,9 +61,9 @@ def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
             expect(page.locator("#notice")).to_contain_text("has fewer than 3 tiles")
             # Two more onto the same meld: the initial meld r10 r11 r12 (33) is accepted.
             drag(page, rack.locator(".tile[data-tile=r11]"), page.locator(".meld").first,
-                 at_end=True)
+                 at="end")
             drag(page, rack.locator(".tile[data-tile=r12]"), page.locator(".meld").first,
-                 at_end=True)
+                 at="end")
             expect(page.locator(".meld").first.locator(".tile")).to_have_count(3)
             page.click("#b-done")
             expect(page.locator("#events")).to_contain_text("Ann put down 3 tile(s)")
@@ -125,3 +91,87 @@ def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
     assert game is not None and game.state is not None
     actions = [m.action for m in game.state.history]
     assert actions[0] == "play" and "timeout" in actions
+
+
+#: Under krc-2015 seed 19 deals seat 0 three doubles (seat 1 one) and seat 1 starts.
+REDEAL_SEED = 19
+
+
+def rack_of(page: object) -> list[str]:
+    return page.eval_on_selector_all(  # type: ignore[attr-defined,no-any-return]
+        "#rack .tile", "ts => ts.map(t => t.dataset.tile)")
+
+
+def test_a_phone_touch_drags_sorts_out_of_turn_and_demands_a_redeal(
+        site: tuple[str, LiveServer]) -> None:
+    base, live = site
+    live.create_table(TableConfig.make(
+        "krc-2015", [SeatConfig("human"), SeatConfig("human")], seed=REDEAL_SEED,
+        turn_seconds=60), "phone")
+    expect = playwright_api.expect
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            phone = browser.new_context(viewport={"width": 390, "height": 844},
+                                        device_scale_factor=2, is_mobile=True,
+                                        has_touch=True).new_page()
+            desk = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+            for page, seat, name in ((phone, 0, "Ann"), (desk, 1, "Bo")):
+                page.set_default_timeout(15_000)
+                page.goto(f"{base}/play/t/phone?lang=en")
+                form = page.locator("#seats li").nth(seat).locator("form")
+                form.locator("input[name=name]").fill(name)
+                form.locator("button").click()
+            expect(desk.locator("#turn")).to_have_text("Your turn")
+            expect(phone.locator("#turn")).to_have_text("Bo's turn")
+            expect(phone.locator("#pool")).to_have_text("Pool: 78")
+            expect(phone.locator("#players li[data-seat='1'] .count")).to_have_text("14 tiles")
+            expect(phone.locator("#clock")).to_be_visible()
+            expect(phone.locator("#clockbar")).to_be_visible()
+
+            # Arranging the rack during someone else's turn: a finger moves the first
+            # tile to the end, then one tap sorts by colour.
+            first = rack_of(phone)
+            touch_drag(phone, phone.locator("#rack .tile").first, phone.locator("#rack"),
+                       at="end")
+            expect(phone.locator("#rack .tile").last).to_have_attribute("data-tile", first[0])
+            assert sorted(rack_of(phone)) == sorted(first)
+            phone.click("#b-colour")
+            by_colour = sorted(first, key=lambda t: (9, 0) if t == "J"
+                               else ("krob".index(t[0]), int(t[1:])))
+            phone.wait_for_function(
+                "want => [...document.querySelectorAll('#rack .tile')]"
+                ".map(t => t.dataset.tile).join(' ') === want", arg=" ".join(by_colour))
+
+            # The redeal right: Ann holds three doubles before anyone's first turn, so
+            # her page offers it (Bo's, with one double, does not); two taps demand it.
+            redeal = phone.locator("#b-redeal")
+            expect(redeal).to_be_visible()
+            expect(redeal).to_have_text("Demand a new deal (3 doubles)")
+            expect(desk.locator("#b-redeal")).to_be_hidden()
+            redeal.click()
+            expect(redeal).to_contain_text("demand a new deal for everyone?")
+            redeal.click()
+            expect(phone.locator("#events")).to_contain_text("Ann demanded a new deal")
+            expect(desk.locator("#events")).to_contain_text("Ann demanded a new deal")
+            game = live.get("phone")
+            assert game is not None and game.state is not None and game.state.deal_no == 1
+            expect(phone.locator("#rack .tile")).to_have_count(14)
+            assert sorted(rack_of(phone)) == sorted(
+                str(t) for t in game.state.racks[0]) != sorted(first)
+            expect(desk.locator("#turn")).to_have_text("Your turn")  # the order stays
+
+            # Bo draws; on her turn Ann drags a tile to the table with her finger, and
+            # takes it back with Undo.
+            desk.click("#b-draw")
+            expect(phone.locator("#turn")).to_have_text("Your turn")
+            expect(phone.locator("#clock")).to_have_class("clock mine")
+            touch_drag(phone, phone.locator("#rack .tile").first, phone.locator(".new-meld"))
+            expect(phone.locator("#board .meld")).to_have_count(1)
+            expect(phone.locator("#rack .tile")).to_have_count(13)
+            phone.click("#b-undo")
+            expect(phone.locator("#board .meld")).to_have_count(0)
+            expect(phone.locator("#rack .tile")).to_have_count(14)
+            expect(phone.locator("#b-reset")).to_be_disabled()
+        finally:
+            browser.close()

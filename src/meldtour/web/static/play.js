@@ -243,11 +243,19 @@
 
   function onUp(e) {
     if (!drag || e.pointerId !== drag.id) return;
-    const from = drag.from;
+    const { from, el } = drag;
     endDrag();
     drag = null;
     const target = dropTarget(e.clientX, e.clientY);
-    if (target) moveTile(from, target.to);
+    if (!target) return;
+    if (e.pointerType !== "touch") { moveTile(from, target.to); return; }
+    // A finger: the tile moves once the touch has ended. Redrawing now would take the
+    // element from under the finger before its touchend, and the next tap would be lost.
+    let moved = false;
+    const move = () => { if (!moved) { moved = true; moveTile(from, target.to); } };
+    el.addEventListener("touchend", () => setTimeout(move, 0), { once: true });
+    el.addEventListener("touchcancel", () => setTimeout(move, 0), { once: true });
+    setTimeout(move, 300);
   }
 
   function insertIndex(container, x) {
@@ -286,6 +294,8 @@
     if (draggable) {
       el.classList.add("draggable");
       el.addEventListener("pointerdown", (e) => startDrag(e, from));
+      // A finger held on a tile drags it: no long-press menu.
+      el.addEventListener("contextmenu", (e) => e.preventDefault());
     }
     return el;
   }
@@ -433,11 +443,18 @@
     bar.classList.toggle("warning", warn);
   }
 
+  let seatsShown = null;
   function showWaiting() {
     $("waiting").hidden = false;
     $("game").hidden = true;
     $("invite").value = location.origin + location.pathname;
     const list = $("seats");
+    // Redrawn only when a seat changes, keeping a name being typed in a free seat.
+    const key = JSON.stringify(table.seats);
+    if (key === seatsShown) return;
+    seatsShown = key;
+    const typed = {};
+    list.querySelectorAll("input[name=name]").forEach((el) => { typed[el.form.seat.value] = el.value; });
     list.textContent = "";
     table.seats.forEach((s, i) => {
       const li = document.createElement("li");
@@ -452,6 +469,7 @@
         form.innerHTML = `<input type="hidden" name="seat" value="${i}">`;
         const input = document.createElement("input");
         input.name = "name"; input.required = true; input.maxLength = 24; input.placeholder = T.your_name;
+        input.value = typed[String(i)] || "";
         input.setAttribute("aria-label", T.your_name);
         const button = document.createElement("button");
         button.type = "submit"; button.textContent = T.take_seat;
