@@ -257,7 +257,7 @@ class TournamentInfo:
 
 def info(store: Store, slug: str | None) -> TournamentInfo:
     with store.transaction() as s:
-        row = load(s, slug).row
+        row = find_tournament(s, slug)
         return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
 
 
