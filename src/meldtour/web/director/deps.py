@@ -20,6 +20,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import inspect
 
+from meldtour.store import usecases
 from meldtour.store.config import database_url
 from meldtour.store.db import Store, check_schema, current_revision, make_engine, upgrade
 
@@ -28,6 +29,7 @@ from ..i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translatio
 from . import accounts
 from .accounts import Account
 from .security import LoginThrottle, Signer
+from .watch import Watchers
 
 HERE = Path(__file__).resolve().parents[1]
 SESSION_COOKIE = "mt_session"
@@ -89,6 +91,8 @@ class Web:
         self.voter = Signer(settings.secret_key, "voter")
         self.throttle = LoginThrottle()
         self.envs = {loc: environment(loc) for loc in LOCALES}
+        # The live standings streams share one database watcher per tournament.
+        self.watchers = Watchers(lambda slug: usecases.audit_mark(self.store(), slug))
 
     @property
     def secure_cookies(self) -> bool:

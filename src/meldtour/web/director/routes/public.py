@@ -3,7 +3,6 @@ standings (and their projector view), the seat list on the projector, a player's
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import time
 from collections.abc import AsyncIterator
@@ -21,6 +20,7 @@ from meldtour.tournament import Tournament, TournamentError
 from .. import accounts
 from ..deps import (
     StoreDep,
+    WebDep,
     csrf_protect,
     gettext_of,
     give_voter_key,
@@ -176,36 +176,35 @@ def standings_live(request: Request, store: StoreDep, slug: str,
 #: How often a standings stream looks for a change, and how long one stream lasts:
 #: the browser's EventSource then reconnects by itself (and the page fetches the
 #: standings on each ``hello``), and a server stopping waits for no stream longer.
-WATCH_SECONDS = 0.4
+KEEPALIVE_SECONDS = 5.0
 STREAM_SECONDS = 30.0
 
 
 @router.get("/t/{slug}/standings/events")
-async def standings_events(request: Request, store: StoreDep, slug: str) -> Response:
+async def standings_events(request: Request, web: WebDep, slug: str) -> Response:
     """Server-Sent Events: a ``change`` event whenever the tournament changes (a sheet
-    saved, a round seated or closed), so the page fetches its standings at once. The
-    stream watches the newest audit line, so changes made by any process (another
-    worker, the command line) are seen within :data:`WATCH_SECONDS`."""
+    saved, a round seated or closed), so the page fetches its standings at once. One
+    watcher per tournament (:mod:`..watch`) reads the newest audit line for all the
+    streams, so changes made by any process (another worker, the command line) are
+    seen within ``WATCH_SECONDS``, however many screens watch."""
     try:
-        mark = await run_in_threadpool(usecases.audit_mark, store, slug)
+        mark = await run_in_threadpool(usecases.audit_mark, web.store(), slug)
     except NotFound:
         raise HTTPException(404, f"no tournament {slug!r}") from None
 
     async def stream() -> AsyncIterator[str]:
-        last, started, quiet = mark, time.monotonic(), 0.0
+        last, started = mark, time.monotonic()
         yield f"retry: 1000\nevent: hello\ndata: {last}\n\n"
-        while time.monotonic() - started < STREAM_SECONDS:
-            if await request.is_disconnected():
-                return
-            await asyncio.sleep(WATCH_SECONDS)
-            now = await run_in_threadpool(usecases.audit_mark, store, slug)
-            if now != last:
-                last, quiet = now, 0.0
-                yield f"event: change\ndata: {now}\n\n"
-            else:
-                quiet += WATCH_SECONDS
-                if quiet >= 15:
-                    quiet = 0.0
+        async with web.watchers.subscribe(slug, mark) as watch:
+            while (left := STREAM_SECONDS - (time.monotonic() - started)) > 0:
+                if await request.is_disconnected():
+                    return
+                now = await web.watchers.wait_change(watch, last,
+                                                     min(KEEPALIVE_SECONDS, left))
+                if now != last:
+                    last = now
+                    yield f"event: change\ndata: {now}\n\n"
+                else:
                     yield ": still here\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream",
