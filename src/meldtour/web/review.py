@@ -133,6 +133,11 @@ def _tiles(tiles: Any) -> list[str]:
     return list(format_tiles(tiles))
 
 
+def _rack(tiles: Any) -> list[str]:
+    """A rack as shown after the game: by colour, then number (jokers last)."""
+    return list(format_tiles(sorted(tiles)))
+
+
 def _board(state: GameState) -> list[list[str]]:
     return [_tiles(m.tiles) for m in state.board]
 
@@ -194,7 +199,7 @@ def _players(game: Reviewed, state: GameState, gettext: Callable[[str], str],
             "seat": s, "name": name,
             "level": gettext(LEVEL_NAMES[level]) if level in LEVEL_NAMES else None,
             "count": len(state.racks[s]), "melded": state.melded[s],
-            "rack": _tiles(state.racks[s]) if shown(s) else None,
+            "rack": _rack(state.racks[s]) if shown(s) else None,
             "current": state.end is None and s == state.current,
             "penalty": -state.penalties[s] if state.penalties else 0,
         })
