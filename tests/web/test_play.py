@@ -98,7 +98,7 @@ def test_a_refusal_reads_in_the_players_language(client: TestClient) -> None:
                       "board": [["r10", "r11", "b1"]]})
         refused = ws.receive_json()
         assert refused["type"] == "refused"
-        assert refused["reason"].startswith("1번째 세트: [r10,r11,b1] 는 연속(같은 색")
+        assert refused["reason"].startswith("1번째 세트: [빨강 10, 빨강 11, 파랑 1] 는 연속")
         ws.send_json({"type": "move", "id": "2", "version": 0, "action": "play",
                       "board": [["r10", "r11", "r12"], ["b1", "b2"]]})
         assert "타일이 3개보다 적습니다" in ws.receive_json()["reason"]

@@ -136,12 +136,39 @@ _REASONS: list[tuple[re.Pattern[str], str]] = [
 ]
 FALLBACK = N_("The move was refused: %(why)s")
 
+# Tiles named in words: "[r10,r11,b1]" reads "[red 10, red 11, blue 1]".
+_TILE = re.compile(r"(?<![\w])(?:([krob])(1[0-3]|[1-9])|J)(?![\w])")
+_MELD = re.compile(r"\[([^\[\]]*)\]")
+TILE_WORDS = {
+    "k": N_("black %(n)s"),
+    "r": N_("red %(n)s"),
+    "o": N_("orange %(n)s"),
+    "b": N_("blue %(n)s"),
+    "J": N_("the joker"),
+}
+
+
+def tiles_in_words(text: str, gettext: Callable[[str], str]) -> str:
+    """Tile codes in a sentence as the reader says them.
+
+    >>> tiles_in_words("[r10,J,b1] and k13", lambda s: s)
+    '[red 10, the joker, blue 1] and black 13'
+    """
+    def one(found: re.Match[str]) -> str:
+        if found.group(0) == "J":
+            return gettext(TILE_WORDS["J"])
+        return gettext(TILE_WORDS[found.group(1)]) % {"n": found.group(2)}
+
+    spaced = _MELD.sub(lambda m: "[" + ", ".join(p.strip() for p in m.group(1).split(","))
+                       + "]", text)
+    return _TILE.sub(one, spaced)
+
 
 def explain(reason: str, gettext: Callable[[str], str]) -> str:
     """The engine's reason for a refusal, in the reader's language.
 
     >>> explain("meld 2: [r4,r5] has 2 tiles: a meld needs at least 3", lambda s: s)
-    'Meld 2: [r4,r5] has fewer than 3 tiles: a meld needs at least 3'
+    'Meld 2: [red 4, red 5] has fewer than 3 tiles: a meld needs at least 3'
     """
     for pattern, text in _REASONS:
         found = pattern.match(reason)
@@ -149,8 +176,8 @@ def explain(reason: str, gettext: Callable[[str], str]) -> str:
             values = found.groupdict()
             if "why" in values:
                 values["why"] = _meld_reason(values["why"], gettext)
-            return gettext(text) % values
-    return gettext(FALLBACK) % {"why": reason}
+            return tiles_in_words(gettext(text) % values, gettext)
+    return tiles_in_words(gettext(FALLBACK) % {"why": reason}, gettext)
 
 
 def _meld_reason(why: str, gettext: Callable[[str], str]) -> str:

@@ -348,6 +348,8 @@
     rackEl.textContent = "";
     rack.forEach((x, i) => rackEl.append(tileEl(x, { where: "rack", index: i }, me !== null && view.end === null)));
     $("mine").hidden = me === null;
+    $("watching").hidden = me !== null;
+    $("watching").textContent = T.watching;
     $("b-done").disabled = !mine;
     $("b-draw").disabled = !mine;
     $("b-draw").textContent = view.pool_left > 0 ? T.draw : T.pass;
