@@ -9,13 +9,20 @@ printing and exports.
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from meldtour.store.db import SchemaError, Store
 from meldtour.store.repository import NotFound
 
 from ..config import Settings
-from .deps import LoginRequired, Web, render
+from .deps import LoginRequired, Web, gettext_of, render
 from .routes import director, online, printing, public, score
 
 
@@ -38,6 +45,20 @@ def include_director(app: FastAPI, settings: Settings, store: Store | None = Non
 
     app.add_exception_handler(LoginRequired, login_required)
     app.add_exception_handler(SchemaError, schema_error)
+    async def database_down(request: Request, exc: Exception) -> Response:
+        # The database does not answer (stopped, restarting, unreachable): say so, and
+        # let the client try again; the connection pool reconnects once it is back.
+        _ = gettext_of(request)
+        text = _("The database is not answering just now. Nothing was saved by this "
+                 "request: try again in a moment.")
+        headers = {"Retry-After": "5"}
+        if "json" in request.headers.get("content-type", "") \
+                or "json" in request.headers.get("accept", ""):
+            return JSONResponse({"error": text}, status_code=503, headers=headers)
+        return PlainTextResponse(text, status_code=503, headers=headers)
+
     app.add_exception_handler(NotFound, not_found)
+    app.add_exception_handler(OperationalError, database_down)
+    app.add_exception_handler(InterfaceError, database_down)
     for module in (public, director, score, printing, online):
         app.include_router(module.router)
