@@ -173,5 +173,14 @@ def test_a_phone_touch_drags_sorts_out_of_turn_and_demands_a_redeal(
             expect(phone.locator("#board .meld")).to_have_count(0)
             expect(phone.locator("#rack .tile")).to_have_count(14)
             expect(phone.locator("#b-reset")).to_be_disabled()
+            # Two tiles down, then Reset: the table and the rack as the turn began.
+            before = rack_of(phone)
+            touch_drag(phone, phone.locator("#rack .tile").first, phone.locator(".new-meld"))
+            touch_drag(phone, phone.locator("#rack .tile").first,
+                       phone.locator("#board .meld").first, at="end")
+            expect(phone.locator("#board .meld .tile")).to_have_count(2)
+            phone.click("#b-reset")
+            expect(phone.locator("#board .meld")).to_have_count(0)
+            assert rack_of(phone) == before
         finally:
             browser.close()
