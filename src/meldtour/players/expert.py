@@ -1,26 +1,44 @@
-"""The ``expert`` player: it plays like ``greedy`` until an opponent is close to going
-out; then, before putting tiles down, it estimates from the tiles it has not seen how
-likely its play is to let that opponent go out, and draws instead when that risk
-outweighs the tiles it would lay.
+"""The ``expert`` player: it lays only what needs the table and keeps the melds its
+rack makes on its own for later; and once an opponent is close to going out, before
+putting tiles down it estimates from the tiles it has not seen how likely its play is
+to let that opponent go out, and lays less, or draws, when that risk outweighs the
+tiles it would lay.
 
 Why. Whoever empties their rack first wins, and the table is shared: in games between
 ``greedy`` players, more than half of the winners could not have gone out on the
-table as it stood before the previous player's turn — that turn fed them. So near
-the end the expert weighs two options, laying its best play or drawing (which leaves
-the table as it is):
+table as it stood before the previous player's turn — that turn fed them (52% of 60
+four-player games, 58% of 40 two-player games). So:
 
+* *Hold back*. Melds the rack makes by itself (``solve`` on an empty table) can go
+  down on any later turn; laying them now only gives the others tiles to rearrange.
+  Each turn the expert plays the solver's best play for the rest of its rack, and
+  lays its own melds only when that rest places nothing (a draw would cost a tile)
+  or when everything goes down at once.
 * *Risk*: an opponent with few tiles holds, most likely, tiles that do not fit the
   current table (it would have played them). The expert lists the tiles it cannot see
   (pool and other racks: the full set less the table and its own rack), keeps those
-  that fit at no end of a meld on the current table, and samples each close
-  opponent's rack from them (determinisation). The risk of an option is the chance that some sampled
+  that fit the table by no single-tile move (an end of a meld, a group's missing
+  colour, splitting a run of five or more), and samples each close opponent's rack
+  from them (determinisation). The risk of an option is the chance that some sampled
   opponent could go out on the table the option leaves.
-* *Value*: ``(1 - risk) * exp(-tile_weight * tiles left on its rack)``.
+* *Value*: ``(1 - risk) * exp(-tile_weight * tiles left on its rack)``. Options, in
+  turn: the play it chose, the held-back play (when the chosen one was the full play),
+  and drawing.
 
-What it tried and left out, because it measured no better than ``greedy`` under
-krc-2015 (400 games each, 25-28% against three greedy players): holding back a
-reserve of playable tiles while the race is safe, keeping jokers off the table, and
-the smallest initial meld. See ``BENCHMARKS.md``.
+Hold back and the sharper sampling apply at two-player tables only (``hold_players``):
+at four, the same hold back measured 30.75% against three greedy players on 400
+mirrored deals (30.5% without it) and, with the sharper sampling too, 28.0% on the
+first 250 of a 2,000-game run — no gain, so four-player tables play as before. Head to
+head (mirrored deals, seed 1): see ``BENCHMARKS.md``.
+
+Tried and left out, because it measured no better than ``greedy`` (400 games each,
+25-28% against three greedy players): a reserve of 1-13 playable tiles held while the
+race is safe, keeping jokers off the table, the smallest initial meld, and sampling
+opponent racks from all unseen tiles. Also within noise of the shipped version on 400
+games: weighing only the next opponent, ``close = 8``, ``tile_weight = 0.1``; and
+(this round, 400 mirrored games against three greedy players) the held-back play
+as a fallback only when the full play is too risky: 30.5%, the same games as
+without it.
 
 It sees only its :class:`~meldtour.core.views.PlayerView`; its samples come from a
 random generator seeded by its own seed and the turn number, so it is deterministic.
@@ -61,21 +79,51 @@ class ExpertPlayer:
     tile_weight: float = 0.15
     #: Most solver calls spent weighing a draw (keeps the decision time bounded).
     budget: int = 24
+    #: At tables of at most this many players: keep the melds the rack makes on its
+    #: own while every opponent holds more than ``hold_close`` tiles, laying only what
+    #: needs the table; and sample opponents' racks from the tiles that fit the table
+    #: by no single-tile move (else: by no move at a meld's end).
+    hold_players: int = 2
+    hold_close: int = 0
 
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
+        rules = view.rules
         melded = view.melded[seat]
-        full = solve(view.board, view.rack, view.rules, melded)
+        full = solve(view.board, view.rack, rules, melded)
         if not full.placed:
             return no_play(view)
         if full.placed == len(view.rack) or not melded or not view.pool_left:
             return Play(seat, full.board)
-        close = [n for s, n in enumerate(view.rack_sizes) if s != seat and n <= self.close]
-        if close and self.draw_instead(view, full, close):
+        others = [n for s, n in enumerate(view.rack_sizes) if s != seat]
+        small = len(view.players) <= self.hold_players
+        part = self.held_back(view) if small else None
+        chosen = full
+        if part is not None and min(others) > self.hold_close:
+            chosen = part
+        close = [n for n in others if n <= self.close]
+        if close and self.draw_instead(view, chosen, close, small):
+            if part is not None and chosen is not part and not self.draw_instead(
+                    view, part, close, small):
+                return Play(seat, part.board)
             return Draw(seat)
-        return Play(seat, full.board)
+        return Play(seat, chosen.board)
 
-    def draw_instead(self, view: PlayerView, full: Solution, close: list[int]) -> bool:
+    def held_back(self, view: PlayerView) -> Solution | None:
+        """The best play that keeps the melds the rack makes on its own (they can be
+        laid any later turn), or None when there is no such play."""
+        own = solve((), view.rack, view.rules, True)
+        if not own.placed:
+            return None
+        rest = _minus(view.rack, own.tiles)
+        if not rest:
+            return None
+        part = solve(view.board, rest, view.rules, True)
+        return part if part.placed else None
+
+    def draw_instead(
+        self, view: PlayerView, full: Solution, close: list[int], sharp: bool = False
+    ) -> bool:
         """Whether drawing beats laying ``full``, with opponents of ``close`` sizes.
 
         Drawing wins when the chance that no close opponent can go out after the play
@@ -89,8 +137,9 @@ class ExpertPlayer:
         unseen = unseen_tiles(view)
         on_table = Counter(t for m in view.board for t in m.tiles)
         rack = Counter(view.rack)
+        fits = _fits_alone if sharp else _attaches
         stuck_kinds = {t for t in set(unseen) if on_table[t] + rack[t] < 2
-                       and not _attaches(view.board, t, rules.wrap_runs)}
+                       and not fits(view.board, t, rules.wrap_runs)}
         stuck = [t for t in unseen if t in stuck_kinds]
         calls = 0
         rng = random.Random(f"expert/{self.seed}/{view.turn_no}")
@@ -130,6 +179,31 @@ def _attaches(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
     """Whether ``t`` fits at either end of a meld on the table, as it stands."""
     return any(Meld((*m.tiles, t)).is_valid(wrap) or Meld((t, *m.tiles)).is_valid(wrap)
                for m in board)
+
+
+def _fits_alone(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
+    """Whether ``t`` goes on the table by itself: at either end of a meld (a group's
+    missing colour included), or splitting a run of five or more in two."""
+    for m in board:
+        if Meld((*m.tiles, t)).is_valid(wrap) or Meld((t, *m.tiles)).is_valid(wrap):
+            return True
+        ts = m.tiles
+        for i in range(2, len(ts) - 2):
+            if Meld((*ts[:i], t)).is_valid(wrap) and Meld(ts[i:]).is_valid(wrap):
+                return True
+    return False
+
+
+def _minus(a: tuple[Tile, ...], b: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    """The tiles of ``a`` less one copy of each tile of ``b``."""
+    left = Counter(b)
+    out = []
+    for t in a:
+        if left[t]:
+            left[t] -= 1
+        else:
+            out.append(t)
+    return tuple(out)
 
 
 def _goes_out(board: tuple[Meld, ...], rack: tuple[Tile, ...], view: PlayerView) -> bool:

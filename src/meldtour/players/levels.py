@@ -24,9 +24,10 @@ DESCRIPTIONS: Final[dict[str, str]] = {
                 "rearranges the table.",
     "greedy": "Every turn it puts down as many tiles as it possibly can, rearranging the "
               "table as needed, and draws only when it cannot play at all.",
-    "expert": "Plays like greedy until someone is close to going out, then works out from "
-              "the tiles it has not seen whether its play would let them finish, and draws "
-              "instead when that risk is too high.",
+    "expert": "Lays only the tiles that need the table and keeps the melds its own rack "
+              "makes for later, and when someone is close to going out it works out from "
+              "the tiles it has not seen whether its play would let them finish, laying "
+              "less or drawing instead when that risk is too high.",
 }
 
 LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
