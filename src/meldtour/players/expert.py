@@ -1,15 +1,15 @@
-"""The ``expert`` player: it lays only what needs the table and keeps the melds its
-rack makes on its own for later; and once an opponent is close to going out, before
-putting tiles down it estimates from the tiles it has not seen how likely its play is
-to let that opponent go out, and lays less, or draws, when that risk outweighs the
-tiles it would lay.
+"""The ``expert`` player: head to head it lays only what needs the table and keeps
+the melds its rack makes on its own for later; and once an opponent is close to going
+out, before putting tiles down it estimates from the tiles it has not seen how likely
+its play is to let that opponent go out, and lays less, or draws, when that risk
+outweighs the tiles it would lay.
 
 Why. Whoever empties their rack first wins, and the table is shared: in games between
 ``greedy`` players, more than half of the winners could not have gone out on the
 table as it stood before the previous player's turn — that turn fed them (52% of 60
 four-player games, 58% of 40 two-player games). So:
 
-* *Hold back*. Melds the rack makes by itself (``solve`` on an empty table) can go
+* *Hold back* (two players). Melds the rack makes by itself (``solve`` on an empty table) can go
   down on any later turn; laying them now only gives the others tiles to rearrange.
   Each turn the expert plays the solver's best play for the rest of its rack, and
   lays its own melds only when that rest places nothing (a draw would cost a tile)
