@@ -15,6 +15,7 @@ table (the tile goes back, three penalty tiles are drawn).
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -187,6 +188,12 @@ def test_a_complete_game_in_two_browsers() -> None:
                         "보라의 시간이 다 되었습니다", timeout=(TURN + 5) * 1000)
                     expect(page.locator("#events")).to_contain_text(
                         "보라이(가) 벌칙으로 타일 3개를 가져왔습니다")
+                    # ... and which three, in words, to her alone.
+                    tile = r"(?:(?:검정|빨강|주황|파랑) \d+|조커)"
+                    expect(page.locator("#events li[data-kind=draw]")).to_have_text(
+                        re.compile(rf"가져왔습니다 \({tile}, {tile}, {tile}\)$"))
+                    expect(ann.locator("#events li[data-kind=draw]").first).to_have_text(
+                        "보라 drew 3 penalty tile(s)")
                     expect(page.locator("#notice")).to_be_visible()
                     expect(page.locator("#events li[data-kind=failed_turn]")).to_have_count(1)
                     expect(page.locator("#rack .tile")).to_have_count(len(rack) + 3)

@@ -351,6 +351,7 @@ async def table_page(request: Request, game_id: str) -> Response:
     rules = game.config.rules
     boot = {"id": game.id, "seat": seat, "lang": locale, "table": game.table_json(),
             "levels": {k: _(v) for k, v in LEVEL_NAMES.items()},
+            "tile_words": {k: _(v) for k, v in TILE_WORDS.items()},
             # What the page needs to offer a redeal only when the engine would grant it.
             "rules": {"redeal": rules.redeal, "redeal_doubles": rules.redeal_doubles,
                       "hand_size": rules.hand_size, "turn_seconds": rules.turn_seconds,

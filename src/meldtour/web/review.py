@@ -31,7 +31,7 @@ from meldtour.live import LiveServer
 from meldtour.solver import finder, solve
 
 from .i18n import N_, translations
-from .play import COOKIE, LEVEL_NAMES, TEXTS, _locale, _render
+from .play import COOKIE, LEVEL_NAMES, TEXTS, _locale, _render, tiles_in_words
 from .rules_text import PRESET_TITLES
 
 #: Finished games kept replayed in memory (their steps, and the analysis once asked).
@@ -165,7 +165,8 @@ def describe(step: Step, names: list[str], gettext: Callable[[str], str], seat: 
             else:
                 text = t["ev_draw"].format(name=name)
             if private is not None and seen.seat is not None:
-                text += " (" + " ".join(private.get("tiles", ())) + ")"
+                text += " (" + tiles_in_words(", ".join(private.get("tiles", ())),
+                                              gettext) + ")"
         elif seen.kind == "timeout":
             text = t["ev_timeout"].format(name=name)
         elif seen.kind == "failed_turn":

@@ -139,6 +139,9 @@
   }
 
   const meldTiles = (m) => (Array.isArray(m) ? m : m.tiles);
+  // Drawn tiles named in words: "r5" reads "red 5" (the words of the reader's language).
+  const inWords = (tiles) => tiles.map((t) => (t === "J" ? boot.tile_words.J
+    : boot.tile_words[t[0]].replace("%(n)s", t.slice(1)))).join(", ");
 
   // ------------------------------------------------------------ drafting
 
@@ -505,10 +508,10 @@
       case "play": text = fill(T.ev_play, { name, n: e.data.placed.length }); break;
       case "initial_meld": text = fill(T.ev_initial, { name }); break;
       case "draw":
-        if (e.private) text = fill(T.ev_draw_me, { tiles: e.private.tiles.join(" ") });
+        if (e.private) text = fill(T.ev_draw_me, { tiles: inWords(e.private.tiles) });
         else if (e.data.why === "penalty") text = fill(T.ev_penalty, { name, n: e.data.count });
         else text = fill(T.ev_draw, { name });
-        if (e.private && e.data.why === "penalty") text = `${fill(T.ev_penalty, { name, n: e.data.count })} (${e.private.tiles.join(" ")})`;
+        if (e.private && e.data.why === "penalty") text = `${fill(T.ev_penalty, { name, n: e.data.count })} (${inWords(e.private.tiles)})`;
         break;
       case "timeout": text = fill(T.ev_timeout, { name }); break;
       case "failed_turn": text = fill(e.data.consequence === "keep_completed" ? T.ev_failed_keep : T.ev_failed_revert, { name }); break;
