@@ -196,6 +196,13 @@ def main() -> None:
     ap.add_argument("--ramp", type=float, default=10.0, help="seconds to start the games over")
     ap.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--probe", default=None,
+                    help="write the server's GC pauses and event-loop lag to this JSON file")
+    ap.add_argument("--src", default=None,
+                    help="run the server from this source tree (default: this checkout's "
+                         "src), to compare two versions in the same time window")
+    ap.add_argument("--profile", default=None,
+                    help="record the server with py-spy into this file (collapsed stacks)")
     a = ap.parse_args()
     if not 1 <= a.games <= MAX_GAMES:
         sys.exit(f"--games is 1 to {MAX_GAMES}")
@@ -209,7 +216,10 @@ def main() -> None:
         port = free_port()
         base = f"http://{HOST}:{port}"
         env = {**os.environ, "MELDTOUR_DATABASE_URL": url, "MELDTOUR_ENV": "test",
-               "PYTHONPATH": str(ROOT / "src")}
+               "PYTHONPATH": str(Path(a.src).resolve() if a.src else ROOT / "src")}
+        if a.probe:
+            env["PYTHONPATH"] += os.pathsep + str(ROOT / "bench" / "probe")
+            env["MELDTOUR_PROBE"] = str(Path(a.probe).resolve())
         log = (Path(tmp) / "server.log").open("wb")
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
@@ -229,7 +239,16 @@ def main() -> None:
                 if time.monotonic() > deadline:
                     sys.exit("the server did not start in 60 s")
                 time.sleep(0.2)
+            spy = None
+            if a.profile:
+                spy = subprocess.Popen(
+                    [str(Path(sys.executable).parent / "py-spy"), "record", "--pid",
+                     str(server.pid), "--rate", "200", "--format", "raw", "--duration",
+                     str(int(a.ramp + a.seconds)), "-o", a.profile],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            if a.probe:  # the server reads it when it writes its figures
+                Path(a.probe + ".from").write_text(str(time.time() + a.ramp))
             shares = [a.games // a.clients + (i < a.games % a.clients)
                       for i in range(a.clients)]
             jobs = [(base, n, a.level, a.think, a.seconds, a.ramp, a.seed + i)
@@ -241,6 +260,8 @@ def main() -> None:
                     parts = pool.map(client_process, jobs)
             wall = time.monotonic() - t0
             cpu = cpu_seconds(server.pid) - cpu0
+            if spy is not None:
+                spy.wait(60)
         finally:
             server.send_signal(signal.SIGTERM)
             try:

@@ -151,14 +151,15 @@ def _settle(done: asyncio.Future[None], exc: BaseException | None = None) -> Non
 class StoreLog:
     """The log in the database (:mod:`meldtour.store.games`), done on worker threads
     so that the games' loop never waits on the disk (one thread for SQLite, whose
-    writers queue anyway; a few for PostgreSQL).
+    writers queue anyway; a few for PostgreSQL's reads).
 
-    Moves are group-committed: the appends of all games that arrive while a commit is
-    on its way are written together in the next transaction, and each ``append``
-    returns only once its own move is committed — so a move is still on disk before it
-    is broadcast, and nothing acknowledged is ever lost. One commit (one fsync) then
-    serves many games. A batch with a refused append is retried move by move, so only
-    that append fails.
+    Writes are group-committed: every write of every game (moves, drafts, starts,
+    results, tables waiting for players, the heartbeat) that arrives while a commit is
+    on its way is written with the others in the next transaction, in order, and each
+    call returns only once its own write is committed — so a move is still on disk
+    before it is broadcast, and nothing acknowledged is ever lost. One commit (one
+    fsync) then serves many games. A batch with a refused write is retried write by
+    write, so only that write fails.
 
     ``store`` is a :class:`~meldtour.store.db.Store` or a function giving one, called
     on first use (the web app opens its database lazily)."""
@@ -169,7 +170,7 @@ class StoreLog:
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None
         self._lock = asyncio.Lock()
-        self._pending: list[tuple[str, int, dict[str, Any], asyncio.Future[None]]] = []
+        self._pending: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
 
     def open(self) -> Store:
@@ -192,33 +193,28 @@ class StoreLog:
                     self._pool = ThreadPoolExecutor(threads, thread_name_prefix="game-log")
         return await loop.run_in_executor(self._pool, fn, self._open(), *args)
 
-    async def start(self, game_id: str, header: Mapping[str, Any]) -> None:
-        try:
-            await self._run(games.start_game, game_id, header)
-        except games.GameLogError as exc:
-            raise LogError(str(exc)) from None
-
-    async def append(self, game_id: str, index: int, move: Mapping[str, Any]) -> None:
+    async def _write(self, name: str, *args: Any) -> None:
+        """One write, committed with whatever else is waiting (see the class)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((game_id, index, copy.deepcopy(dict(move)), done))
+        self._pending.append((name, args, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_pending())
-        await done
+        try:
+            await done
+        except games.GameLogError as exc:
+            raise LogError(str(exc)) from None
 
     async def _write_pending(self) -> None:
         """Commit what is pending, batch after batch, until nothing is left."""
         while self._pending:
             batch, self._pending = self._pending, []
-            items = [(g, i, m) for g, i, m, _ in batch]
             try:
-                await self._run(games.append_moves, items)
+                await self._run(games.write, [(n, a) for n, a, _ in batch])
             except games.GameLogError:
-                for g, i, m, done in batch:   # find the refused one; commit the others
+                for n, a, done in batch:   # find the refused one; commit the others
                     try:
-                        await self._run(games.append_move, g, i, m)
-                    except games.GameLogError as exc:
-                        _settle(done, LogError(str(exc)))
-                    except Exception as exc:  # the database itself failed
+                        await self._run(games.write, [(n, a)])
+                    except Exception as exc:  # refused, or the database itself failed
                         _settle(done, exc)
                     else:
                         _settle(done)
@@ -230,11 +226,17 @@ class StoreLog:
             for *_, done in batch:
                 _settle(done)
 
+    async def start(self, game_id: str, header: Mapping[str, Any]) -> None:
+        await self._write("start", game_id, copy.deepcopy(dict(header)))
+
+    async def append(self, game_id: str, index: int, move: Mapping[str, Any]) -> None:
+        await self._write("append", game_id, index, copy.deepcopy(dict(move)))
+
     async def put_draft(self, game_id: str, draft: Mapping[str, Any] | None) -> None:
-        await self._run(games.put_draft, game_id, draft)
+        await self._write("draft", game_id, None if draft is None else copy.deepcopy(dict(draft)))
 
     async def finish(self, game_id: str, result: Mapping[str, Any]) -> None:
-        await self._run(games.finish_game, game_id, result)
+        await self._write("finish", game_id, copy.deepcopy(dict(result)))
 
     async def load(self, game_id: str) -> LoggedGame | None:
         stored = await self._run(games.load_game, game_id)
@@ -247,16 +249,13 @@ class StoreLog:
         return await self._run(games.unfinished_games)
 
     async def alive(self, game_ids: Iterable[str], at: float) -> None:
-        await self._run(games.mark_alive, list(game_ids), at)
+        await self._write("alive", list(game_ids), at)
 
     async def resume(self, game_id: str, entry: Mapping[str, Any]) -> None:
-        await self._run(games.add_resume, game_id, entry)
+        await self._write("resume", game_id, copy.deepcopy(dict(entry)))
 
     async def save_table(self, game_id: str, table: Mapping[str, Any]) -> None:
-        try:
-            await self._run(games.save_table, game_id, table)
-        except games.GameLogError as exc:
-            raise LogError(str(exc)) from None
+        await self._write("table", game_id, copy.deepcopy(dict(table)))
 
     async def load_table(self, game_id: str) -> dict[str, Any] | None:
         return await self._run(games.load_table, game_id)

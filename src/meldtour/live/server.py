@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -34,6 +35,17 @@ log = logging.getLogger(__name__)
 HEARTBEAT = 1.0
 
 OverHook = Callable[[LiveGame], Awaitable[None]]
+
+
+def tune_gc() -> None:
+    """The garbage collector for a game server (measured with ``bench/server.py
+    --probe``: its full collections were the event loop's longest stalls). What is
+    alive once the server has started — the modules and the app, ≈ 140 000 objects —
+    is moved out of the collector's sight (``gc.freeze``: freed as usual by reference
+    counting, never scanned again), and full collections come less often."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(1_000, 20, 100)
 
 
 class Moved(RuntimeError):
@@ -229,6 +241,8 @@ class LiveServer:
         after start), then keep the heartbeat (and, in a cluster, the leases)."""
         if not self._recovered:
             self._recovered = True
+            if isinstance(self.log, StoreLog):
+                tune_gc()  # a real server, starting: before any clock is resumed
             try:
                 if self.cluster is not None:
                     await self.cluster.start(self._request, self._message)

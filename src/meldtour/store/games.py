@@ -13,11 +13,11 @@ Every function takes a :class:`~meldtour.store.db.Store` and runs one transactio
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import CursorResult, select, update
+from sqlalchemy import CursorResult, insert, select, update
 
 from . import online
 from .db import Store, StoreError
@@ -46,12 +46,17 @@ def _count(result: Any) -> int:
 def start_game(store: Store, game_id: str, header: Mapping[str, Any]) -> None:
     """Write the game's header (rules, players, seed, deal, ``started_at``, table)."""
     with store.transaction() as s:
-        if s.get(LiveGameRow, game_id) is not None:
-            raise GameLogError(f"game {game_id} is already in the log")
-        s.add(LiveGameRow(id=game_id, header=copy.deepcopy(dict(header)),
-                          started_at=float(header.get("started_at") or 0.0), moves=0,
-                          draft=None, alive_at=None, resumes=[], over=False, result=None))
-        online.drop_live_table(s, game_id)  # no longer waiting for players
+        _start(s, game_id, header)
+
+
+def _start(s: Any, game_id: str, header: Mapping[str, Any]) -> None:
+    if s.get(LiveGameRow, game_id) is not None:
+        raise GameLogError(f"game {game_id} is already in the log")
+    s.add(LiveGameRow(id=game_id, header=copy.deepcopy(dict(header)),
+                      started_at=float(header.get("started_at") or 0.0), moves=0,
+                      draft=None, alive_at=None, resumes=[], over=False, result=None))
+    online.drop_live_table(s, game_id)  # no longer waiting for players
+    s.flush()
 
 
 def append_move(store: Store, game_id: str, index: int, move: Mapping[str, Any]) -> None:
@@ -82,56 +87,93 @@ def _append(s: Any, game_id: str, index: int, move: Mapping[str, Any]) -> None:
             raise GameLogError(f"game {game_id} is not in the log")
         raise GameLogError(f"game {game_id}: move {index} appended after {have} moves")
     at = move.get("at")
-    s.add(LiveMoveRow(game_id=game_id, index=index, move=copy.deepcopy(dict(move)),
-                      at=None if at is None else float(at)))
+    s.execute(insert(LiveMoveRow), [{"game_id": game_id, "index": index,
+                                     "move": copy.deepcopy(dict(move)),
+                                     "at": None if at is None else float(at)}])
 
 
-def _set(store: Store, game_id: str, **values: Any) -> None:
-    with store.transaction() as s:
-        result = s.execute(update(LiveGameRow).where(LiveGameRow.id == game_id)
-                           .values(**values))
-        if _count(result) != 1:
-            raise GameLogError(f"game {game_id} is not in the log")
+def _set(s: Any, game_id: str, **values: Any) -> None:
+    result = s.execute(update(LiveGameRow).where(LiveGameRow.id == game_id).values(**values))
+    if _count(result) != 1:
+        raise GameLogError(f"game {game_id} is not in the log")
 
 
 def put_draft(store: Store, game_id: str, draft: Mapping[str, Any] | None) -> None:
     """Replace the game's latest draft (None clears it)."""
-    _set(store, game_id, draft=None if draft is None else copy.deepcopy(dict(draft)))
+    with store.transaction() as s:
+        _put_draft(s, game_id, draft)
+
+
+def _put_draft(s: Any, game_id: str, draft: Mapping[str, Any] | None) -> None:
+    _set(s, game_id, draft=None if draft is None else copy.deepcopy(dict(draft)))
 
 
 def finish_game(store: Store, game_id: str, result: Mapping[str, Any]) -> None:
-    """Mark the game over with its result (``end``, ``winner``, ``scores``)."""
-    _set(store, game_id, over=True, result=copy.deepcopy(dict(result)), draft=None)
+    """Mark the game over with its result (``end``, ``winner``, ``scores``, ``penalties``)."""
+    with store.transaction() as s:
+        _finish(s, game_id, result)
+
+
+def _finish(s: Any, game_id: str, result: Mapping[str, Any]) -> None:
+    _set(s, game_id, over=True, result=copy.deepcopy(dict(result)), draft=None)
 
 
 def mark_alive(store: Store, game_ids: Iterable[str], at: float) -> None:
     """The heartbeat: the process running these games was alive at ``at``."""
-    ids = list(game_ids)
-    if not ids:
-        return
     with store.transaction() as s:
-        for i in range(0, len(ids), 500):
-            s.execute(update(LiveGameRow).where(LiveGameRow.id.in_(ids[i:i + 500]))
-                      .values(alive_at=at))
+        _alive(s, game_ids, at)
+
+
+def _alive(s: Any, game_ids: Iterable[str], at: float) -> None:
+    ids = list(game_ids)
+    for i in range(0, len(ids), 500):
+        s.execute(update(LiveGameRow).where(LiveGameRow.id.in_(ids[i:i + 500]))
+                  .values(alive_at=at))
 
 
 def add_resume(store: Store, game_id: str, entry: Mapping[str, Any]) -> None:
     """Record that the clock was set back after a restart (``version``, ``turn_started``,
     ``at``), so that every later replay sets it back the same way."""
     with store.transaction() as s:
-        row = s.get(LiveGameRow, game_id, with_for_update=True)
-        if row is None:
-            raise GameLogError(f"game {game_id} is not in the log")
-        row.resumes = [*(row.resumes or []), copy.deepcopy(dict(entry))]
+        _resume(s, game_id, entry)
+
+
+def _resume(s: Any, game_id: str, entry: Mapping[str, Any]) -> None:
+    row = s.get(LiveGameRow, game_id, with_for_update=True)
+    if row is None:
+        raise GameLogError(f"game {game_id} is not in the log")
+    row.resumes = [*(row.resumes or []), copy.deepcopy(dict(entry))]
+    s.flush()
 
 
 def save_table(store: Store, game_id: str, table: Mapping[str, Any]) -> None:
     """Keep a table waiting for players (``live_table``), replacing what was kept;
     refused once its game has started."""
     with store.transaction() as s:
-        if s.get(LiveGameRow, game_id) is not None:
-            raise GameLogError(f"game {game_id} has started")
-        online.save_live_table(s, game_id, table)
+        _save_table(s, game_id, table)
+
+
+def _save_table(s: Any, game_id: str, table: Mapping[str, Any]) -> None:
+    if s.get(LiveGameRow, game_id) is not None:
+        raise GameLogError(f"game {game_id} has started")
+    online.save_live_table(s, game_id, table)
+    s.flush()
+
+
+#: The writes :func:`write` groups, by name.
+WRITES: dict[str, Callable[..., None]] = {
+    "start": _start, "append": _append, "draft": _put_draft, "finish": _finish,
+    "alive": _alive, "resume": _resume, "table": _save_table,
+}
+
+
+def write(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
+    """Several writes of the log (``(name, args)``, names of :data:`WRITES`) in one
+    transaction, in order — a group commit, all or nothing: one refused write refuses
+    the whole batch, and the caller retries the writes one by one."""
+    with store.transaction() as s:
+        for name, args in ops:
+            WRITES[name](s, *args)
 
 
 def load_table(store: Store, game_id: str) -> dict[str, Any] | None:
@@ -169,4 +211,4 @@ def unfinished_games(store: Store) -> list[str]:
 
 __all__ = ["GameLogError", "StoredGame", "add_resume", "append_move", "finish_game",
            "load_game", "load_table", "mark_alive", "put_draft", "save_table", "start_game",
-           "unfinished_games", "waiting_tables"]
+           "unfinished_games", "waiting_tables", "write"]

@@ -1,0 +1,98 @@
+"""Loaded by the server process of ``bench/server.py --probe FILE`` (on its PYTHONPATH):
+records the garbage collector's pauses and the event loop's lag (how late a 10 ms
+timer fires: anything that held the loop) from the time in FILE.from (epoch seconds: the
+bench's measured window) on, and writes them as JSON to FILE every 2 s."""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import gc
+import json
+import os
+import time
+
+_OUT = os.environ.get("MELDTOUR_PROBE")
+_FROM = [float("inf")]  # epoch seconds: the measured window's start (FILE.from)
+_gc: list[tuple[int, float]] = []
+_lag: list[float] = []
+_start: list[float] = [0.0]
+
+
+def _on_gc(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _start[0] = time.perf_counter()
+    elif time.time() >= _FROM[0]:
+        _gc.append((info.get("generation", -1), time.perf_counter() - _start[0]))
+
+
+async def _monitor() -> None:
+    last = time.perf_counter()
+    while True:
+        t = time.perf_counter()
+        await asyncio.sleep(0.01)
+        if time.time() >= _FROM[0]:
+            _lag.append(time.perf_counter() - t - 0.01)
+        if t - last > 2.0:  # uvicorn ends by its signal: no atexit to rely on
+            last = t
+            if _FROM[0] == float("inf") and _OUT and os.path.exists(_OUT + ".from"):
+                with open(_OUT + ".from") as f:
+                    _FROM[0] = float(f.read())
+            _dump()
+
+
+def _q(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def _dump() -> None:
+    if not _OUT:
+        return
+    out = {"lag_ms": {"n": len(_lag), "p50": 1000 * _q(_lag, 0.5), "p99": 1000 * _q(_lag, 0.99),
+                      "max": 1000 * max(_lag, default=0.0),
+                      "over_50": sum(x > 0.05 for x in _lag),
+                      "over_100": sum(x > 0.1 for x in _lag)}}
+    out["server_move_ms"] = {"n": len(_moves), "p50": 1000 * _q(_moves, 0.5),
+                             "p99": 1000 * _q(_moves, 0.99),
+                             "max": 1000 * max(_moves, default=0.0)}
+    for gen in (0, 1, 2):
+        xs = [d for g, d in _gc if g == gen]
+        out[f"gc{gen}_ms"] = {"n": len(xs), "total": 1000 * sum(xs), "p99": 1000 * _q(xs, 0.99),
+                              "max": 1000 * max(xs, default=0.0)}
+    with open(_OUT, "w") as f:
+        json.dump(out, f)
+
+
+_moves: list[float] = []
+
+
+def _patch_receive() -> None:
+    """Time each move inside the server: from the socket's message to the owner's
+    answer (the inbox, the engine, the committed write, the broadcast queued)."""
+    from meldtour.live.game import LiveGame
+
+    receive = LiveGame.receive
+
+    async def timed(self: LiveGame, sub: object, message: dict[str, object]) -> None:
+        t = time.perf_counter()
+        await receive(self, sub, message)  # type: ignore[arg-type]
+        if message.get("type") == "move" and time.time() >= _FROM[0]:
+            _moves.append(time.perf_counter() - t)
+
+    LiveGame.receive = timed  # type: ignore[method-assign]
+
+
+if _OUT:
+    _patch_receive()
+    gc.callbacks.append(_on_gc)
+    atexit.register(_dump)
+    _run_forever = asyncio.BaseEventLoop.run_forever
+
+    def run_forever(self: asyncio.BaseEventLoop) -> None:
+        self.call_soon(lambda: self.create_task(_monitor()))
+        _run_forever(self)
+
+    asyncio.BaseEventLoop.run_forever = run_forever  # type: ignore[method-assign]
