@@ -4,8 +4,11 @@ standings (and their projector view), the seat list on the projector, a player's
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
@@ -160,14 +163,43 @@ def standings_page(request: Request, store: StoreDep, slug: str,
                   fragment=_standings_fragment(request, t, key, projector))
 
 
+FRAGMENTS_KEPT = 64
+_FRAGMENTS_LOCK = threading.Lock()
+
+
+def _fragment_cache(request: Request) -> OrderedDict[Any, tuple[str, str]]:
+    """The app's last standings fragments (one cache per app, so per database)."""
+    state = request.app.state
+    with _FRAGMENTS_LOCK:
+        cache: OrderedDict[Any, tuple[str, str]] | None = getattr(state, "standings_cache",
+                                                                   None)
+        if cache is None:
+            cache = state.standings_cache = OrderedDict()
+    return cache
+
+
 @router.get("/t/{slug}/standings/live", response_class=HTMLResponse)
 def standings_live(request: Request, store: StoreDep, slug: str,
                    division: str | None = None, view: str = "") -> Response:
     """The standings table alone, for the page's poll (an ETag makes an unchanged
-    table a 304)."""
-    t = load(store, slug)
-    html = _standings_fragment(request, t, pick_division(t, division), view == "projector")
-    etag = '"' + hashlib.sha256(html.encode()).hexdigest()[:20] + '"'
+    table a 304). Rendered once per change of the tournament (its newest audit line)
+    and language: the phones that fetch after one change share one rendering."""
+    from ..deps import locale_of
+    key = (slug, division, view == "projector", locale_of(request),
+           usecases.audit_mark(store, slug))
+    cache = _fragment_cache(request)
+    with _FRAGMENTS_LOCK:
+        found = cache.get(key)
+    if found is None:
+        t = load(store, slug)
+        html = _standings_fragment(request, t, pick_division(t, division),
+                                   view == "projector")
+        found = (html, '"' + hashlib.sha256(html.encode()).hexdigest()[:20] + '"')
+        with _FRAGMENTS_LOCK:
+            cache[key] = found
+            while len(cache) > FRAGMENTS_KEPT:
+                cache.popitem(last=False)
+    html, etag = found
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers={"ETag": etag})
     return HTMLResponse(html, headers={"ETag": etag, "Cache-Control": "no-cache"})

@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from meldtour.store import usecases
 from meldtour.store.repository import NotFound, SheetConflict
@@ -92,9 +93,14 @@ async def _body(request: Request) -> Any:
 async def check(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
     """The engine's checks on the rows as typed; nothing is saved."""
     scope = _scope(web, token)
+    body = await _body(request)
+    return await run_in_threadpool(_check, request, store, scope, body)
+
+
+def _check(request: Request, store: StoreDep, scope: Scope, body: Any) -> Response:
     t, sheet, _version = _sheet(store, scope)
     rules = t.division(scope.division).rules
-    entries = _entries(await _body(request), len(sheet.players), len(sheet.games))
+    entries = _entries(body, len(sheet.players), len(sheet.games))
     _ = gettext_of(request)
     problems = []
     for e in entries:
@@ -110,8 +116,14 @@ async def check(request: Request, web: WebDep, store: StoreDep, token: str) -> R
 @router.post("/score/{token}")
 async def save(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
     scope = _scope(web, token)
-    _t, sheet, _current = _sheet(store, scope)
     body = await _body(request)
+    # The store's work in a worker thread, so that the event loop — every live standings
+    # stream and game socket of this process — goes on meanwhile.
+    return await run_in_threadpool(_save, request, store, scope, body)
+
+
+def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Response:
+    _t, sheet, _current = _sheet(store, scope)
     entries = _entries(body, len(sheet.players), len(sheet.games))
     version = body.get("version")
     why = str(body.get("why") or "").strip()[:300]
