@@ -145,7 +145,12 @@ async def one_table(http: httpx.AsyncClient, base: str, level: str, think: float
         for seat in range(4):
             joined = await http.post(f"/play/t/{gid}/join",
                                      data={"seat": str(seat), "name": f"p{seat}"})
-            tokens.append(joined.cookies[f"meldtour_seat_{gid}"])
+            token = joined.cookies.get(f"meldtour_seat_{gid}")
+            if token is None:
+                stats.errors.append(f"join {joined.status_code} "
+                                    f"{joined.headers.get('location')} {joined.text[:100]}")
+                return
+            tokens.append(token)
         stats.games_started += 1
         results = await asyncio.gather(*(
             seat_client(base, gid, s, tokens[s], level, think, stop_at, stats, rng)
@@ -168,8 +173,11 @@ async def clients(base: str, games: int, level: str, think: float, seconds: floa
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         async def start(i: int) -> None:
             await asyncio.sleep(ramp * i / max(games, 1))
-            await one_table(http, base, level, think, stop_at,
-                            stats, random.Random(seed * 100_003 + i))
+            try:
+                await one_table(http, base, level, think, stop_at,
+                                stats, random.Random(seed * 100_003 + i))
+            except Exception as exc:  # a table that could not be made or joined
+                stats.errors.append(repr(exc)[:200])
         await asyncio.gather(*(start(i) for i in range(games)))
     return {"rtt": stats.rtt, "moves": stats.moves, "started": stats.games_started,
             "finished": stats.games_finished, "refused": stats.refused,
@@ -270,6 +278,9 @@ def main() -> None:
                 server.kill()
                 server.wait(10)
             log.close()
+            text = Path(log.name).read_text(errors="replace")
+            if "Traceback" in text or "ERROR" in text:
+                print(text[-4000:], file=sys.stderr)
 
     rtt = sorted(x for p in parts for x in p["rtt"])
     moves = sum(p["moves"] for p in parts)
