@@ -9,7 +9,7 @@ division, a registered player, a valid scorer link, a live table), so that the h
 own checks are reached. Both runs carry a valid CSRF cookie and token; the director's
 session cookie is added for half of the cases, so that the signed-in pages are fuzzed too.
 
-``MELDTOUR_SCHEMA_EXAMPLES`` (examples per operation, 15 by default) raises the count for
+``MELDTOUR_SCHEMA_EXAMPLES`` (examples per operation, 10 by default) raises the count for
 a campaign run by hand; the number of requests is printed (``pytest -s``).
 """
 
@@ -34,7 +34,7 @@ from meldtour.web.director import accounts
 from meldtour.web.director.deps import CSRF_COOKIE, SESSION_COOKIE, Scope, Web
 from meldtour.web.director.routes.director import create_demo
 
-EXAMPLES = int(os.environ.get("MELDTOUR_SCHEMA_EXAMPLES", "15"))
+EXAMPLES = int(os.environ.get("MELDTOUR_SCHEMA_EXAMPLES", "10"))
 STATUS: Counter[int] = Counter()
 WHERE = Path(os.environ.get("MELDTOUR_SCHEMA_DIR", "/tmp")) / f"schema-{os.getpid()}"
 
