@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import gc
 import json
 import os
@@ -36,8 +37,8 @@ async def _monitor() -> None:
         if t - last > 2.0:  # uvicorn ends by its signal: no atexit to rely on
             last = t
             if _FROM[0] == float("inf") and _OUT and os.path.exists(_OUT + ".from"):
-                with open(_OUT + ".from") as f:
-                    _FROM[0] = float(f.read())
+                with open(_OUT + ".from") as f, contextlib.suppress(ValueError):
+                    _FROM[0] = float(f.read())  # not yet if the bench is writing it
             _dump()
 
 
