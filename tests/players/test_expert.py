@@ -1,5 +1,5 @@
 """The expert's parts, on hand-made positions: what fits the table alone, and the
-melds it keeps back."""
+melds it keeps back when asked to (``hold_players``; off by default)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from meldtour.players.expert import ExpertPlayer, _fits_alone
 from meldtour.solver import finder
 
 KRC = find_rules("krc-2015")
+HOLD = ExpertPlayer(hold_players=2)
 
 
 def test_fits_alone_ends_groups_and_splits() -> None:
@@ -38,20 +39,20 @@ def _position(rack: list[str]) -> tuple[GameState, int]:
 
 def test_keeps_the_melds_its_rack_makes_alone() -> None:
     state, seat = _position(["k1", "k2", "k3", "r7", "b13"])
-    move = ExpertPlayer().decide(player_view(state, seat))
+    move = HOLD.decide(player_view(state, seat))
     assert isinstance(move, Play)
     apply(state, move, finder=finder)
     # r7 needs the table and goes down; k1-k3 can go down any later turn: kept.
     assert [str(m) for m in move.board] == ["[r4,r5,r6,r7]"]
-    # The greedy play would lay all four.
-    greedy = ExpertPlayer(hold_players=0).decide(player_view(state, seat))
+    # By default (and as greedy) it lays all four.
+    greedy = ExpertPlayer().decide(player_view(state, seat))
     assert isinstance(greedy, Play) and len(greedy.board) == 2
 
 
 def test_lays_its_own_melds_rather_than_draw_and_goes_out_at_once() -> None:
     state, seat = _position(["k1", "k2", "k3", "b13"])
-    move = ExpertPlayer().decide(player_view(state, seat))
+    move = HOLD.decide(player_view(state, seat))
     assert isinstance(move, Play) and "[k1,k2,k3]" in [str(m) for m in move.board]
     state, seat = _position(["k1", "k2", "k3", "r7"])
-    move = ExpertPlayer().decide(player_view(state, seat))
+    move = HOLD.decide(player_view(state, seat))
     assert isinstance(move, Play) and len(move.board) == 2  # all four: out

@@ -1,44 +1,45 @@
-"""The ``expert`` player: head to head it lays only what needs the table and keeps
-the melds its rack makes on its own for later; and once an opponent is close to going
-out, before putting tiles down it estimates from the tiles it has not seen how likely
-its play is to let that opponent go out, and lays less, or draws, when that risk
+"""The ``expert`` player: it plays like ``greedy`` until an opponent is close to going
+out; then, before putting tiles down, it estimates from the tiles it has not seen how
+likely its play is to let that opponent go out, and draws instead when that risk
 outweighs the tiles it would lay.
 
 Why. Whoever empties their rack first wins, and the table is shared: in games between
 ``greedy`` players, more than half of the winners could not have gone out on the
 table as it stood before the previous player's turn — that turn fed them (52% of 60
-four-player games, 58% of 40 two-player games). So:
+four-player games, 58% of 40 two-player games). So near the end the expert weighs
+two options, laying its best play or drawing (which leaves the table as it is):
 
-* *Hold back* (two players). Melds the rack makes by itself (``solve`` on an empty table) can go
-  down on any later turn; laying them now only gives the others tiles to rearrange.
-  Each turn the expert plays the solver's best play for the rest of its rack, and
-  lays its own melds only when that rest places nothing (a draw would cost a tile)
-  or when everything goes down at once.
 * *Risk*: an opponent with few tiles holds, most likely, tiles that do not fit the
   current table (it would have played them). The expert lists the tiles it cannot see
   (pool and other racks: the full set less the table and its own rack), keeps those
-  that fit the table by no single-tile move (an end of a meld, a group's missing
-  colour, splitting a run of five or more), and samples each close opponent's rack
-  from them (determinisation). The risk of an option is the chance that some sampled
-  opponent could go out on the table the option leaves.
-* *Value*: ``(1 - risk) * exp(-tile_weight * tiles left on its rack)``. Options, in
-  turn: the play it chose, the held-back play (when the chosen one was the full play),
-  and drawing.
+  that fit at no end of a meld on the current table, and samples each close
+  opponent's rack from them (determinisation). The risk of an option is the chance
+  that some sampled opponent could go out on the table the option leaves.
+* *Value*: ``(1 - risk) * exp(-tile_weight * tiles left on its rack)``.
 
-Hold back and the sharper sampling apply at two-player tables only (``hold_players``):
-at four, the same hold back measured 30.75% against three greedy players on 400
-mirrored deals (30.5% without it) and, with the sharper sampling too, 28.0% on the
-first 250 of a 2,000-game run — no gain, so four-player tables play as before. Head to
-head (mirrored deals, seed 1): see ``BENCHMARKS.md``.
+What it tried and left out, because it measured no better than ``greedy`` under
+krc-2015 (400 games each, 25-28% against three greedy players): holding back a
+reserve of playable tiles while the race is safe, keeping jokers off the table, and
+the smallest initial meld. Within noise of the shipped version on 400 games: weighing
+only the next opponent, ``close = 8``, ``tile_weight = 0.1``.
 
-Tried and left out, because it measured no better than ``greedy`` (400 games each,
-25-28% against three greedy players): a reserve of 1-13 playable tiles held while the
-race is safe, keeping jokers off the table, the smallest initial meld, and sampling
-opponent racks from all unseen tiles. Also within noise of the shipped version on 400
-games: weighing only the next opponent, ``close = 8``, ``tile_weight = 0.1``; and
-(this round, 400 mirrored games against three greedy players) the held-back play
-as a fallback only when the full play is too risky: 30.5%, the same games as
-without it.
+Tried since, and left off by default (``hold_players = 0``), because it measured no
+gain (mirrored deals, seed 1, same seeds as the shipped figures in ``BENCHMARKS.md``):
+
+* *Hold back* (:meth:`ExpertPlayer.held_back`): keep the melds the rack makes by
+  itself (they can go down any later turn; laying them only gives the others tiles
+  to rearrange) and lay the solver's best play for the rest of the rack — all at
+  once when everything goes out, the full play when the rest places nothing; when
+  the chosen play is too risky, the held-back play is weighed before drawing.
+* *Sharper sampling*: opponents' racks drawn from the tiles that fit the table by no
+  single-tile move (:func:`_fits_alone`: also a group's missing colour and a run of
+  five or more split in two), not only by no move at a meld's end.
+
+Both at two-player tables: 59.3-60.3% head to head over the run (the figure at 2,000
+games is in ``BENCHMARKS.md``), against 59.9% without. Hold back alone against three
+greedy players: 30.75% on 400 mirrored deals (30.5% without); with the sharper
+sampling too, 28.0% on the first 250. The held-back play as a fallback only (when the
+full play is too risky): 30.5%, the very same games as without it.
 
 It sees only its :class:`~meldtour.core.views.PlayerView`; its samples come from a
 random generator seeded by its own seed and the turn number, so it is deterministic.
@@ -79,11 +80,12 @@ class ExpertPlayer:
     tile_weight: float = 0.15
     #: Most solver calls spent weighing a draw (keeps the decision time bounded).
     budget: int = 24
-    #: At tables of at most this many players: keep the melds the rack makes on its
-    #: own while every opponent holds more than ``hold_close`` tiles, laying only what
-    #: needs the table; and sample opponents' racks from the tiles that fit the table
-    #: by no single-tile move (else: by no move at a meld's end).
-    hold_players: int = 2
+    #: At tables of at most this many players (0: none, the default — it measured no
+    #: gain): keep the melds the rack makes on its own while every opponent holds more
+    #: than ``hold_close`` tiles, laying only what needs the table; and sample
+    #: opponents' racks from the tiles that fit the table by no single-tile move
+    #: (else: by no move at a meld's end).
+    hold_players: int = 0
     hold_close: int = 0
 
     def decide(self, view: PlayerView) -> Move:

@@ -24,11 +24,9 @@ DESCRIPTIONS: Final[dict[str, str]] = {
                 "rearranges the table.",
     "greedy": "Every turn it puts down as many tiles as it possibly can, rearranging the "
               "table as needed, and draws only when it cannot play at all.",
-    "expert": "Plays like greedy (though head to head it keeps the melds its own rack makes "
-              "for later and lays only the tiles that need the table) until someone is close "
-              "to going out, then works out from the tiles it has not seen whether its play "
-              "would let them finish, and lays less or draws instead when that risk is too "
-              "high.",
+    "expert": "Plays like greedy until someone is close to going out, then works out from "
+              "the tiles it has not seen whether its play would let them finish, and draws "
+              "instead when that risk is too high.",
 }
 
 LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
