@@ -29,6 +29,7 @@ from meldtour.tournament import (
     start_stage,
 )
 from meldtour.tournament.simulate import plausible_game, play_round
+from meldtour.tournament.stages import table_sheet
 
 from .backends import database
 
@@ -463,3 +464,98 @@ def test_the_migrations_make_the_models_tables(db_url: str) -> None:
             assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
     finally:
         engine.dispose()
+
+
+# ---------------------------------------------------------------------------
+# the process's snapshot of a tournament (usecases.snapshot)
+
+
+def fresh(store: Store, slug: str) -> tuple[Tournament, dict[tuple[str, int, int, int], int]]:
+    """The tournament loaded from the database, bypassing every cache."""
+    with store.transaction() as s:
+        loaded = load(s, slug)
+        return loaded.value, {k: r.version for k, r in loaded.sheets.items()}
+
+
+def assert_current(store: Store, slug: str) -> None:
+    snap = uc.snapshot(store, slug)
+    value, versions = fresh(store, slug)
+    assert snap.tournament == value
+    assert dict(snap.versions) == versions
+    assert uc.read(store, slug) == value
+
+
+def test_a_cached_snapshot_never_shows_stale_data(db_url: str) -> None:
+    engine = make_engine(db_url)
+    upgrade(engine)
+    engine.dispose()
+    mine, other = open_store(db_url), open_store(db_url)  # other: another process
+    try:
+        slug = club_ready(mine, 8)
+        assert_current(mine, slug)
+        first = uc.snapshot(mine, slug)
+        assert uc.snapshot(mine, slug) is first  # unchanged: the same snapshot, no load
+        # a save in this process (the snapshot it leaves on SQLite is the value it wrote)
+        uc.enter_sheet(mine, slug, None, 1, 1, [uc.GameEntry(1, (25, -10, -10, -5))],
+                       who="ref", submit=False)
+        assert_current(mine, slug)
+        assert uc.snapshot(mine, slug).mark > first.mark
+        # a save by another process: this one's cache must not hide it
+        before = uc.read(mine, slug)
+        _, version, _ = uc.get_sheet(mine, slug, None, 1, 2)
+        uc.enter_sheet(other, slug, None, 1, 2, [uc.GameEntry(1, (40, -20, -10, -10))],
+                       who="other", version=version, submit=False)
+        after = uc.read(mine, slug)
+        assert after != before
+        assert uc.get_sheet(mine, slug, None, 1, 2)[0].games[0].points == (40, -20, -10, -10)
+        assert uc.get_sheet(mine, slug, None, 1, 2)[1] == version + 1
+        assert_current(mine, slug)
+        # a structural change (a player dropped, not a sheet) by the other process, then
+        # one by this process
+        status = uc.read(mine, slug).registration(8).status
+        uc.drop_player(other, slug, "8", who="director")
+        assert_current(mine, slug)
+        assert uc.read(mine, slug).registration(8).status != status
+        uc.edit_tournament(mine, slug, who="director", name="Renamed", date="", venue="")
+        assert uc.read(mine, slug).name == "Renamed"
+        assert_current(mine, slug)
+        # a conflict (refused save) leaves the snapshot current too
+        with pytest.raises(SheetConflict):
+            uc.enter_sheet(mine, slug, None, 1, 2, [uc.GameEntry(1, (9, -3, -3, -3))],
+                           who="late", version=version, submit=False)
+        assert_current(mine, slug)
+    finally:
+        mine.close()
+        other.close()
+
+
+def test_the_mark_moves_when_saves_commit_out_of_order_on_postgresql(
+        tmp_path: object) -> None:
+    """On PostgreSQL two sheet saves run side by side: the one that got the smaller
+    audit id may commit last. A snapshot read between the two commits must still give
+    way to the later commit (the newest audit id would not have moved)."""
+    with database("postgresql", tmp_path) as url:  # type: ignore[arg-type]
+        engine = make_engine(url)
+        upgrade(engine)
+        engine.dispose()
+        a, b, reader = open_store(url), open_store(url), open_store(url)
+        try:
+            slug = club_ready(a, 8)
+            with a.transaction() as s:
+                loaded = load(s, slug, "share")
+                t, _, _ = enter_table_game(loaded.value, "club", 1, 1, 1, (25, -10, -10, -5),
+                                           who="tablet A")
+                save(s, loaded, t, who="tablet A", action="enter_sheet")
+                s.flush()  # A's audit line has its id now, below B's
+                uc.enter_sheet(b, slug, None, 1, 2, [uc.GameEntry(1, (9, -3, -3, -3))],
+                               who="tablet B", submit=False)
+                seen = uc.read(reader, slug)  # B's save, not A's yet: kept at that mark
+                assert table_sheet(seen, "club", 1, 2).games[0].points == (9, -3, -3, -3)
+                assert table_sheet(seen, "club", 1, 1).games[0].points[0] is None
+            now = uc.read(reader, slug)
+            assert table_sheet(now, "club", 1, 1).games[0].points == (25, -10, -10, -5)
+            assert_current(reader, slug)
+        finally:
+            a.close()
+            b.close()
+            reader.close()

@@ -2,13 +2,17 @@
 
 :func:`open_store` connects and refuses a database whose schema is not the one this
 meldtour was built for, naming the command that fixes it. SQLite runs in WAL mode
-with a busy timeout, and every transaction starts with ``BEGIN IMMEDIATE`` so that
-two writers queue instead of failing half-way; PostgreSQL runs at READ COMMITTED,
-with the row locks and version checks of :mod:`.repository`.
+with a busy timeout, and every writing transaction starts with ``BEGIN IMMEDIATE`` so
+that two writers queue instead of failing half-way; PostgreSQL runs at READ COMMITTED,
+with the row locks and version checks of :mod:`.repository`. A unit of work that only
+reads (:meth:`Store.reading`) starts with a plain (deferred) ``BEGIN`` on SQLite, so it
+reads WAL's last committed state without waiting for the write lock, and runs at
+REPEATABLE READ, read only, on PostgreSQL, so all its statements see one snapshot.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +32,10 @@ class StoreError(Exception):
 
 class SchemaError(StoreError):
     """The database's schema is missing, old or newer than this meldtour."""
+
+
+#: The execution option that marks a reading unit of work's connection.
+READING = "meldtour_reading"
 
 
 def make_engine(url: str) -> Engine:
@@ -50,7 +58,9 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _begin(conn: Any) -> None:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            # A reading unit of work (Store.reading) takes no write lock.
+            reading = conn.get_execution_options().get(READING, False)
+            conn.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
         return engine
     return create_engine(url, pool_pre_ping=True)
@@ -119,12 +129,26 @@ def check_schema(engine: Engine) -> None:
 @dataclass
 class Store:
     """A database: its engine and its sessions. Use :meth:`transaction` for every
-    unit of work: it commits at the end, and rolls everything back on an error."""
+    unit of work that writes: it commits at the end, and rolls everything back on an
+    error; :meth:`reading` for one that only reads.
+
+    ``snapshots`` is the process's cache of tournaments as last read, keyed by the
+    tournament, each with the audit mark it was read at (see
+    :func:`meldtour.store.usecases.snapshot`); ``snapshot_lock`` guards it."""
 
     engine: Engine
 
     def __post_init__(self) -> None:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False, autoflush=False)
+        if self.engine.dialect.name == "sqlite":
+            reader = self.engine.execution_options(**{READING: True})
+        else:
+            reader = self.engine.execution_options(isolation_level="REPEATABLE READ",
+                                                   postgresql_readonly=True)
+        self._readers = sessionmaker(reader, expire_on_commit=False, autoflush=False)
+        self.snapshots: dict[Any, Any] = {}
+        self.snapshot_lock = threading.Lock()
+        self.computing: dict[Any, threading.Lock] = {}
 
     @property
     def dialect(self) -> str:
@@ -133,6 +157,13 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         with self._sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A unit of work that only reads: one consistent snapshot, no write lock
+        (writing in it is an error on PostgreSQL and may fail on SQLite)."""
+        with self._readers() as session, session.begin():
             yield session
 
     def close(self) -> None:

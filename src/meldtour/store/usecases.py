@@ -11,6 +11,7 @@ lost, never counted) and the problems come back.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -85,6 +86,10 @@ class UseCaseError(StoreError):
     """A use case refused, with the reason (from the engine or the store)."""
 
 
+class CountedSheet(UseCaseError):
+    """A scorer's save over a sheet that is counted: only the director corrects it."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What a use case did: the tournament after it, the notices, the problems of a
@@ -115,14 +120,99 @@ def _act(
 
 
 def read(store: Store, slug: str | None) -> Tournament:
-    """The tournament as it is now (no lock, no write)."""
-    with store.transaction() as s:
-        return load(s, slug).value
+    """The tournament as it is now (no lock, no write): the process's snapshot of it
+    when the tournament has not changed since (see :func:`snapshot`)."""
+    return snapshot(store, slug).tournament
 
 
 def slug_of(store: Store, slug: str | None) -> str:
-    with store.transaction() as s:
-        return load(s, slug).row.slug
+    with store.reading() as s:
+        return find_tournament(s, slug).slug
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A tournament as read at one audit mark, with its sheets' versions."""
+
+    slug: str
+    mark: int
+    tournament: Tournament
+    versions: Mapping[SheetKey, int]
+
+
+SNAPSHOTS_KEPT = 16
+
+
+def _mark(s: Any, tournament_id: int) -> int:
+    # The number of the tournament's audit lines. Every change writes at least one and
+    # none is ever deleted, so it goes up with every commit that changes the tournament
+    # — unlike the newest line's id, which on PostgreSQL a slower transaction can commit
+    # *below* (ids are handed out before commit), so that it would not move.
+    return int(s.scalar(select(func.count()).select_from(AuditRow).where(
+        AuditRow.tournament_id == tournament_id)) or 0)
+
+
+def _remember(store: Store, key: Any, snap: Snapshot) -> Snapshot:
+    """Keep ``snap`` unless a newer one is kept already; returns the newest."""
+    with store.snapshot_lock:
+        kept: Snapshot | None = store.snapshots.get(key)
+        if kept is not None and kept.mark >= snap.mark:
+            return kept
+        store.snapshots.pop(key, None)
+        store.snapshots[key] = snap
+        while len(store.snapshots) > SNAPSHOTS_KEPT:
+            store.snapshots.pop(next(iter(store.snapshots)))
+        return snap
+
+
+def snapshot(store: Store, slug: str | None) -> Snapshot:
+    """The tournament as it is now, from the process's cache when its audit mark has
+    not moved since it was read (three hundred phones after one change: one load).
+
+    The mark is read first; a snapshot kept at that mark or a later one is current.
+    Otherwise one thread per tournament loads it (the others wait for it), reading the
+    mark again in the same read-only transaction, so the value and its mark are one
+    consistent state."""
+    with store.reading() as s:
+        row = find_tournament(s, slug)
+        key = (row.id, row.created_at)
+        mark = _mark(s, row.id)
+        real = row.slug
+    with store.snapshot_lock:
+        kept: Snapshot | None = store.snapshots.get(key)
+        gate = store.computing.setdefault(key, threading.Lock())
+    if kept is not None and kept.mark >= mark:
+        return kept
+    with gate:
+        with store.snapshot_lock:
+            again: Snapshot | None = store.snapshots.get(key)
+        if again is not None and again.mark >= mark:
+            return again
+        with store.reading() as s:
+            now_mark = _mark(s, row.id)
+            loaded = load(s, real)
+            snap = Snapshot(real, now_mark, loaded.value,
+                            {k: r.version for k, r in loaded.sheets.items()})
+        return _remember(store, key, snap)
+
+
+def _prime(store: Store, s: Any, loaded: Loaded, value: Tournament) -> Callable[[], None]:
+    """After a writing unit of work on SQLite (the only writer while it runs), the value
+    it wrote is the tournament at the mark it leaves: what to call after the commit to
+    keep it as the snapshot, sparing the next reader a load. (On PostgreSQL sheet saves
+    run side by side, so a unit of work does not know the state it commits into.)"""
+    if store.dialect != "sqlite":
+        return lambda: None
+    s.flush()
+    row = loaded.row
+    snap = Snapshot(row.slug, _mark(s, row.id), value,
+                    {k: r.version for k, r in loaded.sheets.items()})
+    key = (row.id, row.created_at)
+
+    def keep() -> None:
+        _remember(store, key, snap)
+
+    return keep
 
 
 # ---------------------------------------------------------------------------
@@ -256,7 +346,7 @@ class TournamentInfo:
 
 
 def info(store: Store, slug: str | None) -> TournamentInfo:
-    with store.transaction() as s:
+    with store.reading() as s:
         row = find_tournament(s, slug)
         return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
 
@@ -719,16 +809,15 @@ class SheetOutcome:
 def get_sheet(store: Store, slug: str | None, division: str | None, round_number: int,
               table: int, *, stage: int | None = None) -> tuple[ScoreSheet, int, str]:
     """A sheet, its version (what a device sends back when it saves) and division."""
-    with store.transaction() as s:
-        loaded = load(s, slug)
-        t = loaded.value
-        try:
-            key = resolve_division(t, division)
-            index = _stage_index(t, key, stage)
-            sheet = table_sheet(t, key, round_number, table, index)
-        except TournamentError as exc:
-            raise UseCaseError(str(exc)) from None
-        return sheet, loaded.version((key, index, round_number, table)), key
+    snap = snapshot(store, slug)
+    t = snap.tournament
+    try:
+        key = resolve_division(t, division)
+        index = _stage_index(t, key, stage)
+        sheet = table_sheet(t, key, round_number, table, index)
+    except TournamentError as exc:
+        raise UseCaseError(str(exc)) from None
+    return sheet, snap.versions[(key, index, round_number, table)], key
 
 
 def _stage_index(t: Tournament, division: str, stage: int | None) -> int:
@@ -746,7 +835,7 @@ def _stage_index(t: Tournament, division: str, stage: int | None) -> int:
 def enter_sheet(
     store: Store, slug: str | None, division: str | None, round_number: int, table: int,
     games: Sequence[GameEntry], *, who: str, why: str = "", version: int | None = None,
-    stage: int | None = None, submit: bool = True,
+    stage: int | None = None, submit: bool = True, may_correct: bool = True,
 ) -> SheetOutcome:
     """Enter a table's games and count the sheet if every check passes.
 
@@ -754,7 +843,8 @@ def enter_sheet(
     counted sheet this is a correction, and ``why`` is required. ``version`` is the
     version the device read (see :func:`get_sheet`): if another device saved since,
     :class:`SheetConflict` is raised, nothing is saved, what was typed is in the
-    exception and in the audit log."""
+    exception and in the audit log. ``may_correct=False`` (a scorer's link) refuses a
+    counted sheet with :class:`CountedSheet`, judged in the saving transaction itself."""
     at = now()
     found: dict[str, Any] = {}
 
@@ -762,6 +852,10 @@ def enter_sheet(
         key = _division(t, division)
         index = _stage_index(t, key, stage)
         found["key"] = (key, index, round_number, table)
+        if not may_correct and table_sheet(t, key, round_number, table,
+                                           index).counted is not None:
+            raise CountedSheet(f"round {round_number}, table {table}: the sheet is counted; "
+                               f"only the director can correct it")
         problems: list[Problem] = []
         for g in games:
             try:
@@ -833,8 +927,11 @@ def _sheet_action(
             if changes:  # a saved sheet means play has begun: the seating is locked
                 _lock_row(s, loaded, key[:3], who=who, why="a score sheet was saved")
             sheet = table_sheet(progress.tournament, key[0], round_number, table, key[1])
-            return SheetOutcome(sheet, loaded.version(key), progress.problems,
-                                progress.notices, tuple(changes))
+            out = SheetOutcome(sheet, loaded.version(key), progress.problems,
+                               progress.notices, tuple(changes))
+            keep = _prime(store, s, loaded, progress.tournament)
+        keep()
+        return out
     except SheetConflict as conflict:
         _record_conflict(store, slug, conflict, who=who, action=action, why=why, yours=yours)
         raise
@@ -988,7 +1085,7 @@ def _latest_poll(s: Any, loaded: Loaded, division: str) -> WinnerPollRow | None:
 
 def polls(store: Store, slug: str | None) -> dict[str, PollView]:
     """Each division's latest winner-guess vote (divisions without one are left out)."""
-    with store.transaction() as s:
+    with store.reading() as s:
         loaded = load(s, slug)
         out = {}
         for key in loaded.divisions:
@@ -1099,7 +1196,7 @@ def my_vote(store: Store, slug: str | None, division: str, voter: str | None) ->
     """The finalist this voter chose in the division's latest vote, if any."""
     if not voter:
         return None
-    with store.transaction() as s:
+    with store.reading() as s:
         loaded = load(s, slug)
         row = _latest_poll(s, loaded, division)
         if row is None:
@@ -1110,17 +1207,16 @@ def my_vote(store: Store, slug: str | None, division: str, voter: str | None) ->
 
 
 def audit_mark(store: Store, slug: str | None) -> int:
-    """The id of the tournament's newest audit line: it moves on with every change
-    (a sheet saved, a round seated or closed), so a screen can tell it has to reload."""
-    with store.transaction() as s:
-        row = find_tournament(s, slug)
-        return int(s.scalar(select(func.max(AuditRow.id)).where(
-            AuditRow.tournament_id == row.id)) or 0)
+    """The tournament's audit mark: the number of its audit lines. It moves on with
+    every change (a sheet saved, a round seated or closed), so a screen can tell it has
+    to reload."""
+    with store.reading() as s:
+        return _mark(s, find_tournament(s, slug).id)
 
 
 def audit_log(store: Store, slug: str | None) -> list[dict[str, Any]]:
     """The tournament's audit lines, oldest first."""
-    with store.transaction() as s:
+    with store.reading() as s:
         row = load(s, slug).row
         return [{"id": a.id, "at": a.at, "who": a.who, "action": a.action,
                  "entity": a.entity, "key": a.key, "before": a.before, "after": a.after,
@@ -1130,12 +1226,12 @@ def audit_log(store: Store, slug: str | None) -> list[dict[str, Any]]:
 
 
 def registrations_by_number(store: Store, slug: str | None) -> dict[int, RegistrationRow]:
-    with store.transaction() as s:
+    with store.reading() as s:
         return dict(load(s, slug).registrations)
 
 
 __all__ = [
-    "AwardLine", "DivisionEdit", "DivisionSpec", "GameEntry", "NotFound", "Outcome",
-    "PlayerEntry", "PollView", "RoundLock", "SheetConflict", "SheetOutcome",
-    "TournamentInfo", "UseCaseError",
+    "AwardLine", "CountedSheet", "DivisionEdit", "DivisionSpec", "GameEntry", "NotFound",
+    "Outcome", "PlayerEntry", "PollView", "RoundLock", "SheetConflict", "SheetOutcome",
+    "Snapshot", "TournamentInfo", "UseCaseError",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
@@ -20,6 +21,7 @@ WATCH_SECONDS = 0.4
 @dataclass
 class _Watch:
     mark: int
+    read_at: float = field(default_factory=time.monotonic)
     readers: int = 0
     changed: asyncio.Condition = field(default_factory=asyncio.Condition)
     task: asyncio.Task[None] | None = None
@@ -40,10 +42,19 @@ class Watchers:
                 mark = await asyncio.to_thread(self._read, slug)
             except Exception:  # the database away for a moment: try again next period
                 continue
+            watch.read_at = time.monotonic()
             if mark != watch.mark:
                 async with watch.changed:
                     watch.mark = mark
                     watch.changed.notify_all()
+
+    def current(self, slug: str) -> int | None:
+        """The mark as the watcher read it within the last two periods (so at most that
+        old), or None when nobody watches or the last reads failed."""
+        watch = self._watches.get(slug)
+        if watch is None or time.monotonic() - watch.read_at > 2 * self._period:
+            return None
+        return watch.mark
 
     @contextlib.asynccontextmanager
     async def subscribe(self, slug: str, mark: int) -> AsyncIterator[_Watch]:

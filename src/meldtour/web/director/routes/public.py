@@ -63,7 +63,7 @@ def pick_division(t: Tournament, key: str | None) -> str:
 
 @router.get("/tournaments", response_class=HTMLResponse)
 def tournaments(request: Request, store: StoreDep) -> Response:
-    with store.transaction() as s:
+    with store.reading() as s:
         rows = [(r.slug, r.name, r.date) for r in s.scalars(
             select(TournamentRow).order_by(TournamentRow.id.desc()))]
     return render(request, "public/tournaments.html", tournaments=rows,
@@ -178,27 +178,62 @@ def _fragment_cache(request: Request) -> OrderedDict[Any, tuple[str, str]]:
     return cache
 
 
-@router.get("/t/{slug}/standings/live", response_class=HTMLResponse)
-def standings_live(request: Request, store: StoreDep, slug: str,
-                   division: str | None = None, view: str = "") -> Response:
-    """The standings table alone, for the page's poll (an ETag makes an unchanged
-    table a 304). Rendered once per change of the tournament (its newest audit line)
-    and language: the phones that fetch after one change share one rendering."""
-    from ..deps import locale_of
-    key = (slug, division, view == "projector", locale_of(request),
-           usecases.audit_mark(store, slug))
+_RENDERING: dict[Any, threading.Lock] = {}
+
+
+def _kept_fragment(request: Request, key: Any) -> tuple[str, str] | None:
     cache = _fragment_cache(request)
     with _FRAGMENTS_LOCK:
-        found = cache.get(key)
-    if found is None:
-        t = load(store, slug)
-        html = _standings_fragment(request, t, pick_division(t, division),
-                                   view == "projector")
-        found = (html, '"' + hashlib.sha256(html.encode()).hexdigest()[:20] + '"')
+        return cache.get(key)
+
+
+def _live_fragment(request: Request, store: StoreDep, slug: str, division: str | None,
+                   projector: bool, lang: str, seen: int | None) -> tuple[str, str]:
+    """The fragment at the tournament's mark now (rendered by one thread per mark and
+    language, the others waiting for it), kept under that mark and under ``seen``, the
+    mark the live streams' watcher read (an older one: the fragment is at least as new)."""
+    try:
+        snap = usecases.snapshot(store, slug)
+    except NotFound:
+        raise HTTPException(404, f"no tournament {slug!r}") from None
+    key = (slug, division, projector, lang, snap.mark)
+    cache = _fragment_cache(request)
+    with _FRAGMENTS_LOCK:
+        gate = _RENDERING.setdefault(key, threading.Lock())
+    with gate:
+        with _FRAGMENTS_LOCK:
+            found = cache.get(key)
+        if found is None:
+            t = snap.tournament
+            html = _standings_fragment(request, t, pick_division(t, division), projector)
+            found = (html, '"' + hashlib.sha256(html.encode()).hexdigest()[:20] + '"')
         with _FRAGMENTS_LOCK:
             cache[key] = found
+            if seen is not None and seen < snap.mark:
+                cache[(*key[:4], seen)] = found
             while len(cache) > FRAGMENTS_KEPT:
                 cache.popitem(last=False)
+            _RENDERING.pop(key, None)
+    return found
+
+
+@router.get("/t/{slug}/standings/live", response_class=HTMLResponse)
+async def standings_live(request: Request, web: WebDep, slug: str,
+                         division: str | None = None, view: str = "") -> Response:
+    """The standings table alone, for the page's poll (an ETag makes an unchanged
+    table a 304). Rendered once per change of the tournament (its audit mark) and
+    language: the phones that fetch after one change share one rendering. While live
+    streams watch the tournament, the mark is their watcher's (read at most two
+    watcher periods ago, and every later change is announced to them), so a fetch
+    that finds its fragment costs no database query and no worker thread."""
+    from ..deps import locale_of
+    projector, lang = view == "projector", locale_of(request)
+    seen = web.watchers.current(slug)
+    found = (_kept_fragment(request, (slug, division, projector, lang, seen))
+             if seen is not None else None)
+    if found is None:
+        found = await run_in_threadpool(_live_fragment, request, web.store(), slug,
+                                        division, projector, lang, seen)
     html, etag = found
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers={"ETag": etag})

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from meldtour.store import usecases
 from meldtour.store.repository import NotFound, SheetConflict
-from meldtour.tournament import ScoreSheet
+from meldtour.tournament import ScoreSheet, TournamentError
 from meldtour.tournament.sheets import check_game, enter_game
 from meldtour.tournament.stages import table_sheet
 
@@ -31,12 +31,15 @@ def _scope(web: WebDep, token: str) -> Scope:
 
 
 def _sheet(store: StoreDep, scope: Scope) -> tuple[Any, ScoreSheet, int]:
+    """The tournament, the table's sheet and its version, from one read of the
+    tournament (the process's snapshot while the tournament has not changed)."""
     try:
-        t = usecases.read(store, scope.slug)
-        sheet, version, _key = usecases.get_sheet(store, scope.slug, scope.division,
-                                                  scope.round, scope.table,
-                                                  stage=scope.stage + 1)
-    except (NotFound, usecases.UseCaseError):
+        snap = usecases.snapshot(store, scope.slug)
+        t = snap.tournament
+        sheet = table_sheet(t, scope.division, scope.round, scope.table, scope.stage)
+        version = snap.versions[(scope.division, scope.stage, scope.round, scope.table)]
+    except (NotFound, usecases.UseCaseError, TournamentError, KeyError, IndexError,
+            ValueError):
         raise HTTPException(404, "no such table") from None
     return t, sheet, version
 
@@ -139,7 +142,10 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
         out = usecases.enter_sheet(store, scope.slug, scope.division, scope.round,
                                    scope.table, entries, who=who, why=why,
                                    version=version if isinstance(version, int) else None,
-                                   stage=scope.stage + 1)
+                                   stage=scope.stage + 1, may_correct=director is not None)
+    except usecases.CountedSheet:  # counted since the sheet above was read
+        return JSONResponse({"error": _("This sheet is counted: only the director can "
+                                        "correct it.")}, status_code=403)
     except SheetConflict as conflict:
         theirs = conflict.theirs
         return JSONResponse({
@@ -151,9 +157,9 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
             "theirs": _games(theirs) if theirs is not None else None}, status_code=409)
     except usecases.UseCaseError as exc:
         return JSONResponse({"error": refusal_text(str(exc), _)}, status_code=400)
-    # A round closed meanwhile makes the sheet counted; name the state as it is now.
-    now = table_sheet(usecases.read(store, scope.slug), scope.division, scope.round,
-                      scope.table, scope.stage)
+    # The sheet as the save left it, from the save's own transaction (a round closed
+    # before it made the sheet counted: the use case read that, under its lock).
+    now = out.sheet
     return JSONResponse({
         "counted": out.counted, "version": out.version,
         "problems": [problem_data(p, _) for p in out.problems],
