@@ -2,15 +2,16 @@
 while 300 phones watch the live standings.
 
     .venv/bin/python bench/busiest.py [--scorers 100] [--watchers 300] [--seconds 60]
-                                      [--db URL]
+                                      [--db URL] [--workers 1]
 
 The server is the real app (``uvicorn meldtour.web.app:create_app --factory``, one
-process) on a free port of 127.0.0.1, on a temporary SQLite database (or ``--db``, e.g.
-PostgreSQL, which must be empty). The tournament has 4 × ``scorers`` players checked in
-and round 1 seated (``scorers`` tables of 4, two games each). Each scorer posts its
-table's whole sheet once, at a moment drawn uniformly in ``--seconds``, through its
-table's scorer link (the JSON the score page sends); the winner is seat 1 of the table
-in both games, so the save shows in the standings as that player's 2 wins.
+process, or ``--workers`` processes) on a free port of 127.0.0.1, on a temporary SQLite
+database (or ``--db``, e.g. PostgreSQL, which must be empty). The tournament has 4 ×
+``scorers`` players checked in and round 1 seated (``scorers`` tables of 4, two games
+each). Each scorer posts its table's whole sheet once, at a moment drawn uniformly in
+``--seconds``, through its table's scorer link (the JSON the score page sends); the
+winner is seat 1 of the table in both games, so the save shows in the standings as that
+player's 2 wins.
 
 Each phone does what the standings page does: it holds the Server-Sent Events stream
 (``/t/{slug}/standings/events``, reconnecting when a stream ends) and on each ``hello``
@@ -22,9 +23,10 @@ scorer got the answer to its save.
 Figures: saves answered, refused or failed; saves missing from the database at the end
 (read through the store); save round trip (median, p99, max); standings lag over every
 (save, phone) pair (median, p95, p99, max, share within 2 s, pairs never seen);
-fragments fetched. The phones and the scorers run in this process, beside the server on
-the same machine: they take CPU from it. Bounded: at most 200 scorers, 1,000 phones and
-300 s, traffic only to 127.0.0.1.
+fragments fetched; the machine's load average at the start and the end. The phones
+and the scorers run in this process, beside the server on the same machine: they take
+CPU from it. Bounded: at most 200 scorers, 1,000 phones, 300 s and 8 workers, traffic
+only to 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -101,6 +103,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:
     links = prepare(args.db, args.scorers)
+    load_start = os.getloadavg()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = open(Path(args.tmp) / "uvicorn.log", "wb")  # noqa: SIM115
@@ -108,7 +111,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
            "PYTHONPATH": str(ROOT / "src")}
     proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app",
                              "--factory", "--host", "127.0.0.1", "--port", str(port),
-                             "--log-level", "warning"], cwd=args.tmp, env=env, stdout=log,
+                             "--log-level", "warning", "--workers", str(args.workers)],
+                            cwd=args.tmp, env=env, stdout=log,
                             stderr=subprocess.STDOUT)
     try:
         csrf = "b" * 32  # the score page sends its CSRF cookie's token in a header
@@ -223,6 +227,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                       "within_2s": round(sum(1 for x in lags if x <= 2.0) / pairs, 4)
                       if pairs else None},
             "pairs": pairs, "pairs_never_seen": missing_pairs, "fragments": fetched[0],
+            "workers": args.workers, "loadavg_start": [round(x, 2) for x in load_start],
+            "loadavg_end": [round(x, 2) for x in os.getloadavg()],
         }
     finally:
         proc.terminate()
@@ -241,10 +247,11 @@ def run() -> None:
     ap.add_argument("--settle", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--db", default=None)
+    ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args()
     if not (1 <= args.scorers <= 200 and 1 <= args.watchers <= 1000
-            and 1 <= args.seconds <= 300):
-        ap.error("bounded: at most 200 scorers, 1,000 watchers and 300 s")
+            and 1 <= args.seconds <= 300 and 1 <= args.workers <= 8):
+        ap.error("bounded: at most 200 scorers, 1,000 watchers, 300 s and 8 workers")
     with tempfile.TemporaryDirectory(prefix="busiest-") as tmp:
         args.tmp = tmp
         args.db = args.db or f"sqlite:///{Path(tmp) / 'busiest.db'}"
