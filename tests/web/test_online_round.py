@@ -46,6 +46,8 @@ def test_a_club_night_round_played_online_fills_its_sheets(client: TestClient) -
     store = web(client).store()
     key = seated(store, "club-night", "club")
     page = f"/director/t/club/d/{key}/online?lang=en"
+    # The round page leads there.
+    assert page.split("?")[0] in client.get(f"/director/t/club/d/{key}/round?lang=en").text
     assert "Start the round online" in client.get(page).text
     form = {"csrf": csrf(client, page), "level": "beginner",
             "computer": [str(n) for n in range(1, len(NAMES) + 1)]}
