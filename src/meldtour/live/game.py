@@ -392,10 +392,20 @@ class LiveGame:
         await self.clock.sleep_until(deadline)
         await self.inbox.put((None, "deadline", version))
 
+    def _redeal_window(self, state: GameState) -> bool:
+        """Whether a person may still demand a redeal before the game's first move
+        (rules with the ``before_game`` window, a shuffled deal, nothing played yet)."""
+        return (state.rules.redeal == "before_game" and state.deal is None
+                and not any(state.turns_taken)
+                and any(s not in self.players for s in range(state.seats)))
+
     async def _think(self, version: int, state: GameState) -> None:
         seat = state.current
-        if self.config.bot_delay > 0:
-            await asyncio.sleep(self.config.bot_delay)
+        delay = self.config.bot_delay
+        if self._redeal_window(state):
+            delay = max(delay, self.config.redeal_grace)
+        if delay > 0:
+            await asyncio.sleep(delay)
         view = player_view(state, seat)
         try:
             move = await asyncio.to_thread(self.players[seat].decide, view)

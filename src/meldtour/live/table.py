@@ -42,6 +42,10 @@ class TableConfig:
     deal: Deal | None = None
     #: Seconds a computer player waits before it moves, so that people can follow.
     bot_delay: float = 0.8
+    #: Under rules whose redeal is demanded before the game starts, a computer player
+    #: to move first waits this long, so that a person holding enough doubles has time
+    #: to demand the redeal (it waits whoever holds what: the wait tells nobody anything).
+    redeal_grace: float = 5.0
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.seats) <= 4:
@@ -71,6 +75,7 @@ class TableConfig:
             "rules": self.rules_json(),
             "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
             "seed": self.seed, "watch_drafts": self.watch_drafts, "bot_delay": self.bot_delay,
+            "redeal_grace": self.redeal_grace,
         }
         if self.deal is not None:
             out["deal"] = {"racks": [format_tiles(r) for r in self.deal.racks],
@@ -89,4 +94,4 @@ class TableConfig:
         return TableConfig(
             rules, tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
             int(data.get("seed", 0)), bool(data.get("watch_drafts", False)), deal,
-            float(data.get("bot_delay", 0.8)))
+            float(data.get("bot_delay", 0.8)), float(data.get("redeal_grace", 5.0)))
