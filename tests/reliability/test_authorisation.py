@@ -12,19 +12,24 @@ What is expected of each class:
 
 * ``public``: answered for everyone (a 2xx or 3xx, or the route's own 4xx for bad input:
   never a 401/403 nor the sign-in page).
-* ``director``: only a signed-in director; everyone else is sent to the sign-in page
-  (303) or refused (403), and nothing changes (the audit log and the tournament are as
-  before).
+* ``director``: only a signed-in director (any director: their dashboard, a new
+  tournament, a new account); everyone else is sent to the sign-in page (303) or
+  refused (403), and nothing changes (the audit log and the tournament are as before).
+* ``tournament``: a director route of one tournament (``{slug}`` in its path): only
+  that tournament's directors (and the site's administrator, the first account); a
+  director of another tournament is refused (403) and nothing changes.
 * ``scorer``: the holder of the table's link (and the director, who prints the links);
   a forged or altered link — another table's number, another tournament — is a 404.
 * ``seat``: the holder of the seat's secret; anything else is a 404.
 * ``first-account``: only while no account exists; afterwards it sends everyone to sign in.
 * ``sign-in``: open to all; wrong credentials are a 401 (then a 429 once throttled).
 
-Accounts are global today: **a director of another tournament can direct this one too**
-(there is no per-tournament ownership in the store). The matrix records that as the
-``GAP`` below, expected as it is, so the day ownership lands the expected answer changes
-in one place; RELIABILITY.md says so.
+Until migration 0006 accounts were global: a director of another tournament could
+direct this one too. The matrix recorded that as ``GAP = True``; with tournament
+ownership (:mod:`meldtour.store.owners`) it is ``False``: the rival is refused on every
+``tournament`` route of this one, and holds no scorer link of it. The ``director``
+here is this tournament's recorded director, not the administrator (a third account,
+made first, that no role signs in as), so the matrix tests ownership itself.
 """
 
 from __future__ import annotations
@@ -43,15 +48,16 @@ from fastapi.testclient import TestClient
 from starlette.routing import Mount
 
 from meldtour.live import SeatConfig, TableConfig
-from meldtour.store import usecases
+from meldtour.store import owners, usecases
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director import accounts
 from meldtour.web.director.deps import CSRF_COOKIE, SESSION_COOKIE, Scope, Web
 
 ROLES = ("anonymous", "player", "scorer3", "scorer4", "rival", "director")
-#: A director of another tournament may direct this one (accounts are global).
-GAP = True
+#: A director of another tournament may direct this one (accounts were global before
+#: migration 0006; now each tournament has its directors).
+GAP = False
 
 #: Every route: (method, path) -> class. "ws" is the game's WebSocket.
 ROUTES: dict[tuple[str, str], str] = {
@@ -98,30 +104,31 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/director"): "director",
     ("POST", "/director/new-blank"): "director",
     ("POST", "/director/new"): "director",
-    ("GET", "/director/t/{slug}"): "director",
-    ("POST", "/director/t/{slug}/edit"): "director",
-    ("POST", "/director/t/{slug}/divisions"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/settings"): "director",
-    ("GET", "/director/t/{slug}/d/{key}/checkin"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/checkin/{player}"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/start"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/withdraw/{player}"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/drop/{player}"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/late"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/seat"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/lock"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/reseat"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/vote/{what}"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/close"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/advance"): "director",
-    ("GET", "/director/t/{slug}/d/{key}/round"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/award"): "director",
-    ("GET", "/director/t/{slug}/d/{key}/awards"): "director",
-    ("GET", "/director/t/{slug}/audit"): "director",
-    ("GET", "/director/t/{slug}/d/{key}/pdf/{kind}"): "director",
-    ("GET", "/director/t/{slug}/export/{what}.{fmt}"): "director",
-    ("GET", "/director/t/{slug}/d/{key}/online"): "director",
-    ("POST", "/director/t/{slug}/d/{key}/online/start"): "director",
+    ("GET", "/director/t/{slug}"): "tournament",
+    ("POST", "/director/t/{slug}/edit"): "tournament",
+    ("POST", "/director/t/{slug}/divisions"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/settings"): "tournament",
+    ("GET", "/director/t/{slug}/d/{key}/checkin"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/checkin/{player}"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/start"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/withdraw/{player}"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/drop/{player}"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/late"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/seat"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/lock"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/reseat"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/vote/{what}"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/close"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/advance"): "tournament",
+    ("GET", "/director/t/{slug}/d/{key}/round"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/award"): "tournament",
+    ("GET", "/director/t/{slug}/d/{key}/awards"): "tournament",
+    ("GET", "/director/t/{slug}/audit"): "tournament",
+    ("POST", "/director/t/{slug}/directors"): "tournament",
+    ("GET", "/director/t/{slug}/d/{key}/pdf/{kind}"): "tournament",
+    ("GET", "/director/t/{slug}/export/{what}.{fmt}"): "tournament",
+    ("GET", "/director/t/{slug}/d/{key}/online"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/online/start"): "tournament",
     # score entry by the table's link
     ("GET", "/score/{token}"): "scorer",
     ("POST", "/score/{token}/check"): "scorer",
@@ -171,10 +178,13 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     web = Web(settings, url=f"sqlite:///{where / 'authz.db'}")
     app.state.director = web
     store = web.store()
+    accounts.create(store, "admin", "a long secret 0")  # the first: the administrator
     boss = accounts.create(store, "boss", "a long secret 1")
     rival = accounts.create(store, "rival", "a long secret 2")
     usecases.create_tournament(store, "club-night", who="rival", name="Away", slug="away")
+    owners.record_creator(store, "away", rival.id)
     usecases.create_tournament(store, "club-night", who="boss", name="Home", slug=SLUG)
+    owners.record_creator(store, SLUG, boss.id)
     usecases.register_players(store, SLUG, [usecases.PlayerEntry(f"선수 {i}", DIV)
                                             for i in range(1, 17)], who="boss")
     usecases.check_in_players(store, SLUG, [str(i) for i in range(1, 17)], who="boss")
@@ -218,8 +228,10 @@ def cookies_of(w: World, role: str) -> dict[str, str]:
 
 def fill(w: World, path: str, role: str) -> str:
     """The path with real values; a scorer route gets the link the role holds."""
-    own = {"scorer3": w.tokens[3], "scorer4": w.tokens[4], "director": w.tokens[3],
-           "rival": w.tokens[3]}.get(role, forged(w.tokens[4], 3))
+    holders = {"scorer3": w.tokens[3], "scorer4": w.tokens[4], "director": w.tokens[3]}
+    if GAP:
+        holders["rival"] = w.tokens[3]
+    own = holders.get(role, forged(w.tokens[4], 3))
     if role == "scorer4":
         own = forged(w.tokens[4], 3)  # table 4's scorer tries table 3
     values = {"slug": SLUG, "key": DIV, "player": "3", "game_id": w.game_id, "token": own,
@@ -242,6 +254,7 @@ BODIES: dict[str, dict[str, str]] = {
     "/director/new": {"template": "club-night", "name": "New"},
     "/director/new-blank": {"name": "Blank"},
     "/director/t/{slug}/d/{key}/late": {"name": "늦은 선수"},
+    "/director/t/{slug}/directors": {"name": "nobody"},
 }
 
 
@@ -281,6 +294,8 @@ def expected(kind: str, role: str) -> str:
     if kind == "public":
         return "ok"
     if kind == "director":
+        return "ok" if role in ("director", "rival") else "refused"
+    if kind == "tournament":
         if role == "director" or (role == "rival" and GAP):
             return "ok"
         return "refused"

@@ -3,3 +3,4 @@
 # The online-play tables (migration 0005) are on the same metadata as the models, so
 # that every schema check and backup sees them.
 from . import online as _online  # noqa: F401
+from . import owners as _owners  # noqa: F401  (tournament_director, migration 0006)

@@ -20,7 +20,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import inspect
 
-from meldtour.store import usecases
+from meldtour.store import owners, usecases
 from meldtour.store.config import database_url
 from meldtour.store.db import Store, check_schema, current_revision, make_engine, upgrade
 
@@ -170,6 +170,23 @@ def require_director(request: Request) -> Account:
 
 
 DirectorDep = Annotated[Account, Depends(require_director)]
+
+
+def require_tournament_director(request: Request, director: DirectorDep,
+                                slug: str) -> Account:
+    """The signed-in director, if they may direct the tournament of the path's
+    ``{slug}``: one of its directors (its creator, a co-director) or the site's
+    administrator (the first account). Anyone else signed in is refused (403), before
+    the route reads or changes anything; no one signed in is sent to sign in."""
+    if not owners.may_direct(get_web(request).store(), slug, director.id):
+        _ = gettext_of(request)
+        raise HTTPException(403, _("You are not a director of this tournament: ask one of "
+                                   "its directors to add you."))
+    return director
+
+
+#: The director of the tournament named by the route's ``{slug}``.
+TournamentDirectorDep = Annotated[Account, Depends(require_tournament_director)]
 
 
 def start_session(web: Web, response: Response, account: Account) -> None:

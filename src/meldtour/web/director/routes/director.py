@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from starlette.datastructures import FormData
 
 from meldtour.core.rules import PRESETS
-from meldtour.store import usecases
+from meldtour.store import owners, usecases
 from meldtour.store.db import Store
 from meldtour.store.models import TournamentRow
 from meldtour.store.repository import NotFound
@@ -30,6 +30,7 @@ from ..deps import (
     DirectorDep,
     Scope,
     StoreDep,
+    TournamentDirectorDep,
     WebDep,
     csrf_protect,
     current_account,
@@ -162,10 +163,9 @@ def add_account(request: Request, store: StoreDep, director: DirectorDep,
 
 @router.get("", response_class=HTMLResponse)
 def dashboard(request: Request, store: StoreDep, director: DirectorDep) -> Response:
-    with store.transaction() as s:
-        rows = [(r.slug, r.name, r.date) for r in s.scalars(
-            select(TournamentRow).order_by(TournamentRow.id.desc()))]
+    rows = owners.tournaments_of(store, director.id)
     return render(request, "director/dashboard.html", account=director, tournaments=rows,
+                  admin=owners.administrator_id(store) == director.id,
                   templates=TEMPLATE_TITLES, presets=list(PRESETS))
 
 
@@ -240,6 +240,7 @@ async def new_blank_tournament(request: Request, store: StoreDep,
             slug=_free_slug(store, name, "tournament"))
     except (usecases.UseCaseError, TournamentError) as exc:
         return redirect(request, "/director", _refused(request, exc), "error")
+    owners.record_creator(store, slug, director.id)
     return redirect(request, f"/director/t/{slug}", _("Tournament created."))
 
 
@@ -258,6 +259,7 @@ def new_tournament(request: Request, store: StoreDep, director: DirectorDep,
                                               venue=" ".join(venue.split())[:200])
     except usecases.UseCaseError as exc:
         return redirect(request, "/director", _refused(request, exc), "error")
+    owners.record_creator(store, slug, director.id)
     return redirect(request, f"/director/t/{slug}", _("Tournament created."))
 
 
@@ -288,22 +290,45 @@ def demo(request: Request, store: StoreDep) -> Response:
         slug = create_demo(store, account.name if account else "demo")
     except usecases.UseCaseError as exc:
         return redirect(request, "/tournaments", _refused(request, exc), "error")
+    if account is not None:  # made before any account: the administrator's alone
+        owners.record_creator(store, slug, account.id)
     return redirect(request, f"/t/{slug}", _("The demo tournament is ready: round 1 is "
                                              "seated."))
 
 
 @router.get("/t/{slug}", response_class=HTMLResponse)
-def overview(request: Request, store: StoreDep, director: DirectorDep,
+def overview(request: Request, store: StoreDep, director: TournamentDirectorDep,
              slug: str) -> Response:
     t = _load(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     return render(request, "director/tournament.html", account=director, t=t, slug=slug,
                   views=views, kinds=KINDS, info=usecases.info(store, slug),
-                  polls=usecases.polls(store, slug), presets=list(PRESETS))
+                  polls=usecases.polls(store, slug), presets=list(PRESETS),
+                  directors=owners.directors(store, slug))
+
+
+@router.post("/t/{slug}/directors")
+def add_director(request: Request, store: StoreDep, director: TournamentDirectorDep,
+                 slug: str, name: str = Form("")) -> Response:
+    """Make another existing account a co-director of this tournament."""
+    _ = gettext_of(request)
+    _load(store, slug)
+    name = name.strip()
+    back = f"/director/t/{slug}#directors"
+    try:
+        added = owners.add_director(store, slug, name, who=director.name)
+    except owners.OwnerError:
+        return redirect(request, back, _("There is no account %(name)s: create it on the "
+                                         "dashboard first.") % {"name": name}, "error")
+    if not added:
+        return redirect(request, back, _("%(name)s is already a director of this "
+                                         "tournament.") % {"name": name})
+    return redirect(request, back, _("%(name)s is now a director of this tournament.")
+                    % {"name": name})
 
 
 @router.post("/t/{slug}/edit")
-def edit_tournament(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def edit_tournament(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
                     name: str = Form(""), date: str = Form(""),
                     venue: str = Form("")) -> Response:
     _ = gettext_of(request)
@@ -317,7 +342,7 @@ def edit_tournament(request: Request, store: StoreDep, director: DirectorDep, sl
 
 
 @router.post("/t/{slug}/divisions")
-async def add_division(request: Request, store: StoreDep, director: DirectorDep,
+async def add_division(request: Request, store: StoreDep, director: TournamentDirectorDep,
                        slug: str) -> Response:
     _ = gettext_of(request)
     t = _load(store, slug)
@@ -338,7 +363,7 @@ async def add_division(request: Request, store: StoreDep, director: DirectorDep,
 
 
 @router.post("/t/{slug}/d/{key}/settings")
-async def division_settings(request: Request, store: StoreDep, director: DirectorDep,
+async def division_settings(request: Request, store: StoreDep, director: TournamentDirectorDep,
                             slug: str, key: str) -> Response:
     """A division's name, cap, rules preset, stages and seating groups, through the
     ``edit_division`` use case (all but the name fixed once check-in has closed)."""
@@ -370,7 +395,7 @@ async def division_settings(request: Request, store: StoreDep, director: Directo
 
 
 @router.get("/t/{slug}/d/{key}/checkin", response_class=HTMLResponse)
-def checkin_desk(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def checkin_desk(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
                  key: str, q: str = "") -> Response:
     t = _load(store, slug)
     key = _division(t, key)
@@ -383,7 +408,7 @@ def checkin_desk(request: Request, store: StoreDep, director: DirectorDep, slug:
 
 
 @router.post("/t/{slug}/d/{key}/checkin/{player}")
-def mark_present(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def mark_present(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
                  key: str, player: int, q: str = Form("")) -> Response:
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/checkin" + (f"?q={q}" if q else "")
@@ -396,7 +421,7 @@ def mark_present(request: Request, store: StoreDep, director: DirectorDep, slug:
 
 
 @router.post("/t/{slug}/d/{key}/start")
-def start(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def start(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
           key: str) -> Response:
     _ = gettext_of(request)
     try:
@@ -410,7 +435,7 @@ def start(request: Request, store: StoreDep, director: DirectorDep, slug: str,
 
 
 @router.post("/t/{slug}/d/{key}/withdraw/{player}")
-def withdraw(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def withdraw(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
              key: str, player: int) -> Response:
     """A player withdraws before the start (the first on the waitlist moves up)."""
     _ = gettext_of(request)
@@ -424,7 +449,7 @@ def withdraw(request: Request, store: StoreDep, director: DirectorDep, slug: str
 
 
 @router.post("/t/{slug}/d/{key}/drop/{player}")
-def drop(request: Request, store: StoreDep, director: DirectorDep, slug: str, key: str,
+def drop(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str,
          player: int, why: str = Form("")) -> Response:
     """A player leaves during the event: their counted games stay, no more seats."""
     _ = gettext_of(request)
@@ -439,7 +464,7 @@ def drop(request: Request, store: StoreDep, director: DirectorDep, slug: str, ke
 
 
 @router.post("/t/{slug}/d/{key}/late")
-def late(request: Request, store: StoreDep, director: DirectorDep, slug: str, key: str,
+def late(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str,
          name: str = Form(""), family: str = Form("")) -> Response:
     """A late entry (where the division allows it): present at once, seated from the
     next round."""
@@ -464,7 +489,7 @@ def qr_data_uri(url: str) -> str:
 
 
 @router.post("/t/{slug}/d/{key}/seat")
-def seat(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def seat(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
          key: str) -> Response:
     _ = gettext_of(request)
     try:
@@ -475,7 +500,7 @@ def seat(request: Request, store: StoreDep, director: DirectorDep, slug: str,
 
 
 @router.post("/t/{slug}/d/{key}/lock")
-def lock(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def lock(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
          key: str) -> Response:
     """Lock the current round's seating: it is never reseated after this."""
     _ = gettext_of(request)
@@ -488,7 +513,7 @@ def lock(request: Request, store: StoreDep, director: DirectorDep, slug: str,
 
 
 @router.post("/t/{slug}/d/{key}/reseat")
-def reseat(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def reseat(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
            key: str) -> Response:
     """Seat the current round again (after a drop or a late entry), until locked."""
     _ = gettext_of(request)
@@ -501,7 +526,7 @@ def reseat(request: Request, store: StoreDep, director: DirectorDep, slug: str,
 
 
 @router.post("/t/{slug}/d/{key}/vote/{what}")
-def vote(request: Request, store: StoreDep, director: DirectorDep, slug: str, key: str,
+def vote(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str,
          what: str) -> Response:
     """Open or close the division's winner-guess vote."""
     _ = gettext_of(request)
@@ -520,7 +545,7 @@ def vote(request: Request, store: StoreDep, director: DirectorDep, slug: str, ke
 
 
 @router.post("/t/{slug}/d/{key}/close")
-def close(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def close(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
           key: str) -> Response:
     _ = gettext_of(request)
     try:
@@ -532,7 +557,7 @@ def close(request: Request, store: StoreDep, director: DirectorDep, slug: str,
 
 
 @router.post("/t/{slug}/d/{key}/advance")
-def advance(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def advance(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
             key: str) -> Response:
     _ = gettext_of(request)
     try:
@@ -544,7 +569,7 @@ def advance(request: Request, store: StoreDep, director: DirectorDep, slug: str,
 
 
 @router.get("/t/{slug}/d/{key}/round", response_class=HTMLResponse)
-def round_page(request: Request, web: WebDep, store: StoreDep, director: DirectorDep,
+def round_page(request: Request, web: WebDep, store: StoreDep, director: TournamentDirectorDep,
                slug: str, key: str) -> Response:
     t = _load(store, slug)
     key = _division(t, key)
@@ -567,7 +592,7 @@ def round_page(request: Request, web: WebDep, store: StoreDep, director: Directo
 
 
 @router.post("/t/{slug}/d/{key}/award")
-def award(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def award(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
           key: str) -> Response:
     try:
         usecases.award(store, slug, key, who=director.name)
@@ -577,7 +602,7 @@ def award(request: Request, store: StoreDep, director: DirectorDep, slug: str,
 
 
 @router.get("/t/{slug}/d/{key}/awards", response_class=HTMLResponse)
-def awards_page(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+def awards_page(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
                 key: str) -> Response:
     t = _load(store, slug)
     key = _division(t, key)
@@ -591,7 +616,8 @@ def awards_page(request: Request, store: StoreDep, director: DirectorDep, slug: 
 
 
 @router.get("/t/{slug}/audit", response_class=HTMLResponse)
-def audit(request: Request, store: StoreDep, director: DirectorDep, slug: str) -> Response:
+def audit(request: Request, store: StoreDep, director: TournamentDirectorDep,
+          slug: str) -> Response:
     _load(store, slug)
     lines = usecases.audit_log(store, slug)[::-1]
     return render(request, "director/audit.html", account=director, slug=slug, lines=lines)

@@ -24,7 +24,7 @@ from meldtour.tournament import Tournament, TournamentError
 
 from ...i18n import N_
 from ...play import COOKIE, LEVEL_NAMES
-from ..deps import DirectorDep, StoreDep, csrf_protect, gettext_of, redirect, render
+from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
 from ..views import division_view, refusal_text
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
@@ -87,7 +87,7 @@ def _lines(store: Store, live: LiveServer, games: list[online.OnlineGame]) -> li
 
 
 @router.get("/director/t/{slug}/d/{key}/online", response_class=HTMLResponse)
-async def online_page(request: Request, store: StoreDep, director: DirectorDep, slug: str,
+async def online_page(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
                       key: str) -> Response:
     live, rounds = _rounds(request)
     await live.ensure_recovered()
@@ -111,8 +111,8 @@ async def online_page(request: Request, store: StoreDep, director: DirectorDep, 
 
 
 @router.post("/director/t/{slug}/d/{key}/online/start")
-async def start_online(request: Request, store: StoreDep, director: DirectorDep, slug: str,
-                       key: str) -> Response:
+async def start_online(request: Request, store: StoreDep,
+                       director: TournamentDirectorDep, slug: str, key: str) -> Response:
     _ = gettext_of(request)
     _live, rounds = _rounds(request)
     back = f"/director/t/{slug}/d/{key}/online"

@@ -16,7 +16,7 @@ from meldtour.tournament import Tournament, TournamentError, stage_standings
 from meldtour.tournament.standings import score_text
 
 from ... import pdf
-from ..deps import DirectorDep, Scope, StoreDep, WebDep, gettext_of, locale_of
+from ..deps import Scope, StoreDep, TournamentDirectorDep, WebDep, gettext_of, locale_of
 from ..views import refusal_text
 
 router = APIRouter(prefix="/director")
@@ -35,7 +35,7 @@ def _pdf(data: bytes, name: str) -> Response:
 
 
 @router.get("/t/{slug}/d/{key}/pdf/{kind}")
-def printable(request: Request, web: WebDep, store: StoreDep, director: DirectorDep,
+def printable(request: Request, web: WebDep, store: StoreDep, director: TournamentDirectorDep,
               slug: str, key: str, kind: str, stage: int | None = None,
               round: int | None = None, table: int | None = None) -> Response:
     t = _load(store, slug)
@@ -108,7 +108,7 @@ TABLES = {"players": _players, "sheets": _sheets, "standings": _standings}
 
 
 @router.get("/t/{slug}/export/{what}.{fmt}")
-def export(store: StoreDep, director: DirectorDep, slug: str, what: str,
+def export(store: StoreDep, director: TournamentDirectorDep, slug: str, what: str,
            fmt: str) -> Response:
     t = _load(store, slug)
     if what not in TABLES or fmt not in ("csv", "xlsx"):
