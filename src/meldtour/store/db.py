@@ -45,7 +45,10 @@ def make_engine(url: str) -> Engine:
         db = u.database or ""
         if db and db != ":memory:" and not db.startswith("file:"):
             Path(db).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30})
+        # Readers never wait for the write lock (WAL), so they should not wait for a
+        # pooled connection either: a larger pool than the default five.
+        engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10,
+                               max_overflow=30)
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi_conn: Any, _record: Any) -> None:
@@ -146,6 +149,11 @@ class Store:
             reader = self.engine.execution_options(isolation_level="REPEATABLE READ",
                                                    postgresql_readonly=True)
         self._readers = sessionmaker(reader, expire_on_commit=False, autoflush=False)
+        # SQLite has one writer at a time: this process's writers queue here, before
+        # taking a pooled connection, rather than each holding one while it waits for
+        # the lock (other processes still queue on BEGIN IMMEDIATE and the busy timeout).
+        self._writer: threading.RLock | None = (
+            threading.RLock() if self.engine.dialect.name == "sqlite" else None)
         self.snapshots: dict[Any, Any] = {}
         self.snapshot_lock = threading.Lock()
         self.computing: dict[Any, threading.Lock] = {}
@@ -156,7 +164,11 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
-        with self._sessions() as session, session.begin():
+        if self._writer is None:
+            with self._sessions() as session, session.begin():
+                yield session
+            return
+        with self._writer, self._sessions() as session, session.begin():
             yield session
 
     @contextmanager

@@ -3,6 +3,7 @@ standings (and their projector view), the seat list on the projector, a player's
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import threading
 import time
@@ -23,8 +24,8 @@ from meldtour.tournament import Tournament, TournamentError
 from .. import accounts
 from ..deps import (
     StoreDep,
-    WebDep,
     csrf_protect,
+    get_web,
     gettext_of,
     give_voter_key,
     redirect,
@@ -179,6 +180,7 @@ def _fragment_cache(request: Request) -> OrderedDict[Any, tuple[str, str]]:
 
 
 _RENDERING: dict[Any, threading.Lock] = {}
+_PENDING: dict[Any, asyncio.Future[tuple[str, str]]] = {}
 
 
 def _kept_fragment(request: Request, key: Any) -> tuple[str, str] | None:
@@ -218,8 +220,8 @@ def _live_fragment(request: Request, store: StoreDep, slug: str, division: str |
 
 
 @router.get("/t/{slug}/standings/live", response_class=HTMLResponse)
-async def standings_live(request: Request, web: WebDep, slug: str,
-                         division: str | None = None, view: str = "") -> Response:
+async def standings_live(request: Request, slug: str, division: str | None = None,
+                         view: str = "") -> Response:
     """The standings table alone, for the page's poll (an ETag makes an unchanged
     table a 304). Rendered once per change of the tournament (its audit mark) and
     language: the phones that fetch after one change share one rendering. While live
@@ -227,13 +229,24 @@ async def standings_live(request: Request, web: WebDep, slug: str,
     watcher periods ago, and every later change is announced to them), so a fetch
     that finds its fragment costs no database query and no worker thread."""
     from ..deps import locale_of
+    web = get_web(request)  # not a dependency: a sync one costs a worker thread hop
     projector, lang = view == "projector", locale_of(request)
     seen = web.watchers.current(slug)
-    found = (_kept_fragment(request, (slug, division, projector, lang, seen))
-             if seen is not None else None)
-    if found is None:
+    key = (slug, division, projector, lang, seen)
+    found = _kept_fragment(request, key) if seen is not None else None
+    if found is None and seen is None:
         found = await run_in_threadpool(_live_fragment, request, web.store(), slug,
                                         division, projector, lang, seen)
+    elif found is None:
+        # The phones that fetch after one change wait for one worker thread together,
+        # instead of taking every thread of the pool (the saves need them).
+        pending = _PENDING.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(run_in_threadpool(
+                _live_fragment, request, web.store(), slug, division, projector, lang, seen))
+            _PENDING[key] = pending
+            pending.add_done_callback(lambda _f: _PENDING.pop(key, None))
+        found = await asyncio.shield(pending)
     html, etag = found
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers={"ETag": etag})
@@ -248,12 +261,13 @@ STREAM_SECONDS = 30.0
 
 
 @router.get("/t/{slug}/standings/events")
-async def standings_events(request: Request, web: WebDep, slug: str) -> Response:
+async def standings_events(request: Request, slug: str) -> Response:
     """Server-Sent Events: a ``change`` event whenever the tournament changes (a sheet
     saved, a round seated or closed), so the page fetches its standings at once. One
     watcher per tournament (:mod:`..watch`) reads the newest audit line for all the
     streams, so changes made by any process (another worker, the command line) are
     seen within ``WATCH_SECONDS``, however many screens watch."""
+    web = get_web(request)  # not a dependency: a sync one costs a worker thread hop
     try:
         mark = await run_in_threadpool(usecases.audit_mark, web.store(), slug)
     except NotFound:
