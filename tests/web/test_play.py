@@ -156,3 +156,9 @@ def test_named_blanks_survive_translation(locale: str) -> None:
     for m in catalog:
         if m.id and isinstance(m.id, str):
             assert sorted(blank.findall(m.id)) == sorted(blank.findall(str(m.string))), m.id
+
+
+def test_the_lobby_describes_each_level_as_the_players_package_does() -> None:
+    from meldtour.players.levels import DESCRIPTIONS
+    from meldtour.web.play import LEVEL_TEXTS
+    assert LEVEL_TEXTS == DESCRIPTIONS

@@ -49,9 +49,9 @@ LEVEL_TEXTS = {
                    "rearranges the table."),
     "greedy": N_("Every turn it puts down as many tiles as it possibly can, rearranging the "
                  "table as needed, and draws only when it cannot play at all."),
-    "expert": N_("Plays like greedy when someone is close to going out, but otherwise keeps a "
-                 "few tiles back (jokers first) that it can still lay later, so it rarely has "
-                 "to draw."),
+    "expert": N_("Plays like greedy until someone is close to going out, then works out from "
+                 "the tiles it has not seen whether its play would let them finish, and draws "
+                 "instead when that risk is too high."),
 }
 JOIN_ERRORS = {
     "name": N_("Please give a name."),
