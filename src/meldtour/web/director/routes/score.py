@@ -11,12 +11,13 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from meldtour.store import usecases
+from meldtour.store import owners, usecases
 from meldtour.store.repository import NotFound, SheetConflict
 from meldtour.tournament import ScoreSheet, TournamentError
 from meldtour.tournament.sheets import check_game, enter_game
 from meldtour.tournament.stages import table_sheet
 
+from ..accounts import Account
 from ..deps import Scope, StoreDep, WebDep, csrf_protect, current_account, gettext_of, render
 from ..views import points_text, problem_data, refusal_text
 
@@ -49,13 +50,21 @@ def _games(sheet: ScoreSheet) -> list[dict[str, Any]]:
             for g in sheet.games]
 
 
+def _director(request: Request, store: StoreDep, slug: str) -> Account | None:
+    """The signed-in account if it directs this tournament (store/owners.py), else None:
+    a director of another tournament holding the link is only its scorer."""
+    account = current_account(request)
+    return account if account is not None and owners.may_direct(store, slug, account.id) \
+        else None
+
+
 @router.get("/score/{token}", response_class=HTMLResponse)
 def score_form(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
     scope = _scope(web, token)
     t, sheet, version = _sheet(store, scope)
     div = t.division(scope.division)
     stage = div.stages[scope.stage]
-    director = current_account(request)
+    director = _director(request, store, scope.slug)
     return render(request, "public/score.html", t=t, div=div, stage=stage, scope=scope,
                   sheet=sheet, version=version, token=token,
                   names=[t.name_of(p) for p in sheet.players],
@@ -131,7 +140,7 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
     version = body.get("version")
     why = str(body.get("why") or "").strip()[:300]
     _ = gettext_of(request)
-    director = current_account(request)
+    director = _director(request, store, scope.slug)
     if sheet.counted is not None and director is None:
         return JSONResponse({"error": _("This sheet is counted: only the director can "
                                         "correct it.")}, status_code=403)
