@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from meldtour import __version__
 from meldtour.core.rules import PRESETS
 
+from . import redact
 from .config import Settings
 from .director import include_director
 from .i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
@@ -24,6 +25,7 @@ HERE = Path(__file__).parent
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    redact.install()  # no scorer or seat link in the access log
     app = FastAPI(title="meldtour", version=__version__)
     app.state.settings = settings
     envs = {loc: environment(loc) for loc in LOCALES}
