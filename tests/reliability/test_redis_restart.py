@@ -232,5 +232,6 @@ async def _restart(url: str, tmp_path: Path) -> None:
     print(f"\nredis down {DOWN:.0f} s at move {len(before)} (moves logged meanwhile: "
           f"{len(during) - len(before)}); game over {ended_after:.1f} s after the restart, "
           f"{len(moves)} moves; resyncs ann {ann.resyncs} bo {bo.resyncs} "
-          f"watcher {watcher.resyncs}; reconnects {ann.reconnects + bo.reconnects + watcher.reconnects}; "
+          f"watcher {watcher.resyncs}; "
+          f"reconnects {ann.reconnects + bo.reconnects + watcher.reconnects}; "
           f"down-to-end {time.monotonic() - down_at:.1f} s")
