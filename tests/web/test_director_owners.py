@@ -30,6 +30,7 @@ from meldtour.web.director.deps import (
     Web,
     require_tournament_director,
 )
+from tests.store.backends import BACKENDS, database
 
 CSRF = "c" * 32
 
@@ -208,22 +209,26 @@ def test_every_tournament_route_checks_its_directors(site: Any) -> None:
         assert require_tournament_director in set(calls(r.dependant)), r.path
 
 
-def test_directors_are_in_the_backup(site: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_directors_are_in_the_backup(site: Any, tmp_path: Path, kind: str) -> None:
+    """Dump → restore (SQLite and PostgreSQL) → dump is identical, with the directors."""
     client, web, p = site
     slug = create(client, web, p["ann"], "Backed up")
     post(client, web, f"/director/t/{slug}/directors", name="bo")
     first = dumps(web.store())
     rows = json.loads(first)["tables"]["tournament_director"]["rows"]
     assert len(rows) == 2
-    other = Store(make_engine(f"sqlite:///{tmp_path / 'restored.db'}"))
-    try:
-        restore(other, json.loads(first))
-        assert dumps(other) == first
-        assert owners.directors(other, slug) == ["ann", "bo"]
-        assert owners.may_direct(other, slug, p["bo"].id)
-        assert not owners.may_direct(other, slug, p["cy"].id)
-    finally:
-        other.close()
+    with database(kind, tmp_path) as url:
+        other = Store(make_engine(url))
+        try:
+            restore(other, json.loads(first))
+            assert dumps(other) == first
+            assert owners.directors(other, slug) == ["ann", "bo"]
+            assert owners.may_direct(other, slug, p["bo"].id)
+            assert not owners.may_direct(other, slug, p["cy"].id)
+            assert owners.may_direct(other, slug, p["admin"].id)
+        finally:
+            other.close()
 
 
 def test_an_old_database_upgraded_keeps_its_tournaments_for_the_administrator(
