@@ -7,6 +7,8 @@ runs uvicorn in a subprocess at log level debug and greps everything it wrote.""
 
 from __future__ import annotations
 
+import copy
+import json
 import os
 import re
 import subprocess
@@ -19,6 +21,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 from fastapi.testclient import TestClient
+from uvicorn.config import LOGGING_CONFIG
 
 from meldtour.store import usecases
 from meldtour.web.app import create_app
@@ -260,12 +263,20 @@ def test_no_secret_in_the_server_log(tmp_path: Path) -> None:
     store.close()
     port = free_port()
     log = tmp_path / "server.log"
+    # uvicorn's own logging, plus the root logger at DEBUG: meldtour's loggers and the
+    # libraries' (SQLAlchemy, asyncio, websockets) write to the output too.
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["root"] = {"handlers": ["default"], "level": "DEBUG"}
+    for name in config["loggers"]:
+        config["loggers"][name]["level"] = "DEBUG"
+    (tmp_path / "logging.json").write_text(json.dumps(config))
     env = {**os.environ, "MELDTOUR_DATABASE_URL": url, "MELDTOUR_ENV": "test",
            "MELDTOUR_SECRET_KEY": SECRET, "PYTHONPATH": str(ROOT / "src")}
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
-             "--host", "127.0.0.1", "--port", str(port), "--log-level", "debug"],
+             "--host", "127.0.0.1", "--port", str(port), "--log-level", "debug",
+             "--log-config", str(tmp_path / "logging.json")],
             cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
     secrets_seen: list[str] = [SECRET, PASSWORD]
     try:
@@ -327,6 +338,8 @@ def test_no_secret_in_the_server_log(tmp_path: Path) -> None:
         proc.wait(10)
     text = log.read_text(errors="replace")
     assert "GET /healthz" in text and "POST /director/login" in text  # it did log
+    assert "GET /score/…" in text and "/online/seat/" in text  # redacted, not left out
+    assert "DEBUG" in text
     assert len(secrets_seen) >= 8
     for secret in secrets_seen:
         assert len(secret) >= 10
