@@ -3,6 +3,7 @@ replay is deterministic; every finished game sums to zero (penalties apart)."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 from collections import Counter
@@ -60,6 +61,9 @@ def test_106_tiles_always_and_refusals_change_nothing(preset: str, players: int,
 def test_replay_is_deterministic(preset: str, players: int, seed: int) -> None:
     state = chaotic_game(preset, players, seed, 120)
     again = replay(read_record(record_of(state)), finder=finder)
+    # A record holds moves; a draft still on the table when the record is taken is not
+    # a move (a time-out carries its board), so the replay has everything but that draft.
+    state = dataclasses.replace(state, draft=None)
     assert again == state
     assert repr(again) == repr(state)
 

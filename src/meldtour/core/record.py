@@ -146,7 +146,8 @@ def replay(record: Record, finder: PlayFinder | None = None) -> GameState:
 
 
 def record_of(state: GameState) -> dict[str, Any]:
-    """The record of a game so far; replaying it gives an identical state."""
+    """The record of a game so far; replaying it gives an identical state, but for a
+    draft still on the table (a draft is not a move: a time-out carries its board)."""
     rules: Any = state.rules.name
     if PRESETS.get(state.rules.name) != state.rules:
         rules = state.rules.to_dict()
