@@ -106,6 +106,11 @@ class Cluster:
         self._on_message: Callable[[dict[str, Any]], None] | None = None
         #: This node's proxied sockets: their outbox by socket id.
         self.routes: dict[str, Subscriber] = {}
+        #: Until this time (loop clock) a node without a liveness key counts as alive:
+        #: Redis lost every key (a restart without persistence, a flush), and the other
+        #: nodes have not written theirs again yet. See :meth:`beat`.
+        self._amnesia_until = 0.0
+        self._beaten = False
         self._renew = self.redis.register_script(_RENEW_SCRIPT)
         self._release = self.redis.register_script(_RELEASE_SCRIPT)
 
@@ -149,11 +154,21 @@ class Cluster:
             await self.redis.aclose()
 
     async def beat(self) -> None:
-        """This node is alive (for :data:`LEASE` seconds)."""
-        await self.redis.set(self.alive_key(self.node), "1", px=int(LEASE * 1000))
+        """This node is alive (for :data:`LEASE` seconds). If its own key had gone
+        before it ran out, Redis forgot everything: for a lease's time every node counts
+        as alive, so that none drops another's sockets before that one beats again."""
+        had = await self.redis.set(self.alive_key(self.node), "1", px=int(LEASE * 1000),
+                                   get=True)
+        if had is None and self._beaten:
+            log.warning("cluster: Redis lost this node's keys (restarted?); other nodes "
+                        "count as alive for %.0f s", LEASE)
+            self._amnesia_until = asyncio.get_running_loop().time() + LEASE
+        self._beaten = True
 
     async def node_alive(self, node: str) -> bool:
-        return bool(await self.redis.exists(self.alive_key(node)))
+        if await self.redis.exists(self.alive_key(node)):
+            return True
+        return asyncio.get_running_loop().time() < self._amnesia_until
 
     # ------------------------------------------------------------ leases
 
