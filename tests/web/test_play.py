@@ -162,3 +162,22 @@ def test_the_lobby_describes_each_level_as_the_players_package_does() -> None:
     from meldtour.players.levels import DESCRIPTIONS
     from meldtour.web.play import LEVEL_TEXTS
     assert LEVEL_TEXTS == DESCRIPTIONS
+
+
+def test_the_lobby_refuses_a_form_sent_from_another_site(client: TestClient) -> None:
+    form = {"preset": "standard", "seat_count": "2", "seat0": "human", "seat1": "greedy"}
+    tables = len(client.app.state.live.games)  # type: ignore[attr-defined]
+    r = client.post("/play/tables", data=form, follow_redirects=False,
+                    headers={"Origin": "https://evil.example"})
+    assert r.status_code == 403 and "another site" in r.text
+    assert len(client.app.state.live.games) == tables  # type: ignore[attr-defined]
+    r = client.post("/play/tables", data=form, follow_redirects=False,
+                    headers={"Origin": "http://testserver"})
+    assert r.status_code == 303, r.text
+    game = r.headers["location"].rstrip("/").split("/")[-1]
+    r = client.post(f"/play/t/{game}/join", data={"seat": "0", "name": "Eve"},
+                    follow_redirects=False, headers={"Origin": "null"})
+    assert r.status_code == 403
+    r = client.post(f"/play/t/{game}/join", data={"seat": "0", "name": "Ann"},
+                    follow_redirects=False)   # no Origin: not a browser
+    assert r.status_code == 303, r.text

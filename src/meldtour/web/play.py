@@ -18,8 +18,9 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from fastapi import APIRouter, FastAPI, Form, HTTPException, Request, WebSocket
+from fastapi import APIRouter, Depends, FastAPI, Form, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
@@ -300,7 +301,20 @@ async def lobby(request: Request) -> HTMLResponse:
                    max_seconds=MAX_TURN_SECONDS)
 
 
-@router.post("/play/tables")
+def same_origin(request: Request) -> None:
+    """The lobby's forms hold no secret to protect (anyone may open a table or take a
+    free seat), but another site must not make a visitor's browser do it: a browser
+    names the page a form comes from (``Origin``), and one from another site is refused.
+    Clients that are not browsers send no ``Origin`` and are not concerned."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return
+    host = request.headers.get("host", "")
+    if origin == "null" or urlsplit(origin).netloc.lower() != host.lower():
+        raise HTTPException(403, "a form from another site is refused")
+
+
+@router.post("/play/tables", dependencies=[Depends(same_origin)])
 async def create_table(
     request: Request,
     preset: str = Form("krc-2015"),
@@ -363,7 +377,7 @@ async def table_page(request: Request, game_id: str) -> Response:
                    preset_title=PRESET_TITLES.get(game.config.rules.name))
 
 
-@router.post("/play/t/{game_id}/join")
+@router.post("/play/t/{game_id}/join", dependencies=[Depends(same_origin)])
 async def join(request: Request, game_id: str, seat: int = Form(...),
                name: str = Form("")) -> RedirectResponse:
     game = await _game(request, game_id)
