@@ -92,6 +92,18 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def seat_of_token(keys: list[str | None] | tuple[str | None, ...],
+                  token: str | None) -> int | None:
+    """The seat whose stored key (a token's hash) matches ``token``, or None."""
+    if not token:
+        return None
+    h = _hash(token)
+    for seat, key in enumerate(keys):
+        if key is not None and secrets.compare_digest(key, h):
+            return seat
+    return None
+
+
 def event_json(event: Event, seat: int | None) -> dict[str, Any] | None:
     """The event as ``seat`` may see it, as JSON; None when it is not for them."""
     seen = event_for(event, seat)
@@ -155,13 +167,7 @@ class LiveGame:
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token was given for, or None (a spectator)."""
-        if not token:
-            return None
-        h = _hash(token)
-        for seat, key in enumerate(self.keys):
-            if key is not None and secrets.compare_digest(key, h):
-                return seat
-        return None
+        return seat_of_token(self.keys, token)
 
     def table_json(self) -> dict[str, Any]:
         seats = []

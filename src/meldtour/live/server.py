@@ -23,7 +23,7 @@ from meldtour.solver import finder as solver_finder
 
 from .clock import Clock, SystemClock
 from .cluster import RENEW, Cluster, RemoteError, RemoteSubscriber, redis_url
-from .game import LiveGame, Subscriber, TableError, _hash
+from .game import LiveGame, Subscriber, TableError, seat_of_token
 from .log import GameLog, MemoryLog, StoreLog
 from .online import OnlineRounds
 from .table import TableConfig
@@ -455,13 +455,7 @@ class RemoteGame:
         return dict(self._table)
 
     def seat_of(self, token: str | None) -> int | None:
-        if not token:
-            return None
-        h = _hash(token)
-        for seat, key in enumerate(self.keys):
-            if key is not None and secrets.compare_digest(key, h):
-                return seat
-        return None
+        return seat_of_token(self.keys, token)
 
     async def _call(self, op: str, **args: Any) -> Any:
         for attempt in range(3):
