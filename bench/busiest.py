@@ -14,11 +14,13 @@ winner is seat 1 of the table in both games, so the save shows in the standings 
 player's 2 wins.
 
 Each phone does what the standings page does: it holds the Server-Sent Events stream
-(``/t/{slug}/standings/events``, reconnecting when a stream ends) and on each ``hello``
-or ``change`` event fetches ``/t/{slug}/standings/live`` (with the ETag it has). The
-standings are *current* for a save and a phone from the first fragment that phone
-receives showing the save's winner with 2 wins; the lag is measured from the moment the
-scorer got the answer to its save.
+(``/t/{slug}/standings/events?division=…``, reconnecting when a stream ends, with the
+``Last-Event-ID`` of the table it has) and reads the standings from its ``standings``
+events. With ``--fetch``, the phones do what the page did before: a stream without a
+division, and on each ``hello`` or ``change`` event a fetch of
+``/t/{slug}/standings/live`` (with the ETag it has). The standings are *current* for a
+save and a phone from the first fragment that phone receives showing the save's winner
+with 2 wins; the lag is measured from the moment the scorer got the answer to its save.
 
 Figures: saves answered, refused or failed; saves missing from the database at the end
 (read through the store); save round trip (median, p99, max); standings lag over every
@@ -105,10 +107,10 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run_phones(base: str, csrf: str, ids: list[int], winners: frozenset[int],
-               end: float) -> tuple[dict[int, dict[int, float]], int]:
+               end: float, fetching: bool) -> tuple[dict[int, dict[int, float]], int]:
     """Phones ``ids`` until ``end`` (time.monotonic, the same clock in every process):
     for each, when it first received a fragment showing each winner with 2 wins; and
-    the number of fragments fetched."""
+    the number of fragments received (or fetched)."""
     seen: dict[int, dict[int, float]] = {w: {} for w in ids}
     fetched = [0]
     parsed: dict[str, frozenset[int]] = {}
@@ -119,35 +121,52 @@ def run_phones(base: str, csrf: str, ids: list[int], winners: frozenset[int],
                 max_connections=2 * len(ids) + 10,
                 max_keepalive_connections=2 * len(ids) + 10)) as http:
 
-            async def fetch(w: int, etag: list[str]) -> None:
-                headers = {"If-None-Match": etag[0]} if etag[0] else {}
-                r = await http.get(f"/t/{SLUG}/standings/live", headers=headers)
+            def show(w: int, etag: str, text: str) -> None:
                 fetched[0] += 1
-                if r.status_code != 200:
-                    return
-                etag[0] = r.headers.get("etag", "")
                 now = time.monotonic()
                 # Phones receiving the same fragment (same ETag, a hash of its text) share
                 # one parse: the bench's own CPU is the machine's too.
-                shown = parsed.get(etag[0]) if etag[0] else None
+                shown = parsed.get(etag) if etag else None
                 if shown is None:
-                    shown = frozenset(int(p) for p, wins in ROW.findall(r.text)
+                    shown = frozenset(int(p) for p, wins in ROW.findall(text)
                                       if int(p) in winners and int(wins) >= 2)
-                    if etag[0]:
-                        parsed[etag[0]] = shown
+                    if etag:
+                        parsed[etag] = shown
                 for p in shown - seen[w].keys():
                     seen[w][p] = now
 
+            async def fetch(w: int, etag: list[str]) -> None:
+                headers = {"If-None-Match": etag[0]} if etag[0] else {}
+                r = await http.get(f"/t/{SLUG}/standings/live", headers=headers)
+                if r.status_code != 200:
+                    fetched[0] += 1
+                    return
+                etag[0] = r.headers.get("etag", "")
+                show(w, etag[0], r.text)
+
             async def phone(w: int) -> None:
                 etag = [""]
+                url = (f"/t/{SLUG}/standings/events" if fetching
+                       else f"/t/{SLUG}/standings/events?division={DIV}")
                 while time.monotonic() < end:
+                    headers = {"Last-Event-ID": etag[0]} if etag[0] and not fetching else {}
                     try:
-                        async with http.stream("GET", f"/t/{SLUG}/standings/events",
+                        async with http.stream("GET", url, headers=headers,
                                                timeout=httpx.Timeout(60, read=60)) as r:
+                            kind, data, event_id = "", [], ""
                             async for line in r.aiter_lines():
-                                if line.startswith("event: ") and line[7:] in ("hello",
-                                                                              "change"):
-                                    await fetch(w, etag)
+                                if line.startswith("event: "):
+                                    kind = line[7:]
+                                    if fetching and kind in ("hello", "change"):
+                                        await fetch(w, etag)
+                                elif kind == "standings" and line.startswith("data: "):
+                                    data.append(line[6:])
+                                elif kind == "standings" and line.startswith("id: "):
+                                    event_id = line[4:]
+                                elif line == "" and kind == "standings":
+                                    etag[0] = event_id
+                                    show(w, event_id, "\n".join(data))
+                                    kind, data = "", []
                                 if time.monotonic() >= end:
                                     break
                     except httpx.HTTPError:
@@ -227,7 +246,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             loop = asyncio.get_running_loop()
             with ProcessPoolExecutor(len(chunks), mp_context=ctx) as pool:
                 phones = [loop.run_in_executor(pool, run_phones, base, csrf, chunk,
-                                               frozenset(winners), end) for chunk in chunks]
+                                               frozenset(winners), end, args.fetch)
+                          for chunk in chunks]
                 rng = random.Random(args.seed)
                 await asyncio.gather(*(scorer(http, table, tok, rng.uniform(0, args.seconds),
                                               start) for table, (tok, _p) in links.items()))
@@ -269,7 +289,8 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                       "within_2s": round(sum(1 for x in lags if x <= 2.0) / pairs, 4)
                       if pairs else None},
             "pairs": pairs, "pairs_never_seen": missing_pairs, "fragments": fetched[0],
-            "workers": args.workers, "loadavg_start": [round(x, 2) for x in load_start],
+            "workers": args.workers, "phones": "fetch" if args.fetch else "push",
+            "loadavg_start": [round(x, 2) for x in load_start],
             "loadavg_end": [round(x, 2) for x in os.getloadavg()],
         }
     finally:
@@ -291,6 +312,9 @@ def run() -> None:
     ap.add_argument("--db", default=None)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--phone-procs", type=int, default=3)
+    ap.add_argument("--fetch", action="store_true",
+                    help="phones as before 2026-11-30 03:30: the stream says 'change' and "
+                         "each phone fetches the standings")
     args = ap.parse_args()
     if not (1 <= args.scorers <= 200 and 1 <= args.watchers <= 1000
             and 1 <= args.seconds <= 300 and 1 <= args.workers <= 8

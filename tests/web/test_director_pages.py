@@ -244,6 +244,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _sse_events(lines: Iterator[str]) -> Iterator[tuple[str, str, str]]:
+    """(event, data, id) of each event of a Server-Sent Events stream."""
+    kind, data, event_id = "message", [], ""
+    for line in lines:
+        if line == "":
+            if data or kind != "message":
+                yield kind, "\n".join(data), event_id
+            kind, data = "message", []
+        elif line.startswith("event: "):
+            kind = line[7:]
+        elif line.startswith("data: "):
+            data.append(line[6:])
+        elif line.startswith("id: "):
+            event_id = line[4:]
+
+
 def test_the_standings_stream_tells_of_a_saved_sheet_within_2_s(tmp_path: Path) -> None:
     settings = Settings(env="test")
     app = create_app(settings)
@@ -281,6 +297,38 @@ def test_the_standings_stream_tells_of_a_saved_sheet_within_2_s(tmp_path: Path) 
                     events.append((line[7:], time.monotonic() - saved))
                     break
         assert events and events[0][0] == "change" and events[0][1] < 2.0, events
+        # The page's stream (with its division) carries the standings themselves: none
+        # on connecting when the page's table is current, then the new table within 2 s
+        # of a save, with its ETag as the event's id; a reconnecting browser holding
+        # that table is sent nothing until it changes.
+        page = httpx.get(f"http://127.0.0.1:{port}/t/{slug}/standings").text
+        events_url = re.search(r'data-events="([^"]+)"', page)
+        assert events_url is not None
+        url = f"http://127.0.0.1:{port}" + events_url.group(1).replace("&amp;", "&")
+        assert "division=" in url and "has=" in url
+        with httpx.stream("GET", url, timeout=10) as r:
+            fields = _sse_events(r.iter_lines())
+            assert next(fields)[0] == "hello"
+            _, version, _ = usecases.get_sheet(store, slug, None, 1, 2)
+            saved = time.monotonic()
+            usecases.enter_sheet(store, slug, None, 1, 2, [
+                usecases.GameEntry(1, (40, -10, -10, -20), winner=1),
+                usecases.GameEntry(2, (40, -10, -10, -20), winner=1)],
+                who="scorer", version=version)
+            kind, data, event_id = next(fields)
+            assert (kind, time.monotonic() - saved < 2.0) == ("standings", True)
+        live = httpx.get(url.replace("/events?", "/live?").split("&has=")[0])
+        assert data == live.text and event_id == live.headers["etag"]
+        assert "<table" in data
+        with httpx.stream("GET", url.split("&has=")[0], timeout=10) as r:
+            fields = _sse_events(r.iter_lines())
+            assert next(fields)[0] == "hello"
+            assert next(fields) == ("standings", data, event_id)  # no ETag: sent at once
+        public.STREAM_SECONDS = 1.0
+        with httpx.stream("GET", url, timeout=10,
+                          headers={"Last-Event-ID": event_id}) as r:
+            assert [k for k, _d, _i in _sse_events(r.iter_lines())] == ["hello"]
+        assert httpx.get(re.sub("division=[^&]+", "division=nope", url)).status_code == 404
         # A stream ends by itself (the browser reconnects), so a stopping server
         # never waits long for it.
         public.STREAM_SECONDS = 1.0

@@ -3,6 +3,7 @@ environment per language, and the reader's language chosen per request."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -87,4 +88,13 @@ def environment(locale: str) -> Environment:
                       autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
     t = translations(locale)
     env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["asset"] = asset
     return env
+
+
+@cache
+def asset(name: str) -> str:
+    """The address of a static file with its content's hash, so that a browser holding
+    an older copy in its cache fetches the new one after an upgrade."""
+    digest = hashlib.sha256((HERE / "static" / name).read_bytes()).hexdigest()[:10]
+    return f"/static/{name}?v={digest}"

@@ -151,8 +151,9 @@
   }
 
   // ------------------------------------------------------------- live standings
-  // Server-Sent Events say when the tournament changed; the page then fetches its
-  // standings (an ETag makes an unchanged table a 304). Without EventSource, or while
+  // Server-Sent Events bring the standings whenever the tournament changed (or, from
+  // a stream that only says so, the page fetches them; an ETag makes an unchanged
+  // table a 304). Without EventSource, or while
   // the stream is down, the page polls every second instead.
   const live = document.getElementById("live");
   if (live) {
@@ -181,8 +182,16 @@
     }
     if (window.EventSource && live.dataset.events) {
       const events = new EventSource(live.dataset.events);
-      events.addEventListener("hello", () => { polling(false); refresh(); });
+      const push = live.dataset.push === "1";
+      // A pushing stream sends the table itself (on connecting, when it differs from
+      // the one this page has, and on every change); an older one only says "changed".
+      events.addEventListener("hello", () => { polling(false); if (!push) refresh(); });
       events.addEventListener("change", () => refresh());
+      events.addEventListener("standings", (e) => {
+        etag = e.lastEventId || etag;
+        live.innerHTML = e.data;
+        page(true);
+      });
       events.onerror = () => polling(true);
     } else {
       polling(true);

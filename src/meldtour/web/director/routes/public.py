@@ -10,6 +10,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
@@ -153,15 +154,22 @@ def _standings_fragment(request: Request, t: Tournament, key: str, projector: bo
         rows=rows, cut=cut, title=title, view=view, finals=finals, projector=projector))
 
 
+def etag_of(html: str) -> str:
+    return '"' + hashlib.sha256(html.encode()).hexdigest()[:20] + '"'
+
+
 @router.get("/t/{slug}/standings", response_class=HTMLResponse)
 def standings_page(request: Request, store: StoreDep, slug: str,
                    division: str | None = None, view: str = "") -> Response:
     t = load(store, slug)
     key = pick_division(t, division)
     projector = view == "projector"
+    fragment = _standings_fragment(request, t, key, projector)
+    query = {"division": key, **({"view": "projector"} if projector else {}),
+             "has": etag_of(fragment)}
     return render(request, "public/standings.html", t=t, slug=slug, key=key,
-                  projector=projector,
-                  fragment=_standings_fragment(request, t, key, projector))
+                  projector=projector, fragment=fragment,
+                  events=f"/t/{slug}/standings/events?{urlencode(query)}")
 
 
 FRAGMENTS_KEPT = 64
@@ -208,7 +216,7 @@ def _live_fragment(request: Request, store: StoreDep, slug: str, division: str |
         if found is None:
             t = snap.tournament
             html = _standings_fragment(request, t, pick_division(t, division), projector)
-            found = (html, '"' + hashlib.sha256(html.encode()).hexdigest()[:20] + '"')
+            found = (html, etag_of(html))
         with _FRAGMENTS_LOCK:
             cache[key] = found
             if seen is not None and seen < snap.mark:
@@ -219,35 +227,41 @@ def _live_fragment(request: Request, store: StoreDep, slug: str, division: str |
     return found
 
 
+async def _current_fragment(request: Request, slug: str, division: str | None,
+                            projector: bool, lang: str) -> tuple[str, str]:
+    """The standings fragment now and its ETag, as :func:`standings_live` and the
+    streams send it. While live streams watch the tournament, the mark is their
+    watcher's (read at most two watcher periods ago, and every later change is
+    announced to them), so a fragment already rendered costs no database query and no
+    worker thread; the callers that miss after one change wait for one worker thread
+    together, instead of taking every thread of the pool (the saves need them)."""
+    web = get_web(request)  # not a dependency: a sync one costs a worker thread hop
+    seen = web.watchers.current(slug)
+    key = (slug, division, projector, lang, seen)
+    found = _kept_fragment(request, key) if seen is not None else None
+    if found is not None:
+        return found
+    if seen is None:
+        return await run_in_threadpool(_live_fragment, request, web.store(), slug,
+                                       division, projector, lang, seen)
+    pending = _PENDING.get(key)
+    if pending is None:
+        pending = asyncio.ensure_future(run_in_threadpool(
+            _live_fragment, request, web.store(), slug, division, projector, lang, seen))
+        _PENDING[key] = pending
+        pending.add_done_callback(lambda _f: _PENDING.pop(key, None))
+    return await asyncio.shield(pending)
+
+
 @router.get("/t/{slug}/standings/live", response_class=HTMLResponse)
 async def standings_live(request: Request, slug: str, division: str | None = None,
                          view: str = "") -> Response:
     """The standings table alone, for the page's poll (an ETag makes an unchanged
     table a 304). Rendered once per change of the tournament (its audit mark) and
-    language: the phones that fetch after one change share one rendering. While live
-    streams watch the tournament, the mark is their watcher's (read at most two
-    watcher periods ago, and every later change is announced to them), so a fetch
-    that finds its fragment costs no database query and no worker thread."""
+    language: the phones that fetch after one change share one rendering."""
     from ..deps import locale_of
-    web = get_web(request)  # not a dependency: a sync one costs a worker thread hop
-    projector, lang = view == "projector", locale_of(request)
-    seen = web.watchers.current(slug)
-    key = (slug, division, projector, lang, seen)
-    found = _kept_fragment(request, key) if seen is not None else None
-    if found is None and seen is None:
-        found = await run_in_threadpool(_live_fragment, request, web.store(), slug,
-                                        division, projector, lang, seen)
-    elif found is None:
-        # The phones that fetch after one change wait for one worker thread together,
-        # instead of taking every thread of the pool (the saves need them).
-        pending = _PENDING.get(key)
-        if pending is None:
-            pending = asyncio.ensure_future(run_in_threadpool(
-                _live_fragment, request, web.store(), slug, division, projector, lang, seen))
-            _PENDING[key] = pending
-            pending.add_done_callback(lambda _f: _PENDING.pop(key, None))
-        found = await asyncio.shield(pending)
-    html, etag = found
+    html, etag = await _current_fragment(request, slug, division, view == "projector",
+                                         locale_of(request))
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers={"ETag": etag})
     return HTMLResponse(html, headers={"ETag": etag, "Cache-Control": "no-cache"})
@@ -259,32 +273,88 @@ async def standings_live(request: Request, slug: str, division: str | None = Non
 KEEPALIVE_SECONDS = 5.0
 STREAM_SECONDS = 30.0
 
+_SSE_KEPT = 16
+_SSE_TEXT: OrderedDict[str, str] = OrderedDict()
+
+
+def _standings_event(html: str, etag: str) -> str:
+    """A ``standings`` event carrying the fragment (its id is the ETag, so a browser
+    reconnecting says which table it has), formatted once per fragment for every
+    stream. Carriage returns become newlines first: in an event stream a lone CR ends
+    a line, and a name holding one must not end the data early."""
+    text = _SSE_TEXT.get(etag)
+    if text is None:
+        lines = html.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        text = f"event: standings\nid: {etag}\n" + "".join(f"data: {line}\n"
+                                                          for line in lines) + "\n"
+        _SSE_TEXT[etag] = text
+        while len(_SSE_TEXT) > _SSE_KEPT:
+            _SSE_TEXT.popitem(last=False)
+    return text
+
 
 @router.get("/t/{slug}/standings/events")
-async def standings_events(request: Request, slug: str) -> Response:
+async def standings_events(request: Request, slug: str, division: str | None = None,
+                           view: str = "", has: str = "") -> Response:
     """Server-Sent Events: a ``change`` event whenever the tournament changes (a sheet
     saved, a round seated or closed), so the page fetches its standings at once. One
     watcher per tournament (:mod:`..watch`) reads the newest audit line for all the
     streams, so changes made by any process (another worker, the command line) are
-    seen within ``WATCH_SECONDS``, however many screens watch."""
+    seen within ``WATCH_SECONDS``, however many screens watch.
+
+    With ``division`` (and ``view=projector`` for the projector's table), the stream
+    carries the standings themselves instead: a ``standings`` event with the fragment
+    the live route would answer, on connecting and whenever it changes, each with the
+    fragment's ETag as its id; a browser reconnecting sends that id back
+    (``Last-Event-ID``) and is sent nothing until the table differs. Three hundred
+    phones then cost one rendering and three hundred writes per change, not three
+    hundred requests. ``has`` is the ETag of the table the page was served with (the
+    ``Last-Event-ID`` of a reconnecting browser wins over it)."""
+    from ..deps import locale_of
     web = get_web(request)  # not a dependency: a sync one costs a worker thread hop
+    push = division is not None
+    projector, lang = view == "projector", locale_of(request)
+
+    def opening() -> int:
+        mark = usecases.audit_mark(web.store(), slug)
+        if push:
+            pick_division(usecases.snapshot(web.store(), slug).tournament, division)
+        return mark
+
     try:
-        mark = await run_in_threadpool(usecases.audit_mark, web.store(), slug)
+        mark = await run_in_threadpool(opening)
     except NotFound:
         raise HTTPException(404, f"no tournament {slug!r}") from None
+    has = request.headers.get("last-event-id") or has
 
     async def stream() -> AsyncIterator[str]:
+        nonlocal has
         last, started = mark, time.monotonic()
         yield f"retry: 1000\nevent: hello\ndata: {last}\n\n"
         async with web.watchers.subscribe(slug, mark) as watch:
+            changed = push
             while (left := STREAM_SECONDS - (time.monotonic() - started)) > 0:
+                if changed:
+                    changed = False
+                    try:
+                        html, etag = await _current_fragment(request, slug, division,
+                                                             projector, lang)
+                    except Exception:  # the database away: the next change tries again
+                        yield ": not now\n\n"
+                    else:
+                        if etag != has:
+                            has = etag
+                            yield _standings_event(html, etag)
                 if await request.is_disconnected():
                     return
                 now = await web.watchers.wait_change(watch, last,
                                                      min(KEEPALIVE_SECONDS, left))
                 if now != last:
                     last = now
-                    yield f"event: change\ndata: {now}\n\n"
+                    if push:
+                        changed = True
+                    else:
+                        yield f"event: change\ndata: {now}\n\n"
                 else:
                     yield ": still here\n\n"
 
