@@ -13,7 +13,11 @@ ends is replaced by a new one, so N games stay in play. The round trip of a move
 from sending it to its ``ack``: the engine's check, the log's committed transaction,
 the broadcast; it is measured once every game has started (after ``--ramp`` seconds,
 during which the tables are created and joined), for ``--seconds``. Bounded: at most
-250 games, 600 s in all, traffic only to 127.0.0.1.
+250 games, 600 s in all (with ``--soak``, 500 games and 1,260 s), traffic only to
+127.0.0.1.
+
+``--soak SECONDS`` is the long run: the server's resident memory sampled every
+SECONDS, and the round trips quoted per minute as well as over the whole window.
 
 Prints one Markdown table row (and a JSON line with everything measured).
 """
@@ -48,6 +52,8 @@ ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 MAX_GAMES = 250
 MAX_SECONDS = 600.0
+MAX_SOAK_GAMES = 500    # with --soak: twice the aim's 200 games, for up to 20 minutes
+MAX_SOAK_SECONDS = 1260.0
 PRESET = "standard"
 TURN = 600  # the longest turn a table allows: the bench measures the server, not time-outs
 
@@ -64,7 +70,7 @@ def free_port() -> int:
 
 class Stats:
     def __init__(self) -> None:
-        self.rtt: list[float] = []
+        self.rtt: list[tuple[float, float]] = []  # (when answered, round trip)
         self.moves = 0
         self.games_started = 0
         self.games_finished = 0
@@ -102,7 +108,7 @@ async def seat_client(base: str, game_id: str, seat: int, token: str, level: str
                 if t0 is not None:
                     stats.moves += 1
                     if t0 >= stats.measure_from:  # after the ramp: games in play
-                        stats.rtt.append(now - t0)
+                        stats.rtt.append((now, now - t0))
                 continue
             if kind == "refused":
                 stats.refused += 1
@@ -193,6 +199,28 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_mib(pid: int) -> float:
+    """The process's resident set in MiB (``VmRSS``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
+def per_minute(rtt: list[tuple[float, float]], start: float) -> list[dict[str, Any]]:
+    """The round trips by minute of the measured window: moves, median and p99 (ms)."""
+    minutes: dict[int, list[float]] = {}
+    for when, x in rtt:
+        minutes.setdefault(int((when - start) // 60), []).append(x)
+    out = []
+    for m in sorted(minutes):
+        xs = sorted(minutes[m])
+        out.append({"minute": m + 1, "moves": len(xs),
+                    "median_ms": round(1000 * statistics.median(xs), 1),
+                    "p99_ms": round(1000 * xs[min(len(xs) - 1, int(0.99 * len(xs)))], 1)})
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200)
@@ -211,11 +239,17 @@ def main() -> None:
                          "src), to compare two versions in the same time window")
     ap.add_argument("--profile", default=None,
                     help="record the server with py-spy into this file (collapsed stacks)")
+    ap.add_argument("--soak", type=float, default=0.0, metavar="SECONDS",
+                    help="a soak: also sample the server's memory (resident set) every "
+                         "SECONDS and quote the round trip per minute; allows up to "
+                         f"{MAX_SOAK_GAMES} games and {MAX_SOAK_SECONDS:.0f} s")
     a = ap.parse_args()
-    if not 1 <= a.games <= MAX_GAMES:
-        sys.exit(f"--games is 1 to {MAX_GAMES}")
-    if not 1 <= a.seconds + a.ramp <= MAX_SECONDS or a.ramp < 0:
-        sys.exit(f"--seconds is 1 to {MAX_SECONDS:.0f}")
+    most_games, most_seconds = (MAX_SOAK_GAMES, MAX_SOAK_SECONDS) if a.soak else \
+        (MAX_GAMES, MAX_SECONDS)
+    if not 1 <= a.games <= most_games:
+        sys.exit(f"--games is 1 to {most_games}")
+    if not 1 <= a.seconds + a.ramp <= most_seconds or a.ramp < 0:
+        sys.exit(f"--seconds is 1 to {most_seconds:.0f}")
     if not 1 <= a.clients <= 4:
         sys.exit("--clients is 1 to 4")
 
@@ -261,11 +295,18 @@ def main() -> None:
                       for i in range(a.clients)]
             jobs = [(base, n, a.level, a.think, a.seconds, a.ramp, a.seed + i)
                     for i, n in enumerate(shares) if n]
-            if len(jobs) == 1:
+            memory: list[tuple[float, float]] = []  # (seconds since start, server MiB)
+            if len(jobs) == 1 and not a.soak:
                 parts = [client_process(jobs[0])]
             else:
                 with mp.get_context("spawn").Pool(len(jobs)) as pool:
-                    parts = pool.map(client_process, jobs)
+                    waiting = pool.map_async(client_process, jobs)
+                    while not waiting.ready():
+                        if a.soak:
+                            memory.append((round(time.monotonic() - t0, 1),
+                                           rss_mib(server.pid)))
+                        waiting.wait(a.soak or 1.0)
+                    parts = waiting.get()
             wall = time.monotonic() - t0
             cpu = cpu_seconds(server.pid) - cpu0
             if spy is not None:
@@ -279,10 +320,12 @@ def main() -> None:
                 server.wait(10)
             log.close()
             text = Path(log.name).read_text(errors="replace")
-            if "Traceback" in text or "ERROR" in text:
+            server_errors = text.count("Traceback") + text.count("ERROR")
+            if server_errors:
                 print(text[-4000:], file=sys.stderr)
 
-    rtt = sorted(x for p in parts for x in p["rtt"])
+    timed = [(when, x) for p in parts for when, x in p["rtt"]]
+    rtt = sorted(x for _when, x in timed)
     moves = sum(p["moves"] for p in parts)
     out = {
         "games": a.games, "sockets": 4 * a.games, "seconds": round(wall, 1),
@@ -299,7 +342,11 @@ def main() -> None:
         "refused": sum(p["refused"] for p in parts), "stale": sum(p["stale"] for p in parts),
         "timeouts": sum(p["timeouts"] for p in parts),
         "errors": [e for p in parts for e in p["errors"]][:10],
+        "server_log_errors": server_errors,
     }
+    if a.soak:
+        out["memory_mib"] = memory
+        out["per_minute"] = per_minute(timed, t0 + a.ramp)
     print(json.dumps(out))
     print(f"| {out['games']} | {out['sockets']} | {out['think']} | {out['db']} | "
           f"{out['seconds']} | {out['started']} | {out['finished']} | {out['moves']} | "
