@@ -14,6 +14,7 @@ import contextlib
 import gc
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -33,6 +34,11 @@ log = logging.getLogger(__name__)
 #: Seconds between heartbeats: how much a restart may give back to the player to move
 #: beyond the time they had (never less: the clock is paused from the last beat).
 HEARTBEAT = 1.0
+#: A game over leaves this process's memory (its log keeps it: the score, the replay)
+#: this many seconds after its end once nobody watches it, and after ``KEEP_WATCHED``
+#: seconds whoever still does (their pages go to the score).
+KEEP_OVER = 30.0
+KEEP_WATCHED = 600.0
 
 OverHook = Callable[[LiveGame], Awaitable[None]]
 
@@ -83,6 +89,8 @@ class LiveServer:
         self._heart: asyncio.Task[None] | None = None
         self._keeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Future[LiveGame | None]] = {}
+        #: When each game of this process ended (``time.monotonic``), until it leaves.
+        self._ended: dict[str, float] = {}
         #: A tournament's tables played online (games logged in the tournaments' database).
         self.online: OnlineRounds | None = None
         if isinstance(self.log, StoreLog):
@@ -176,8 +184,12 @@ class LiveServer:
     # ------------------------------------------------------------ recovery
 
     async def _load(self, game_id: str) -> LiveGame | None:
-        """The game rebuilt from the log (started: its moves; waiting: its seats)."""
-        if await self.log.load(game_id) is not None:
+        """The game rebuilt from the log (started: its moves; waiting: its seats); None
+        for a game over (its score and replay are read from the log) or unknown."""
+        logged = await self.log.load(game_id)
+        if logged is not None and logged.result is not None:
+            return None
+        if logged is not None:
             game = await LiveGame.recover(game_id, self.log, self.clock, self.finder, self.make)
             self._adopt(game)
             await game.resume()
@@ -273,11 +285,38 @@ class LiveServer:
                     await self.log.alive(ids, self.clock.now())
                 except Exception:
                     log.exception("the heartbeat could not be written")
+            try:
+                await self._forget_ended(time.monotonic())
+            except Exception:
+                log.exception("games over could not be let go")
             await asyncio.sleep(HEARTBEAT)
+
+    async def _forget_ended(self, now: float) -> None:
+        """Let go of the games over for :data:`KEEP_OVER` seconds that nobody watches,
+        and of every game over for :data:`KEEP_WATCHED` seconds (its watchers are told
+        ``closing``/``over`` and their pages show the score from the log): a server up
+        for days holds only the games in play, not every game it ever ran."""
+        for gid, ended in list(self._ended.items()):
+            game = self.games.get(gid)
+            if game is None or not game.over:
+                self._ended.pop(gid, None)
+                continue
+            age = now - ended
+            if age < KEEP_OVER or (game.subscribers and age < KEEP_WATCHED):
+                continue
+            del self._ended[gid]
+            del self.games[gid]
+            await game.close()
+            for sub in list(game.subscribers):
+                sub.send({"type": "closing", "reason": "over"})
+                game.unsubscribe(sub)
+            if self.cluster is not None:
+                await self.cluster.release(gid)
 
     # ------------------------------------------------------------ the end of a game
 
     async def _over(self, game: LiveGame) -> None:
+        self._ended[game.id] = time.monotonic()
         for hook in list(self.over_hooks):
             try:
                 await hook(game)

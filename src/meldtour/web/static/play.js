@@ -33,6 +33,7 @@
 
   // ------------------------------------------------------------ connection
 
+  let gone = false;
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/play/t/${boot.id}/ws?lang=${boot.lang}`);
@@ -41,7 +42,10 @@
       if (version !== null) ws.send(JSON.stringify({ type: "hello", version }));
     };
     ws.onmessage = (e) => receive(JSON.parse(e.data));
-    ws.onclose = () => {
+    ws.onclose = (e) => {
+      // 4404: the server holds no such game (any more): the page shows what the log has
+      // (the score of a game over).
+      if (gone || e.code === 4404) { location.replace(`/play/t/${boot.id}`); return; }
       notice(T.reconnecting, "reconnect");
       setTimeout(connect, 1000);
     };
@@ -88,6 +92,9 @@
         render();
         break;
       case "closing":
+        // A game over leaves the server's memory some time after its end: its score
+        // page (from the log) takes over.
+        if (m.reason === "over") gone = true;
         break;
       default:
         break;
