@@ -263,6 +263,12 @@ class StoreLog:
     async def waiting_tables(self) -> list[str]:
         return await self._run(games.waiting_tables)
 
+    async def lobby(self, limit: int = 20) -> tuple[list[games.ListedTable],
+                                                    list[games.ListedTable]]:
+        """Every process's tables waiting for players and games in play, newest first,
+        at most ``limit`` each (one read: :func:`meldtour.store.games.lobby`)."""
+        return await self._run(games.lobby, limit)
+
     def close(self) -> None:
         """Stop the worker threads (after the games are closed); the store stays open."""
         if self._pool is not None:

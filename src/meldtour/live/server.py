@@ -16,11 +16,13 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from meldtour.core.search import PlayFinder
 from meldtour.players import Player
 from meldtour.solver import finder as solver_finder
+from meldtour.store.games import ListedTable
 
 from .clock import Clock, SystemClock
 from .cluster import RENEW, Cluster, RemoteError, RemoteSubscriber, redis_url
@@ -57,6 +59,36 @@ def tune_gc() -> None:
 
 class Moved(RuntimeError):
     """This process does not own the game (any more)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyTable:
+    """A lobby's table that may be another process's, read from the shared log: what
+    the lobby shows of a :class:`LiveGame` (its id, set-up, seat names, whether it has
+    started), without the game itself."""
+
+    id: str
+    config: TableConfig
+    names: list[str | None]
+    keys: list[str | None]
+    started: bool
+    over: bool = False
+
+    @staticmethod
+    def of(row: ListedTable) -> LobbyTable:
+        config = TableConfig.from_json(row.config)
+        n = len(config.seats)
+        names = (list(row.names) + [None] * n)[:n]
+        keys = (list(row.keys) + [None] * n)[:n]
+        return LobbyTable(row.id, config, names, keys, row.started)
+
+    @property
+    def free_seats(self) -> list[int]:
+        """The person seats nobody has taken."""
+        return [i for i in self.config.humans if self.keys[i] is None]
+
+
+Listed = LiveGame | LobbyTable
 
 
 class LiveServer:
@@ -180,6 +212,32 @@ class LiveServer:
         return [g for g in reversed(self.games.values())
                 if not g.started and any(k is None for i, k in enumerate(g.keys)
                                          if i in g.config.humans)]
+
+    async def lobby(self, limit: int = 20) -> tuple[list[Listed], list[Listed]]:
+        """The lobby: the tables with a free person seat (not started) and the games in
+        play, newest first, at most ``limit`` each. Alone, this process's games (no
+        query); in a cluster, every process's, from one read of the shared log (a table
+        opened on another process is joined through it: :meth:`find`)."""
+        if self.cluster is not None and isinstance(self.log, StoreLog):
+            try:
+                waiting, playing = await self.log.lobby(limit)
+            except Exception:
+                log.exception("the lobby could not be read from the log: this process's only")
+            else:
+                tables = [t for t in self._listed(waiting) if not t.started and t.free_seats]
+                return list(tables), list(self._listed(playing))
+        here = [g for g in reversed(self.games.values()) if g.started and not g.over]
+        return list(self.open_tables()[:limit]), list(here[:limit])
+
+    @staticmethod
+    def _listed(rows: list[ListedTable]) -> list[LobbyTable]:
+        out = []
+        for row in rows:
+            try:
+                out.append(LobbyTable.of(row))
+            except (KeyError, TypeError, ValueError):
+                log.warning("lobby: table %s cannot be read; left out", row.id)
+        return out
 
     # ------------------------------------------------------------ recovery
 
@@ -590,4 +648,4 @@ class RemoteGame:
                             self.owner)
 
 
-__all__ = ["LiveServer", "Moved", "RemoteGame"]
+__all__ = ["LiveServer", "LobbyTable", "Moved", "RemoteGame"]

@@ -200,6 +200,52 @@ def waiting_tables(store: Store) -> list[str]:
         return online.live_table_ids(s)
 
 
+@dataclass(frozen=True, slots=True)
+class ListedTable:
+    """A lobby table as the database has it: waiting for players (``live_table``) or
+    its game in play (``live_game``, started and not over). ``config`` is
+    ``TableConfig.to_json``; ``keys`` are the seats' token hashes (None: free)."""
+
+    id: str
+    config: dict[str, Any]
+    names: list[str | None]
+    keys: list[str | None]
+    started: bool
+    #: When the table was opened (seconds since the epoch) or its game started (the
+    #: game's clock): to order the lobby, newest first.
+    at: float
+
+
+def lobby(store: Store, limit: int = 20) -> tuple[list[ListedTable], list[ListedTable]]:
+    """The lobby of every server process: the tables waiting for players and the games
+    in play (started, not over), newest first, at most ``limit`` each — one transaction.
+    A row that does not describe a table (a header without its ``table``) is left out."""
+    with store.transaction() as s:
+        tables = s.execute(select(online.LiveTableRow.id, online.LiveTableRow.data,
+                                  online.LiveTableRow.created_at)
+                           .order_by(online.LiveTableRow.created_at.desc(),
+                                     online.LiveTableRow.id.desc())
+                           .limit(limit)).all()
+        rows = s.execute(select(LiveGameRow.id, LiveGameRow.header, LiveGameRow.started_at)
+                         .where(LiveGameRow.over.is_(False))
+                         .order_by(LiveGameRow.started_at.desc(), LiveGameRow.id.desc())
+                         .limit(limit)).all()
+    waiting = []
+    for gid, data, created in tables:
+        if isinstance(data, dict) and isinstance(data.get("config"), dict):
+            waiting.append(ListedTable(gid, dict(data["config"]), list(data.get("names") or []),
+                                       list(data.get("keys") or []), False, float(created or 0)))
+    playing = []
+    for gid, header, started in rows:
+        table = header.get("table") if isinstance(header, dict) else None
+        if isinstance(table, dict) and "seats" in table:
+            config = {k: v for k, v in table.items() if k not in ("names", "keys")}
+            playing.append(ListedTable(gid, config, list(table.get("names") or []),
+                                       list(table.get("keys") or []), True,
+                                       float(started or 0)))
+    return waiting, playing
+
+
 def load_game(store: Store, game_id: str) -> StoredGame | None:
     """Everything written for the game, or None."""
     with store.transaction() as s:
@@ -221,6 +267,6 @@ def unfinished_games(store: Store) -> list[str]:
                               .order_by(LiveGameRow.started_at, LiveGameRow.id)).all())
 
 
-__all__ = ["GameLogError", "StoredGame", "add_resume", "append_move", "finish_game",
-           "load_game", "load_table", "mark_alive", "put_draft", "save_table", "start_game",
-           "unfinished_games", "waiting_tables", "write"]
+__all__ = ["GameLogError", "ListedTable", "StoredGame", "add_resume", "append_move",
+           "finish_game", "load_game", "load_table", "lobby", "mark_alive", "put_draft",
+           "save_table", "start_game", "unfinished_games", "waiting_tables", "write"]

@@ -294,10 +294,11 @@ router = APIRouter()
 async def lobby(request: Request) -> HTMLResponse:
     live = _live(request)
     await live.ensure_recovered()
-    playing = [g for g in reversed(live.games.values()) if g.started and not g.over]
+    # Alone, this process's tables; in a cluster, every process's (from the shared log).
+    open_tables, playing = await live.lobby(20)
     return _render(request, "lobby.html", presets=PRESET_TITLES, levels=LEVEL_NAMES,
-                   level_texts=LEVEL_TEXTS, open_tables=live.open_tables()[:20],
-                   playing=playing[:20], min_seconds=MIN_TURN_SECONDS,
+                   level_texts=LEVEL_TEXTS, open_tables=open_tables,
+                   playing=playing, min_seconds=MIN_TURN_SECONDS,
                    max_seconds=MAX_TURN_SECONDS)
 
 
