@@ -32,6 +32,7 @@ import websockets
 from meldtour.core.record import move_to_json
 from meldtour.core.state import GameState
 from meldtour.core.views import view_from_json
+from meldtour.live.online import seat_tokens
 from meldtour.players.levels import make_player
 from meldtour.store import games as game_log
 from meldtour.store import online, usecases
@@ -212,12 +213,14 @@ def test_no_hidden_tile_in_any_frame_of_an_online_round(server: Round) -> None:
 
     async def play() -> None:
         tasks = []
+        token = seat_tokens(r.web.settings.secret_key)  # the links the director's page shows
         for g in first:
             for seat, s in enumerate(g.seats):
-                if s["token"]:
-                    tasks.append(person(r, g.game_id, s["token"], seat, n_games))
+                if s["key"]:
+                    tasks.append(person(r, g.game_id, token(g.game_id, s["player"]), seat,
+                                        n_games))
             tasks.append(spectator(r, g.game_id, n_games))
-        assert sum(1 for g in first for s in g.seats if s["token"]) == len(people)
+        assert sum(1 for g in first for s in g.seats if s["key"]) == len(people)
         await asyncio.wait_for(asyncio.gather(*tasks), WALL)
 
     asyncio.run(play())

@@ -56,7 +56,7 @@ def test_a_club_night_round_played_online_fills_its_sheets(client: TestClient) -
     tid = online.tournament_of(store, "club")[0]
     first = online.round_games(store, tid, key, 0, 1)
     assert [g.table for g in first] == [1, 2] and all(g.games == 2 for g in first)
-    assert all(s["computer"] == "beginner" and s["token"] is None for g in first for s in g.seats)
+    assert all(s["computer"] == "beginner" and s["key"] is None for g in first for s in g.seats)
 
     # Both tables play their two games to the end, by themselves.
     deadline = time.monotonic() + 240
@@ -107,18 +107,20 @@ def test_an_official_tournament_refuses_computer_players(client: TestClient) -> 
                     data={"csrf": csrf(client, page)})
     assert "played online" in r.text
     games = online.round_games(store, tid, key, 0, 1)
-    assert len(games) == 2 and all(s["token"] and not s["computer"]
+    assert len(games) == 2 and all(s["key"] and not s["computer"]
                                    for g in games for s in g.seats)
     g = games[0]
     seat = g.seats[2]
-    link = f"/online/seat/{g.game_id}/{seat['token']}"
+    live: LiveServer = client.app.state.live  # type: ignore[attr-defined]
+    assert live.online is not None
+    token = live.online.seat_token(g.game_id, seat["player"])  # derived, never stored
+    link = f"/online/seat/{g.game_id}/{token}"
     assert link in r.text
     sat = client.get(link, follow_redirects=False)
     assert sat.status_code == 303 and sat.headers["location"] == f"/play/t/{g.game_id}"
     assert client.get(f"/online/seat/{g.game_id}/nope").status_code == 404
-    live: LiveServer = client.app.state.live  # type: ignore[attr-defined]
     game = live.games[g.game_id]
-    assert game.seat_of(seat["token"]) == 2 and game.started  # the clocks run
+    assert game.seat_of(token) == 2 and game.started  # the clocks run
     assert game.names == [s["name"] for s in g.seats]
     again = client.post(f"/director/t/japan/d/{key}/online/start",
                         data={"csrf": csrf(client, page)})

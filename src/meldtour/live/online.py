@@ -14,13 +14,20 @@ it counts and the standings follow. Then the table's next game starts, with the 
 seats. What a crash interrupts (a result not yet on the sheet, a next game not yet
 started) is finished by :meth:`OnlineRounds.settle`, run at start-up and by the
 director's page; every step is safe to repeat.
+
+A seat link's token is never stored: it is derived (:func:`seat_tokens`, an HMAC with
+the app's secret over ``online-seat/{table's first game id}/{player}``) whenever the
+director's page shows it, and the database keeps only its hash (:func:`seat_key`), as
+the live game does — a copy of the database lets nobody act for a seat.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import dataclasses
 import hashlib
+import hmac
 import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -51,16 +58,41 @@ class OnlineRefused(online.OnlineError):
     """The director's request cannot be done, with the reason."""
 
 
+#: A seat's token from the table's first game id and the seat's player number.
+SeatToken = Callable[[str, int], str]
+
+
 def seat_key(token: str) -> str:
+    """What is stored of a seat's token: its SHA-256, in hex."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_tokens(secret: str | bytes) -> SeatToken:
+    """Seat tokens derived from ``secret`` (the app's secret key): an HMAC-SHA256 over
+    ``online-seat/{first game id of the table}/{player number}``, 24 URL-safe characters
+    (144 bits), the same on every process sharing the secret and after a restart."""
+    raw = secret.encode() if isinstance(secret, str) else secret
+    key = hashlib.sha256(b"meldtour:online-seat:" + raw).digest()
+
+    def token(first_game_id: str, player: int) -> str:
+        mac = hmac.new(key, f"online-seat/{first_game_id}/{player}".encode(),
+                       hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:18]).decode()
+
+    return token
 
 
 class OnlineRounds:
     """The online tables of the tournaments in ``store``, played on ``server``."""
 
-    def __init__(self, server: LiveServer, store: Callable[[], Store]) -> None:
+    def __init__(self, server: LiveServer, store: Callable[[], Store],
+                 seat_token: SeatToken | None = None) -> None:
         self.server = server
         self._store = store
+        #: Derives a seat's token; the web app sets one from its secret key. Without it,
+        #: a key random to this process: links shown before a restart keep working (their
+        #: hashes are stored) but the director's page cannot show them again.
+        self.seat_token: SeatToken = seat_token or seat_tokens(secrets.token_bytes(32))
         #: Seconds a computer player waits before it moves (tests set 0).
         self.bot_delay = 0.8
         server.over_hooks.append(self.game_over)
@@ -115,12 +147,12 @@ class OnlineRounds:
         for table in rnd.tables:
             if table.number in online_tables or table.counted:
                 continue
+            game_id = secrets.token_urlsafe(6)
             seats = [{"player": p, "name": t.name_of(p), "computer": computers.get(p),
-                      "token": None if p in computers else secrets.token_urlsafe(18)}
+                      "key": None if p in computers else seat_key(self.seat_token(game_id, p))}
                      for p in table.players]
-            plan.append(online.OnlineGame(secrets.token_urlsafe(6), tid, key, index, last,
-                                          table.number, 1, len(table.sheet.games), seats,
-                                          False))
+            plan.append(online.OnlineGame(game_id, tid, key, index, last, table.number, 1,
+                                          len(table.sheet.games), seats, False))
         if not plan:
             raise OnlineRefused(f"every table of round {last} is online or counted already")
         return plan
@@ -140,7 +172,7 @@ class OnlineRounds:
         try:
             game = await self.server.open_table(
                 config, g.game_id, names=[s["name"] for s in g.seats],
-                keys=[None if s["token"] is None else seat_key(s["token"]) for s in g.seats])
+                keys=[s.get("key") for s in g.seats])
         except ValueError:
             return None  # another process has it already
         await game.open()
@@ -219,12 +251,32 @@ class OnlineRounds:
 
     def seat_game(self, game_id: str, token: str) -> str | None:
         """The table's current game for a seat link (``game_id`` any game of the table),
-        or None if the token is not one of its seats'."""
+        or None if the token is not one of its seats' (its hash is compared with the
+        stored ones)."""
         games = online.table_games(self.store(), game_id)
-        if not games or not any(s["token"] and secrets.compare_digest(s["token"], token)
-                                for s in games[0].seats):
+        if not games:
             return None
-        return games[-1].game_id
+        presented = seat_key(token)
+        found = False
+        for s in games[0].seats:
+            if s.get("key") and secrets.compare_digest(s["key"], presented):
+                found = True
+        return games[-1].game_id if found else None
+
+    def seat_links(self, first: online.OnlineGame) -> list[str | None]:
+        """The token of each seat of the table whose first game is ``first``, derived
+        again; None for a computer player, and for a seat whose stored key is not the
+        derived token's (a link given out before — under another secret, or before
+        tokens were derived — that cannot be shown again)."""
+        out: list[str | None] = []
+        for s in first.seats:
+            if not s.get("key"):
+                out.append(None)
+                continue
+            token = self.seat_token(first.game_id, s["player"])
+            out.append(token if secrets.compare_digest(seat_key(token), s["key"]) else None)
+        return out
 
 
-__all__ = ["CLUB_TEMPLATES", "OnlineRefused", "OnlineRounds", "seat_key"]
+__all__ = ["CLUB_TEMPLATES", "OnlineRefused", "OnlineRounds", "SeatToken", "seat_key",
+           "seat_tokens"]

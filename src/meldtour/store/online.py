@@ -6,7 +6,8 @@
   (:func:`meldtour.store.games.start_game`);
 - ``online_game``: a tournament table's game played online: which tournament,
   division, stage, round, table and game of the table's sheet it is, the seats
-  (people or computer players standing in) and whether its result is on the sheet.
+  (people, as their seat link's hash, or computer players standing in) and whether its
+  result is on the sheet.
 
 Plain values in and out; every function takes a :class:`~meldtour.store.db.Store`
 and runs one transaction.
@@ -55,7 +56,9 @@ class OnlineGameRow(Base):
     table_number: Mapped[int] = mapped_column(Integer)
     game: Mapped[int] = mapped_column(Integer)
     games: Mapped[int] = mapped_column(Integer)
-    #: ``[{"player": registration number, "name", "computer": level or null}]`` in seat order.
+    #: ``[{"player": registration number, "name", "computer": level or null, "key": the
+    #: seat link token's SHA-256 in hex, null for a computer player}]`` in seat order: the
+    #: token itself is never stored (``meldtour.live.online.seat_tokens``; migration 0007).
     seats: Mapped[Any] = mapped_column(Json)
     #: The game's result is on the sheet.
     filled: Mapped[bool] = mapped_column(Boolean, default=False, index=True)

@@ -11,6 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from meldtour import __version__
 from meldtour.core.rules import PRESETS
+from meldtour.live.online import seat_tokens
 
 from . import redact
 from .config import Settings
@@ -65,6 +66,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       rows=rows)
 
     include_play(app)
+    if app.state.live.online is not None:  # seat links derive from the secret, never stored
+        app.state.live.online.seat_token = seat_tokens(settings.secret_key)
     include_director(app, settings)  # tournaments: the store opens on first use
 
     return app

@@ -105,8 +105,10 @@ async def online_page(request: Request, store: StoreDep, director: TournamentDir
                                         view.round.number)
         for line in await asyncio.to_thread(_lines, store, live, games):
             tables.setdefault(line.game.table, []).append(line)
+    # Each seat's link, derived again (only its hash is stored); None where it cannot be.
+    links = {n: rounds.seat_links(lines[0].game) for n, lines in tables.items()}
     return render(request, "director/online.html", account=director, t=t, slug=slug,
-                  view=view, tables=tables, club=template in CLUB_TEMPLATES,
+                  view=view, tables=tables, links=links, club=template in CLUB_TEMPLATES,
                   levels=LEVEL_NAMES)
 
 
