@@ -57,35 +57,6 @@ def tune_gc() -> None:
     gc.set_threshold(700, 10, 100)
 
 
-#: Objects alive this long leave the collector's sight (``gc.freeze``) ...
-FREEZE_EVERY = 60.0
-#: ... and come back to it this often (``gc.unfreeze``: one full pass then collects the
-#: cycles among them).
-THAW_EVERY = 900.0
-
-
-class CollectorPacer:
-    """Keeps the garbage collector's full passes short on a busy game server. A
-    full pass scans every container alive, and 400 games hold ≈ 2 million of them
-    (every game's history of moves and boards): 1.6–2.1 s with the event loop stopped,
-    every minute or two (``bench/server.py --probe``). Game objects are freed by
-    reference counting, not by the collector, so the long-lived ones are moved out of
-    its sight every :data:`FREEZE_EVERY` seconds, and a full pass sees only what is
-    newer; every :data:`THAW_EVERY` seconds they are put back, so that garbage cycles
-    among them (rare: tasks and exceptions) are still collected, by one full pass."""
-
-    def __init__(self, now: float) -> None:
-        self.frozen_at = self.thawed_at = now
-
-    def tick(self, now: float) -> None:
-        if now - self.thawed_at >= THAW_EVERY:
-            gc.unfreeze()
-            self.thawed_at = self.frozen_at = now
-        elif now - self.frozen_at >= FREEZE_EVERY:
-            gc.freeze()
-            self.frozen_at = now
-
-
 class Moved(RuntimeError):
     """This process does not own the game (any more)."""
 
@@ -152,8 +123,6 @@ class LiveServer:
         self._taking: dict[str, asyncio.Future[LiveGame | None]] = {}
         #: When each game of this process ended (``time.monotonic``), until it leaves.
         self._ended: dict[str, float] = {}
-        #: Set on a real server (games logged in a database): see :class:`CollectorPacer`.
-        self._pacer: CollectorPacer | None = None
         #: A tournament's tables played online (games logged in the tournaments' database).
         self.online: OnlineRounds | None = None
         if isinstance(self.log, StoreLog):
@@ -345,7 +314,6 @@ class LiveServer:
             self._recovered = True
             if isinstance(self.log, StoreLog):
                 tune_gc()  # a real server, starting: before any clock is resumed
-                self._pacer = CollectorPacer(time.monotonic())
             try:
                 if self.cluster is not None:
                     await self.cluster.start(self._request, self._message)
@@ -379,8 +347,6 @@ class LiveServer:
                 await self._forget_ended(time.monotonic())
             except Exception:
                 log.exception("games over could not be let go")
-            if self._pacer is not None:
-                self._pacer.tick(time.monotonic())
             await asyncio.sleep(HEARTBEAT)
 
     async def _forget_ended(self, now: float) -> None:
