@@ -17,9 +17,10 @@ def test_expert_beats_greedy_head_to_head() -> None:
     results = list(lab_games(KRC, levels, range(60), 500, mirror=True))
     s = summarise(levels, results, seconds=1.0)
     expert = s["players"][0]
-    # Parity is 50%. These 30 deals, each played from both seats, give the expert 32
-    # wins of 60 (53%); the 2,000-game figure is in BENCHMARKS.md. Below parity fails.
-    assert expert["wins"] > 30, expert
+    # Parity is 50%. These 30 deals, each played from both seats, give the expert 42
+    # wins of 60 (70%; 32 with the earlier tile weight of 0.15); the 2,000-game figure
+    # is in BENCHMARKS.md. Below 60% fails.
+    assert expert["wins"] >= 36, expert
 
 
 def test_greedy_crushes_beginner() -> None:

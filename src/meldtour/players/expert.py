@@ -17,11 +17,20 @@ two options, laying its best play or drawing (which leaves the table as it is):
   that some sampled opponent could go out on the table the option leaves.
 * *Value*: ``(1 - risk) * exp(-tile_weight * tiles left on its rack)``.
 
+The tile weight decides how much risk a play may carry: 0.02 (since 2026-11-30; it
+was 0.15) makes the expert draw unless its play is nearly safe — a tile more on its
+rack costs little, feeding a close opponent costs the game. On the same 400 mirrored
+games (seed 1), against three greedy players and head to head: 0.15 → 30.5% and
+60.0%; 0.08 → 35.25% and 65.75%; 0.05 → 36.5% and 69.75%; 0.02 → 40.25% and 75.5%;
+0 → 40.0% and 75.75%. ``close = 8`` with 0.02: 75.75% head to head, no change. The
+2,000-game figures are in ``BENCHMARKS.md``.
+
 What it tried and left out, because it measured no better than ``greedy`` under
 krc-2015 (400 games each, 25-28% against three greedy players): holding back a
 reserve of playable tiles while the race is safe, keeping jokers off the table, and
 the smallest initial meld. Within noise of the shipped version on 400 games: weighing
-only the next opponent, ``close = 8``, ``tile_weight = 0.1``.
+only the next opponent, ``close = 8``, ``tile_weight = 0.1`` (seeds 10000+, against a
+weight of 0.15 then).
 
 Tried since, and left off by default (``hold_players = 0``), because it measured no
 gain (mirrored deals, seed 1, same seeds as the shipped figures in ``BENCHMARKS.md``):
@@ -82,7 +91,7 @@ class ExpertPlayer:
     #: Racks sampled per close opponent.
     samples: int = 8
     #: How much each tile left on the rack lowers an option's value.
-    tile_weight: float = 0.15
+    tile_weight: float = 0.02
     #: Most solver calls spent weighing a draw (keeps the decision time bounded).
     budget: int = 24
     #: At tables of at most this many players (0: none, the default — it measured no
