@@ -182,11 +182,12 @@ class OnlineRounds:
         """The end-of-game hook: an online game's result onto its sheet, then the next
         game of its table."""
         g = await asyncio.to_thread(online.get_game, self.store(), game.id)
-        if g is None or game.state is None or game.state.winner is None:
-            return
         state = game.state
+        if g is None or state is None or state.winner is None:
+            return
+        winner: int = state.winner
         await asyncio.to_thread(self._fill, g, list(state.scores or ()), list(state.penalties),
-                                state.winner)
+                                winner)
         await self._next(g)
 
     def _fill(self, g: online.OnlineGame, scores: Sequence[int], penalties: Sequence[int],
