@@ -33,7 +33,6 @@ from meldtour.players.levels import make_player
 from meldtour.solver import finder
 from meldtour.store import games
 from meldtour.store.db import open_store
-from tests.store.backends import database
 
 from .test_durable import RULES, TURN, App
 from .test_hidden import hidden_tiles
@@ -47,6 +46,14 @@ def redis_available() -> bool:
         return bool(redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping())
     except redis.RedisError:
         return False
+
+
+def two_apps(url: str, tmp_path: Path, redis_url: str = REDIS) -> tuple[App, App]:
+    """Two server processes on the database at ``url`` sharing games through Redis, with
+    a key prefix of their own (tests running side by side never meet)."""
+    env = {"MELDTOUR_REDIS_URL": redis_url,
+           "MELDTOUR_REDIS_PREFIX": f"t{uuid.uuid4().hex[:10]}"}
+    return App(url, tmp_path, **env), App(url, tmp_path, **env)
 
 
 class Client:
@@ -111,22 +118,12 @@ def replay(logged: games.StoredGame) -> list[GameState]:
     return states
 
 
-@pytest.fixture
-def pg_url(tmp_path: Path) -> Any:
-    if not redis_available():
-        pytest.skip(f"Redis does not answer at {REDIS}")
-    with database("postgresql", tmp_path) as url:
-        yield url
-
-
 def test_two_processes_share_a_game_and_one_takes_over(pg_url: str, tmp_path: Path) -> None:
     asyncio.run(_two_processes(pg_url, tmp_path))
 
 
 async def _two_processes(url: str, tmp_path: Path) -> None:
-    env = {"MELDTOUR_REDIS_URL": REDIS, "MELDTOUR_REDIS_PREFIX": f"t{uuid.uuid4().hex[:10]}"}
-    a = App(url, tmp_path, **env)
-    b = App(url, tmp_path, **env)
+    a, b = two_apps(url, tmp_path)
     try:
         async with httpx.AsyncClient(base_url=a.base) as http_a, \
                 httpx.AsyncClient(base_url=b.base) as http_b:

@@ -13,21 +13,15 @@ from pathlib import Path
 from meldtour.live import LiveServer, ManualClock, SeatConfig, TableConfig
 from meldtour.live.log import StoreLog
 from meldtour.live.server import KEEP_OVER, KEEP_WATCHED
-from meldtour.store.db import Store, make_engine, open_store, upgrade
+from meldtour.store.db import Store
+from tests.store.backends import upgraded
 
 from .helpers import next_of, until
 
 
 def test_games_over_leave_memory_and_are_not_rebuilt(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'forget.db'}"
-    engine = make_engine(url)
-    upgrade(engine)
-    engine.dispose()
-    store = open_store(url)
-    try:
+    with upgraded(f"sqlite:///{tmp_path / 'forget.db'}") as store:
         asyncio.run(_games(store))
-    finally:
-        store.close()
 
 
 async def _games(store: Store) -> None:

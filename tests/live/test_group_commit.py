@@ -11,8 +11,8 @@ import pytest
 
 from meldtour.live.log import LogError, StoreLog
 from meldtour.store import games
-from meldtour.store.db import Store, make_engine, open_store, upgrade
-from tests.store.backends import BACKENDS, database
+from meldtour.store.db import Store
+from tests.store.backends import BACKENDS, database, upgraded
 
 HEADER = {"rules": "standard", "players": ["Ann", "Bo"], "seed": 7, "started_at": 100.0,
           "table": {"rules": "standard", "seats": [{"kind": "human", "level": None}] * 2,
@@ -22,15 +22,8 @@ HEADER = {"rules": "standard", "players": ["Ann", "Bo"], "seed": 7, "started_at"
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_a_refused_write_fails_alone_in_its_batch(kind: str, tmp_path: Path) -> None:
-    with database(kind, tmp_path) as url:
-        engine = make_engine(url)
-        upgrade(engine)
-        engine.dispose()
-        store = open_store(url)
-        try:
-            asyncio.run(_batch(store))
-        finally:
-            store.close()
+    with database(kind, tmp_path) as url, upgraded(url) as store:
+        asyncio.run(_batch(store))
 
 
 async def _batch(store: Store) -> None:

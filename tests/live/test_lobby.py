@@ -12,23 +12,16 @@ import pytest
 from meldtour.live import LiveServer, ManualClock, SeatConfig, TableConfig, TableError
 from meldtour.live.log import StoreLog
 from meldtour.store import games
-from meldtour.store.db import Store, make_engine, open_store, upgrade
-from tests.store.backends import BACKENDS, database
+from meldtour.store.db import Store
+from tests.store.backends import BACKENDS, database, upgraded
 
 from .helpers import until
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_a_waiting_table_survives_a_restart(kind: str, tmp_path: Path) -> None:
-    with database(kind, tmp_path) as url:
-        engine = make_engine(url)
-        upgrade(engine)
-        engine.dispose()
-        store = open_store(url)
-        try:
-            asyncio.run(_restart(store))
-        finally:
-            store.close()
+    with database(kind, tmp_path) as url, upgraded(url) as store:
+        asyncio.run(_restart(store))
 
 
 async def _restart(store: Store) -> None:

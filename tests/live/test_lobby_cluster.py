@@ -8,33 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import re
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2 as httpx
-import pytest
 
 from meldtour.store import games
 from meldtour.store.db import open_store
-from tests.store.backends import database
 
-from .test_cluster import REDIS, redis_available
-from .test_durable import TURN, App
+from .test_cluster import two_apps
+from .test_durable import TURN
 
 LINK = re.compile(r'href="/play/t/([^"/]+)"')
 
 
-@pytest.fixture
-def pg(tmp_path: Path) -> Iterator[str]:
-    if not redis_available():
-        pytest.skip(f"Redis does not answer at {REDIS}")
-    with database("postgresql", tmp_path) as url:
-        yield url
-
-
-def test_the_lobby_lists_the_tables_of_every_process(pg: str, tmp_path: Path) -> None:
-    asyncio.run(_lobby_of_two(pg, tmp_path))
+def test_the_lobby_lists_the_tables_of_every_process(pg_url: str, tmp_path: Path) -> None:
+    asyncio.run(_lobby_of_two(pg_url, tmp_path))
 
 
 async def _open(http: httpx.AsyncClient) -> str:
@@ -55,9 +43,7 @@ async def _lobby(http: httpx.AsyncClient) -> tuple[list[str], list[str], str]:
 
 
 async def _lobby_of_two(url: str, tmp_path: Path) -> None:
-    env = {"MELDTOUR_REDIS_URL": REDIS, "MELDTOUR_REDIS_PREFIX": f"t{uuid.uuid4().hex[:10]}"}
-    a = App(url, tmp_path, **env)
-    b = App(url, tmp_path, **env)
+    a, b = two_apps(url, tmp_path)
     try:
         async with httpx.AsyncClient(base_url=a.base) as http_a, \
                 httpx.AsyncClient(base_url=b.base) as http_b:

@@ -19,7 +19,6 @@ import asyncio
 import json
 import subprocess
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,7 @@ from meldtour.core.tiles import format_tiles
 from meldtour.core.views import view_from_json
 from meldtour.store import games
 from meldtour.store.db import open_store
-from tests.live.test_cluster import Client, replay
+from tests.live.test_cluster import Client, replay, two_apps
 from tests.live.test_durable import RULES, TURN, App
 from tests.live.test_hidden import hidden_tiles
 from tests.store.backends import database
@@ -149,9 +148,7 @@ def logged_moves(url: str, gid: str) -> list[Any]:
 async def _restart(url: str, tmp_path: Path) -> None:
     rs = PrivateRedis(tmp_path)
     rs.start()
-    env = {"MELDTOUR_REDIS_URL": rs.url, "MELDTOUR_REDIS_PREFIX": f"r{uuid.uuid4().hex[:10]}"}
-    a = App(url, tmp_path, **env)
-    b = App(url, tmp_path, **env)
+    a, b = two_apps(url, tmp_path, rs.url)
     try:
         async with httpx.AsyncClient(base_url=a.base) as http_a, \
                 httpx.AsyncClient(base_url=b.base) as http_b:

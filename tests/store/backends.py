@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
+from meldtour.store.db import Store, make_engine, open_store, upgrade
+
 PG_URL = os.environ.get("MELDTOUR_TEST_PG",
                         "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 BACKENDS = ("sqlite", "postgresql")
@@ -50,3 +52,17 @@ def database(kind: str, tmp: Path) -> Iterator[str]:
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
+
+
+@contextmanager
+def upgraded(url: str) -> Iterator[Store]:
+    """A store on the database at ``url``, migrated to the current schema; closed
+    afterwards."""
+    engine = make_engine(url)
+    upgrade(engine)
+    engine.dispose()
+    store = open_store(url)
+    try:
+        yield store
+    finally:
+        store.close()

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from meldtour.store.db import Store, make_engine, open_store, upgrade
+from meldtour.store.db import Store
 
-from .backends import BACKENDS, database
+from .backends import BACKENDS, database, upgraded
 
 
 @pytest.fixture(params=BACKENDS)
@@ -20,9 +20,5 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def store(db_url: str) -> Iterator[Store]:
     """A store at the current schema."""
-    engine = make_engine(db_url)
-    upgrade(engine)
-    engine.dispose()
-    s = open_store(db_url)
-    yield s
-    s.close()
+    with upgraded(db_url) as s:
+        yield s

@@ -23,10 +23,9 @@ from meldtour.core.tiles import parse_tiles
 from meldtour.live import LiveServer, SeatConfig, TableConfig
 from meldtour.live.log import StoreLog
 from meldtour.solver import finder, solve
-from meldtour.store.db import make_engine, open_store, upgrade
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
-from tests.store.backends import BACKENDS, database
+from tests.store.backends import BACKENDS, database, upgraded
 
 GREEDY = SeatConfig("computer", "greedy")
 HUMAN = SeatConfig("human")
@@ -232,32 +231,25 @@ def test_the_redeal_right_over_the_socket(client: TestClient) -> None:
 def test_after_a_restart_the_pages_read_the_database(kind: str, tmp_path: Path) -> None:
     """The game played on one app, the pages asked of another on the same database (a
     restart): the table page sends to the score, and Ann is still known by her cookie."""
-    with database(kind, tmp_path) as url:
-        engine = make_engine(url)
-        upgrade(engine)
-        engine.dispose()
-        store = open_store(url)
-        try:
-            first = create_app(Settings(env="test"))
-            first.state.live = LiveServer(StoreLog(store))
-            with TestClient(first) as c:
-                person_against_greedy(c)
-                token = c.cookies.get("meldtour_seat_g")
-                scores = live_of(c).get("g").state.scores  # type: ignore[union-attr]
-            second = create_app(Settings(env="test"))
-            second.state.live = LiveServer(StoreLog(store))
-            with TestClient(second) as c:
-                assert token
-                c.cookies.set("meldtour_seat_g", token)
-                moved = c.get("/play/t/g?lang=en", follow_redirects=False)
-                assert moved.headers["location"] == "/play/t/g/score"
-                score = c.get("/play/t/g/score?lang=en").text
-                assert "(you)" in score and "greedy 2 went out" in score
-                rows = re.findall(r'<tr data-seat="(\d)"[^>]*>.*?<td class="num">(-?\d+)</td>',
-                                  score, re.S)
-                assert {int(s): int(v) for s, v in rows} == dict(enumerate(scores or ()))
-                replay = c.get("/play/t/g/replay?step=1&lang=en").text
-                assert re.findall(r'class="rack-row" data-seat="(\d)"', replay) == ["0"]
-                assert c.get("/play/t/g/analysis").status_code == 200
-        finally:
-            store.close()
+    with database(kind, tmp_path) as url, upgraded(url) as store:
+        first = create_app(Settings(env="test"))
+        first.state.live = LiveServer(StoreLog(store))
+        with TestClient(first) as c:
+            person_against_greedy(c)
+            token = c.cookies.get("meldtour_seat_g")
+            scores = live_of(c).get("g").state.scores  # type: ignore[union-attr]
+        second = create_app(Settings(env="test"))
+        second.state.live = LiveServer(StoreLog(store))
+        with TestClient(second) as c:
+            assert token
+            c.cookies.set("meldtour_seat_g", token)
+            moved = c.get("/play/t/g?lang=en", follow_redirects=False)
+            assert moved.headers["location"] == "/play/t/g/score"
+            score = c.get("/play/t/g/score?lang=en").text
+            assert "(you)" in score and "greedy 2 went out" in score
+            rows = re.findall(r'<tr data-seat="(\d)"[^>]*>.*?<td class="num">(-?\d+)</td>',
+                              score, re.S)
+            assert {int(s): int(v) for s, v in rows} == dict(enumerate(scores or ()))
+            replay = c.get("/play/t/g/replay?step=1&lang=en").text
+            assert re.findall(r'class="rack-row" data-seat="(\d)"', replay) == ["0"]
+            assert c.get("/play/t/g/analysis").status_code == 200

@@ -72,7 +72,6 @@ class LobbyTable:
     names: list[str | None]
     keys: list[str | None]
     started: bool
-    over: bool = False
 
     @staticmethod
     def of(row: ListedTable) -> LobbyTable:
@@ -82,10 +81,6 @@ class LobbyTable:
         keys = (list(row.keys) + [None] * n)[:n]
         return LobbyTable(row.id, config, names, keys, row.started)
 
-    @property
-    def free_seats(self) -> list[int]:
-        """The person seats nobody has taken."""
-        return [i for i in self.config.humans if self.keys[i] is None]
 
 
 Listed = LiveGame | LobbyTable
@@ -210,8 +205,7 @@ class LiveServer:
     def open_tables(self) -> list[LiveGame]:
         """Tables with a free seat, newest first."""
         return [g for g in reversed(self.games.values())
-                if not g.started and any(k is None for i, k in enumerate(g.keys)
-                                         if i in g.config.humans)]
+                if not g.started and g.config.free_seats(g.keys)]
 
     async def lobby(self, limit: int = 20) -> tuple[list[Listed], list[Listed]]:
         """The lobby: the tables with a free person seat (not started) and the games in
@@ -224,14 +218,14 @@ class LiveServer:
             except Exception:
                 log.exception("the lobby could not be read from the log: this process's only")
             else:
-                tables = [t for t in self._listed(waiting) if not t.started and t.free_seats]
-                return list(tables), list(self._listed(playing))
+                tables = [t for t in self._listed(waiting) if t.config.free_seats(t.keys)]
+                return tables, self._listed(playing)
         here = [g for g in reversed(self.games.values()) if g.started and not g.over]
         return list(self.open_tables()[:limit]), list(here[:limit])
 
     @staticmethod
-    def _listed(rows: list[ListedTable]) -> list[LobbyTable]:
-        out = []
+    def _listed(rows: list[ListedTable]) -> list[Listed]:
+        out: list[Listed] = []
         for row in rows:
             try:
                 out.append(LobbyTable.of(row))
@@ -364,10 +358,7 @@ class LiveServer:
                 continue
             del self._ended[gid]
             del self.games[gid]
-            await game.close()
-            for sub in list(game.subscribers):
-                sub.send({"type": "closing", "reason": "over"})
-                game.unsubscribe(sub)
+            await self._let_go(game, "over")
             if self.cluster is not None:
                 await self.cluster.release(gid)
 
@@ -438,9 +429,16 @@ class LiveServer:
         if game is None:
             return
         log.warning("game %s: its lease was lost; stopped here", game_id)
+        await self._let_go(game, "moved")
+
+    @staticmethod
+    async def _let_go(game: LiveGame, reason: str) -> None:
+        """Stop a game this process no longer holds, telling its sockets why
+        (``closing``: ``moved`` — they reconnect to the new owner; ``over`` — their
+        pages go to the score)."""
         await game.close()
         for sub in list(game.subscribers):
-            sub.send({"type": "closing", "reason": "moved"})
+            sub.send({"type": "closing", "reason": reason})
             game.unsubscribe(sub)
 
     async def _request(self, op: str, message: dict[str, Any]) -> Any:

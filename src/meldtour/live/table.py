@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -65,6 +66,10 @@ class TableConfig:
     @property
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    def free_seats(self, keys: Sequence[str | None]) -> list[int]:
+        """The person seats nobody has taken, given each seat's token hash."""
+        return [i for i in self.humans if keys[i] is None]
 
     def rules_json(self) -> Any:
         return self.rules.name if PRESETS.get(self.rules.name) == self.rules \

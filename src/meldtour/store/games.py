@@ -239,8 +239,7 @@ def lobby(store: Store, limit: int = 20) -> tuple[list[ListedTable], list[Listed
     for gid, header, started in rows:
         table = header.get("table") if isinstance(header, dict) else None
         if isinstance(table, dict) and "seats" in table:
-            config = {k: v for k, v in table.items() if k not in ("names", "keys")}
-            playing.append(ListedTable(gid, config, list(table.get("names") or []),
+            playing.append(ListedTable(gid, table, list(table.get("names") or []),
                                        list(table.get("keys") or []), True,
                                        float(started or 0)))
     return waiting, playing
