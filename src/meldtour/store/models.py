@@ -124,7 +124,10 @@ class RegistrationRow(Base):
     """A player's entry in a division; ``number`` is the player's id in the tournament."""
 
     __tablename__ = "registration"
-    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+    #: One person is registered once in a tournament (migration 0008).
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),
+                      UniqueConstraint("tournament_id", "player_id",
+                                       name="uq_registration_tournament_id_player_id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
     division_id: Mapped[int] = mapped_column(ForeignKey("division.id"), index=True)

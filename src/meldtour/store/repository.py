@@ -451,7 +451,12 @@ def _save_registration(w: Writer, old: Registration | None, new: Registration) -
     row = loaded.registrations.get(new.player)
     division_id = loaded.divisions[new.division].id
     if row is None:
-        player = w.session.scalars(select(Player).where(Player.name == new.name)
+        # A person is found again by name across tournaments, but never twice in one
+        # tournament: two registrations of one name in a day are two people (two 김민지
+        # at a club night), each with a person of their own (docs/tournament.md, §1 "People").
+        taken = {r.player_id for r in loaded.registrations.values()}
+        player = w.session.scalars(select(Player).where(Player.name == new.name,
+                                                        Player.id.not_in(taken))
                                    .order_by(Player.id).limit(1)).first()
         if player is None:
             player = Player(name=new.name, created_at=w.at)

@@ -1,0 +1,111 @@
+"""Two players of one name in one tournament are two people: a club night with two
+김민지 is awarded and rated (it died on the rating's primary key), on SQLite and
+PostgreSQL; the migration 0008 parts the registrations that earlier versions joined."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from meldtour.cli import main
+from meldtour.store import usecases as uc
+from meldtour.store.db import Store, make_engine, upgrade
+from meldtour.store.models import (
+    DivisionRow,
+    Player,
+    Rating,
+    RegistrationRow,
+    TournamentRow,
+)
+
+from .test_store import games_for
+
+NAMES = ["김민지", "김민지", "이서준", "박지호", "최하은", "정도윤", "강서연", "조민준", "윤지우"]
+
+
+def play_club(store: Store) -> str:
+    slug, _ = uc.create_tournament(store, "club-night", who="d", seed=3, slug="club")
+    uc.register_players(store, slug, [uc.PlayerEntry(n) for n in NAMES], who="d")
+    uc.check_in_players(store, slug, [], who="d", everyone_but=True)
+    for rnd in range(1, 5):
+        uc.seat(store, slug, None, rnd, who="d")
+        t = uc.read(store, slug)
+        for x in t.division("club").stages[0].rounds[rnd - 1].tables:
+            uc.enter_sheet(store, slug, None, rnd, x.number,
+                           games_for(t, "club", rnd, x.number, len(x.players), 2), who="ref")
+    uc.close(store, slug, None, who="d")
+    return slug
+
+
+def test_two_players_of_one_name_are_awarded_and_rated_apart(store: Store) -> None:
+    slug = play_club(store)
+    lines = uc.award(store, slug, None, who="d")
+    assert [a.place for a in lines] == [1, 2, 3]
+    with store.transaction() as s:
+        regs = list(s.scalars(select(RegistrationRow).where(RegistrationRow.name == "김민지")))
+        assert len(regs) == 2 and regs[0].player_id != regs[1].player_id
+        assert s.scalar(select(func.count()).select_from(Rating)) == len(NAMES)
+    # A second tournament finds each 김민지 again, once each, and a third is new.
+    slug2, _ = uc.create_tournament(store, "club-night", who="d", seed=4, slug="club2")
+    uc.register_players(store, slug2, [uc.PlayerEntry(n) for n in ("김민지", "김민지", "김민지")],
+                        who="d")
+    with store.transaction() as s:
+        pids = [r.player_id for r in s.scalars(select(RegistrationRow).join(TournamentRow)
+                                               .where(TournamentRow.slug == "club2"))]
+    assert len(set(pids)) == 3 and {r.player_id for r in regs} < set(pids)
+
+
+def test_the_awards_command_names_both(tmp_path: Path, db_url: str,
+                                       capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MELDTOUR_DATABASE_URL", db_url)
+    monkeypatch.delenv("MELDTOUR_TOURNAMENT", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["db", "upgrade"]) == 0
+    (tmp_path / "p.csv").write_text("name\n" + "\n".join(NAMES) + "\n", encoding="utf-8")
+    assert main(["tournament", "new", "--template", "club-night", "--slug", "club"]) == 0
+    assert main(["tournament", "players", "import", str(tmp_path / "p.csv")]) == 0
+    assert main(["tournament", "checkin", "--all-but"]) == 0
+    for rnd in range(1, 5):
+        assert main(["tournament", "seat", str(rnd)]) == 0
+        assert main(["tournament", "simulate", str(rnd)]) == 0
+    assert main(["tournament", "close"]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "awards", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    assert [a["place"] for a in json.loads(out)] == [1, 2, 3]
+
+
+def test_migration_0008_parts_registrations_that_shared_a_person(db_url: str) -> None:
+    engine = make_engine(db_url)
+    upgrade(engine, "0007")
+    store = Store(engine)
+    try:
+        with store.transaction() as s:
+            t = TournamentRow(slug="before", name="Before", date="", venue="", seed=1,
+                              template="club-night", created_at="2026", updated_at="2026")
+            s.add(t)
+            s.flush()
+            d = DivisionRow(tournament_id=t.id, position=0, key="club", name="Club", cap=8,
+                            eligibility="", rules={}, formats=[], ranking=None, keep_apart=[],
+                            groups_hard=False, late_entry=False, prizes=3, started=False)
+            s.add(d)
+            p = Player(name="김민지", created_at="2026")
+            s.add(p)
+            s.flush()
+            for n in (1, 2):
+                s.add(RegistrationRow(tournament_id=t.id, division_id=d.id, player_id=p.id,
+                                      number=n, name="김민지", tags=[], generation=None,
+                                      status="registered", late=False))
+        upgrade(engine)
+        with store.transaction() as s:
+            pids = list(s.scalars(select(RegistrationRow.player_id)
+                                  .order_by(RegistrationRow.number)))
+            assert len(set(pids)) == 2 and pids[0] == p.id
+            assert s.scalar(select(func.count()).select_from(Player)) == 2
+    finally:
+        store.close()
