@@ -18,6 +18,10 @@ $(STAMP): pyproject.toml
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 	   fonts-noto-cjk poppler-utils)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium fonts-noto-cjk)
+	@# A C compiler and OpenSSL's headers: the seed-recovery test builds its search.
+	@command -v cc >/dev/null && [ -f /usr/include/openssl/sha.h ] || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	   gcc libc6-dev libssl-dev)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -181,3 +181,38 @@ def test_the_lobby_refuses_a_form_sent_from_another_site(client: TestClient) -> 
     r = client.post(f"/play/t/{game}/join", data={"seat": "0", "name": "Ann"},
                     follow_redirects=False)   # no Origin: not a browser
     assert r.status_code == 303, r.text
+
+
+def test_the_seed_stays_on_the_server_until_the_game_is_over(client: TestClient) -> None:
+    """A table made in the lobby gets a secret seed (256 bits, the cryptographic
+    shuffle), and no page, lobby listing or frame holds it, in decimal or hex."""
+    from meldtour.core.shuffle import is_secret
+
+    where = client.post("/play/tables", data={
+        "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+        follow_redirects=False).headers["location"]
+    game = client.app.state.live.get(where.rsplit("/", 1)[1])  # type: ignore[attr-defined]
+    seed = game.config.seed
+    assert is_secret(seed)
+    forms = [str(seed), f"{seed:x}", str(seed % (1 << 256)), f"{seed % (1 << 256):x}",
+             str(seed % (1 << 64)), str(seed % (1 << 32))]
+    seen = [client.get("/play").text, client.get(where).text]
+    client.post(f"{where}/join", data={"seat": "0", "name": "Ann"})
+    seen.append(client.get(where).text)
+    with client.websocket_connect(f"{where}/ws") as ws:
+        seen.append(ws.receive_text())
+    ann = dict(client.cookies)
+    client.cookies.clear()
+    client.post(f"{where}/join", data={"seat": "1", "name": "Bo"})
+    assert game.started
+    with client.websocket_connect(f"{where}/ws") as ws:
+        seen.append(ws.receive_text())
+    client.cookies.clear()
+    client.cookies.update(ann)
+    with client.websocket_connect(f"{where}/ws") as ws:
+        seen.append(ws.receive_text())
+    seen.append(client.get(where).text)
+    seen.append(client.get("/play").text)
+    for text in seen:
+        for form in forms:
+            assert form not in text

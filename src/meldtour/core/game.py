@@ -42,6 +42,7 @@ from .moves import (
 from .rules import RuleSet
 from .scoring import score_game
 from .search import PlayFinder, can_initial_meld, default_finder
+from .shuffle import deal_random
 from .state import Deal, End, GameState
 from .tiles import JOKER_CODE, Tile, format_tiles, full_set
 
@@ -72,7 +73,7 @@ class Progress:
 
 
 def _rng(seed: int, purpose: str, n: int = 0) -> random.Random:
-    return random.Random(f"meldtour/{seed}/{purpose}/{n}")
+    return deal_random(seed, purpose, n)
 
 
 # ---------------------------------------------------------------- setup

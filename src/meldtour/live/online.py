@@ -40,7 +40,7 @@ from meldtour.store import games as game_log
 from meldtour.store import online, usecases
 from meldtour.store.db import Store
 
-from .table import SeatConfig, TableConfig
+from .table import SeatConfig, TableConfig, secret_seed
 
 if TYPE_CHECKING:
     from .game import LiveGame
@@ -168,7 +168,7 @@ class OnlineRounds:
         config = TableConfig(
             rules, tuple(SeatConfig("computer", s["computer"]) if s["computer"]
                          else SeatConfig("human") for s in g.seats),
-            seed=secrets.randbits(32), bot_delay=self.bot_delay)
+            seed=secret_seed(), bot_delay=self.bot_delay)
         try:
             game = await self.server.open_table(
                 config, g.game_id, names=[s["name"] for s in g.seats],

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import dataclasses
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from meldtour.core.rules import PRESETS, RuleSet, find_rules
+from meldtour.core.shuffle import SECRET_BITS, SECRET_SEED_FLOOR
 from meldtour.core.state import Deal
 from meldtour.core.tiles import format_tiles, parse_tiles
 from meldtour.players.levels import LEVELS
@@ -16,6 +18,13 @@ from meldtour.players.levels import LEVELS
 SeatKind = Literal["human", "computer"]
 MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 600
+
+
+def secret_seed() -> int:
+    """A new game's seed: 256 secret bits above ``SECRET_SEED_FLOOR``, so that its
+    shuffles come from the cryptographic stream (``meldtour.core.shuffle``). It stays on
+    the server until the game is over: never in a frame, a page or the lobby."""
+    return SECRET_SEED_FLOOR | secrets.randbits(SECRET_BITS)
 
 
 @dataclass(frozen=True, slots=True)

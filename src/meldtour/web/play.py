@@ -13,7 +13,6 @@ import contextlib
 import json
 import logging
 import re
-import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -27,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 from meldtour.core.rules import PRESETS
 from meldtour.live import LiveGame, LiveServer, SeatConfig, TableConfig, TableError
 from meldtour.live.log import StoreLog
-from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
 from meldtour.players.levels import LEVELS
 from meldtour.store.config import database_url
 from meldtour.store.db import SchemaError, Store
@@ -342,7 +341,7 @@ async def create_table(
     try:
         seconds = int(turn_seconds) if turn_seconds.strip() else None
         config = TableConfig.make(preset, seats, turn_seconds=seconds,
-                                  seed=secrets.randbits(32), watch_drafts=watch_drafts)
+                                  seed=secret_seed(), watch_drafts=watch_drafts)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
     game = await _live(request).open_table(config)
