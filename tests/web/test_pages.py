@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -63,6 +65,17 @@ def test_no_default_secret_outside_development() -> None:
         Settings.from_env({"MELDTOUR_ENV": "production"})
     with pytest.raises(ConfigError, match="MELDTOUR_SECRET_KEY"):
         Settings.from_env({"MELDTOUR_ENV": "production", "MELDTOUR_SECRET_KEY": "short"})
-    ok = Settings.from_env({"MELDTOUR_ENV": "production", "MELDTOUR_SECRET_KEY": "x" * 40})
+    # A key of one repeated character was accepted before and let a session be forged.
+    for weak in ("x" * 40, "a" * 36, " " * 40, DEV_SECRET + "!",
+                 "abcdefghijklmnopqrstuvwxyz0123456789"):
+        with pytest.raises(ConfigError, match="MELDTOUR_SECRET_KEY"):
+            Settings.from_env({"MELDTOUR_ENV": "production", "MELDTOUR_SECRET_KEY": weak})
+    ok = Settings.from_env({"MELDTOUR_ENV": "production",
+                            "MELDTOUR_SECRET_KEY": "q3F9zK1vR7mX2cW8pL5tN0bY4hJ6dSe2Ua"})
     assert ok.secret_key != DEV_SECRET
+    for _ in range(20):  # what the message tells the operator to use always passes
+        Settings.from_env({"MELDTOUR_ENV": "production",
+                           "MELDTOUR_SECRET_KEY": secrets.token_urlsafe(32)})
+        Settings.from_env({"MELDTOUR_ENV": "production",
+                           "MELDTOUR_SECRET_KEY": secrets.token_hex(16)})
     assert Settings.from_env({}).is_development

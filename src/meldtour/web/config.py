@@ -2,15 +2,53 @@
 
 from __future__ import annotations
 
+import math
 import os
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
 DEV_SECRET = "development-only-secret-do-not-use"
 
 
 class ConfigError(RuntimeError):
     """A setting that is missing or unsafe where the app runs."""
+
+
+#: A secret key must hold at least this many bits by :func:`key_weakness`'s estimate
+#: (``secrets.token_urlsafe(32)`` gives about 210, ``secrets.token_hex(16)`` about 120).
+MIN_KEY_BITS = 96
+
+
+def key_weakness(key: str) -> str | None:
+    """Why ``key`` is too weak to sign sessions, or None.
+
+    The estimate is the key's length times the Shannon entropy of its characters
+    (``"a" * 36`` and 40 spaces hold none), and a key that is mostly a run of the same
+    or consecutive characters (``abcdef...``) or that contains the development key is
+    refused whatever its length.
+
+    >>> key_weakness("a" * 36)
+    'it is 36 characters but holds about 0 bits (96 needed): use a random value'
+    >>> key_weakness(DEV_SECRET + "!")
+    'it contains the development key'
+    >>> key_weakness("k7Qp2vX9wLm4Zr8sTn3bYh6jFd1gCe5aUo0iEq") is None
+    True
+    """
+    if DEV_SECRET.lower() in key.lower():
+        return "it contains the development key"
+    if len(key) < 32:
+        return f"it is {len(key)} characters long: 32 or more are needed"
+    counts = Counter(key)
+    bits = sum(c * math.log2(len(key) / c) for c in counts.values())
+    if bits < MIN_KEY_BITS:
+        return (f"it is {len(key)} characters but holds about {bits:.0f} bits "
+                f"({MIN_KEY_BITS} needed): use a random value")
+    steps = sum(1 for a, b in pairwise(key) if abs(ord(b) - ord(a)) <= 1)
+    if steps * 2 > len(key) - 1:
+        return "it is mostly a run of the same or consecutive characters: use a random value"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +73,12 @@ class Settings:
         return settings
 
     def check(self) -> None:
-        if not self.is_development and (self.secret_key == DEV_SECRET or len(self.secret_key) < 32):
+        weak = None if self.is_development else key_weakness(self.secret_key)
+        if weak is not None:
             raise ConfigError(
                 "MELDTOUR_SECRET_KEY must be set to a random value of 32 characters or more "
-                f"when MELDTOUR_ENV is {self.env!r}")
+                f"when MELDTOUR_ENV is {self.env!r} ({weak}; e.g. python3 -c "
+                "'import secrets; print(secrets.token_urlsafe(32))')")
         if self.default_locale not in ("ko", "ja", "en"):
             raise ConfigError(
                 f"MELDTOUR_DEFAULT_LOCALE {self.default_locale!r} is not ko, ja or en")
