@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: install
-	$(VENV)/bin/uvicorn meldtour.web.app:app --host 127.0.0.1 --port 8000
+	$(PY) -m meldtour.web --host 127.0.0.1 --port 8000
 
 lint: install
 	$(VENV)/bin/ruff check src tests bench

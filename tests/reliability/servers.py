@@ -1,6 +1,6 @@
-"""The real app for the reliability tests: ``uvicorn meldtour.web.app:create_app --factory``
-in a subprocess on a free port of 127.0.0.1, on the database it is given; it can be
-killed with SIGKILL and started again on the same database."""
+"""The real app for the reliability tests: ``python -m meldtour.web`` (uvicorn with the
+product's limits) in a subprocess on a free port of 127.0.0.1, on the database it is
+given; it can be killed with SIGKILL and started again on the same database."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class Server:
                "PYTHONPATH": str(ROOT / "src"), **self.extra}
         with self.logfile.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
+                [sys.executable, "-m", "meldtour.web",
                  "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
                 cwd=self.where, env=env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout

@@ -17,6 +17,7 @@ from . import redact
 from .config import Settings
 from .director import include_director
 from .i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
+from .limits import BodyLimit
 from .play import include_play
 from .rules_text import PRESET_TITLES, describe
 
@@ -28,6 +29,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     redact.install()  # no scorer or seat link in the access log
     app = FastAPI(title="meldtour", version=__version__)
+    app.add_middleware(BodyLimit)  # bounded input: 413 / close 1009 (web/limits.py)
     app.state.settings = settings
     envs = {loc: environment(loc) for loc in LOCALES}
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 from collections.abc import AsyncIterator, Callable
@@ -32,6 +31,7 @@ from meldtour.store.config import database_url
 from meldtour.store.db import SchemaError, Store
 
 from .i18n import LOCALE_NAMES, LOCALES, N_, choose_locale, environment, translations
+from .limits import TooLarge, parse_json
 from .rules_text import PRESET_TITLES
 
 log = logging.getLogger(__name__)
@@ -445,8 +445,10 @@ def _message_of(raw: Any) -> dict[str, Any] | str:
     if not isinstance(text, str):
         return "a message is a JSON object sent as text, not binary"
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = parse_json(text)
+    except TooLarge as exc:
+        return f"a message is a JSON object: {exc}"
+    except (ValueError, RecursionError):
         return "a message is a JSON object: this is not JSON"
     if not isinstance(data, dict):
         return "a message is a JSON object, not " + type(data).__name__

@@ -16,6 +16,7 @@ from meldtour.store.repository import NotFound, SheetConflict
 from meldtour.tournament import ScoreSheet, TournamentError
 from meldtour.tournament.sheets import check_game, enter_game
 from meldtour.tournament.stages import table_sheet
+from meldtour.web.limits import TooLarge, parse_json
 
 from ..accounts import Account
 from ..deps import Scope, StoreDep, WebDep, csrf_protect, current_account, gettext_of, render
@@ -85,19 +86,29 @@ def _entries(body: Any, seats: int, count: int) -> list[usecases.GameEntry]:
         pen = g.get("penalties") or [0] * seats
         win = g.get("winner")
         if not (isinstance(pts, list) and len(pts) == seats
-                and all(p is None or (isinstance(p, int) and abs(p) < 10_000) for p in pts)
+                and all(p is None or _whole(p) for p in pts)
                 and isinstance(pen, list) and len(pen) == seats
-                and all(isinstance(p, int) and abs(p) < 10_000 for p in pen)
-                and (win is None or (isinstance(win, int) and 1 <= win <= seats))):
+                and all(_whole(p) for p in pen)
+                and (win is None or (type(win) is int and 1 <= win <= seats))):
             raise HTTPException(400, f"game {i}: points and penalties per seat, a winner seat")
         out.append(usecases.GameEntry(i, tuple(pts), tuple(pen), win))
     return out
 
 
+def _whole(value: Any) -> bool:
+    """A score or a penalty: a whole number, strictly (``true`` is not 1), of sane size."""
+    return type(value) is int and abs(value) < 10_000
+
+
 async def _body(request: Request) -> Any:
+    """The sheet's JSON: its size is bounded (``web.limits.BodyLimit``) and it is parsed
+    off the event loop, refusing deep nesting before the parser sees it."""
+    raw = await request.body()
     try:
-        return await request.json()
-    except ValueError:  # not JSON (or not UTF-8)
+        return await run_in_threadpool(parse_json, raw)
+    except TooLarge as exc:
+        raise HTTPException(413, str(exc)) from None
+    except (ValueError, RecursionError):  # not JSON (or not UTF-8)
         raise HTTPException(400, "the sheet is sent as a JSON object") from None
 
 

@@ -1,0 +1,143 @@
+"""Bounded input: how much a client may send in one request or one WebSocket message.
+
+The server (``meldtour serve``, :mod:`meldtour.web.serve`) refuses a WebSocket message
+over :data:`WS_MAX_BYTES` before it is read whole (uvicorn's ``ws_max_size``, counted
+after decompression), and :class:`BodyLimit` refuses a request body over its limit
+with 413 as soon as the header or the bytes read say so, without reading the rest —
+also when the app runs under another server. A page's forms and JSON are small; only
+the director's imports (CSV/XLSX of players) are allowed more.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+#: A request body that is not an upload: forms, a score sheet's JSON.
+BODY_MAX_BYTES = 256 * 1024
+#: A multipart upload (a players' CSV/XLSX): 10 MB.
+UPLOAD_MAX_BYTES = 10 * 1024 * 1024
+#: One WebSocket message from a client (a move is a few hundred bytes).
+WS_MAX_BYTES = 64 * 1024
+#: How deep a client's JSON may nest (a board is a list of lists of tiles: 3).
+JSON_MAX_DEPTH = 32
+
+
+class TooLarge(ValueError):
+    """A client's input over its limit."""
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body is over its limit gets 413 and is not read
+    further; a WebSocket message over :data:`WS_MAX_BYTES` closes the socket (1009)."""
+
+    def __init__(self, app: ASGIApp, body_max: int = BODY_MAX_BYTES,
+                 upload_max: int = UPLOAD_MAX_BYTES, ws_max: int = WS_MAX_BYTES) -> None:
+        self.app = app
+        self.body_max, self.upload_max, self.ws_max = body_max, upload_max, ws_max
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self.app(scope, self._ws_receive(receive, send), send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        limit = self.upload_max if kind == b"multipart/form-data" else self.body_max
+        declared = headers.get(b"content-length")
+        if declared is not None:
+            try:
+                size = int(declared)
+            except ValueError:
+                await _refuse(send, 400, "the Content-Length header is not a number")
+                return
+            if size > limit:
+                await _refuse(send, 413, f"the request body is {size} bytes: at most {limit}")
+                return
+        seen = 0
+        started = False
+
+        async def bounded() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise TooLarge(f"the request body is over {limit} bytes")
+            return message
+
+        async def tracked(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, bounded, tracked)
+        except TooLarge as exc:
+            if not started:
+                await _refuse(send, 413, str(exc))
+
+    def _ws_receive(self, receive: Receive, send: Send) -> Receive:
+        async def bounded() -> Message:
+            message = await receive()
+            if message["type"] == "websocket.receive":
+                data = message.get("text") or message.get("bytes") or ""
+                if len(data) > self.ws_max:
+                    await send({"type": "websocket.close", "code": 1009,
+                                "reason": f"a message is at most {self.ws_max} bytes"})
+                    return {"type": "websocket.disconnect", "code": 1009}
+            return message
+        return bounded
+
+
+async def _refuse(send: Send, status: int, reason: str) -> None:
+    body = json.dumps({"detail": reason}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def parse_json(data: bytes | str, limit: int = JSON_MAX_DEPTH) -> Any:
+    """``json.loads`` that refuses nesting past ``limit`` before parsing (a brace count,
+    so a line nested 100,000 deep never reaches the recursive parser).
+
+    >>> parse_json('{"a": [1, [2]]}')
+    {'a': [1, [2]]}
+    >>> parse_json("[" * 40 + "]" * 40)
+    Traceback (most recent call last):
+    ...
+    meldtour.web.limits.TooLarge: the JSON nests deeper than 32 levels
+    """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    raise TooLarge(f"the JSON nests deeper than {limit} levels")
+        elif ch in "]}":
+            depth -= 1
+    return json.loads(text)
+
+
+__all__ = ["BODY_MAX_BYTES", "JSON_MAX_DEPTH", "UPLOAD_MAX_BYTES", "WS_MAX_BYTES", "BodyLimit",
+           "TooLarge", "parse_json"]
