@@ -155,3 +155,28 @@ def test_booleans_are_not_scores(tmp_path: Path) -> None:
     with pytest.raises(HTTPException):
         _entries({"games": [{"points": [1, -1, 0, 0], "winner": True}]}, 4, 1)
     assert _entries({"games": [{"points": [1, -1, 0, 0]}]}, 4, 1)[0].points == (1, -1, 0, 0)
+
+
+@pytest.mark.parametrize("path", ["/t/club%00", "/play/t/abc%00", "/director/login%00x",
+                                  "/play?lang=ko%00"])
+def test_a_control_character_in_an_address_is_a_clear_400(client: TestClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 400 and "control character" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(("path", "form"), [
+    ("/director/login", {"name": "dir\x00ector", "password": "x"}),
+    ("/t/club/register", {"name": "김\x00민지", "division": "club"}),
+    ("/play/tables", {"preset": "krc-2015\x1b"}),
+])
+def test_a_control_character_in_a_form_is_a_clear_400(client: TestClient, path: str,
+                                                      form: dict[str, str]) -> None:
+    answer = client.post(path, data=form)
+    assert answer.status_code == 400, answer.text
+    field = next(k for k, v in form.items() if any(ord(c) < 32 for c in v))
+    assert repr(field) in answer.json()["detail"]
+    # Tabs and line ends are text, and other languages' letters go through.
+    ok = client.post("/play/tables", data={"preset": "krc-2015", "seat_count": "2",
+                                           "seat0": "human", "seat1": "greedy"},
+                     follow_redirects=False)
+    assert ok.status_code == 303

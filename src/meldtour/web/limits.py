@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -58,6 +59,42 @@ class BodyLimit:
             if size > limit:
                 await _refuse(send, 413, f"the request body is {size} bytes: at most {limit}")
                 return
+        bad = _control_in_address(scope)
+        if bad is not None:
+            await _refuse(send, 400, bad)
+            return
+        if kind == b"application/x-www-form-urlencoded":
+            # A form is small (its limit is checked as it is read): read it whole, check
+            # every field for control characters, then hand it on as it came.
+            chunks: list[bytes] = []
+            size = 0
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                chunks.append(message.get("body", b""))
+                size += len(chunks[-1])
+                if size > limit:
+                    await _refuse(send, 413, f"the request body is over {limit} bytes")
+                    return
+                if not message.get("more_body", False):
+                    break
+            form = b"".join(chunks)
+            bad = _control_in_form(form)
+            if bad is not None:
+                await _refuse(send, 400, bad)
+                return
+            replayed = False
+
+            async def replay() -> Message:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": form, "more_body": False}
+                return await receive()
+
+            await self.app(scope, replay, send)
+            return
         seen = 0
         started = False
 
@@ -93,6 +130,36 @@ class BodyLimit:
                     return {"type": "websocket.disconnect", "code": 1009}
             return message
         return bounded
+
+
+def _is_control(ch: str) -> bool:
+    """A character no name, login or address holds: C0 controls but tab and line ends,
+    DEL, and C1 controls (NUL among them: PostgreSQL refuses it in text)."""
+    o = ord(ch)
+    return (o < 32 and ch not in "\t\n\r") or 0x7F <= o <= 0x9F
+
+
+def _control_in_address(scope: Scope) -> str | None:
+    path = scope.get("path", "")
+    if any(_is_control(ch) for ch in path):
+        return "the address holds a control character (such as NUL): it is not a page"
+    query = scope.get("query_string", b"").decode("latin-1")
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if any(_is_control(ch) for ch in key + value):
+            return f"the address's field {key[:40]!r} holds a control character (such as NUL)"
+    return None
+
+
+def _control_in_form(body: bytes) -> str | None:
+    try:
+        fields = parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        return "the form is not UTF-8 text"
+    for key, value in fields:
+        if any(_is_control(ch) for ch in key + value):
+            return (f"the field {key[:40]!r} holds a control character (such as NUL): "
+                    "type it again without it")
+    return None
 
 
 async def _refuse(send: Send, status: int, reason: str) -> None:
