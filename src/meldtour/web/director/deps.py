@@ -20,6 +20,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import inspect
 
+from meldtour.live.cluster import redis_url
 from meldtour.store import owners, usecases
 from meldtour.store.config import database_url
 from meldtour.store.db import Store, check_schema, current_revision, make_engine, upgrade
@@ -89,7 +90,7 @@ class Web:
         self.csrf = Signer(settings.secret_key, "csrf")
         self.flash = Signer(settings.secret_key, "flash")
         self.voter = Signer(settings.secret_key, "voter")
-        self.throttle = LoginThrottle()
+        self.throttle = LoginThrottle(storage=redis_url() or "memory://")
         self.envs = {loc: environment(loc) for loc in LOCALES}
         # The live standings streams share one database watcher per tournament.
         self.watchers = Watchers(lambda slug: usecases.audit_mark(self.store(), slug))

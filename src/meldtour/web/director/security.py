@@ -1,11 +1,12 @@
 """Secrets of the director's app: password hashes, signed values, login throttling.
 
 - passwords: argon2id (argon2-cffi's defaults), never stored or logged in clear;
-- signed values (the session cookie, a scorer's table link, CSRF tokens): an HMAC-SHA256
-  over the value with a key derived from the settings' secret, one key per purpose,
-  so a scorer token can never be replayed as a session;
-- login: at most :data:`MAX_FAILURES` failed attempts per account name and per client
-  address in :data:`WINDOW` seconds, then refused until the window has passed.
+- signed values (the session cookie, a scorer's table link, CSRF tokens): itsdangerous
+  with the settings' secret, one salt per purpose, so a scorer token can never be
+  replayed as a session;
+- sign-in: at most :data:`MAX_FAILURES` failed attempts per client address and per
+  (account, address) in :data:`WINDOW` seconds, then refused until the window has
+  passed; counted in Redis when the cluster is on.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ import hashlib
 import hmac
 import json
 import secrets
-import threading
-import time
-from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from itsdangerous import BadSignature, URLSafeSerializer
+from limits import RateLimitItemPerSecond
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 
 _hasher = PasswordHasher()
 
@@ -55,64 +56,75 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
 class Signer:
-    """Signs JSON values for one purpose with a key derived from the app's secret."""
+    """Signs JSON values for one purpose (itsdangerous, HMAC-SHA256, a key derived from
+    the app's secret and the purpose as its salt): a value signed for one purpose — a
+    scorer's link — is refused for another — a session.
+
+    Tokens signed before (the earlier hand-made format: base64 JSON, a dot, an
+    HMAC-SHA256 over it with a per-purpose key) are still accepted, so that score
+    sheets printed before an upgrade keep working; new tokens are itsdangerous'.
+    """
 
     def __init__(self, secret: str, purpose: str) -> None:
-        self._key = hashlib.sha256(f"meldtour:{purpose}:{secret}".encode()).digest()
+        self._serializer = URLSafeSerializer(secret, salt=f"meldtour:{purpose}",
+                                             signer_kwargs={"digest_method": hashlib.sha256})
+        self._legacy_key = hashlib.sha256(f"meldtour:{purpose}:{secret}".encode()).digest()
 
     def mac(self, text: str) -> str:
-        return _b64(hmac.new(self._key, text.encode(), hashlib.sha256).digest())
+        """The signature of ``text`` alone (a CSRF token is the cookie's)."""
+        return self._serializer.make_signer().get_signature(text).decode()
 
     def sign(self, value: Any) -> str:
-        body = _b64(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
-        return f"{body}.{self.mac(body)}"
+        return str(self._serializer.dumps(value))
 
     def unsign(self, token: str | None) -> Any:
         """The value, or ``None`` when the token is missing, malformed or forged."""
-        if not token or token.count(".") != 1:
-            return None
-        body, mac = token.split(".")
-        if not hmac.compare_digest(mac, self.mac(body)):
+        if not token or len(token) > 4096:
             return None
         try:
-            return json.loads(_unb64(body))
+            return self._serializer.loads(token)
+        except BadSignature:
+            return self._legacy(token)
+
+    def _legacy(self, token: str) -> Any:
+        if token.count(".") != 1:
+            return None
+        body, mac = token.split(".")
+        expected = _b64(hmac.new(self._legacy_key, body.encode(), hashlib.sha256).digest())
+        if not hmac.compare_digest(mac, expected):
+            return None
+        try:
+            return json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
         except ValueError:
             return None
 
 
 class LoginThrottle:
-    """Failed logins per key (account name, client address) in a sliding window."""
+    """Failed sign-ins counted per key in a moving window (the ``limits`` library): in
+    this process's memory, or in Redis when several processes serve one address
+    (``MELDTOUR_REDIS_URL``), so that each does not keep its own count.
+
+    The keys are the client's address and the (account, address) pair — never the
+    account alone, so that failures from elsewhere slow the attacker and never lock the
+    account's owner out (the address is the peer's, or a trusted proxy's forwarded one:
+    ``python -m meldtour.web``, ``MELDTOUR_TRUSTED_PROXIES``).
+    """
 
     def __init__(self, max_failures: int = MAX_FAILURES, window: float = WINDOW,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 storage: str = "memory://") -> None:
         self.max_failures = max_failures
         self.window = window
-        self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, key: str) -> deque[float]:
-        q = self._failures.setdefault(key, deque())
-        limit = self.clock() - self.window
-        while q and q[0] < limit:
-            q.popleft()
-        return q
+        self._item = RateLimitItemPerSecond(max_failures, max(1, int(window)))
+        self._limiter = MovingWindowRateLimiter(storage_from_string(storage))
 
     def blocked(self, *keys: str) -> bool:
-        with self._lock:
-            return any(len(self._recent(k)) >= self.max_failures for k in keys)
+        return any(not self._limiter.test(self._item, "meldtour-login", k) for k in keys)
 
     def failed(self, *keys: str) -> None:
-        with self._lock:
-            for k in keys:
-                self._recent(k).append(self.clock())
+        for k in keys:
+            self._limiter.hit(self._item, "meldtour-login", k)
 
     def succeeded(self, *keys: str) -> None:
-        with self._lock:
-            for k in keys:
-                self._failures.pop(k, None)
+        for k in keys:
+            self._limiter.clear(self._item, "meldtour-login", k)

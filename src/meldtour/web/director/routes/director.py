@@ -114,7 +114,9 @@ def login_form(request: Request, store: StoreDep, next: str = "/director") -> Re
 def login(request: Request, web: WebDep, store: StoreDep, name: str = Form(""),
           password: str = Form(""), next: str = Form("/director")) -> Response:
     _ = gettext_of(request)
-    keys = ("name:" + name.strip().casefold(), _client(request))
+    # Per address and per (account, address): never the account alone, so failures
+    # from elsewhere cannot lock its owner out (web/director/security.py).
+    keys = (_client(request), f"name:{name.strip().casefold()}|{_client(request)}")
     if web.throttle.blocked(*keys):
         response = render(request, "director/login.html", status_code=429, next=next,
                           error=_("Too many failed sign-ins: wait a few minutes and try "
