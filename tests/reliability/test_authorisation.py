@@ -13,7 +13,7 @@ What is expected of each class:
 * ``public``: answered for everyone (a 2xx or 3xx, or the route's own 4xx for bad input:
   never a 401/403 nor the sign-in page).
 * ``director``: only a signed-in director (any director: their dashboard, a new
-  tournament, a new account); everyone else is sent to the sign-in page (303) or
+  tournament); everyone else is sent to the sign-in page (303) or
   refused (403), and nothing changes (the audit log and the tournament are as before).
 * ``tournament``: a director route of one tournament (``{slug}`` in its path): only
   that tournament's directors (and the site's administrator, the first account); a
@@ -21,6 +21,8 @@ What is expected of each class:
 * ``scorer``: the holder of the table's link (and the director, who prints the links);
   a forged or altered link — another table's number, another tournament — is a 404.
 * ``seat``: the holder of the seat's secret; anything else is a 404.
+* ``administrator``: only the site's administrator (the first account): a new account;
+  any other director is refused (403), as is everyone else.
 * ``first-account``: only while no account exists; afterwards it sends everyone to sign in.
 * ``sign-in``: open to all; wrong credentials are a 401 (then a 429 once throttled).
 
@@ -98,7 +100,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/director/login"): "public",
     ("POST", "/director/login"): "sign-in",
     ("POST", "/director/logout"): "public",
-    ("POST", "/director/accounts"): "director",
+    ("POST", "/director/accounts"): "administrator",
     ("POST", "/director/demo"): "director",
     # the director's pages
     ("GET", "/director"): "director",
@@ -295,6 +297,8 @@ def expected(kind: str, role: str) -> str:
         return "ok"
     if kind == "director":
         return "ok" if role in ("director", "rival") else "refused"
+    if kind == "administrator":  # the first account only: none of these roles
+        return "refused"
     if kind == "tournament":
         if role == "director" or (role == "rival" and GAP):
             return "ok"
@@ -329,6 +333,11 @@ def test_every_route_for_every_role(world: World, role: str) -> None:
         want = expected(kind, role)
         before = state_of(world)
         r = ask(world, method, path, role)
+        if path == "/director/logout" and role in world.sessions:
+            # Signing out revokes the session (a copy of it is refused from then on):
+            # the role signs in again for the routes after this one.
+            value = dict(world.web.session.unsign(world.sessions[role]))
+            world.sessions[role] = world.web.session.sign({**value, "n": value["n"] + "+"})
         MATRIX.append((method, path, role, r.status_code, want))
         where = (method, path, role, r.status_code, r.text[:200])
         assert r.status_code < 500, where

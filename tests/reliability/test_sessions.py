@@ -343,3 +343,22 @@ def test_no_secret_in_the_server_log(tmp_path: Path) -> None:
         for part in secret.split("."):
             if len(part) >= 12:
                 assert part not in text, f"{part[:6]}… is in the server's log"
+
+
+def test_signing_out_revokes_a_copied_cookie(world: tuple[TestClient, Web, str]) -> None:
+    """A copy of the session cookie taken before its owner signs out is refused after
+    (it stayed valid for 12 h before)."""
+    client, _web, session = world
+    client.cookies.clear()
+    client.cookies.set(SESSION_COOKIE, session)
+    assert client.get("/director", follow_redirects=False).status_code == 200
+    token = csrf_of(client, "/director")
+    assert client.post("/director/logout", data={"csrf": token},
+                       follow_redirects=False).status_code == 303
+    client.cookies.clear()
+    client.cookies.set(SESSION_COOKIE, session)  # the copy
+    r = client.get("/director", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/director/login")
+    # Signing in again gives a new session that works.
+    fresh = set_cookies(login(client, "boss", PASSWORD))
+    assert SESSION_COOKIE in fresh

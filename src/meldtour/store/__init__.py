@@ -4,3 +4,4 @@
 # that every schema check and backup sees them.
 from . import online as _online  # noqa: F401
 from . import owners as _owners  # noqa: F401  (tournament_director, migration 0006)
+from . import sessions as _sessions  # noqa: F401  (revoked_session, migration 0009)

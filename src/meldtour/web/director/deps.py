@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy import inspect
 
 from meldtour.live.cluster import redis_url
-from meldtour.store import owners, usecases
+from meldtour.store import owners, sessions, usecases
 from meldtour.store.config import database_url
 from meldtour.store.db import Store, check_schema, current_revision, make_engine, upgrade
 
@@ -157,7 +157,9 @@ def current_account(request: Request) -> Account | None:
     value = web.session.unsign(request.cookies.get(SESSION_COOKIE))
     account = None
     if isinstance(value, dict) and isinstance(value.get("a"), int) \
-            and isinstance(value.get("exp"), int | float) and value["exp"] > time.time():
+            and isinstance(value.get("exp"), int | float) and value["exp"] > time.time() \
+            and isinstance(value.get("n"), str) \
+            and not sessions.is_revoked(web.store(), value["n"]):
         account = accounts.get(web.store(), value["a"])
     request.state.account = account
     return account
@@ -197,7 +199,13 @@ def start_session(web: Web, response: Response, account: Account) -> None:
                         samesite="lax", secure=web.secure_cookies, path="/")
 
 
-def end_session(web: Web, response: Response) -> None:
+def end_session(web: Web, response: Response, request: Request | None = None) -> None:
+    """Sign out: the cookie is deleted and, with the request, its session is recorded as
+    signed out, so that a copy of the cookie is refused too."""
+    value = web.session.unsign(request.cookies.get(SESSION_COOKIE)) if request else None
+    if isinstance(value, dict) and isinstance(value.get("n"), str) \
+            and isinstance(value.get("exp"), int):
+        sessions.revoke(web.store(), value["n"], value["exp"], int(time.time()))
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
                            secure=web.secure_cookies)
 

@@ -138,7 +138,7 @@ def login(request: Request, web: WebDep, store: StoreDep, name: str = Form(""),
 @router.post("/logout")
 def logout(request: Request, web: WebDep) -> Response:
     response = redirect(request, "/tournaments")
-    end_session(web, response)
+    end_session(web, response, request)
     return response
 
 
@@ -146,6 +146,9 @@ def logout(request: Request, web: WebDep) -> Response:
 def add_account(request: Request, store: StoreDep, director: DirectorDep,
                 name: str = Form(""), password: str = Form("")) -> Response:
     _ = gettext_of(request)
+    if owners.administrator_id(store) != director.id:
+        raise HTTPException(403, _("Only the site's administrator (the first account) "
+                                   "creates accounts."))
     if not re.fullmatch(r"[\w.@-]{2,40}", name.strip()) or len(password) < MIN_PASSWORD:
         return redirect(request, "/director", _("A name is 2 to 40 letters, digits, '.', "
                                                 "'@', '-' or '_'.") + " " +
