@@ -24,6 +24,8 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, UniqueConstraint, select
 from sqlalchemy.orm import Mapped, mapped_column
 
+from meldtour.core.refusal import TEMPLATES
+
 from .db import Store, StoreError
 from .models import Base, TournamentRow
 
@@ -66,7 +68,14 @@ class OnlineGameRow(Base):
 
 
 class OnlineError(StoreError):
-    """An online table that cannot be, with the reason."""
+    """An online table that cannot be: a code and its arguments. A bare sentence
+    (``meldtour.live.online.OnlineRefused``'s, until it raises codes of its own) is
+    kept as the argument of ``online.refused``."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        if code not in TEMPLATES and not params:
+            code, params = "online.refused", {"reason": code}
+        super().__init__(code, **params)
 
 
 # ---------------------------------------------------------------- the lobby's tables

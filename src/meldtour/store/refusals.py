@@ -59,6 +59,7 @@ TEMPLATES: Final = {
     "online.played": "game %(game)s of table %(table)s, round %(round)s is already played "
                      "online (%(id)s)",
     "online.no_game": "no online game %(game)s",
+    "online.refused": "%(reason)s",
     # directors of a tournament
     "owner.no_account": "no account %(name)s",
     # the use cases
