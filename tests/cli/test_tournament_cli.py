@@ -106,6 +106,9 @@ def test_the_busan_general_division_from_the_terminal(
                     "--slug", "busan")
     assert made == {"slug": "busan", "name": "KRC 2015 Busan", "date": "2015-12-05",
                     "seed": 2015, "divisions": ["general", "lower", "upper"]}
+    assert cli(capsys, "tournament", "new", "--template", "club-night", "--slug", "busan",
+               code=1) == ("meldtour tournament new: there is already a tournament 'busan': "
+                           "choose another --slug\n")
 
     players = tmp_path / "players.csv"
     players.write_text("name,division,tags\n" + "".join(

@@ -19,7 +19,8 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from meldtour.store import usecases
-from meldtour.tournament import StageFormat
+from meldtour.tournament import StageFormat, TournamentError
+from meldtour.tournament.refusals import status
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director.deps import Web
@@ -217,13 +218,16 @@ def test_the_winner_guess_vote(tmp_path: Path, client: TestClient) -> None:
 
 def test_engine_refusals_are_translated() -> None:
     ko, ja = translations("ko").gettext, translations("ja").gettext
-    assert refusal_text("General has started: registration is closed", ko) == \
+    assert refusal_text(TournamentError("division.started_registration_closed",
+                                        div="General"), ko) == \
         "General은(는) 시작했습니다: 참가 신청이 마감되었습니다"
-    assert refusal_text("General: round 2 still waits for the sheets of table(s) 1, 3", ja) \
+    assert refusal_text(TournamentError("division.round_waits", div="General", n=2,
+                                        tables="1, 3"), ja) \
         == "General: 第2ラウンドはまだ1, 3番卓の記録用紙を待っています"
-    assert refusal_text("Kim is waitlisted: only registered players check in", ko) == \
+    assert refusal_text(TournamentError("registration.check_in_registered_only", name="Kim",
+                                        status=status("waitlisted")), ko) == \
         "Kim 님은 대기 상태입니다: 등록된 참가자만 체크인할 수 있습니다"
-    assert refusal_text("something new", ko) == "something new"
+    assert refusal_text(ValueError("something new"), ko) == "something new"
 
 
 def test_refusals_reach_the_pages_in_korean(client: TestClient) -> None:
@@ -339,5 +343,7 @@ def test_the_standings_stream_tells_of_a_saved_sheet_within_2_s(tmp_path: Path) 
 
 def test_more_refusals_are_translated() -> None:
     ja = translations("ja").gettext
-    assert refusal_text("General: there is no round 4", ja) == "General: 第4ラウンドはありません"
-    assert refusal_text("round 2 has no table 9", ja) == "第2ラウンドに9番卓はありません"
+    assert refusal_text(TournamentError("division.no_round", div="General", n=4), ja) == \
+        "General: 第4ラウンドはありません"
+    assert refusal_text(TournamentError("stage.no_table", n=2, table=9), ja) == \
+        "第2ラウンドに9番卓はありません"

@@ -25,7 +25,16 @@ def extracted() -> set[str]:
             found.add(message)
         else:
             found.update(m for m in message if m)
-    return found
+    return found | refusal_templates()
+
+
+def refusal_templates() -> set[str]:
+    """The English templates of every refusal code: the pages translate refusals by
+    code, so these are message ids too (core/refusal.py)."""
+    import meldtour.web.app  # noqa: F401  (imports every module that registers codes)
+    from meldtour.core.refusal import TEMPLATES
+
+    return set(TEMPLATES.values())
 
 
 def catalogued(locale: str) -> dict[object, object]:

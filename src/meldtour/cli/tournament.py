@@ -144,7 +144,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class Refused(Exception):
-    pass
+    """A refusal of the command line itself (its files and arguments), in English."""
+
+
+#: What the command line says for a store refusal, in its own words: the store's
+#: sentences name no command-line syntax, the command line's hints do (by code).
+HINTS: dict[str, str] = {
+    "store.no_tournament_yet": "there is no tournament yet: `meldtour tournament new "
+                               "--template ...`",
+    "store.several_tournaments": "there are several tournaments: name one with -t SLUG "
+                                 "(%(slugs)s)",
+    "usecase.slug_taken": "there is already a tournament %(slug)s: choose another --slug",
+    "usecase.stage_finished": "the %(stage)s is finished: `meldtour tournament advance` "
+                              "starts the next stage",
+    "usecase.no_stage_started": "no stage has started: `meldtour tournament seat 1`",
+}
+
+
+def said(exc: BaseException) -> str:
+    """An error as the command line says it: a refusal's English sentence, with the
+    command line's own hint where :data:`HINTS` has one for its code (or a nested
+    refusal's code)."""
+    from meldtour.core.refusal import Refused as CoreRefused
+
+    if isinstance(exc, CoreRefused):
+        return _hinted(exc.refusal)
+    return str(exc)
+
+
+def _hinted(refusal: Any) -> str:
+    from meldtour.core.refusal import TEMPLATES, Refusal
+
+    args = {k: _hinted(v) if isinstance(v, Refusal) else v for k, v in refusal.params.items()}
+    return (HINTS.get(refusal.code) or TEMPLATES[refusal.code]) % args
 
 
 def _opt(args: argparse.Namespace, name: str) -> Any:
@@ -195,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         store = open_store(_opt(args, "db"))
     except StoreError as exc:
-        print(f"meldtour tournament: {exc}", file=sys.stderr)
+        print(f"meldtour tournament: {said(exc)}", file=sys.stderr)
         return 1
     except Exception as exc:  # the database does not answer
         print(f"meldtour tournament: cannot open the database: {exc}", file=sys.stderr)
@@ -204,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         handler = HANDLERS[action]
         return handler(store, args)
     except (StoreError, Refused) as exc:
-        print(f"meldtour tournament {action}: {exc}", file=sys.stderr)
+        print(f"meldtour tournament {action}: {said(exc)}", file=sys.stderr)
         return 1
     finally:
         store.close()
@@ -483,7 +515,7 @@ def read_sheet_csv(path: Path, t: Any, key: str, sheet: Any,
         try:
             player = find_player(t, r["player"], key)
         except UseCaseError as exc:
-            raise Refused(f"{where}: {exc}") from None
+            raise Refused(f"{where}: {said(exc)}") from None
         if player not in seats:
             raise Refused(f"{where}: {t.name_of(player)} (#{player}) does not sit at table "
                           f"{sheet.table}")
@@ -608,7 +640,7 @@ def _guard(call: Callable[[], Any], args: argparse.Namespace, typed: Any) -> Any
             _write_games_csv(path, t, sheet, games)
             saved = (f"; what you entered is in {path}: check the sheet (`meldtour tournament "
                      f"sheet show {sheet.round} {sheet.table}`) and enter it again")
-        raise Refused(f"{exc}{saved}") from None
+        raise Refused(f"{said(exc)}{saved}") from None
 
 
 def _write_games_csv(path: Path, t: Any, sheet: Any, games: Sequence[Any]) -> None:

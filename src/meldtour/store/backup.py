@@ -49,17 +49,16 @@ def restore(store: Store, data: dict[str, Any], *, tick: Any = None) -> dict[str
     """Load a dump into an empty database (its schema brought to the dump's first).
     All or nothing. Returns the rows restored per table."""
     if data.get("format") != FORMAT:
-        raise StoreError("this file is not a meldtour backup")
+        raise StoreError("store.not_a_backup")
     if data.get("version") != FORMAT_VERSION:
-        raise StoreError(f"backup format {data.get('version')} is not supported")
+        raise StoreError("store.backup_format", version=str(data.get("version")))
     if data.get("schema") != head_revision():
-        raise StoreError(f"the backup has schema {data.get('schema')}, this meldtour "
-                         f"{head_revision()}: restore it with the meldtour that made it, "
-                         f"or upgrade that database first")
+        raise StoreError("store.backup_schema", schema=str(data.get("schema")),
+                         head=head_revision())
     if current_revision(store.engine) != head_revision():
         upgrade(store.engine)
     if not is_empty(store):
-        raise StoreError("the database is not empty: restore into an empty database")
+        raise StoreError("store.restore_not_empty")
     counts: dict[str, int] = {}
     tables = data["tables"]
     with store.transaction() as s:
@@ -68,8 +67,8 @@ def restore(store: Store, data: dict[str, Any], *, tick: Any = None) -> dict[str
             cols = part["columns"]
             known = {c.name for c in table.columns}
             if set(cols) - known:
-                raise StoreError(f"table {table.name}: unknown columns "
-                                 f"{', '.join(sorted(set(cols) - known))}")
+                raise StoreError("store.backup_columns", table=table.name,
+                                 columns=", ".join(sorted(set(cols) - known)))
             rows = [dict(zip(cols, r, strict=True)) for r in part["rows"]]
             for i in range(0, len(rows), 1000):
                 s.execute(insert(table), rows[i:i + 1000])

@@ -17,17 +17,27 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from meldtour.core.refusal import Refused
+
+from . import refusals as _refusals  # noqa: F401  (the codes below)
 from .config import database_url
 
 
-class StoreError(Exception):
-    """A store operation that cannot be done, with the reason for people."""
+class StoreError(Refused):
+    """A store operation that cannot be done: a code and its arguments
+    (:mod:`.refusals`); ``str()`` is the reason in English."""
+
+    @classmethod
+    def of(cls, refused: Refused) -> Self:
+        """The same refusal (code and arguments) raised as this class: a use case
+        that refuses because the engine did."""
+        return cls(refused.code, **refused.params)
 
 
 class SchemaError(StoreError):
@@ -116,17 +126,14 @@ def check_schema(engine: Engine) -> None:
     where = engine.url.render_as_string(hide_password=True)
     if current is None:
         tables = inspect(engine).get_table_names()
-        what = "is not a meldtour database" if tables else "has no meldtour schema yet"
-        raise SchemaError(f"the database {where} {what}: run `meldtour db upgrade` "
-                          f"(with --db or MELDTOUR_DATABASE_URL naming it)")
+        raise SchemaError("store.not_meldtour_database" if tables else "store.no_schema",
+                          where=where)
     from alembic.script import ScriptDirectory
 
     known = {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
     if current not in known:
-        raise SchemaError(f"the database {where} has schema {current}, newer than this "
-                          f"meldtour ({head}): install the newer meldtour")
-    raise SchemaError(f"the database {where} has the old schema {current} (this meldtour "
-                      f"needs {head}): run `meldtour db upgrade`")
+        raise SchemaError("store.schema_newer", where=where, current=current, head=head)
+    raise SchemaError("store.schema_old", where=where, current=current, head=head)
 
 
 @dataclass

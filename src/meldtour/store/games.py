@@ -51,7 +51,7 @@ def start_game(store: Store, game_id: str, header: Mapping[str, Any]) -> None:
 
 def _start(s: Any, game_id: str, header: Mapping[str, Any]) -> None:
     if s.get(LiveGameRow, game_id) is not None:
-        raise GameLogError(f"game {game_id} is already in the log")
+        raise GameLogError("gamelog.exists", game=game_id)
     s.add(LiveGameRow(id=game_id, header=copy.deepcopy(dict(header)),
                       started_at=float(header.get("started_at") or 0.0), moves=0,
                       draft=None, alive_at=None, resumes=[], over=False, result=None))
@@ -94,8 +94,8 @@ def _append(s: Any, game_id: str, index: int, move: Mapping[str, Any]) -> None:
     if _count(result) != 1:
         have = conn.execute(_COUNT, {"gid": game_id}).scalar()
         if have is None:
-            raise GameLogError(f"game {game_id} is not in the log")
-        raise GameLogError(f"game {game_id}: move {index} appended after {have} moves")
+            raise GameLogError("gamelog.missing", game=game_id)
+        raise GameLogError("gamelog.move_order", game=game_id, index=index, have=have)
     at = move.get("at")
     conn.execute(_ADD_MOVE, {"game_id": game_id, "index": index,
                              "move": copy.deepcopy(dict(move)),
@@ -106,7 +106,7 @@ def _set(s: Any, game_id: str, **values: Any) -> None:
     result = s.connection().execute(_GAME.update()  # type: ignore[attr-defined]
                                     .where(_GAME.c.id == game_id).values(**values))
     if _count(result) != 1:
-        raise GameLogError(f"game {game_id} is not in the log")
+        raise GameLogError("gamelog.missing", game=game_id)
 
 
 def put_draft(store: Store, game_id: str, draft: Mapping[str, Any] | None) -> None:
@@ -153,7 +153,7 @@ def add_resume(store: Store, game_id: str, entry: Mapping[str, Any]) -> None:
 def _resume(s: Any, game_id: str, entry: Mapping[str, Any]) -> None:
     row = s.get(LiveGameRow, game_id, with_for_update=True)
     if row is None:
-        raise GameLogError(f"game {game_id} is not in the log")
+        raise GameLogError("gamelog.missing", game=game_id)
     row.resumes = [*(row.resumes or []), copy.deepcopy(dict(entry))]
     s.flush()
 
@@ -167,7 +167,7 @@ def save_table(store: Store, game_id: str, table: Mapping[str, Any]) -> None:
 
 def _save_table(s: Any, game_id: str, table: Mapping[str, Any]) -> None:
     if s.get(LiveGameRow, game_id) is not None:
-        raise GameLogError(f"game {game_id} has started")
+        raise GameLogError("gamelog.started", game=game_id)
     online.save_live_table(s, game_id, table)
     s.flush()
 

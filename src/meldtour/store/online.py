@@ -24,6 +24,8 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, UniqueConstraint, select
 from sqlalchemy.orm import Mapped, mapped_column
 
+from meldtour.core.refusal import TEMPLATES
+
 from .db import Store, StoreError
 from .models import Base, TournamentRow
 
@@ -66,7 +68,14 @@ class OnlineGameRow(Base):
 
 
 class OnlineError(StoreError):
-    """An online table that cannot be, with the reason."""
+    """An online table that cannot be: a code and its arguments. A bare sentence
+    (``meldtour.live.online.OnlineRefused``'s, until it raises codes of its own) is
+    kept as the argument of ``online.refused``."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        if code not in TEMPLATES and not params:
+            code, params = "online.refused", {"reason": code}
+        super().__init__(code, **params)
 
 
 # ---------------------------------------------------------------- the lobby's tables
@@ -128,8 +137,8 @@ def add_games(store: Store, games: Sequence[OnlineGame]) -> None:
                 OnlineGameRow.round == g.round, OnlineGameRow.table_number == g.table,
                 OnlineGameRow.game == g.game))
             if found is not None:
-                raise OnlineError(f"game {g.game} of table {g.table}, round {g.round} is "
-                                  f"already played online ({found})")
+                raise OnlineError("online.played", game=g.game, table=g.table,
+                                  round=g.round, id=found)
             s.add(OnlineGameRow(game_id=g.game_id, tournament_id=g.tournament_id,
                                 division=g.division, stage=g.stage, round=g.round,
                                 table_number=g.table, game=g.game, games=g.games,
@@ -147,7 +156,7 @@ def mark_filled(store: Store, game_id: str) -> None:
     with store.transaction() as s:
         row = s.get(OnlineGameRow, game_id, with_for_update=True)
         if row is None:
-            raise OnlineError(f"no online game {game_id}")
+            raise OnlineError("online.no_game", game=game_id)
         row.filled = True
 
 
@@ -190,8 +199,9 @@ def tournament_of(store: Store, slug: str | None) -> tuple[int, str, str]:
             query = query.where(TournamentRow.slug == slug)
         rows = s.scalars(query.limit(2)).all()
         if len(rows) != 1:
-            raise OnlineError(f"no tournament {slug!r}" if rows == [] or slug else
-                              "several tournaments: name one")
+            if rows == [] or slug:
+                raise OnlineError("store.no_tournament", slug=repr(slug))
+            raise OnlineError("store.several_tournaments_unnamed")
         return rows[0].id, rows[0].slug, rows[0].template
 
 
@@ -199,7 +209,7 @@ def slug_of(store: Store, tournament_id: int) -> str:
     with store.transaction() as s:
         row = s.get(TournamentRow, tournament_id)
         if row is None:
-            raise OnlineError(f"no tournament {tournament_id}")
+            raise OnlineError("store.no_tournament", slug=str(tournament_id))
         return row.slug
 
 

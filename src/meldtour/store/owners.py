@@ -89,7 +89,7 @@ def record_creator(store: Store, slug: str, account_id: int) -> None:
     with store.transaction() as s:
         tid = s.scalar(select(TournamentRow.id).where(TournamentRow.slug == slug))
         if tid is None:
-            raise OwnerError(f"no tournament {slug!r}")
+            raise OwnerError("store.no_tournament", slug=repr(slug))
         if s.get(TournamentDirectorRow, (tid, account_id)) is None:
             s.add(TournamentDirectorRow(tournament_id=tid, account_id=account_id,
                                         added_by="", created_at=now()))
@@ -102,10 +102,10 @@ def add_director(store: Store, slug: str, name: str, *, who: str) -> bool:
     with store.transaction() as s:
         tid = s.scalar(select(TournamentRow.id).where(TournamentRow.slug == slug))
         if tid is None:
-            raise OwnerError(f"no tournament {slug!r}")
+            raise OwnerError("store.no_tournament", slug=repr(slug))
         aid = s.scalar(select(Account.id).where(Account.name == name))
         if aid is None:
-            raise OwnerError(f"no account {name!r}")
+            raise OwnerError("owner.no_account", name=repr(name))
         if s.get(TournamentDirectorRow, (tid, aid)) is not None:
             return False
         at = now()

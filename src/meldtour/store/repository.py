@@ -63,12 +63,9 @@ class SheetConflict(StoreError):
     def __init__(self, key: SheetKey, expected: int, current: int | None,
                  yours: Any = None, theirs: ScoreSheet | None = None) -> None:
         division, stage, rnd, table = key
-        super().__init__(
-            f"round {rnd}, table {table} ({division}, stage {stage + 1}) was saved by another "
-            f"device: you read version {expected}, it is now at version "
-            f"{current if current is not None else 'unknown'}; nothing was saved and what you "
-            f"entered is kept — check the sheet and enter it again"
-        )
+        super().__init__("sheet.conflict", round=rnd, table=table, division=division,
+                         stage=stage + 1, expected=expected,
+                         current=current if current is not None else "unknown")
         self.key = key
         self.expected = expected
         self.current = current
@@ -108,16 +105,18 @@ def find_tournament(session: Session, slug: str | None) -> TournamentRow:
     if slug is None:
         rows = list(session.scalars(select(TournamentRow).order_by(TournamentRow.id).limit(2)))
         if not rows:
-            raise NotFound("there is no tournament yet: `meldtour tournament new --template ...`")
+            raise NotFound("store.no_tournament_yet")
         if len(rows) > 1:
-            raise NotFound("there are several tournaments: name one with -t SLUG ("
-                           + ", ".join(tournament_slugs(session)) + ")")
+            raise NotFound("store.several_tournaments",
+                           slugs=", ".join(tournament_slugs(session)))
         return rows[0]
     row = session.scalars(select(TournamentRow).where(TournamentRow.slug == slug)).first()
     if row is None:
         known = tournament_slugs(session)
-        raise NotFound(f"no tournament {slug!r}"
-                       + (f": there are {', '.join(known)}" if known else ""))
+        if known:
+            raise NotFound("store.no_tournament_known", slug=repr(slug),
+                           slugs=", ".join(known))
+        raise NotFound("store.no_tournament", slug=repr(slug))
     return row
 
 
@@ -284,7 +283,7 @@ def save(
     for key, version in (expected or {}).items():
         row = loaded.sheets.get(key)
         if row is None:
-            raise NotFound(f"no sheet {sheet_key_text(key)}")
+            raise NotFound("store.no_sheet", key=sheet_key_text(key))
         if row.version != version:
             raise SheetConflict(key, version, row.version)
     if (old.name, old.date, old.seed) != (new.name, new.date, new.seed):

@@ -18,6 +18,8 @@ from typing import Final
 from meldtour.core.rules import find_rules
 from meldtour.tournament import Division, StageFormat, StandingRules, Tournament
 
+from .db import StoreError
+
 
 def busan_2015(name: str, date: str, seed: int) -> Tournament:
     krc = find_rules("krc-2015")
@@ -67,6 +69,6 @@ def from_template(template: str, *, name: str = "", date: str = "", seed: int = 
     try:
         make = TEMPLATES[template]
     except KeyError:
-        raise ValueError(f"unknown template {template!r}: choose one of "
-                         f"{', '.join(TEMPLATES)}") from None
+        raise StoreError("store.unknown_template", template=repr(template),
+                         templates=", ".join(TEMPLATES)) from None
     return make(name, date, seed)

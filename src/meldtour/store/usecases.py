@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
+from meldtour.core.refusal import Refused
 from meldtour.core.rules import PRESETS, RuleSet, find_rules
 from meldtour.tournament import (
     Division,
@@ -90,6 +91,11 @@ class CountedSheet(UseCaseError):
     """A scorer's save over a sheet that is counted: only the director corrects it."""
 
 
+def _engine(refused: Refused) -> TournamentError:
+    """A store refusal inside an engine step, raised as the engine's (same code)."""
+    return TournamentError(refused.code, **refused.params)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What a use case did: the tournament after it, the notices, the problems of a
@@ -111,7 +117,7 @@ def _act(
         try:
             progress = step(loaded.value)
         except TournamentError as exc:
-            raise UseCaseError(str(exc)) from None
+            raise UseCaseError.of(exc) from None
         changes = save(s, loaded, progress.tournament, who=who, action=action, why=why,
                        expected=expected)
         if lock == "update" and changes:
@@ -234,8 +240,8 @@ def create_tournament(
     """A new tournament from a template; returns its slug and value."""
     try:
         value = from_template(template, name=name, date=date, seed=seed)
-    except ValueError as exc:
-        raise UseCaseError(str(exc)) from None
+    except Refused as exc:
+        raise UseCaseError.of(exc) from None
     return _insert(store, value, template, who=who, name=name, slug=slug, venue=venue)
 
 
@@ -244,7 +250,7 @@ def _insert(store: Store, value: Tournament, template: str, *, who: str, name: s
     chosen = slug is not None
     slug = slug or make_slug(name or value.name)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", slug):
-        raise UseCaseError(f"a slug is letters, digits, '-', '_' and '.', not {slug!r}")
+        raise UseCaseError("usecase.bad_slug", slug=repr(slug))
     at = now()
     with store.transaction() as s:
         def taken(candidate: str) -> bool:
@@ -253,8 +259,7 @@ def _insert(store: Store, value: Tournament, template: str, *, who: str, name: s
 
         if taken(slug):
             if chosen:
-                raise UseCaseError(
-                    f"there is already a tournament {slug!r}: choose another --slug")
+                raise UseCaseError("usecase.slug_taken", slug=repr(slug))
             # A made-up slug (a name in Hangul or kana makes "tournament") gets a number.
             base, n = slug, 2
             while taken(f"{base}-{n}"):
@@ -296,10 +301,9 @@ class DivisionSpec:
 
     def division(self) -> Division:
         if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,39}", self.key):
-            raise TournamentError(f"a division key is lower-case letters, digits, '-' and "
-                                  f"'_', not {self.key!r}")
+            raise TournamentError("usecase.bad_division_key", key=repr(self.key))
         if not self.name.strip():
-            raise TournamentError("a division needs a name")
+            raise TournamentError("usecase.division_needs_name")
         return Division(self.key, self.name.strip(), self.cap, _rules(self.rules),
                         self.formats, eligibility=self.eligibility.strip(),
                         keep_apart=self.keep_apart, groups_hard=self.groups_hard,
@@ -308,8 +312,8 @@ class DivisionSpec:
 
 def _rules(preset: str) -> RuleSet:
     if preset not in PRESETS:
-        raise TournamentError(f"no rules preset {preset!r}: choose one of "
-                              f"{', '.join(PRESETS)}")
+        raise TournamentError("usecase.no_preset", preset=repr(preset),
+                              presets=", ".join(PRESETS))
     return find_rules(preset)
 
 
@@ -320,16 +324,16 @@ def create_blank_tournament(
     """A new tournament from scratch (no template): its name, date, venue and at
     least one division."""
     if not name.strip():
-        raise UseCaseError("a tournament needs a name")
+        raise UseCaseError("usecase.tournament_needs_name")
     if not divisions:
-        raise UseCaseError("a tournament needs at least one division")
+        raise UseCaseError("usecase.needs_division")
     try:
         divs = tuple(d.division() for d in divisions)
     except TournamentError as exc:
-        raise UseCaseError(str(exc)) from None
+        raise UseCaseError.of(exc) from None
     keys = [d.key for d in divs]
     if len(set(keys)) != len(keys):
-        raise UseCaseError("two divisions have the same key")
+        raise UseCaseError("usecase.same_division_key")
     value = Tournament(name.strip(), date.strip(), divs, seed=seed)
     return _insert(store, value, "scratch", who=who, name=name, slug=slug, venue=venue)
 
@@ -355,7 +359,7 @@ def edit_tournament(store: Store, slug: str | None, *, who: str, name: str, date
                     venue: str) -> TournamentInfo:
     """Change the tournament's name, date and venue (audited)."""
     if not name.strip():
-        raise UseCaseError("a tournament needs a name")
+        raise UseCaseError("usecase.tournament_needs_name")
     with store.transaction() as s:
         loaded = load(s, slug, "update")
         new = replace(loaded.value, name=name.strip(), date=date.strip())
@@ -376,7 +380,7 @@ def add_division(store: Store, slug: str | None, spec: DivisionSpec, *, who: str
     def step(t: Tournament) -> Progress:
         div = spec.division()
         if any(d.key == div.key for d in t.divisions):
-            raise TournamentError(f"there is already a division {div.key!r}")
+            raise TournamentError("usecase.division_exists", key=repr(div.key))
         return Progress(replace(t, divisions=(*t.divisions, div)),
                         (Notice("division", f"{div.name} added", div.key),))
 
@@ -407,7 +411,7 @@ def edit_division(store: Store, slug: str | None, division: str, edit: DivisionE
         div = t.division(_division(t, division))
         name = div.name if edit.name is None else edit.name.strip()
         if not name:
-            raise TournamentError("a division needs a name")
+            raise TournamentError("usecase.division_needs_name")
         structural = {
             "rules": edit.rules is not None and _rules(edit.rules) != div.rules,
             "formats": edit.formats is not None and edit.formats != div.formats,
@@ -420,7 +424,7 @@ def edit_division(store: Store, slug: str | None, division: str, edit: DivisionE
             "cap": edit.cap is not None and edit.cap != div.cap,
         }
         if div.started and any(structural.values()):
-            raise TournamentError(f"{div.name} has started: its settings are fixed")
+            raise TournamentError("usecase.settings_fixed", div=div.name)
         new = replace(
             div, name=name,
             rules=_rules(edit.rules) if structural["rules"] and edit.rules else div.rules,
@@ -459,13 +463,14 @@ def register_players(
     def step(t: Tournament) -> Progress:
         notices: list[Notice] = []
         for e in entries:
-            where = f"row {e.line}: " if e.line is not None else ""
             try:
                 division = resolve_division(t, e.division, for_import=True)
                 t, more, _ = register(t, division, e.name, tags=e.tags,
                                       generation=e.generation)
             except (TournamentError, UseCaseError) as exc:
-                raise TournamentError(f"{where}{exc}") from None
+                if e.line is None:
+                    raise _engine(exc) from None
+                raise TournamentError("usecase.row", line=e.line, reason=exc.refusal) from None
             notices.extend(more)
             if tick:
                 tick()
@@ -481,15 +486,14 @@ def resolve_division(t: Tournament, key: str | None, *, for_import: bool = False
         for d in t.divisions:
             if key in (d.key, d.name):
                 return d.key
-        raise UseCaseError(f"no division {key!r}: the divisions are "
-                           f"{', '.join(d.key for d in t.divisions)}")
+        raise UseCaseError("usecase.no_division", key=repr(key),
+                           keys=", ".join(d.key for d in t.divisions))
     if len(t.divisions) == 1:
         return t.divisions[0].key
     used = list(dict.fromkeys(r.division for r in t.registrations))
     if len(used) == 1 and not for_import:
         return used[0]
-    raise UseCaseError("name the division (one of "
-                       f"{', '.join(d.key for d in t.divisions)})")
+    raise UseCaseError("usecase.name_division", keys=", ".join(d.key for d in t.divisions))
 
 
 def find_player(t: Tournament, token: str, division: str | None = None) -> int:
@@ -501,7 +505,7 @@ def find_player(t: Tournament, token: str, division: str | None = None) -> int:
         try:
             t.registration(number)
         except TournamentError as exc:
-            raise UseCaseError(str(exc)) from None
+            raise UseCaseError.of(exc) from None
         return number
     regs = [r for r in t.registrations if division is None or r.division == division]
     for match in (lambda r: r.name == s, lambda r: r.name.casefold() == s.casefold()):
@@ -509,9 +513,9 @@ def find_player(t: Tournament, token: str, division: str | None = None) -> int:
         if len(found) == 1:
             return found[0].player
         if len(found) > 1:
-            raise UseCaseError(f"{len(found)} players are called {s!r}: use their numbers ("
-                               + ", ".join(f"#{r.player}" for r in found) + ")")
-    raise UseCaseError(f"no player {s!r}")
+            raise UseCaseError("usecase.same_name", n=len(found), name=repr(s),
+                               numbers=", ".join(f"#{r.player}" for r in found))
+    raise UseCaseError("usecase.no_player", who=repr(s))
 
 
 def check_in_players(
@@ -531,7 +535,7 @@ def check_in_players(
                 numbers = [r.player for r in t.in_division(key, "registered")
                            if r.player not in skip]
         except UseCaseError as exc:
-            raise TournamentError(str(exc)) from None
+            raise _engine(exc) from None
         notices: list[Notice] = []
         for n in numbers:
             t, more, _ = check_in(t, n)
@@ -553,7 +557,7 @@ def _division(t: Tournament, key: str | None) -> str:
     try:
         return resolve_division(t, key)
     except UseCaseError as exc:
-        raise TournamentError(str(exc)) from None
+        raise _engine(exc) from None
 
 
 # ---------------------------------------------------------------------------
@@ -585,7 +589,7 @@ def enter_late(store: Store, slug: str | None, division: str | None, name: str, 
     the start this is an ordinary registration)."""
     def step(t: Tournament) -> Progress:
         if not name.strip():
-            raise TournamentError("a registration needs a name")
+            raise TournamentError("registration.needs_name")
         return late_entry(t, _division(t, division), name, tags=tags, generation=generation)
 
     return _act(store, slug, who, "late_entry", step)
@@ -595,7 +599,7 @@ def _player(t: Tournament, token: str) -> int:
     try:
         return find_player(t, token)
     except UseCaseError as exc:
-        raise TournamentError(str(exc)) from None
+        raise _engine(exc) from None
 
 
 # ---------------------------------------------------------------------------
@@ -632,21 +636,19 @@ def seat(store: Store, slug: str | None, division: str | None, round_number: int
         index, last, closed = current_round(t, key)
         stage = t.division(key).stages[index]
         if stage.finished:
-            raise TournamentError(f"the {stage.format.title} is finished: "
-                                  f"`meldtour tournament advance` starts the next stage")
+            raise TournamentError("usecase.stage_finished", stage=stage.format.title)
         wanted = last + 1
         if round_number is not None and round_number != wanted:
             if round_number == last:
-                raise TournamentError(f"round {last} of the {stage.format.title} is already "
-                                      f"seated")
-            raise TournamentError(f"the next round of the {stage.format.title} is {wanted}, "
-                                  f"not {round_number}")
+                raise TournamentError("usecase.round_seated", n=last,
+                                      stage=stage.format.title)
+            raise TournamentError("usecase.next_round", stage=stage.format.title,
+                                  wanted=wanted, n=round_number)
         if last and not closed:
             t, more, _ = close_round(t, key)
             notices.extend(more)
             if t.division(key).stages[index].finished:
-                raise TournamentError(f"the {stage.format.title} is finished: "
-                                      f"`meldtour tournament advance` starts the next stage")
+                raise TournamentError("usecase.stage_finished", stage=stage.format.title)
         t, more, _ = seat_round(t, key)
         notices.extend(more)
         return Progress(t, tuple(notices))
@@ -722,7 +724,7 @@ def lock_seating(store: Store, slug: str | None, division: str | None, *,
         key = resolve_division(t, division)
         index, number, _closed = current_round(t, key)
         if number == 0:
-            raise UseCaseError(f"{t.division(key).name}: no round is seated")
+            raise UseCaseError("usecase.no_round_seated", div=t.division(key).name)
         _lock_row(s, loaded, (key, index, number), who=who, why="")
         row = loaded.rounds[(key, index, number)]
         return RoundLock(row.locked_at or "", row.locked_by or "")
@@ -738,15 +740,15 @@ def reseat(store: Store, slug: str | None, division: str | None, *, who: str) ->
             key = resolve_division(t, division)
             index, number, closed = current_round(t, key)
             if number == 0 or closed:
-                raise TournamentError(f"{t.division(key).name}: no round is open")
+                raise TournamentError("division.no_round_open", div=t.division(key).name)
             rkey = (key, index, number)
             if loaded.rounds[rkey].locked_at is not None:
-                raise TournamentError(
-                    f"{t.division(key).name}: the seating of round {number} is locked")
+                raise TournamentError("usecase.seating_locked", div=t.division(key).name,
+                                      n=number)
             back = unseat_round(t, key)
             progress = seat_round(back.tournament, key)
         except TournamentError as exc:
-            raise UseCaseError(str(exc)) from None
+            raise UseCaseError.of(exc) from None
         # The old round's rows go; the round is written again as new.
         row = loaded.rounds.pop(rkey)
         for skey in [k for k in loaded.sheets if k[:3] == rkey]:
@@ -816,7 +818,7 @@ def get_sheet(store: Store, slug: str | None, division: str | None, round_number
         index = _stage_index(t, key, stage)
         sheet = table_sheet(t, key, round_number, table, index)
     except TournamentError as exc:
-        raise UseCaseError(str(exc)) from None
+        raise UseCaseError.of(exc) from None
     return sheet, snap.versions[(key, index, round_number, table)], key
 
 
@@ -825,10 +827,10 @@ def _stage_index(t: Tournament, division: str, stage: int | None) -> int:
     n = len(t.division(division).stages)
     if stage is None:
         if not n:
-            raise TournamentError("no stage has started: `meldtour tournament seat 1`")
+            raise TournamentError("usecase.no_stage_started")
         return n - 1
     if not 1 <= stage <= n:
-        raise TournamentError(f"there is no stage {stage} (stages 1-{n} have started)")
+        raise TournamentError("usecase.no_stage", n=stage, started=n)
     return stage - 1
 
 
@@ -854,16 +856,15 @@ def enter_sheet(
         found["key"] = (key, index, round_number, table)
         if not may_correct and table_sheet(t, key, round_number, table,
                                            index).counted is not None:
-            raise CountedSheet(f"round {round_number}, table {table}: the sheet is counted; "
-                               f"only the director can correct it")
+            raise CountedSheet("sheet.counted", round=round_number, table=table)
         problems: list[Problem] = []
         for g in games:
             try:
                 t, _, more = enter_table_game(
                     t, key, round_number, table, g.game, g.points, winner=g.winner,
                     penalties=g.penalties, who=who, at=at, stage=index)
-            except ValueError as exc:  # a row of the wrong size, a game out of range
-                raise TournamentError(str(exc)) from None
+            except Refused as exc:  # a row of the wrong size, a game out of range
+                raise _engine(exc) from None
             problems.extend(more)
         notices: tuple[Notice, ...] = ()
         if submit:
@@ -894,13 +895,13 @@ def correct_sheet(
         cells = {}
         for (game, seat, fld), value in changes.items():
             if not 0 <= seat <= len(sheet.players):
-                raise TournamentError(f"table {table} has seats 1-{len(sheet.players)}")
+                raise TournamentError("usecase.table_seats", table=table, seats=len(sheet.players))
             cells[sheet.cell(game, seat, fld)] = value  # type: ignore[arg-type]
         try:
             return correct_table(t, key, round_number, table, cells, who=who, why=why,
                                  at=now(), stage=index)
-        except ValueError as exc:
-            raise TournamentError(str(exc)) from None
+        except Refused as exc:
+            raise _engine(exc) from None
 
     yours = [{"game": g, "seat": s, "field": f, "value": v} for (g, s, f), v in changes.items()]
     return _sheet_action(store, slug, division, round_number, table, stage, step, who=who,
@@ -919,7 +920,7 @@ def _sheet_action(
             try:
                 progress = step(loaded.value)
             except TournamentError as exc:
-                raise UseCaseError(str(exc)) from None
+                raise UseCaseError.of(exc) from None
             key: SheetKey = found["key"]
             expected = {key: version} if version is not None else None
             changes = save(s, loaded, progress.tournament, who=who, action=action, why=why,
@@ -951,7 +952,8 @@ def _record_conflict(store: Store, slug: str | None, conflict: SheetConflict, *,
                        key=sheet_key_text(conflict.key),
                        before=codec.sheet_data(conflict.theirs),
                        after={"refused": yours, "read_version": conflict.expected}, why=why))
-    conflict.args = (str(SheetConflict(conflict.key, conflict.expected, conflict.current)),)
+    fresh = SheetConflict(conflict.key, conflict.expected, conflict.current)
+    conflict.refusal, conflict.args = fresh.refusal, fresh.args
 
 
 # ---------------------------------------------------------------------------
@@ -966,7 +968,7 @@ def standings(store: Store, slug: str | None, division: str | None,
         index = _stage_index(t, key, stage)
         return t, key, stage_standings(t, key, index)
     except TournamentError as exc:
-        raise UseCaseError(str(exc)) from None
+        raise UseCaseError.of(exc) from None
 
 
 def ranking(store: Store, slug: str | None,
@@ -976,7 +978,7 @@ def ranking(store: Store, slug: str | None,
         key = resolve_division(t, division)
         return t, key, final_ranking(t, key)
     except TournamentError as exc:
-        raise UseCaseError(str(exc)) from None
+        raise UseCaseError.of(exc) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1000,7 +1002,7 @@ def award(store: Store, slug: str | None, division: str | None, *,
             key = resolve_division(t, division)
             prizes = awards(t, key)
         except TournamentError as exc:
-            raise UseCaseError(str(exc)) from None
+            raise UseCaseError.of(exc) from None
         div_row = loaded.divisions[key]
         recorded = list(s.scalars(select(AwardRow).where(AwardRow.division_id == div_row.id)
                                   .order_by(AwardRow.place)))
@@ -1105,16 +1107,15 @@ def open_vote(store: Store, slug: str | None, division: str | None, *,
         key = resolve_division(t, division)
         div = t.division(key)
         if not div.stages:
-            raise UseCaseError(f"{div.name}: the vote opens once the first stage has "
-                               f"started")
+            raise UseCaseError("usecase.vote_before_start", div=div.name)
         index = len(div.stages) - 1
         stage = div.stages[index]
         if stage.finished and index + 1 == len(div.formats):
-            raise UseCaseError(f"{div.name} is finished: too late to vote")
+            raise UseCaseError("usecase.vote_too_late", div=div.name)
         try:
             open_poll(stage.active)
         except PollError as exc:
-            raise UseCaseError(str(exc)) from None
+            raise UseCaseError.of(exc) from None
         div_row = loaded.divisions[key]
         row = s.scalars(select(WinnerPollRow).where(
             WinnerPollRow.division_id == div_row.id, WinnerPollRow.stage == index)).first()
@@ -1125,7 +1126,7 @@ def open_vote(store: Store, slug: str | None, division: str | None, *,
                                 opened_by=who, opened_at=at)
             s.add(row)
         elif not row.closed:
-            raise UseCaseError(f"{div.name}: the vote is already open")
+            raise UseCaseError("usecase.vote_open", div=div.name)
         else:
             row.closed, row.closed_at = False, None
         s.add(AuditRow(at=at, who=who, action="open_vote", tournament_id=loaded.row.id,
@@ -1143,7 +1144,7 @@ def close_vote(store: Store, slug: str | None, division: str | None, *,
         key = resolve_division(loaded.value, division)
         row = _latest_poll(s, loaded, key)
         if row is None or row.closed:
-            raise UseCaseError(f"{loaded.value.division(key).name}: no vote is open")
+            raise UseCaseError("usecase.no_vote_open", div=loaded.value.division(key).name)
         row.closed, row.closed_at = True, now()
         view = _poll_view(s, key, row)
         s.add(AuditRow(at=row.closed_at, who=who, action="close_vote",
@@ -1159,7 +1160,7 @@ def cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
     open, changes the vote. (Two votes of one voter at once: the second finds the
     first's row on its retry and changes it.)"""
     if not re.fullmatch(r"[A-Za-z0-9_-]{8,64}", voter):
-        raise UseCaseError("a vote needs the voter's key")
+        raise UseCaseError("usecase.voter_key")
     try:
         return _cast_vote(store, slug, division, voter, finalist, name)
     except IntegrityError:
@@ -1173,12 +1174,12 @@ def _cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
         key = resolve_division(loaded.value, division)
         row = _latest_poll(s, loaded, key)
         if row is None:
-            raise UseCaseError("the vote is not open")
+            raise UseCaseError("usecase.vote_not_open")
         poll = WinnerPoll(tuple(row.finalists), closed=row.closed)
         try:
             side_cast_vote(poll, voter, finalist)
         except PollError as exc:
-            raise UseCaseError(str(exc)) from None
+            raise UseCaseError.of(exc) from None
         vote = s.scalars(select(WinnerVoteRow).where(
             WinnerVoteRow.poll_id == row.id, WinnerVoteRow.voter == voter)).first()
         if vote is None:

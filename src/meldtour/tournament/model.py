@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final, Literal, NamedTuple
 
+from meldtour.core.refusal import Refused
 from meldtour.core.rules import RuleSet
 
+from . import refusals as _refusals  # noqa: F401  (the codes below)
 from .seating import MAX_TABLE, MIN_TABLE, Seating, SeatingMethod
 from .sheets import GameResult, Problem, ScoreSheet, results
 from .standings import StandingRules
@@ -26,8 +28,9 @@ Status = Literal["registered", "waitlisted", "checked_in", "no_show", "dropped",
 PLAYING: Final = frozenset({"checked_in"})
 
 
-class TournamentError(ValueError):
-    """An action the tournament's state does not allow, with the reason."""
+class TournamentError(Refused):
+    """An action the tournament's state does not allow: a code and its arguments
+    (:mod:`.refusals`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,21 +60,19 @@ class StageFormat:
 
     def __post_init__(self) -> None:
         if self.kind not in ("seatings", "knockout", "final"):
-            raise TournamentError(f"unknown stage format {self.kind!r}")
+            raise TournamentError("stage.unknown_format", kind=repr(self.kind))
         if self.games < 1 or self.seatings < 1:
-            raise TournamentError("a stage has at least one seating and one game")
+            raise TournamentError("stage.needs_seating_and_game")
         if self.table_size not in (MIN_TABLE, MAX_TABLE):
-            raise TournamentError("tables seat 3 or 4 players")
+            raise TournamentError("stage.table_size")
         if self.kind == "knockout" and not 1 <= self.advance < self.table_size:
-            raise TournamentError(
-                f"a knockout advances 1 to {self.table_size - 1} players a table"
-            )
+            raise TournamentError("stage.knockout_advance", n=self.table_size - 1)
         if self.entrants is not None and self.entrants < MIN_TABLE:
-            raise TournamentError("a stage needs at least 3 entrants")
+            raise TournamentError("stage.too_few_entrants")
         if self.seating not in ("random", "balanced", "snake"):
-            raise TournamentError(f"unknown seating {self.seating!r}")
+            raise TournamentError("stage.unknown_seating", seating=repr(self.seating))
         if self.seating == "snake" and self.kind != "knockout":
-            raise TournamentError("snake seeding is for knockout stages")
+            raise TournamentError("stage.snake_not_knockout")
 
     @property
     def title(self) -> str:
@@ -143,7 +144,7 @@ class Round:
         for t in self.tables:
             if t.number == number:
                 return t
-        raise TournamentError(f"round {self.number} has no table {number}")
+        raise TournamentError("stage.no_table", n=self.number, table=number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,12 +194,12 @@ class Division:
 
     def __post_init__(self) -> None:
         if self.cap < 1:
-            raise TournamentError(f"division {self.key}: the cap must be at least 1")
+            raise TournamentError("division.cap_too_small", key=self.key)
         if not self.formats:
-            raise TournamentError(f"division {self.key} has no stage")
+            raise TournamentError("division.no_formats", key=self.key)
         for i, f in enumerate(self.formats):
             if f.kind == "final" and i == 0:
-                raise TournamentError(f"division {self.key}: a final needs a stage before it")
+                raise TournamentError("division.final_first", key=self.key)
 
     @property
     def standing_rules(self) -> StandingRules:
@@ -223,15 +224,14 @@ class Tournament:
         for d in self.divisions:
             if d.key == key:
                 return d
-        raise TournamentError(
-            f"no division {key!r}: the divisions are {', '.join(d.key for d in self.divisions)}"
-        )
+        raise TournamentError("tournament.no_division", key=repr(key),
+                              keys=", ".join(d.key for d in self.divisions))
 
     def registration(self, player: int) -> Registration:
         for r in self.registrations:
             if r.player == player:
                 return r
-        raise TournamentError(f"no registration number {player}")
+        raise TournamentError("tournament.no_registration", n=player)
 
     def name_of(self, player: int) -> str:
         return self.registration(player).name

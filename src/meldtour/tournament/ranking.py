@@ -28,6 +28,9 @@ from typing import Final
 
 from openskill.models import PlackettLuce
 
+from meldtour.core.refusal import Refused
+
+from . import refusals as _refusals  # noqa: F401  (the codes below)
 from .sheets import GameResult
 
 DEFAULT_WEIGHTS: Final[Mapping[str, float]] = MappingProxyType(
@@ -48,9 +51,9 @@ class RankingConfig:
 
     def __post_init__(self) -> None:
         if self.best < 1:
-            raise ValueError("at least one result must count")
+            raise Refused("ranking.best")
         if self.half_life_days < 0:
-            raise ValueError("the half-life cannot be negative")
+            raise Refused("ranking.half_life")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +83,8 @@ def tournament_points(result: TournamentResult, player: int, config: RankingConf
     try:
         weight = config.weights[result.level]
     except KeyError:
-        raise ValueError(
-            f"unknown tournament level {result.level!r}: {', '.join(config.weights)}"
-        ) from None
+        raise Refused("ranking.unknown_level", level=repr(result.level),
+                      levels=", ".join(config.weights)) from None
     n = result.field_size
     place = result.places[player]
     return config.base * weight * (n - place + 1) / n
@@ -159,7 +161,7 @@ def rate_game(
 ) -> dict[int, Rating]:
     """The ratings after one game (players new to the book start fresh)."""
     if len(players) != len(points) or len(players) < 2:
-        raise ValueError("a rated game needs two or more players and their points")
+        raise Refused("ranking.rated_game")
     model = PlackettLuce(mu=config.mu, sigma=config.sigma)
     before = [ratings.get(p) or new_rating(config) for p in players]
     teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from .model import Notice, Progress, Registration, Stage, Status, Tournament, TournamentError
+from .refusals import status as _status
 
 
 def register(
@@ -37,9 +38,9 @@ def register(
     """Register a player; past the cap the player is waitlisted."""
     div = t.division(division)
     if div.started:
-        raise TournamentError(f"{div.name} has started: registration is closed")
+        raise TournamentError("division.started_registration_closed", div=div.name)
     if not name.strip():
-        raise TournamentError("a registration needs a name")
+        raise TournamentError("registration.needs_name")
     number = max((r.player for r in t.registrations), default=0) + 1
     taken = len(t.in_division(division, "registered", "checked_in"))
     status: Status = "registered" if taken < div.cap else "waitlisted"
@@ -58,9 +59,10 @@ def withdraw(t: Tournament, player: int) -> Progress:
     reg = t.registration(player)
     div = t.division(reg.division)
     if div.started:
-        raise TournamentError(f"{div.name} has started: drop the player instead")
+        raise TournamentError("division.started_drop_instead", div=div.name)
     if reg.status not in ("registered", "waitlisted", "checked_in"):
-        raise TournamentError(f"{reg.name} is {reg.status}, not registered")
+        raise TournamentError("registration.not_registered", name=reg.name,
+                              status=_status(reg.status))
     was = reg.status
     t = t.with_registration(replace(reg, status="withdrawn"))
     notices = [Notice("withdrawn", f"{reg.name} withdrew", reg.division, player)]
@@ -74,7 +76,7 @@ def set_cap(t: Tournament, division: str, cap: int) -> Progress:
     """Change a division's cap; a larger cap moves players up from the waitlist."""
     div = t.division(division)
     if div.started:
-        raise TournamentError(f"{div.name} has started")
+        raise TournamentError("division.started", div=div.name)
     t = t.with_division(replace(div, cap=cap))
     notices = [Notice("cap", f"{div.name} now takes {cap} players", division)]
     while True:
@@ -102,11 +104,12 @@ def check_in(t: Tournament, player: int) -> Progress:
     reg = t.registration(player)
     div = t.division(reg.division)
     if div.started:
-        raise TournamentError(f"{div.name} has started: nobody enters now")
+        raise TournamentError("division.started_nobody_enters", div=div.name)
     if reg.status == "checked_in":
         return Progress(t)
     if reg.status != "registered":
-        raise TournamentError(f"{reg.name} is {reg.status}: only registered players check in")
+        raise TournamentError("registration.check_in_registered_only", name=reg.name,
+                              status=_status(reg.status))
     t = t.with_registration(replace(reg, status="checked_in"))
     return Progress(t, (Notice("checked_in", f"{reg.name} checked in", reg.division, player),))
 
@@ -116,7 +119,7 @@ def start_division(t: Tournament, division: str) -> Progress:
     before seating; waitlisted players are told there is no place."""
     div = t.division(division)
     if div.started:
-        raise TournamentError(f"{div.name} has already started")
+        raise TournamentError("division.already_started", div=div.name)
     notices = []
     for reg in t.in_division(division, "registered"):
         t = t.with_registration(replace(reg, status="no_show"))
@@ -132,7 +135,8 @@ def drop(t: Tournament, player: int, why: str = "") -> Progress:
     seated no more and cannot advance. The stage's seatings to come are re-planned."""
     reg = t.registration(player)
     if reg.status != "checked_in":
-        raise TournamentError(f"{reg.name} is {reg.status}, not playing")
+        raise TournamentError("registration.not_playing", name=reg.name,
+                              status=_status(reg.status))
     t = t.with_registration(replace(reg, status="dropped"))
     div = t.division(reg.division)
     if div.stages and not div.stages[-1].finished:
@@ -157,9 +161,9 @@ def late_entry(
     if not div.started:
         return register(t, division, name, tags=tags, generation=generation)
     if not div.late_entry:
-        raise TournamentError(f"{div.name} has started and takes no late entries")
+        raise TournamentError("division.no_late_entries", div=div.name)
     if len(div.stages) > 1 or (div.stages and div.stages[0].format.kind != "seatings"):
-        raise TournamentError(f"{div.name} is past its first stage: too late to enter")
+        raise TournamentError("division.past_first_stage", div=div.name)
     number = max((r.player for r in t.registrations), default=0) + 1
     reg = Registration(number, name.strip(), division, frozenset(tags), generation,
                        "checked_in", late=True)

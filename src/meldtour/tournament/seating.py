@@ -32,6 +32,10 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Final, Literal
 
+from meldtour.core.refusal import Refused
+
+from . import refusals as _refusals  # noqa: F401  (the codes below)
+
 SeatingMethod = Literal["balanced", "random"]
 KnockoutSeating = Literal["random", "snake"]
 
@@ -40,8 +44,9 @@ MIN_TABLE: Final = 3
 MAX_TABLE: Final = 4
 
 
-class SeatingError(ValueError):
-    """Players that cannot be seated as asked."""
+class SeatingError(Refused):
+    """Players that cannot be seated as asked: a code and its arguments
+    (:mod:`.refusals`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +66,10 @@ class Seating:
         seen: set[int] = set()
         for number, table in enumerate(self.tables, 1):
             if not MIN_TABLE <= len(table) <= MAX_TABLE:
-                raise SeatingError(f"table {number} has {len(table)} players")
+                raise SeatingError("seating.table_players", table=number, n=len(table))
             for p in table:
                 if p in seen:
-                    raise SeatingError(f"player {p} is seated twice")
+                    raise SeatingError("seating.seated_twice", player=p)
                 seen.add(p)
 
     def __repr__(self) -> str:
@@ -100,17 +105,14 @@ def table_sizes(n: int, table_size: int = 4) -> tuple[int, ...]:
     ((4, 4), (4, 3), (3, 3, 3), (4, 3, 3))
     """
     if table_size not in (MIN_TABLE, MAX_TABLE):
-        raise SeatingError(f"tables seat 3 or 4 players, not {table_size}")
+        raise SeatingError("seating.table_size", size=table_size)
     other = MIN_TABLE + MAX_TABLE - table_size
     for k in range(table_size):  # k tables of the other size
         rest = n - k * other
         if rest >= 0 and rest % table_size == 0 and n > 0:
             sizes = [table_size] * (rest // table_size) + [other] * k
             return tuple(sorted(sizes, reverse=True))
-    raise SeatingError(
-        f"{n} players cannot be seated at tables of 3 and 4 "
-        f"(a table of 2 or 5 would be needed)"
-    )
+    raise SeatingError("seating.cannot_seat", n=n)
 
 
 # ---------------------------------------------------------------------------
@@ -258,7 +260,7 @@ def plan_seatings(
     """
     people = list(dict.fromkeys(players))
     if rounds < 0:
-        raise SeatingError("the number of seatings cannot be negative")
+        raise SeatingError("seating.negative_seatings")
     sizes = table_sizes(len(people), table_size)
     if rounds == 0:
         return ()
@@ -271,24 +273,20 @@ def plan_seatings(
             out.append(_cut(order, sizes))
         return tuple(out)
     if method != "balanced":
-        raise SeatingError(f"unknown seating method {method!r}: balanced or random")
+        raise SeatingError("seating.unknown_method", method=repr(method))
     tags = {p: frozenset(groups.get(p, ())) for p in people} if groups else {}
     if groups_hard and tags:
         per_tag = Counter(t for p in people for t in tags[p])
         too_big = [(t, c) for t, c in per_tag.items() if c > len(sizes)]
         if too_big:
             t, c = min(too_big)
-            raise SeatingError(
-                f"group {t!r} has {c} players but there are only {len(sizes)} tables: "
-                f"they cannot all sit apart (make the constraint soft)"
-            )
+            raise SeatingError("seating.group_too_big", group=repr(t), n=c,
+                               tables=len(sizes))
     search = _Search(people, sizes, rounds, history, tags, groups_hard, weights, rng)
     search.run(effort)
     plan = search.result()
     if groups_hard and tags and search.group_clashes():
-        raise SeatingError(
-            "could not keep every group apart in every seating; make the constraint soft"
-        )
+        raise SeatingError("seating.groups_clash")
     return plan
 
 
@@ -716,7 +714,7 @@ def affine_classes(q: int, k: int) -> list[list[list[int]]]:
     (5, 21)
     """
     if q not in (3, 4):
-        raise SeatingError("affine designs are built for tables of 3 or 4")
+        raise SeatingError("seating.affine_size")
     size = q**k
 
     def coords(p: int) -> list[int]:

@@ -22,11 +22,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
+from meldtour.core.refusal import Refusal, Refused, english
 from meldtour.core.rules import RuleSet
 from meldtour.core.tiles import JOKER_CODE, full_set
+
+from . import refusals as _refusals  # noqa: F401  (the codes below)
 
 Field = Literal["points", "penalty", "winner"]
 SheetStatus = Literal["draft", "submitted"]
@@ -53,10 +56,17 @@ class Cell:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """A failed check, naming the cell it is about."""
+    """A failed check, naming the cell it is about: ``refusal`` is its code and
+    arguments (a ``sheet.*`` code of :mod:`.refusals`), ``message`` its English."""
 
     cell: Cell
     message: str
+    refusal: Refusal | None = field(default=None, compare=False)
+
+    @staticmethod
+    def of(cell: Cell, code: str, /, **params: object) -> Problem:
+        refusal = Refusal(code, params)
+        return Problem(cell, english(refusal), refusal)
 
     def __str__(self) -> str:
         return f"{self.cell}: {self.message}"
@@ -129,7 +139,7 @@ class ScoreSheet:
 def new_sheet(round_number: int, table: int, players: Sequence[int], games: int) -> ScoreSheet:
     """A blank sheet for a table of ``players`` (in seat order) and ``games`` games."""
     if games < 1:
-        raise ValueError("a sheet has at least one game")
+        raise Refused("sheet.needs_game")
     seats = len(players)
     return ScoreSheet(
         round_number, table, tuple(players), tuple(GameLine.blank(seats) for _ in range(games))
@@ -174,54 +184,54 @@ def check_game(
     problems: list[Problem] = []
     limit = rack_limit(rules, seats)
 
-    def say(seat: int, field: Field, message: str) -> None:
-        problems.append(Problem(sheet.cell(game, seat, field), message))
+    def say(seat: int, field: Field, code: str, /, **params: object) -> None:
+        problems.append(Problem.of(sheet.cell(game, seat, field), code, **params))
 
     w = line.winner
     if w is None:
         if complete:
-            say(0, "winner", "no winner is marked")
+            say(0, "winner", "sheet.no_winner")
     elif not 1 <= w <= seats:
-        say(0, "winner", f"the winner must be one of seats 1-{seats}")
+        say(0, "winner", "sheet.winner_seat", n=seats)
         w = None
     for seat in range(1, seats + 1):
         pts = line.points[seat - 1]
         pen = line.penalties[seat - 1]
         if pen < 0:
-            say(seat, "penalty", "write a penalty as a positive number of points")
+            say(seat, "penalty", "sheet.negative_penalty")
         elif pen and not rules.failed_turn_points:
-            say(seat, "penalty", f"{rules.name} gives no penalty points")
+            say(seat, "penalty", "sheet.no_penalty_points", rules=rules.name)
         elif pen and pen % rules.failed_turn_points:
-            say(seat, "penalty",
-                f"{pen} is not a whole number of × ({rules.failed_turn_points} each)")
+            say(seat, "penalty", "sheet.penalty_not_whole", pen=pen,
+                each=rules.failed_turn_points)
         if pts is None:
             if complete:
-                say(seat, "points", "no points entered")
+                say(seat, "points", "sheet.no_points")
             continue
         if seat != w:
             if pts > 0:
-                say(seat, "points", f"a loser cannot score {pts:+d}")
+                say(seat, "points", "sheet.loser_scores", pts=f"{pts:+d}")
             elif -pts > limit:
-                say(seat, "points",
-                    f"{pts:+d} is more than a rack can hold (at most −{limit} under "
-                    f"{rules.name} at a table of {seats})")
+                say(seat, "points", "sheet.rack_limit", pts=f"{pts:+d}", limit=limit,
+                    rules=rules.name, seats=seats)
     if w is not None:
         wp = line.points[w - 1]
         others = [(s, p) for s, p in enumerate(line.points, 1) if s != w and p is not None]
         if wp is not None:
             if wp < 0:
-                say(w, "points", f"the winner cannot score {wp:+d}")
+                say(w, "points", "sheet.winner_negative", pts=f"{wp:+d}")
             over = [s for s, p in others if p > wp]
             if over:
-                say(w, "points", f"the winner has fewer points than seat {over[0]}")
+                say(w, "points", "sheet.winner_fewer", seat=over[0])
     if all(p is not None for p in line.points):
         total = sum(p or 0 for p in line.points)
         expected = 0
         if rules.penalty_to_winner and w is not None:
             expected = sum(q for s, q in enumerate(line.penalties, 1) if s != w)
         if total != expected:
-            say(0, "points", f"the points add up to {total:+d}, not {expected}"
-                + (" (penalties aside)" if any(line.penalties) else ""))
+            say(0, "points",
+                "sheet.total_penalties_aside" if any(line.penalties) else "sheet.total",
+                total=f"{total:+d}", expected=expected)
     return tuple(problems)
 
 
@@ -252,13 +262,13 @@ def enter_game(
     the most points, if there is exactly one). The row is kept whatever the checks say;
     the problems found so far come back with it."""
     if not 1 <= game <= len(sheet.games):
-        raise ValueError(f"table {sheet.table} has games 1-{len(sheet.games)}, not {game}")
+        raise Refused("sheet.no_game", table=sheet.table, games=len(sheet.games), game=game)
     seats = len(sheet.players)
     if len(points) != seats:
-        raise ValueError(f"table {sheet.table} has {seats} seats, got {len(points)} points")
+        raise Refused("sheet.points_count", table=sheet.table, seats=seats, n=len(points))
     pen = tuple(penalties) if penalties is not None else (0,) * seats
     if len(pen) != seats:
-        raise ValueError(f"table {sheet.table} has {seats} seats, got {len(pen)} penalties")
+        raise Refused("sheet.penalties_count", table=sheet.table, seats=seats, n=len(pen))
     if winner is None:
         known = [p for p in points if p is not None]
         if known and len(known) == seats:
@@ -284,7 +294,7 @@ def enter_cell(
     else:
         pen = list(line.penalties)
         if not 1 <= cell.seat <= len(pen):
-            raise ValueError(f"no seat {cell.seat} at this table")
+            raise Refused("sheet.no_seat", seat=cell.seat)
         pen[cell.seat - 1] = value or 0
         line = replace(line, penalties=tuple(pen))
     games = (*sheet.games[:cell.game - 1], line, *sheet.games[cell.game:])
@@ -294,7 +304,7 @@ def enter_cell(
 
 def _put(row: tuple[int | None, ...], seat: int, value: int | None) -> tuple[int | None, ...]:
     if not 1 <= seat <= len(row):
-        raise ValueError(f"no seat {seat} at this table")
+        raise Refused("sheet.no_seat", seat=seat)
     return (*row[:seat - 1], value, *row[seat:])
 
 
@@ -316,7 +326,7 @@ def submit(
     if not changes:
         return sheet, ()
     if not why.strip():
-        return sheet, (Problem(sheet.cell(changes[0][0].game), "a correction needs a reason"),)
+        return sheet, (Problem.of(sheet.cell(changes[0][0].game), "sheet.correction_needs_reason"),)
     corrections = tuple(Correction(c, old, new, who, why, at) for c, old, new in changes)
     return replace(
         sheet, counted=sheet.games, submitted_by=who, submitted_at=at,

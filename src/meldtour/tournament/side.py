@@ -23,11 +23,14 @@ import random
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from meldtour.core.refusal import Refused
+
 from .model import Tournament, TournamentError
 
 
-class PollError(ValueError):
-    """A vote or draw the poll does not allow."""
+class PollError(Refused):
+    """A vote or draw the poll does not allow: a code and its arguments
+    (:mod:`.refusals`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,18 +67,18 @@ class WinnerPoll:
 
 def open_poll(finalists: tuple[int, ...]) -> WinnerPoll:
     if len(set(finalists)) != len(finalists) or not finalists:
-        raise PollError("a poll needs distinct finalists")
+        raise PollError("poll.distinct_finalists")
     return WinnerPoll(tuple(finalists))
 
 
 def cast_vote(poll: WinnerPoll, voter: str, finalist: int, at: str = "") -> WinnerPoll:
     """One vote per voter; voting again, while the poll is open, changes the vote."""
     if poll.closed:
-        raise PollError("the vote closed at the end of the first final game")
+        raise PollError("poll.closed")
     if finalist not in poll.finalists:
-        raise PollError(f"player {finalist} is not a finalist")
+        raise PollError("poll.not_finalist", n=finalist)
     if not voter.strip():
-        raise PollError("a vote needs the voter's name or number")
+        raise PollError("poll.needs_voter")
     votes = (*tuple(v for v in poll.votes if v.voter != voter), Vote(voter, finalist, at))
     return replace(poll, votes=votes)
 
@@ -102,11 +105,11 @@ def first_final_game_played(t: Tournament, division: str) -> bool:
 def draw_prizes(poll: WinnerPoll, winner: int, prizes: int, seed: int | str) -> WinnerPoll:
     """Draw ``prizes`` voters among the right guesses; the draw is kept in the poll."""
     if not poll.closed:
-        raise PollError("close the poll before the draw")
+        raise PollError("poll.close_before_draw")
     if poll.draw is not None:
-        raise PollError("the prizes have been drawn already")
+        raise PollError("poll.drawn_already")
     if winner not in poll.finalists:
-        raise PollError(f"player {winner} is not a finalist")
+        raise PollError("poll.not_finalist", n=winner)
     right = tuple(sorted(v.voter for v in poll.votes if v.finalist == winner))
     rng = random.Random(f"{seed}:winner-guess")
     drawn = tuple(rng.sample(right, min(prizes, len(right))))
@@ -129,7 +132,7 @@ def family_prizes(
     or dropped after playing). A three-generation family gets that prize instead of
     the plain family prize, unless ``both``."""
     if members < 1 or generations < 1:
-        raise TournamentError("family prize thresholds must be positive")
+        raise TournamentError("tournament.family_thresholds")
     families: dict[str, list[int]] = {}
     gens: dict[str, set[int]] = {}
     for r in t.registrations:

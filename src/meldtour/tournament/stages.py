@@ -54,7 +54,7 @@ def _with_stage(t: Tournament, div: Division, index: int, stage: Stage) -> Tourn
 
 def current_stage(div: Division) -> tuple[int, Stage]:
     if not div.stages:
-        raise TournamentError(f"{div.name} has no stage under way")
+        raise TournamentError("division.no_stage_under_way", div=div.name)
     return len(div.stages) - 1, div.stages[-1]
 
 
@@ -84,12 +84,13 @@ def start_stage(
     seating reads this order."""
     div = t.division(division)
     if not div.started:
-        raise TournamentError(f"{div.name}: close check-in (start the division) first")
+        raise TournamentError("division.check_in_open", div=div.name)
     index = len(div.stages)
     if index >= len(div.formats):
-        raise TournamentError(f"{div.name} has played all its stages")
+        raise TournamentError("division.all_stages_played", div=div.name)
     if div.stages and not div.stages[-1].finished:
-        raise TournamentError(f"{div.name}: the {div.stages[-1].format.title} is not finished")
+        raise TournamentError("division.stage_not_finished", div=div.name,
+                              stage=div.stages[-1].format.title)
     fmt = div.formats[index]
     if index == 0:
         playing = [r.player for r in t.in_division(division, "checked_in")]
@@ -103,12 +104,12 @@ def start_stage(
     if fmt.entrants and index == 0:
         entrants = entrants[: fmt.entrants]
     if len(entrants) < MIN_TABLE:
-        raise TournamentError(f"{div.name}: {len(entrants)} players are too few for a table")
+        raise TournamentError("division.too_few_players", div=div.name, n=len(entrants))
     stage = Stage(fmt, entrants)
     try:
         stage = _plan(t, div, index, stage)
     except SeatingError as exc:
-        raise TournamentError(f"{div.name}: {exc}") from None
+        raise TournamentError("division.seating", div=div.name, reason=exc.refusal) from None
     t = _with_stage(t, div, index, stage)
     return Progress(t, (Notice(
         "stage_started", f"{div.name}: {fmt.title} starts with {len(entrants)} players",
@@ -124,10 +125,7 @@ def _check_cut(t: Tournament, division: str, index: int, playing: Sequence[int],
     table = stage_standings(t, division, index)
     a, b = table.of(playing[n - 1]), table.of(playing[n])
     if a.rank == b.rank:
-        raise TournamentError(
-            f"the cut after place {n} splits players tied at rank {a.rank}: break the tie "
-            f"(add a lot to the tie-break chain) before the next stage"
-        )
+        raise TournamentError("stage.cut_splits_tie", n=n, rank=a.rank)
 
 
 def _players_next(stage: Stage) -> tuple[int, ...]:
@@ -147,7 +145,7 @@ def _plan(t: Tournament, div: Division, index: int, stage: Stage) -> Stage:
     if fmt.kind == "knockout":
         if len(players) <= MAX_TABLE:
             if len(players) < MIN_TABLE:
-                raise SeatingError(f"{len(players)} players cannot make a final table")
+                raise SeatingError("seating.final_table_too_few", n=len(players))
             return replace(stage, plan=(Seating((tuple(players),)),))
         if fmt.seating == "snake":
             return replace(stage, plan=(snake_seating(players, size),))
@@ -171,15 +169,16 @@ def seat_round(t: Tournament, division: str) -> Progress:
     index, stage = current_stage(div)
     fmt = stage.format
     if stage.finished:
-        raise TournamentError(f"{div.name}: the {fmt.title} is finished")
+        raise TournamentError("division.stage_finished", div=div.name, stage=fmt.title)
     if stage.rounds and not stage.rounds[-1].closed:
-        raise TournamentError(f"{div.name}: round {len(stage.rounds)} is not closed")
+        raise TournamentError("division.round_not_closed", div=div.name, n=len(stage.rounds))
     players = _players_next(stage)
     if not stage.plan or set(stage.plan[0].players) != set(players):
         try:
             stage = _plan(t, div, index, stage)  # a drop or a late entry: plan again
         except SeatingError as exc:
-            raise TournamentError(f"{div.name}: {exc}") from None
+            raise TournamentError("division.seating", div=div.name,
+                                  reason=exc.refusal) from None
     seating = stage.plan[0]
     number = len(stage.rounds) + 1
     games = fmt.games
@@ -204,11 +203,10 @@ def unseat_round(t: Tournament, division: str) -> Progress:
     div = t.division(division)
     index, stage = current_stage(div)
     if not stage.rounds or stage.rounds[-1].closed:
-        raise TournamentError(f"{div.name}: no round is open")
+        raise TournamentError("division.no_round_open", div=div.name)
     rnd = stage.rounds[-1]
     if any(x.sheet.entered_by is not None for x in rnd.tables):
-        raise TournamentError(
-            f"{div.name}: round {rnd.number} has score sheets entered: it stays seated")
+        raise TournamentError("division.round_has_sheets", div=div.name, n=rnd.number)
     stage = replace(stage, rounds=stage.rounds[:-1], plan=(rnd.seating, *stage.plan))
     return Progress(_with_stage(t, div, index, stage), (Notice(
         "unseated", f"{div.name}: the seating of round {rnd.number} is taken back",
@@ -221,10 +219,10 @@ def _sheet_op(
     div = t.division(division)
     index = len(div.stages) - 1 if stage_index is None else stage_index
     if not 0 <= index < len(div.stages):
-        raise TournamentError(f"{div.name} has no stage {index + 1}")
+        raise TournamentError("division.no_stage", div=div.name, n=index + 1)
     stage = div.stages[index]
     if not 1 <= round_number <= len(stage.rounds):
-        raise TournamentError(f"{div.name}: there is no round {round_number}")
+        raise TournamentError("division.no_round", div=div.name, n=round_number)
     rnd = stage.rounds[round_number - 1]
     return div, index, stage, rnd, rnd.table(table)
 
@@ -288,7 +286,7 @@ def correct_table(
     """Correct cells of a counted sheet, with who and why; the old values are kept."""
     div, index, st, rnd, tab = _sheet_op(t, division, round_number, table, stage)
     if tab.sheet.counted is None:
-        raise TournamentError("only a counted sheet is corrected: enter and submit it")
+        raise TournamentError("sheet.correct_counted_only")
     sheet, problems = correct(tab.sheet, changes, rules=div.rules, who=who, why=why, at=at)
     t = _put_sheet(t, div, index, st, rnd, sheet)
     if problems:
@@ -310,14 +308,12 @@ def close_round(t: Tournament, division: str) -> Progress:
     div = t.division(division)
     index, stage = current_stage(div)
     if not stage.rounds or stage.rounds[-1].closed:
-        raise TournamentError(f"{div.name}: no round is open")
+        raise TournamentError("division.no_round_open", div=div.name)
     rnd = stage.rounds[-1]
     missing = [x.number for x in rnd.tables if not x.counted]
     if missing:
-        raise TournamentError(
-            f"{div.name}: round {rnd.number} still waits for the sheets of table(s) "
-            f"{', '.join(map(str, missing))}"
-        )
+        raise TournamentError("division.round_waits", div=div.name, n=rnd.number,
+                              tables=", ".join(map(str, missing)))
     fmt = stage.format
     notices = []
     lots = dict(stage.lots)
@@ -473,6 +469,6 @@ def awards(t: Tournament, division: str) -> tuple[Award, ...]:
     """Places 1 to the division's number of prizes, once its last stage is finished."""
     div = t.division(division)
     if len(div.stages) < len(div.formats) or not div.stages[-1].finished:
-        raise TournamentError(f"{div.name} is not finished")
+        raise TournamentError("division.not_finished", div=div.name)
     return tuple(Award(p.place, p.player, p.name, division)
                  for p in final_ranking(t, division)[: div.prizes])

@@ -40,8 +40,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final, Literal
 
+from meldtour.core.refusal import Refused
 from meldtour.core.rules import MatchRanking
 
+from . import refusals as _refusals  # noqa: F401  (the codes below)
 from .sheets import GameResult
 
 TieBreak = Literal["best_game", "second_best", "head_to_head", "lot"]
@@ -66,16 +68,15 @@ class StandingRules:
 
     def __post_init__(self) -> None:
         if self.mode not in ("wins", "league", "points"):
-            raise ValueError(f"unknown ranking mode {self.mode!r}: wins, league or points")
+            raise Refused("standings.unknown_mode", mode=repr(self.mode))
         for b in self.chain:
             if b not in TIE_BREAKS:
-                raise ValueError(
-                    f"unknown tie-break {b!r}: choose from {', '.join(DEFAULT_CHAIN)}"
-                )
+                raise Refused("standings.unknown_tie_break", name=repr(b),
+                              names=", ".join(DEFAULT_CHAIN))
         if len(set(self.chain)) != len(self.chain):
-            raise ValueError("a tie-break appears twice in the chain")
+            raise Refused("standings.tie_break_twice")
         if self.three_table not in ("as_is", "scale"):
-            raise ValueError(f"three_table is 'as_is' or 'scale', not {self.three_table!r}")
+            raise Refused("standings.three_table", value=repr(self.three_table))
 
     @property
     def criteria(self) -> tuple[Criterion, ...]:
@@ -121,10 +122,7 @@ class Standings:
         chain) is an error: the organiser must break the tie first.
         """
         if n < len(self.standings) and self.standings[n - 1].rank == self.standings[n].rank:
-            raise ValueError(
-                f"the cut after place {n} splits players tied at rank "
-                f"{self.standings[n].rank}: add a lot to the tie-break chain"
-            )
+            raise Refused("standings.cut_splits_tie", n=n, rank=self.standings[n].rank)
         return tuple(s.player for s in self.standings[:n])
 
     def of(self, player: int) -> Standing:

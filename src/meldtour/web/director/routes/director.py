@@ -175,7 +175,7 @@ def dashboard(request: Request, store: StoreDep, director: DirectorDep) -> Respo
 
 
 def _refused(request: Request, exc: Exception) -> str:
-    return refusal_text(str(exc), gettext_of(request))
+    return refusal_text(exc, gettext_of(request))
 
 
 def _text(form: FormData, name: str, default: str = "", limit: int = 200) -> str:

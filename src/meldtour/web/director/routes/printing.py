@@ -45,7 +45,7 @@ def printable(request: Request, web: WebDep, store: StoreDep, director: Tourname
         index = (stage - 1) if stage else len(div.stages) - 1
         if kind in ("sheets", "seats"):
             if index < 0 or not div.stages[index].rounds:
-                raise TournamentError("no round is seated yet")
+                raise TournamentError("usecase.no_round_seated_yet")
             number = round or div.stages[index].rounds[-1].number
             if kind == "seats":
                 return _pdf(pdf.seat_list(t, key, index, number, locale), f"seats-{key}.pdf")
@@ -59,14 +59,14 @@ def printable(request: Request, web: WebDep, store: StoreDep, director: Tourname
             return _pdf(data, f"sheets-{key}-r{number}.pdf")
         if kind == "standings":
             if index < 0:
-                raise TournamentError("no stage has started")
+                raise TournamentError("usecase.no_stage_started")
             from ..views import cut_of
             return _pdf(pdf.standings_pdf(t, key, locale, index, cut_of(div, index)),
                         f"standings-{key}.pdf")
         if kind == "certificates":
             return _pdf(pdf.certificates(t, key, locale), f"certificates-{key}.pdf")
     except (TournamentError, ValueError, IndexError) as exc:
-        raise HTTPException(409, refusal_text(str(exc), gettext_of(request))) from None
+        raise HTTPException(409, refusal_text(exc, gettext_of(request))) from None
     raise HTTPException(404, "unknown printable")
 
 

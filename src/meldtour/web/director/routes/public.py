@@ -107,7 +107,7 @@ def register_post(request: Request, store: StoreDep, slug: str, name: str = Form
             who="web:registration")
     except usecases.UseCaseError as exc:
         return redirect(request, f"/t/{slug}/register", _("Registration refused: %(why)s")
-                        % {"why": refusal_text(str(exc), _)}, "error")
+                        % {"why": refusal_text(exc, _)}, "error")
     notice = out.notices[-1]
     t = out.tournament
     reg = t.registration(notice.player or 0)
@@ -405,7 +405,7 @@ def vote_post(request: Request, store: StoreDep, slug: str, division: str = Form
         usecases.cast_vote(store, slug, key, voter, int(finalist),
                            name=" ".join(name.split())[:80])
     except usecases.UseCaseError as exc:
-        return redirect(request, back, refusal_text(str(exc), _), "error")
+        return redirect(request, back, refusal_text(exc, _), "error")
     from ..deps import flash
     return flash(request, response, _("Your vote for %(name)s is counted. You may change "
                                       "it until the vote closes.")

@@ -176,7 +176,7 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
             "version": conflict.current,
             "theirs": _games(theirs) if theirs is not None else None}, status_code=409)
     except usecases.UseCaseError as exc:
-        return JSONResponse({"error": refusal_text(str(exc), _)}, status_code=400)
+        return JSONResponse({"error": refusal_text(exc, _)}, status_code=400)
     # The sheet as the save left it, from the save's own transaction (a round closed
     # before it made the sheet counted: the use case read that, under its lock).
     now = out.sheet
