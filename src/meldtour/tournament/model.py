@@ -14,12 +14,13 @@ from typing import Final, Literal, NamedTuple
 
 from meldtour.core.rules import RuleSet
 
-from .seating import MAX_TABLE, MIN_TABLE, Seating, SeatingMethod
+from .seating import MAX_TABLE, MIN_TABLE, SEATERS, Seating, SeatingMethod
 from .sheets import GameResult, Problem, ScoreSheet, results
 from .standings import StandingRules
 
 StageKind = Literal["seatings", "knockout", "final"]
-StageSeating = Literal["random", "balanced", "snake"]
+#: A seating method: a name in :data:`~.seating.SEATERS`.
+StageSeating = SeatingMethod
 Status = Literal["registered", "waitlisted", "checked_in", "no_show", "dropped", "withdrawn"]
 
 #: Statuses of a player who takes part once the division has started.
@@ -68,7 +69,7 @@ class StageFormat:
             )
         if self.entrants is not None and self.entrants < MIN_TABLE:
             raise TournamentError("a stage needs at least 3 entrants")
-        if self.seating not in ("random", "balanced", "snake"):
+        if self.seating not in SEATERS:
             raise TournamentError(f"unknown seating {self.seating!r}")
         if self.seating == "snake" and self.kind != "knockout":
             raise TournamentError("snake seeding is for knockout stages")
@@ -79,7 +80,7 @@ class StageFormat:
 
     @property
     def method(self) -> SeatingMethod:
-        return "balanced" if self.seating == "balanced" else "random"
+        return self.seating
 
 
 @dataclass(frozen=True, slots=True)
