@@ -23,6 +23,7 @@ from meldtour.store.models import TournamentRow
 from meldtour.store.repository import NotFound
 from meldtour.store.templates import TEMPLATES
 from meldtour.tournament import StageFormat, Tournament, TournamentError, awards
+from meldtour.tournament.seating import seaters_for
 from meldtour.tournament.side import family_prizes
 
 from .. import accounts
@@ -302,7 +303,8 @@ def overview(request: Request, store: StoreDep, director: TournamentDirectorDep,
     t = _load(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     return render(request, "director/tournament.html", account=director, t=t, slug=slug,
-                  views=views, kinds=KINDS, info=usecases.info(store, slug),
+                  views=views, kinds=KINDS, seaters=seaters_for("seatings"),
+                  info=usecases.info(store, slug),
                   polls=usecases.polls(store, slug), presets=list(PRESETS),
                   directors=owners.directors(store, slug))
 
