@@ -23,7 +23,7 @@ from meldtour.store.models import TournamentRow
 from meldtour.store.repository import NotFound
 from meldtour.store.templates import TEMPLATES
 from meldtour.tournament import StageFormat, Tournament, TournamentError, awards
-from meldtour.tournament.seating import seaters_for
+from meldtour.tournament.seating import SEATERS, seaters_for
 from meldtour.tournament.side import family_prizes
 
 from .. import accounts
@@ -192,7 +192,8 @@ def _stage(form: FormData, i: str, old: StageFormat | None = None) -> StageForma
         return None
     base = old if old is not None and old.kind == kind else None
     seating = _text(form, f"seating{i}", base.seating if base else "random")
-    if kind != "knockout" and seating == "snake":
+    method = SEATERS.get(seating)
+    if method is not None and kind not in method.kinds:  # snake seeding: knockouts only
         seating = "random"
     entrants = _number(form, f"entrants{i}", (base.entrants if base else None) or 4)
     return StageFormat(
