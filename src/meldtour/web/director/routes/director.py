@@ -204,7 +204,7 @@ def _stage(form: FormData, i: str, old: StageFormat | None = None) -> StageForma
         advance=_number(form, f"advance{i}", base.advance if base else 2),
         entrants=entrants if kind == "final" else None,
         carry=bool(form.get(f"carry{i}")) if kind == "final" else False,
-        seating=seating,  # type: ignore[arg-type]
+        seating=seating,
         final_games=_number(form, f"final_games{i}", (base.final_games if base else 1) or 1)
         if kind == "knockout" else None,
         name=_text(form, f"title{i}", base.name if base else "", 60))
