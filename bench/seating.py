@@ -1,10 +1,17 @@
-"""Seating quality and speed: the figures of issue 4.
+"""Seating quality and speed: the figures of issue 4, and the seating methods compared
+on a simulated event.
 
-    .venv/bin/python bench/seating.py [--seeds 3]
+    .venv/bin/python bench/seating.py [--seeds 3] [--event-only]
 
 For each case: repeated meetings (beyond the first, over all pairs) of balanced
 seating, the lower bound, random seating for comparison, the spread of first seats
 per player, and the time (median over the seeds).
+
+Then every method of a seatings stage on a 24-player, 10-seating event whose results
+are plausible games (2 at each table per seating, players of unequal strength): the
+mean standings gap at a table (over the tables of seatings 2-10, the rank of the
+table's lowest-placed player minus its best's, ranks by points before the seating)
+and the repeats, each the mean over the seeds.
 """
 
 from __future__ import annotations
@@ -19,8 +26,10 @@ from meldtour.tournament.seating import (
     plan_seatings,
     repeat_lower_bound,
     repeats,
+    seaters_for,
     table_sizes,
 )
+from meldtour.tournament.simulate import simulate_seatings
 
 #: (players, seatings, the issue's target for balanced seating's repeats)
 CASES = [
@@ -38,7 +47,12 @@ CASES = [
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--event-only", action="store_true",
+                        help="only the methods compared on a simulated event")
     args = parser.parse_args()
+    if args.event_only:
+        event(args.seeds)
+        return 0
     print(f"{'players':>7} {'seatings':>8} {'tables':>12} {'balanced':>8} {'bound':>5} "
           f"{'target':>6} {'random':>6} {'firsts':>6} {'time s':>7}")
     ok = True
@@ -66,7 +80,26 @@ def main() -> int:
         if n == 1000 and max(secs) > 10:
             ok = False
     print("all targets met" if ok else "A TARGET WAS MISSED")
+    print()
+    event(args.seeds)
     return 0 if ok else 1
+
+
+def event(seeds: int, players: int = 24, seatings: int = 10) -> None:
+    """The methods on one simulated event, each figure the mean over the seeds."""
+    print(f"{players} players, {seatings} seatings, 2 plausible games a table per seating "
+          f"(mean over {seeds} seeds)")
+    print(f"{'method':>9} {'gap':>6} {'repeats':>7} {'time s':>7}")
+    for seater in seaters_for("seatings"):
+        gaps, reps, secs = [], [], []
+        for seed in range(seeds):
+            start = time.perf_counter()
+            ev = simulate_seatings(players, seatings, seater.name, seed=seed)
+            secs.append(time.perf_counter() - start)
+            gaps.append(ev.gap())
+            reps.append(repeats(ev.seatings))
+        print(f"{seater.name:>9} {statistics.mean(gaps):>6.2f} {statistics.mean(reps):>7.1f} "
+              f"{statistics.median(secs):>7.2f}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
+from meldtour.core.rules import RULE_PRESETS
+from meldtour.tournament.seating import SEATERS
 from meldtour.web.i18n import LOCALES, catalog_paths, choose_locale
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "meldtour" / "web"
@@ -25,7 +27,7 @@ def extracted() -> set[str]:
             found.add(message)
         else:
             found.update(m for m in message if m)
-    return found | refusal_templates()
+    return found | refusal_templates() | registry_words()
 
 
 def refusal_templates() -> set[str]:
@@ -35,6 +37,15 @@ def refusal_templates() -> set[str]:
     from meldtour.core.refusal import TEMPLATES
 
     return set(TEMPLATES.values())
+
+
+def registry_words() -> set[str]:
+    """The words the domain's registries carry, shown by the pages though no web file
+    spells them: rule presets' titles and descriptions, seating methods' labels and
+    descriptions."""
+    words = {w for p in RULE_PRESETS.values() for w in (p.title, p.description)}
+    words |= {w for s in SEATERS.values() for w in (s.label, s.description)}
+    return {w for w in words if w}
 
 
 def catalogued(locale: str) -> dict[object, object]:

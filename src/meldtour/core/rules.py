@@ -7,6 +7,8 @@
 >>> house = RuleSet.from_toml('preset = "krc-2015"\\njoker_penalty = 30\\n')
 >>> house.joker_penalty, house.turn_seconds
 (30, 60)
+>>> RULE_PRESETS["japan"].title
+'Japanese championship and monthly events (2009)'
 """
 
 from __future__ import annotations
@@ -141,31 +143,53 @@ _SCALARS: Final[dict[str, type]] = {
 }
 FIELD_NAMES: Final = frozenset(_HINTS)
 
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A rule preset: its rules and its words, a title and a description, in English
+    (the web's catalogs translate them; a preset without a title shows its name)."""
+
+    rules: RuleSet
+    title: str = ""
+    description: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def heading(self) -> str:
+        """The title, or the name when the preset has no title."""
+        return self.title or self.name
+
+
 #: The four presets of RULES.md §8. Each number is a field, so a house preset can change it.
-PRESETS: Final[dict[str, RuleSet]] = {
-    "krc-2015": RuleSet(
+#: A fifth preset is one more entry here (and its title in the catalogs).
+RULE_PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
+    Preset(RuleSet(
         name="krc-2015", turn_seconds=60, failed_turn="keep_completed", failed_turn_draw=3,
         illegal_end="refuse", joker_penalty=50, pool_out="continue", redeal="before_game",
         seat_draw="highest_starts", drawn_joker="best", match_ranking="wins",
-    ),
-    "korea-official": RuleSet(
+    ), "Korea Rummikub Championship, Busan 2015"),
+    Preset(RuleSet(
         name="korea-official", turn_seconds=40, failed_turn="keep_completed",
         failed_turn_draw=3, illegal_end="refuse", joker_penalty=100,
         pool_out="one_more_round", redeal="before_game", seat_draw="highest_starts",
         drawn_joker="best", match_ranking="wins",
-    ),
-    "standard": RuleSet(
+    ), "Korean official tournament rules"),
+    Preset(RuleSet(
         name="standard", turn_seconds=60, failed_turn="revert", failed_turn_draw=3,
         illegal_end="refuse", joker_penalty=30, pool_out="continue", redeal="none",
         seat_draw="highest_starts", drawn_joker="redraw", match_ranking="points",
-    ),
-    "japan": RuleSet(
+    ), "General home rules (Sabra)"),
+    Preset(RuleSet(
         name="japan", turn_seconds=60, failed_turn="revert", failed_turn_draw=1,
         failed_turn_points=50, illegal_end="penalise", joker_penalty=50,
         pool_out="immediate", redeal="first_turn", seat_draw="order_by_draw",
         drawn_joker="best", match_ranking="wins",
-    ),
-}
+    ), "Japanese championship and monthly events (2009)"),
+)}
+#: The presets' rule sets by name.
+PRESETS: Final[dict[str, RuleSet]] = {name: p.rules for name, p in RULE_PRESETS.items()}
 
 
 def find_rules(name: str) -> RuleSet:

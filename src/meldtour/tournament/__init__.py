@@ -6,7 +6,8 @@ given the tournament's seed. It imports only :mod:`meldtour.core` and ``openskil
 - :mod:`.model`: Tournament → Division → Stage → Round → Table, registrations, notices;
 - :mod:`.registration`: register, waitlist, check-in, no-shows, drops, late entry;
 - :mod:`.stages`: the stage flow (seatings, knockout, final), standings, awards;
-- :mod:`.seating`: random, balanced and snake seating, and their measures;
+- :mod:`.seating`: the seating methods' registry (random, balanced, swiss, snake) and
+  their measures;
 - :mod:`.sheets`: score sheets checked cell by cell, drafts, audited corrections;
 - :mod:`.standings`: wins, points, the tie-break chain and ``decided_by``;
 - :mod:`.side`: the winner-guess poll and draw, family prizes;
@@ -36,8 +37,12 @@ from .registration import (
     withdraw,
 )
 from .seating import (
+    SEATERS,
+    Seater,
     Seating,
     SeatingError,
+    SeatingTask,
+    find_seater,
     plan_seatings,
     random_seating,
     repeats,
@@ -62,6 +67,7 @@ from .standings import DEFAULT_CHAIN, Standing, StandingRules, Standings, rank_p
 
 __all__ = [
     "DEFAULT_CHAIN",
+    "SEATERS",
     "Award",
     "Cell",
     "Division",
@@ -73,8 +79,10 @@ __all__ = [
     "Registration",
     "Round",
     "ScoreSheet",
+    "Seater",
     "Seating",
     "SeatingError",
+    "SeatingTask",
     "Stage",
     "StageFormat",
     "Standing",
@@ -91,6 +99,7 @@ __all__ = [
     "drop",
     "enter_table_game",
     "final_ranking",
+    "find_seater",
     "late_entry",
     "new_sheet",
     "plan_seatings",

@@ -16,12 +16,13 @@ from meldtour.core.refusal import Refused
 from meldtour.core.rules import RuleSet
 
 from . import refusals as _refusals  # noqa: F401  (the codes below)
-from .seating import MAX_TABLE, MIN_TABLE, Seating, SeatingMethod
+from .seating import MAX_TABLE, MIN_TABLE, SEATERS, Seating, SeatingMethod
 from .sheets import GameResult, Problem, ScoreSheet, results
 from .standings import StandingRules
 
 StageKind = Literal["seatings", "knockout", "final"]
-StageSeating = Literal["random", "balanced", "snake"]
+#: A seating method: a name in :data:`~.seating.SEATERS`.
+StageSeating = SeatingMethod
 Status = Literal["registered", "waitlisted", "checked_in", "no_show", "dropped", "withdrawn"]
 
 #: Statuses of a player who takes part once the division has started.
@@ -69,7 +70,7 @@ class StageFormat:
             raise TournamentError("stage.knockout_advance", n=self.table_size - 1)
         if self.entrants is not None and self.entrants < MIN_TABLE:
             raise TournamentError("stage.too_few_entrants")
-        if self.seating not in ("random", "balanced", "snake"):
+        if self.seating not in SEATERS:
             raise TournamentError("stage.unknown_seating", seating=repr(self.seating))
         if self.seating == "snake" and self.kind != "knockout":
             raise TournamentError("stage.snake_not_knockout")
@@ -80,7 +81,7 @@ class StageFormat:
 
     @property
     def method(self) -> SeatingMethod:
-        return "balanced" if self.seating == "balanced" else "random"
+        return self.seating
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,7 +82,7 @@ TEMPLATES: Final = {
     "seating.cannot_seat": "%(n)s players cannot be seated at tables of 3 and 4 (a table "
                            "of 2 or 5 would be needed)",
     "seating.negative_seatings": "the number of seatings cannot be negative",
-    "seating.unknown_method": "unknown seating method %(method)s: balanced or random",
+    "seating.unknown_method": "unknown seating method %(method)s: %(methods)s",
     "seating.group_too_big": "group %(group)s has %(n)s players but there are only "
                              "%(tables)s tables: they cannot all sit apart (make the "
                              "constraint soft)",

@@ -17,8 +17,14 @@ tables of 3 out fairly and balances how often each player sits in each seat, sea
 first. It starts from a resolvable design where one exists (the lines of an affine
 geometry: 16 or 64 players at tables of 4, 9 or 27 at tables of 3) and otherwise from
 a random seating, then repairs and anneals with swaps of two players of one round.
+``swiss`` seating seats one round at a time by the standings: players of close
+standing together, repeated meetings kept few by swaps between nearby tables.
 Everything is deterministic given the seed: the effort is counted in moves, never in
 seconds.
+
+The methods are :class:`Seater` values in the registry :data:`SEATERS`, looked up by
+name (:func:`find_seater`); each receives the players, the history, the standings and
+a random generator (a :class:`SeatingTask`), so a new method is one new entry.
 """
 
 from __future__ import annotations
@@ -28,15 +34,17 @@ import random
 from array import array
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations, permutations
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 from meldtour.core.refusal import Refused
 
 from . import refusals as _refusals  # noqa: F401  (the codes below)
 
-SeatingMethod = Literal["balanced", "random"]
+#: A seating method's name: a key of :data:`SEATERS` (``balanced``, ``random``,
+#: ``swiss``, ``snake``).
+SeatingMethod = str
 KnockoutSeating = Literal["random", "snake"]
 
 #: Table sizes the engine seats: never 2 or 5 (TOURNAMENT.md §3).
@@ -194,7 +202,10 @@ def snake_seating(ranked: Sequence[int], table_size: int = 4) -> Seating:
     >>> snake_seating(range(1, 9)).tables
     ((1, 4, 5, 8), (2, 3, 6, 7))
     """
-    sizes = table_sizes(len(ranked), table_size)
+    return _snake(ranked, table_sizes(len(ranked), table_size))
+
+
+def _snake(ranked: Sequence[int], sizes: Sequence[int]) -> Seating:
     tables: list[list[int]] = [[] for _ in sizes]
     order = list(ranked)
     i = 0
@@ -249,14 +260,19 @@ def plan_seatings(
     groups_hard: bool = True,
     effort: float = 1.0,
     weights: SeatingWeights = SeatingWeights(),
+    standings: Mapping[int, float] | None = None,
 ) -> tuple[Seating, ...]:
-    """Seat ``players`` for ``rounds`` seatings.
+    """Seat ``players`` for ``rounds`` seatings with the seater named ``method`` (one of
+    :data:`SEATERS`).
 
     ``history`` holds the stage's seatings already played: their meetings count, but
     they are not changed (this is how a stage is re-planned after a drop or a late
     entry). ``groups`` maps a player to the tags that must be kept apart (two players
     sharing a tag should not meet); with ``groups_hard`` a clash is an error when the
-    optimiser cannot avoid it. ``effort`` scales the number of improving moves tried.
+    optimiser cannot avoid it (for the seaters that keep groups apart). ``effort``
+    scales the number of improving moves tried. ``standings`` gives each player's
+    standing so far as a number, higher first (points, or minus the rank); a seater
+    by standings reads it, and it may be empty before the first result.
     """
     people = list(dict.fromkeys(players))
     if rounds < 0:
@@ -265,16 +281,11 @@ def plan_seatings(
     if rounds == 0:
         return ()
     rng = random.Random(seed)
-    if method == "random":
-        out = []
-        for _ in range(rounds):
-            order = people[:]
-            rng.shuffle(order)
-            out.append(_cut(order, sizes))
-        return tuple(out)
-    if method != "balanced":
-        raise SeatingError("seating.unknown_method", method=repr(method))
-    tags = {p: frozenset(groups.get(p, ())) for p in people} if groups else {}
+    seater = find_seater(method)
+    tags = (
+        {p: frozenset(groups.get(p, ())) for p in people} if groups and seater.keeps_groups
+        else {}
+    )
     if groups_hard and tags:
         per_tag = Counter(t for p in people for t in tags[p])
         too_big = [(t, c) for t, c in per_tag.items() if c > len(sizes)]
@@ -282,10 +293,10 @@ def plan_seatings(
             t, c = min(too_big)
             raise SeatingError("seating.group_too_big", group=repr(t), n=c,
                                tables=len(sizes))
-    search = _Search(people, sizes, rounds, history, tags, groups_hard, weights, rng)
-    search.run(effort)
-    plan = search.result()
-    if groups_hard and tags and search.group_clashes():
+    task = SeatingTask(tuple(people), rounds, sizes, tuple(history),
+                       dict(standings or {}), tags, groups_hard, effort, weights)
+    plan = seater.seat(task, rng)
+    if groups_hard and tags and group_clashes(plan, tags):
         raise SeatingError("seating.groups_clash")
     return plan
 
@@ -768,3 +779,279 @@ def _design(
         rng.shuffle(lines)
         out.append([label[p] for line in lines for p in line])
     return out
+
+
+# ---------------------------------------------------------------------------
+# Seaters: the seating methods, one interface, looked up by name
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingTask:
+    """What a seater is asked to seat: ``players`` (in seed order) for ``rounds``
+    seatings at tables of ``sizes``; the stage's seatings already played
+    (``history``: their meetings count, they are not changed); each player's standing
+    so far as a number, higher first (``standings``: points, or minus the rank; empty
+    before the first result, and a player missing from it stands at 0); the tags kept
+    apart (``groups``, hard or soft), the effort and the optimiser's weights."""
+
+    players: tuple[int, ...]
+    rounds: int
+    sizes: tuple[int, ...]
+    history: tuple[Seating, ...] = ()
+    standings: Mapping[int, float] = field(default_factory=dict)
+    groups: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    groups_hard: bool = True
+    effort: float = 1.0
+    weights: SeatingWeights = SeatingWeights()
+
+
+class Seater(Protocol):
+    """A seating method. ``name`` is its key (what a stage format and ``meldtour seat
+    --method`` say), ``label`` and ``description`` its English words (the catalogs
+    translate them), ``kinds`` the stage kinds it serves. A seater that plans
+    ``ahead`` seats every round of a stage at once; one that does not is asked for
+    one round at a time, with the standings of the rounds played. A seater that
+    ``keeps_groups`` apart is checked for clashes when the constraint is hard."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def kinds(self) -> frozenset[str]: ...
+    @property
+    def ahead(self) -> bool: ...
+    @property
+    def keeps_groups(self) -> bool: ...
+
+    def seat(self, task: SeatingTask, rng: random.Random) -> tuple[Seating, ...]:
+        """``task.rounds`` seatings of ``task.players``, each a valid :class:`Seating`
+        with tables of ``task.sizes``."""
+        ...
+
+
+_ALL_KINDS: Final = frozenset({"seatings", "knockout", "final"})
+
+
+@dataclass(frozen=True, slots=True)
+class RandomSeater:
+    """Shuffle (seeded) and cut into tables, every round afresh."""
+
+    name: str = "random"
+    label: str = "random"
+    description: str = ("Tables drawn at random by the computer, every seating afresh, as "
+                        "the Busan championship did.")
+    kinds: frozenset[str] = _ALL_KINDS
+    ahead: bool = True
+    keeps_groups: bool = False
+
+    def seat(self, task: SeatingTask, rng: random.Random) -> tuple[Seating, ...]:
+        out = []
+        for _ in range(task.rounds):
+            order = list(task.players)
+            rng.shuffle(order)
+            out.append(_cut(order, task.sizes))
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class BalancedSeater:
+    """The optimiser of :class:`_Search`: every round of the stage planned together."""
+
+    name: str = "balanced"
+    label: str = "balanced (fewest repeated opponents, groups kept apart)"
+    description: str = ("Every seating of the stage planned together: as few repeated "
+                        "opponents as possible, groups kept apart, tables of 3 and first "
+                        "seats shared out fairly.")
+    kinds: frozenset[str] = _ALL_KINDS
+    ahead: bool = True
+    keeps_groups: bool = True
+
+    def seat(self, task: SeatingTask, rng: random.Random) -> tuple[Seating, ...]:
+        search = _Search(list(task.players), task.sizes, task.rounds, task.history,
+                         task.groups, task.groups_hard, task.weights, rng)
+        search.run(task.effort)
+        return search.result()
+
+
+@dataclass(frozen=True, slots=True)
+class SnakeSeater:
+    """Snake seeding (a knockout's): the players in the order given, their seeds."""
+
+    name: str = "snake"
+    label: str = "snake seeding"
+    description: str = ("Seeds 1 to T at tables 1 to T, the next T back from table T to 1, "
+                        "and so on.")
+    kinds: frozenset[str] = frozenset({"knockout"})
+    ahead: bool = True
+    keeps_groups: bool = False
+
+    def seat(self, task: SeatingTask, rng: random.Random) -> tuple[Seating, ...]:
+        return (_snake(task.players, task.sizes),) * task.rounds
+
+
+@dataclass(frozen=True, slots=True)
+class SwissSeater:
+    """Players of close standing at one table, repeated meetings still few.
+
+    Each round the players are sorted by their standing (players equal in it in an
+    order drawn from the generator) and cut into tables in that order: the leaders
+    at table 1. Then swaps of two players of different tables that lower the cost of
+    the round (meetings already had by the pairs of a table, and clashes of groups
+    kept apart) are made, best first, as long as every player stays within ``reach``
+    tables of where their standing puts them (a player tied with others may sit at
+    any table of the tied block); among swaps of equal cost the one that spreads the
+    tables' standings least is chosen. At each table the player with the fewest
+    first seats so far sits first, the others in standing order.
+
+    Asked for several rounds without results in between, it seats them one after the
+    other on the same standings, each round counting the meetings of the ones before.
+
+    >>> task = SeatingTask(tuple(range(1, 9)), 1, (4, 4),
+    ...                    standings={p: float(-p) for p in range(1, 9)})
+    >>> SwissSeater().seat(task, random.Random(0))[0].tables
+    ((1, 2, 3, 4), (5, 6, 7, 8))
+    """
+
+    name: str = "swiss"
+    label: str = "swiss (players of close standing together, fewest repeated opponents)"
+    description: str = ("Seated again after every seating by the standings: the leaders "
+                        "together at the first tables, players who already met apart "
+                        "where a nearby swap allows.")
+    kinds: frozenset[str] = _ALL_KINDS
+    ahead: bool = False
+    keeps_groups: bool = True
+    reach: int = 1
+
+    def seat(self, task: SeatingTask, rng: random.Random) -> tuple[Seating, ...]:
+        people = task.players
+        n = len(people)
+        index = {p: i for i, p in enumerate(people)}
+        met = [[0] * n for _ in range(n)]
+        firsts = [0] * n
+        for s in task.history:
+            for table in s.tables:
+                here = [index[p] for p in table if p in index]
+                if table and table[0] in index:
+                    firsts[index[table[0]]] += 1
+                for i, j in combinations(here, 2):
+                    met[i][j] += 1
+                    met[j][i] += 1
+        mates: list[frozenset[int]] = [frozenset()] * n
+        if task.groups:
+            by_tag: dict[str, set[int]] = {}
+            for p, tags in task.groups.items():
+                if p in index:
+                    for tag in tags:
+                        by_tag.setdefault(tag, set()).add(index[p])
+            mates = [frozenset(j for tag in task.groups.get(people[i], ()) for j in
+                               by_tag[tag] if j != i) for i in range(n)]
+        w = task.weights
+        gw = w.hard_group if task.groups_hard else w.soft_group
+        value = [float(task.standings.get(p, 0.0)) for p in people]
+        out: list[Seating] = []
+        for _ in range(task.rounds):
+            tables = self._round(value, task.sizes, met, mates, gw, task.effort, rng)
+            seated: list[tuple[int, ...]] = []
+            for row in tables:
+                head = min(row, key=lambda i: firsts[i])  # ties: the better standing
+                order = [head, *(i for i in row if i != head)]
+                firsts[head] += 1
+                for i, j in combinations(order, 2):
+                    met[i][j] += 1
+                    met[j][i] += 1
+                seated.append(tuple(people[i] for i in order))
+            out.append(Seating(tuple(seated)))
+        return tuple(out)
+
+    def _round(
+        self, value: list[float], sizes: tuple[int, ...], met: list[list[int]],
+        mates: list[frozenset[int]], gw: int, effort: float, rng: random.Random,
+    ) -> list[list[int]]:
+        n = len(value)
+        noise = [rng.random() for _ in range(n)]
+        order = sorted(range(n), key=lambda i: (-value[i], noise[i]))
+        rank = [0] * n  # the position of the first player of one's tied block
+        last = [0] * n  # ... and of its last
+        start = 0
+        for k in range(1, n + 1):
+            if k == n or value[order[k]] != value[order[start]]:
+                for m in range(start, k):
+                    rank[order[m]] = start
+                    last[order[m]] = k - 1
+                start = k
+        table_at: list[int] = []
+        tables: list[list[int]] = []
+        for t, size in enumerate(sizes):
+            tables.append(order[len(table_at): len(table_at) + size])
+            table_at.extend([t] * size)
+        lo = [table_at[rank[i]] - self.reach for i in range(n)]
+        hi = [table_at[last[i]] + self.reach for i in range(n)]
+
+        def cost(table: list[int]) -> int:
+            return sum(met[i][j] + (gw if j in mates[i] else 0)
+                       for i, j in combinations(table, 2))
+
+        def spread(table: list[int]) -> int:
+            return max(rank[i] for i in table) - min(rank[i] for i in table)
+
+        costs = [cost(tb) for tb in tables]
+        count = len(tables)
+        for _ in range(max(1, round(50 * effort)) * count):
+            best: tuple[int, int, int, int, int, int] | None = None
+            for t in range(count):
+                for u in range(t + 1, count):
+                    if not costs[t] and not costs[u]:
+                        continue
+                    ta, tb = tables[t], tables[u]
+                    for x, a in enumerate(ta):
+                        if not lo[a] <= u <= hi[a]:
+                            continue
+                        for y, b in enumerate(tb):
+                            if not lo[b] <= t <= hi[b]:
+                                continue
+                            na = [*ta[:x], b, *ta[x + 1:]]
+                            nb = [*tb[:y], a, *tb[y + 1:]]
+                            d = cost(na) + cost(nb) - costs[t] - costs[u]
+                            if d > 0:
+                                continue
+                            ds = spread(na) + spread(nb) - spread(ta) - spread(tb)
+                            if (d, ds) >= (0, 0):
+                                continue
+                            if best is None or (d, ds) < best[:2]:
+                                best = (d, ds, t, u, x, y)
+            if best is None:
+                break
+            _, _, t, u, x, y = best
+            tables[t][x], tables[u][y] = tables[u][y], tables[t][x]
+            costs[t], costs[u] = cost(tables[t]), cost(tables[u])
+        for table in tables:
+            table.sort(key=lambda i: (rank[i], noise[i]))
+        return tables
+
+
+#: The seating methods by name: a new method is one entry here.
+_METHODS: Final[tuple[Seater, ...]] = (
+    RandomSeater(), BalancedSeater(), SwissSeater(), SnakeSeater(),
+)
+SEATERS: Final[dict[str, Seater]] = {s.name: s for s in _METHODS}
+
+
+def find_seater(name: str) -> Seater:
+    """The seating method called ``name``; the error lists the names there are.
+
+    >>> find_seater("swiss").ahead, find_seater("balanced").keeps_groups
+    (False, True)
+    """
+    try:
+        return SEATERS[name]
+    except KeyError:
+        raise SeatingError("seating.unknown_method", method=repr(name),
+                           methods=", ".join(SEATERS)) from None
+
+
+def seaters_for(kind: str) -> tuple[Seater, ...]:
+    """The seating methods a stage of ``kind`` offers, in the registry's order."""
+    return tuple(s for s in SEATERS.values() if kind in s.kinds)

@@ -15,14 +15,15 @@ one: zero-sum, one winner, every minus a rack can hold.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from meldtour.core.rules import RuleSet
+from meldtour.core.rules import RuleSet, find_rules
 from meldtour.core.scoring import score_game
 from meldtour.core.tiles import Tile, full_set
 
 from .model import Progress, Tournament
+from .seating import Seating, find_seater, plan_seatings
 from .stages import close_round, current_stage, enter_table_game, seat_round, submit_table
 
 
@@ -107,3 +108,79 @@ def play_round(
     t, more, _ = close_round(t, division)
     all_notices.extend(more)
     return Progress(t, tuple(all_notices))
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedEvent:
+    """Seatings and the points each player had before each of them (players numbered
+    from 1: ``points[r][p - 1]`` before seating ``r + 1``)."""
+
+    seatings: tuple[Seating, ...]
+    points: tuple[tuple[int, ...], ...]
+
+    def gap(self) -> float:
+        """The mean standings gap at a table: over the tables of every seating after
+        the first, the rank of the table's lowest-placed player minus that of its
+        best (ranks by points before the seating; equal points share a rank)."""
+        gaps = [gap for s, pts in zip(self.seatings[1:], self.points[1:], strict=True)
+                for gap in table_gaps(s, pts)]
+        return sum(gaps) / len(gaps) if gaps else 0.0
+
+
+def table_gaps(seating: Seating, points: Sequence[int]) -> list[int]:
+    """Per table, the spread of its players' ranks (by ``points[p - 1]``, higher first).
+
+    >>> table_gaps(Seating(((1, 2, 3), (4, 5, 6))), [9, 0, 5, 5, 1, 0])
+    [4, 3]
+    """
+    rank = {p: 1 + sum(1 for q in points if q > points[p - 1])
+            for p in range(1, len(points) + 1)}
+    return [max(rank[p] for p in t) - min(rank[p] for p in t) for t in seating.tables]
+
+
+def simulate_seatings(
+    players: int,
+    seatings: int,
+    method: str,
+    *,
+    seed: int | str = 0,
+    table_size: int = 4,
+    games: int = 2,
+    rules: RuleSet | None = None,
+    groups: Mapping[int, Collection[str]] | None = None,
+    groups_hard: bool = True,
+    effort: float = 1.0,
+) -> SimulatedEvent:
+    """Seat ``players`` for ``seatings`` seatings with ``method``, playing ``games``
+    plausible games at every table after each seating (players of unequal strength,
+    drawn from the seed). A method that plans ahead is asked for every seating at
+    once, as :func:`~.seating.plan_seatings` would seat them; one that does not is asked
+    before each seating, with the points so far as the standings."""
+    rules = rules or find_rules("standard")
+    people = range(1, players + 1)
+    draw = random.Random(f"{seed}:strength")
+    strength = {p: draw.uniform(0.5, 2.0) for p in people}
+    ahead = find_seater(method).ahead
+    plan = plan_seatings(people, seatings, method=method, table_size=table_size, seed=seed,
+                         groups=groups, groups_hard=groups_hard, effort=effort) if ahead else ()
+    points = dict.fromkeys(people, 0)
+    seated: list[Seating] = []
+    before: list[tuple[int, ...]] = []
+    for r in range(seatings):
+        before.append(tuple(points[p] for p in people))
+        if ahead:
+            seating = plan[r]
+        else:
+            seating = plan_seatings(
+                people, 1, method=method, table_size=table_size, seed=f"{seed}:{r}",
+                history=seated, groups=groups, groups_hard=groups_hard, effort=effort,
+                standings={p: float(v) for p, v in points.items()} if r else None)[0]
+        seated.append(seating)
+        rng = random.Random(f"{seed}:games:{r}")
+        for table in seating.tables:
+            power = [strength[p] for p in table]
+            for _ in range(games):
+                game = plausible_game(rng, len(table), rules, power)
+                for p, v in zip(table, game.points, strict=True):
+                    points[p] += v
+    return SimulatedEvent(tuple(seated), tuple(before))

@@ -35,9 +35,8 @@ from .seating import (
     MIN_TABLE,
     Seating,
     SeatingError,
+    find_seater,
     plan_seatings,
-    random_seating,
-    snake_seating,
 )
 from .sheets import Cell, GameResult, ScoreSheet, correct, enter_game, new_sheet, submit
 from .standings import Standing, Standings, rank_players
@@ -147,20 +146,30 @@ def _plan(t: Tournament, div: Division, index: int, stage: Stage) -> Stage:
             if len(players) < MIN_TABLE:
                 raise SeatingError("seating.final_table_too_few", n=len(players))
             return replace(stage, plan=(Seating((tuple(players),)),))
-        if fmt.seating == "snake":
-            return replace(stage, plan=(snake_seating(players, size),))
-        if fmt.seating == "random":
-            return replace(stage, plan=(random_seating(players, seed, size),))
         history: tuple[Seating, ...] = ()
         left = 1
     else:
         history = tuple(r.seating for r in stage.rounds)
         left = fmt.seatings - len(stage.rounds)
+    if not find_seater(fmt.method).ahead:
+        left = min(left, 1)  # seated again from the standings after every round
     plan = plan_seatings(
         players, left, method=fmt.method, table_size=size, seed=seed, history=history,
         groups=groups or None, groups_hard=div.groups_hard,
+        standings=_standing_values(t, div, index, stage),
     )
     return replace(stage, plan=plan)
+
+
+def _standing_values(t: Tournament, div: Division, index: int, stage: Stage) -> dict[int, float]:
+    """The stage's standings so far as one number a player, higher first (minus the
+    rank, so that wins, league points and the tie-breaks all count): what a seater by
+    standings reads. Empty before the first result (a final that carries points
+    counts the earlier stages' games)."""
+    table = _standings(t, div, index, stage)
+    if not any(s.games for s in table):
+        return {}
+    return {s.player: float(-s.rank) for s in table}
 
 
 def seat_round(t: Tournament, division: str) -> Progress:
@@ -375,7 +384,10 @@ def stage_standings(t: Tournament, division: str, index: int | None = None) -> S
     standings of its latest round's tables taken together."""
     div = t.division(division)
     i = len(div.stages) - 1 if index is None else index
-    stage = div.stages[i]
+    return _standings(t, div, i, div.stages[i])
+
+
+def _standings(t: Tournament, div: Division, i: int, stage: Stage) -> Standings:
     games = list(stage.results())
     if stage.format.kind == "final" and stage.format.carry:
         for earlier in div.stages[:i]:

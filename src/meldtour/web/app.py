@@ -64,7 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         locale = choose_locale(request.query_params.get("lang"), request.cookies.get("lang"),
                                request.headers.get("accept-language"), settings.default_locale)
         rows = describe(PRESETS[preset], translations(locale).gettext)
-        return render(request, "rules.html", preset=preset, title=PRESET_TITLES[preset],
+        return render(request, "rules.html", preset=preset, title=PRESET_TITLES.get(preset, preset),
                       rows=rows)
 
     include_play(app)

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from meldtour.core.rules import RuleSet
+from meldtour.core.rules import RULE_PRESETS, RuleSet
 
 from .i18n import N_
 
-PRESET_TITLES = {
-    "krc-2015": N_("Korea Rummikub Championship, Busan 2015"),
-    "korea-official": N_("Korean official tournament rules"),
-    "standard": N_("General home rules (Sabra)"),
-    "japan": N_("Japanese championship and monthly events (2009)"),
-}
+#: Each preset's own title (its name when it has none), to translate where shown.
+PRESET_TITLES: dict[str, str] = {name: p.heading for name, p in RULE_PRESETS.items()}
 
 _FAILED = {
     "keep_completed": N_("Completed melds stay, the other tiles go back; draw %(n)d"),

@@ -23,6 +23,7 @@ from meldtour.store.models import TournamentRow
 from meldtour.store.repository import NotFound
 from meldtour.store.templates import TEMPLATES
 from meldtour.tournament import StageFormat, Tournament, TournamentError, awards
+from meldtour.tournament.seating import SEATERS, seaters_for
 from meldtour.tournament.side import family_prizes
 
 from .. import accounts
@@ -196,7 +197,8 @@ def _stage(form: FormData, i: str, old: StageFormat | None = None) -> StageForma
         return None
     base = old if old is not None and old.kind == kind else None
     seating = _text(form, f"seating{i}", base.seating if base else "random")
-    if kind != "knockout" and seating == "snake":
+    method = SEATERS.get(seating)
+    if method is not None and kind not in method.kinds:  # snake seeding: knockouts only
         seating = "random"
     entrants = _number(form, f"entrants{i}", (base.entrants if base else None) or 4)
     return StageFormat(
@@ -207,7 +209,7 @@ def _stage(form: FormData, i: str, old: StageFormat | None = None) -> StageForma
         advance=_number(form, f"advance{i}", base.advance if base else 2),
         entrants=entrants if kind == "final" else None,
         carry=bool(form.get(f"carry{i}")) if kind == "final" else False,
-        seating=seating,  # type: ignore[arg-type]
+        seating=seating,
         final_games=_number(form, f"final_games{i}", (base.final_games if base else 1) or 1)
         if kind == "knockout" else None,
         name=_text(form, f"title{i}", base.name if base else "", 60))
@@ -307,7 +309,8 @@ def overview(request: Request, store: StoreDep, director: TournamentDirectorDep,
     t = _load(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     return render(request, "director/tournament.html", account=director, t=t, slug=slug,
-                  views=views, kinds=KINDS, info=usecases.info(store, slug),
+                  views=views, kinds=KINDS, seaters=seaters_for("seatings"),
+                  info=usecases.info(store, slug),
                   polls=usecases.polls(store, slug), presets=list(PRESETS),
                   directors=owners.directors(store, slug))
 
