@@ -178,8 +178,8 @@ def load(session: Session, slug: str | None, lock: Lock = "none") -> Loaded:
     for rkey, r in out.rounds.items():
         rounds[rkey[:2]].append(codec.round_value(_round_data(r), tuple(tables[rkey])))
     stages: dict[str, list[Stage]] = {k: [] for k in out.divisions}
-    for skey, s in out.stages.items():
-        stages[skey[0]].append(codec.stage_value(_stage_data(s), tuple(rounds[skey])))
+    for skey, st in out.stages.items():
+        stages[skey[0]].append(codec.stage_value(_stage_data(st), tuple(rounds[skey])))
     divisions = tuple(codec.division_value(_division_data(d), tuple(stages[d.key]))
                       for d in drows)
     registrations = tuple(codec.registration_value(_registration_data(r, key_of))

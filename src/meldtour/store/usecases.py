@@ -504,8 +504,8 @@ def find_player(t: Tournament, token: str, division: str | None = None) -> int:
             raise UseCaseError(str(exc)) from None
         return number
     regs = [r for r in t.registrations if division is None or r.division == division]
-    for match in (lambda r: r.name == s, lambda r: r.name.casefold() == s.casefold()):
-        found = [r for r in regs if match(r)]
+    for fold in (str, str.casefold):  # the exact name, then ignoring case
+        found = [r for r in regs if fold(r.name) == fold(s)]
         if len(found) == 1:
             return found[0].player
         if len(found) > 1:
