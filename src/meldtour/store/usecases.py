@@ -220,8 +220,12 @@ def _prime(store: Store, s: Any, loaded: Loaded, value: Tournament) -> Callable[
 
 
 def make_slug(name: str) -> str:
-    """>>> make_slug("KRC 2015 Busan!")
+    """A tournament's slug from its name (Latin letters and digits; else ``tournament``).
+
+    >>> make_slug("KRC 2015 Busan!")
     'krc-2015-busan'
+    >>> make_slug("부산 오픈")
+    'tournament'
     """
     s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
     return s or "tournament"
