@@ -453,7 +453,8 @@ def _save_registration(w: Writer, old: Registration | None, new: Registration) -
     if row is None:
         # A person is found again by name across tournaments, but never twice in one
         # tournament: two registrations of one name in a day are two people (two 김민지
-        # at a club night), each with a person of their own (docs/tournament.md, §1 "People").
+        # at a club night), each with a person of their own (docs/tournament.md,
+        # "1. Divisions and registration", People).
         taken = {r.player_id for r in loaded.registrations.values()}
         player = w.session.scalars(select(Player).where(Player.name == new.name,
                                                         Player.id.not_in(taken))
