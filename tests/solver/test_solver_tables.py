@@ -1,16 +1,13 @@
-"""The solver's tables: run states, the dominance between them, groups; doctests."""
+"""The solver's tables: run states, the dominance between them, groups (their doctests
+run with every other module's: ``--doctest-modules`` over ``src/meldtour``)."""
 
 from __future__ import annotations
 
-import doctest
 import random
 from itertools import combinations, product
 
 import pytest
 
-import meldtour.solver.dp
-import meldtour.solver.exact
-import meldtour.solver.tables
 from meldtour.core.melds import Meld
 from meldtour.core.tiles import JOKER, TILES
 from meldtour.solver.dp import _CAP_MASK, _CAP_SHIFT, _JSHIFT, _prune
@@ -24,13 +21,6 @@ from meldtour.solver.tables import (
     RUN_STATES,
     VIABLE,
 )
-
-
-@pytest.mark.parametrize(
-    "module", [meldtour.solver.tables, meldtour.solver.exact, meldtour.solver.dp]
-)
-def test_doctests(module: object) -> None:
-    assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
 
 
 def _ends_closed(state: int, ms: tuple[int, ...]) -> bool:

@@ -1,25 +1,14 @@
-"""National ranking points and the openskill rating; the modules' doctests."""
+"""National ranking points and the openskill rating (the modules' doctests run with
+every other module's: ``--doctest-modules`` over ``src/meldtour``)."""
 
 from __future__ import annotations
 
-import doctest
 import random
 from datetime import date
 
 import pytest
 
 from meldtour.core.rules import find_rules
-from meldtour.tournament import (
-    model,
-    ranking,
-    registration,
-    seating,
-    sheets,
-    side,
-    simulate,
-    stages,
-    standings,
-)
 from meldtour.tournament.ranking import (
     RankingConfig,
     Rating,
@@ -32,13 +21,6 @@ from meldtour.tournament.ranking import (
 )
 from meldtour.tournament.sheets import GameResult
 from meldtour.tournament.simulate import plausible_game
-
-
-@pytest.mark.parametrize("module", [model, ranking, registration, seating, sheets, side,
-                                    simulate, stages, standings])
-def test_doctests(module: object) -> None:
-    failed, _ = doctest.testmod(module)  # type: ignore[arg-type]
-    assert failed == 0
 
 
 def places(*players: int) -> dict[int, int]:

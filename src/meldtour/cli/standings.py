@@ -26,6 +26,7 @@ from meldtour.tournament.sheets import GameResult, Problem, enter_game, new_shee
 from meldtour.tournament.standings import (
     DEFAULT_CHAIN,
     StandingRules,
+    ThreeTable,
     rank_players,
     score_json,
     score_text,
@@ -213,8 +214,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         chain = tuple(x.strip() for x in args.chain.split(",") if x.strip())
         mode = args.mode or rules.match_ranking
-        three = "scale" if args.three_table == "scale" else "as_is"
-        srules = StandingRules(mode=mode, chain=chain,  # type: ignore[arg-type]
+        three: ThreeTable = "scale" if args.three_table == "scale" else "as_is"
+        srules = StandingRules(mode=mode, chain=chain,
                                three_table=three, win_points=rules.league_win_points)
         rows = read_rows(text, rules)
         games, names, errors = build_results(rows, rules)

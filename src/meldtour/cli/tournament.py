@@ -297,7 +297,7 @@ def cmd_show(store: Any, args: argparse.Namespace) -> int:
     from meldtour.store import usecases as uc
 
     t = uc.read(store, _slug(args))
-    out = []
+    out: list[dict[str, Any]] = []
     for d in t.divisions:
         counts: dict[str, int] = {}
         for r in t.in_division(d.key):
@@ -315,10 +315,10 @@ def cmd_show(store: Any, args: argparse.Namespace) -> int:
         return 0
     con = _console()
     con.print(f"[bold]{t.name}[/] {t.date}")
-    for d in out:
-        players = ", ".join(f"{v} {k}" for k, v in d["players"].items()) or "no players"
-        con.print(f"  [bold]{d['division']}[/] {d['name']}: {players}")
-        for st in d["stages"]:
+    for div in out:
+        players = ", ".join(f"{v} {k}" for k, v in div["players"].items()) or "no players"
+        con.print(f"  [bold]{div['division']}[/] {div['name']}: {players}")
+        for st in div["stages"]:
             rounds = "; ".join(f"round {r['round']}: {r['counted']}/{r['tables']} sheets"
                                + (" (closed)" if r["closed"] else "") for r in st["rounds"])
             con.print(f"    stage {st['stage']} {st['name']} ({st['entrants']} players)"
@@ -378,7 +378,7 @@ def cmd_players(store: Any, args: argparse.Namespace) -> int:
         return 0
     if args.players_action == "list":
         t = uc.read(store, _slug(args))
-        rows = [{"number": r.player, "name": r.name, "division": r.division,
+        rows: list[dict[str, Any]] = [{"number": r.player, "name": r.name, "division": r.division,
                  "tags": sorted(r.tags), "generation": r.generation, "status": r.status}
                 for r in t.registrations
                 if not _opt(args, "division") or r.division == args.division]
@@ -473,7 +473,7 @@ def _penalty(value: str, rules: Any, where: str) -> int:
     if not v:
         return 0
     if set(v) <= {"×", "x", "X"}:
-        return len(v) * rules.failed_turn_points
+        return len(v) * int(rules.failed_turn_points)
     try:
         return abs(int(v.replace("−", "-")))
     except ValueError:
@@ -840,8 +840,9 @@ def cmd_awards(store: Any, args: argparse.Namespace) -> int:
     from meldtour.store import usecases as uc
 
     lines = uc.award(store, _slug(args), _opt(args, "division"), who=_who(args))
-    rows = [{"place": a.place, "player": a.number, "name": a.name, "division": a.division}
-            for a in lines]
+    rows: list[dict[str, Any]] = [
+        {"place": a.place, "player": a.number, "name": a.name, "division": a.division}
+        for a in lines]
     if _opt(args, "json"):
         _print_json(rows)
         return 0
@@ -893,11 +894,11 @@ def cmd_export(store: Any, args: argparse.Namespace) -> int:
         write(f"results-{d.key}.csv", ["stage", "round", "table", "game", "player", "points",
                                         "penalty", "winner"], rows)
         for i in range(len(d.stages)):
-            st = stage_standings(t, d.key, i)
+            standings = stage_standings(t, d.key, i)
             write(f"standings-{d.key}-stage{i + 1}.csv",
                   ["rank", "player", "name", "wins", "points", "score", "decided_by"],
                   [[s.rank, s.player, t.name_of(s.player), s.wins, s.points,
-                    score_json(s.score), s.decided_by] for s in st])
+                    score_json(s.score), s.decided_by] for s in standings])
         write(f"ranking-{d.key}.csv", ["place", "player", "name", "stage"],
               [[p.place, p.player, p.name, p.stage] for p in final_ranking(t, d.key)])
     with store.transaction() as s:

@@ -1,4 +1,5 @@
-"""The game engine: ``new_game`` and ``apply`` (RULES.md §3–§6).
+"""The game engine: ``new_game`` and ``apply`` (docs/rules.md, from "Setting up a game"
+to "Scoring a game").
 
 The engine is a pure function of (state, move): it returns a new state and the
 events that describe the change, or raises :class:`IllegalMove` with the reason and
@@ -292,7 +293,8 @@ def _record(state: GameState, move: Move) -> GameState:
 def _finish_turn(
     state: GameState, seat: int, events: list[Event], at: float | None, played: bool
 ) -> GameState:
-    """End ``seat``'s turn: check for the game's end (§5), then pass the turn on.
+    """End ``seat``'s turn: check for the game's end (docs/rules.md, "The end
+    of the game"), then pass the turn on.
 
     With the pool empty, a turn in which no tile was put down is "idle": under
     ``continue`` it ends the game (the player could not play); under any rule a full
@@ -408,8 +410,8 @@ def _untouched(state: GameState, draft: Board) -> bool:
 
 
 def _timeout(state: GameState, move: Timeout, finder: PlayFinder | None) -> Progress:
-    """Time ran out (§4.3): a legal draft stands; an untouched board is a draw;
-    anything else is a failed turn."""
+    """Time ran out (docs/rules.md, "The clock and failed turns"): a legal draft
+    stands; an untouched board is a draw; anything else is a failed turn."""
     seat = move.seat
     draft = move.board if move.board is not None else state.draft
     if draft is not None:
@@ -444,7 +446,8 @@ def _no_rack_tile_valid(state: GameState, seat: int, draft: Board) -> bool:
 def _fail_turn(
     state: GameState, seat: int, draft: Board, events: list[Event]
 ) -> tuple[GameState, bool]:
-    """A failed turn (§4.3): keep the completed melds or revert, then the penalty."""
+    """A failed turn (docs/rules.md, "The clock and failed turns"): keep the completed
+    melds or revert, then the penalty."""
     rules = state.rules
     kept = _kept_board(state, seat, draft) if rules.failed_turn == "keep_completed" else None
     placed: tuple[Tile, ...] = ()
@@ -519,7 +522,8 @@ def _pass(state: GameState, move: Pass, finder: PlayFinder | None) -> Progress:
 
 
 def _redeal(state: GameState, move: Redeal) -> Progress:
-    """The redeal right (§3): three or more doubles, in the rule set's window."""
+    """The redeal right (docs/rules.md, "Setting up a game"): three or more doubles, in
+    the rule set's window."""
     seat = move.seat
     rules = state.rules
     if rules.redeal == "none":

@@ -1,4 +1,5 @@
-"""Melds: runs and groups, with jokers placed by position (RULES.md §2).
+"""Melds: runs and groups, with jokers placed by position (docs/rules.md, "Tiles and
+melds").
 
 A meld is an *ordered* list of tiles. In a run the numbers go up by one from left to
 right and a joker's number is fixed by its position; in a group (3 or 4 tiles of one
@@ -140,7 +141,7 @@ class Meld:
     """An ordered list of tiles on the table, with an optional declared kind.
 
     The kind matters only for a meld that reads both ways (``[J,J,7]``); without it
-    the reading with the larger value counts (RULES.md §2).
+    the reading with the larger value counts (docs/rules.md, "Tiles and melds").
     """
 
     tiles: tuple[Tile, ...]

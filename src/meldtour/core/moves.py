@@ -1,4 +1,4 @@
-"""Moves, and the legality of a play (RULES.md §4).
+"""Moves, and the legality of a play (docs/rules.md, "A turn").
 
 A play proposes the whole board after the turn. :func:`check_play` accepts it only
 if every board tile is still on the board, at least one rack tile was added, every
@@ -100,7 +100,8 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Redeal:
-    """Demand a new deal with three or more doubles (RULES.md §3)."""
+    """Demand a new deal with three or more doubles (docs/rules.md, "Setting up a
+    game")."""
 
     seat: int
     at: float | None = None

@@ -1,4 +1,4 @@
-"""The rule set: every option of RULES.md as one frozen dataclass, and the presets.
+"""The rule set: every option of docs/rules.md as one frozen dataclass, and the presets.
 
 >>> find_rules("korea-official").turn_seconds
 40
@@ -40,7 +40,7 @@ class RuleSet:
     name: str = "standard"
     #: Seconds per turn (000/002/003/004: 60; 001: 40).
     turn_seconds: int = 60
-    #: What a failed turn does to the board (§4.3).
+    #: What a failed turn does to the board (docs/rules.md, "The clock and failed turns").
     failed_turn: FailedTurn = "revert"
     #: Tiles drawn after a failed turn (3; 004: 1).
     failed_turn_draw: int = 3
@@ -54,11 +54,13 @@ class RuleSet:
     no_meld_penalty: int = 100
     #: Flat score of a player who could have melded and chose not to.
     could_meld_penalty: int = 200
-    #: What happens when the pool runs out (§5).
+    #: What happens when the pool runs out (docs/rules.md, "The end of the game").
     pool_out: PoolOut = "continue"
-    #: Who wins a tie for the lowest rack (§5; 004: nearest the starting player).
+    #: Who wins a tie for the lowest rack (docs/rules.md, "The end of the game"; 004:
+    #: nearest the starting player).
     tie_rule: TieRule = "nearest_start"
-    #: When a hand with enough doubles may demand a new deal (§3).
+    #: When a hand with enough doubles may demand a new deal (docs/rules.md, "Setting up
+    #: a game").
     redeal: RedealWindow = "none"
     #: How many doubles give the redeal right.
     redeal_doubles: int = 3
@@ -66,15 +68,17 @@ class RuleSet:
     seat_draw: SeatDraw = "highest_starts"
     #: A joker drawn for seat order is the best draw, or is drawn again.
     drawn_joker: DrawnJoker = "redraw"
-    #: Whether a joker may leave its meld freely or only when replaced (§4.2).
+    #: Whether a joker may leave its meld freely or only when replaced (docs/rules.md,
+    #: "A turn").
     joker_retrieval: JokerRetrieval = "free"
-    #: Value the initial meld must reach (§4.1).
+    #: Value the initial meld must reach (docs/rules.md, "A turn").
     initial_meld: int = 30
     #: Allow runs that wrap 13-1 ("American" rule of 002).
     wrap_runs: bool = False
     #: Add other players' penalty points to the winner's score (004: no).
     penalty_to_winner: bool = False
-    #: How a match across several games is ranked (§7).
+    #: How a match across several games is ranked (docs/rules.md, "A match over several
+    #: games").
     match_ranking: MatchRanking = "wins"
     #: Points a win is worth in league ranking (004: 100).
     league_win_points: int = 100
@@ -162,7 +166,8 @@ class Preset:
         return self.title or self.name
 
 
-#: The four presets of RULES.md §8. Each number is a field, so a house preset can change it.
+#: The four presets (docs/rules.md, "Presets"). Each number is a field, so a house preset
+#: can change it.
 #: A fifth preset is one more entry here (and its title in the catalogs).
 RULE_PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
     Preset(RuleSet(

@@ -1,4 +1,5 @@
-"""Scoring one game (RULES.md §6) and ranking a match across games (§7).
+"""Scoring one game (docs/rules.md, "Scoring a game") and ranking a match across games
+("A match over several games").
 
 >>> from meldtour.core.rules import find_rules
 >>> from meldtour.core.tiles import parse_tiles
@@ -144,7 +145,7 @@ def rank_match(
     mode: MatchRanking = "wins",
     win_points: int = 100,
 ) -> list[MatchStanding]:
-    """Rank players over several games (§7).
+    """Rank players over several games (docs/rules.md, "A match over several games").
 
     ``games[g][p]`` is player p's points in game g (penalties included); ``winners[g]``
     the winner of game g. ``wins``: most wins, then points; ``league``: 100 a win plus

@@ -1,6 +1,7 @@
 """A small exact search over meld partitions, for the engine's own questions.
 
-The engine must answer two questions exactly (RULES.md §4.1, §5, §6):
+The engine must answer two questions exactly (docs/rules.md: "A turn", "The end of
+the game", "Scoring a game"):
 
 * could this rack have made the initial meld? (the −200 rule)
 * does this player have any legal play? (a pass under the ``continue`` pool-out rule)

@@ -1,4 +1,5 @@
-"""Tiles, colours and the 106-tile set, with the notation of RULES.md §10.
+"""Tiles, colours and the 106-tile set, with their notation (docs/rules.md,
+"Tiles and melds").
 
 A tile is written as its colour letter and number (``k1`` … ``b13``) or ``J`` for a
 joker. Two identical tiles are written the same: the notation carries no identity.

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from .clock import Clock, ManualClock, SystemClock
 from .game import LiveGame, Subscriber, TableError
-from .log import GameLog, LoggedGame, MemoryLog
+from .handle import GameHandle
+from .log import GameLog, MemoryLog
 from .server import LiveServer
 from .table import SeatConfig, TableConfig
 
 __all__ = [
-    "Clock", "GameLog", "LiveGame", "LiveServer", "LoggedGame", "ManualClock", "MemoryLog",
+    "Clock", "GameHandle", "GameLog", "LiveGame", "LiveServer", "ManualClock", "MemoryLog",
     "SeatConfig", "Subscriber", "SystemClock", "TableConfig", "TableError",
 ]

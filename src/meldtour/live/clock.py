@@ -1,4 +1,5 @@
-"""The server's clock: the only clock a live game trusts (RULES.md §4.3).
+"""The server's clock: the only clock a live game trusts (docs/rules.md, "The clock and
+failed turns").
 
 Times are seconds. :class:`SystemClock` is wall time, so that a game recovered after
 a restart keeps its deadline; :class:`ManualClock` lets tests drive time.

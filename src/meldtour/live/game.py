@@ -21,7 +21,7 @@ The version is the number of moves applied (``len(state.history)``): it names th
 state a submission was made against, so a move or draft made against an old state is
 ignored, and a reconnecting client gets the frames after its version (or a snapshot).
 Drafts are not versioned: they are the current turn's table, kept by the owner, logged
-(overwritten) and judged by the time-out (RULES.md §4.3).
+(overwritten) and judged by the time-out (docs/rules.md, "The clock and failed turns").
 """
 
 from __future__ import annotations
@@ -569,10 +569,11 @@ class LiveGame:
         """The game as its log leaves it: the moves replayed with their times and the
         clock's earlier resumptions, and the last draft restored.
 
-        The clock stops while the server is down (docs/rules.md, "The clock"): the
-        player to move gets back the time they had left when the server was last known
-        alive (its heartbeat, or the log's latest write), from now. The new start of the
-        turn is logged, so that a later replay sets the clock back the same way."""
+        The clock stops while the server is down (docs/rules.md, "The clock and failed
+        turns"): the player to move gets back the time they had left when the server
+        was last known alive (its heartbeat, or the log's latest write), from now. The
+        new start of the turn is logged, so that a later replay sets the clock back the
+        same way."""
         logged = await game_log.load(game_id)
         if logged is None:
             raise KeyError(game_id)

@@ -2,9 +2,10 @@
 
 A narrow protocol: :class:`StoreLog` keeps it in the database (``meldtour.store.games``:
 each move in its own transaction), :class:`MemoryLog` in memory (unit tests). A logged
-game is a game record (``core.record``: rules, players, seed, deal, moves with their
-server times ``at``) plus the header's ``started_at`` and ``table``, the current turn's
-latest draft, the heartbeat and the clock's resumptions after restarts.
+game (:class:`~meldtour.store.games.StoredGame`, whichever log keeps it) is a game
+record (``core.record``: rules, players, seed, deal, moves with their server times
+``at``) plus the header's ``started_at`` and ``table``, the current turn's latest
+draft, the heartbeat and the clock's resumptions after restarts.
 """
 
 from __future__ import annotations
@@ -13,34 +14,17 @@ import asyncio
 import copy
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from meldtour.store import games
 from meldtour.store.db import Store
+from meldtour.store.games import StoredGame
 
 T = TypeVar("T")
 
 
 class LogError(RuntimeError):
     """The log refused a write (an out-of-order append, an unknown game)."""
-
-
-@dataclass
-class LoggedGame:
-    #: ``{"rules", "players", "seed", "deal"?, "started_at", "table"}``
-    header: dict[str, Any]
-    #: Moves in order: ``core.record.move_to_json(move)`` plus ``"at"`` (server seconds).
-    moves: list[dict[str, Any]] = field(default_factory=list)
-    #: The latest draft: ``{"version", "seat", "board", "at"}``; only the one whose
-    #: version equals ``len(moves)`` still counts.
-    draft: dict[str, Any] | None = None
-    #: Set when the game is over: ``{"end", "winner", "scores"}``.
-    result: dict[str, Any] | None = None
-    #: When the process running the game was last known alive (its heartbeat).
-    alive_at: float | None = None
-    #: The clock set back after restarts: ``{"version", "turn_started", "at"}`` in order.
-    resumes: list[dict[str, Any]] = field(default_factory=list)
 
 
 class GameLog(Protocol):
@@ -56,7 +40,7 @@ class GameLog(Protocol):
     async def finish(self, game_id: str, result: Mapping[str, Any]) -> None:
         """Mark the game over."""
 
-    async def load(self, game_id: str) -> LoggedGame | None:
+    async def load(self, game_id: str) -> StoredGame | None:
         """Everything written for the game, or None."""
 
     async def unfinished(self) -> list[str]:
@@ -83,13 +67,13 @@ class MemoryLog:
     """The log in memory (a process's lifetime); copies in and out, like a database."""
 
     def __init__(self) -> None:
-        self._games: dict[str, LoggedGame] = {}
+        self._games: dict[str, StoredGame] = {}
         self._tables: dict[str, dict[str, Any]] = {}
 
     async def start(self, game_id: str, header: Mapping[str, Any]) -> None:
         if game_id in self._games:
             raise LogError(f"game {game_id} is already in the log")
-        self._games[game_id] = LoggedGame(copy.deepcopy(dict(header)))
+        self._games[game_id] = StoredGame(copy.deepcopy(dict(header)))
         self._tables.pop(game_id, None)
 
     async def save_table(self, game_id: str, table: Mapping[str, Any]) -> None:
@@ -104,7 +88,7 @@ class MemoryLog:
     async def waiting_tables(self) -> list[str]:
         return list(self._tables)
 
-    def _game(self, game_id: str) -> LoggedGame:
+    def _game(self, game_id: str) -> StoredGame:
         try:
             return self._games[game_id]
         except KeyError:
@@ -122,7 +106,7 @@ class MemoryLog:
     async def finish(self, game_id: str, result: Mapping[str, Any]) -> None:
         self._game(game_id).result = copy.deepcopy(dict(result))
 
-    async def load(self, game_id: str) -> LoggedGame | None:
+    async def load(self, game_id: str) -> StoredGame | None:
         game = self._games.get(game_id)
         return None if game is None else copy.deepcopy(game)
 
@@ -238,12 +222,8 @@ class StoreLog:
     async def finish(self, game_id: str, result: Mapping[str, Any]) -> None:
         await self._write("finish", game_id, copy.deepcopy(dict(result)))
 
-    async def load(self, game_id: str) -> LoggedGame | None:
-        stored = await self._run(games.load_game, game_id)
-        if stored is None:
-            return None
-        return LoggedGame(stored.header, stored.moves, stored.draft, stored.result,
-                          stored.alive_at, stored.resumes)
+    async def load(self, game_id: str) -> StoredGame | None:
+        return await self._run(games.load_game, game_id)
 
     async def unfinished(self) -> list[str]:
         return await self._run(games.unfinished_games)

@@ -30,8 +30,8 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from sqlalchemy.exc import IntegrityError
 
@@ -40,11 +40,9 @@ from meldtour.store import games as game_log
 from meldtour.store import online, usecases
 from meldtour.store.db import Store
 
+from .cluster import Cluster
+from .game import LiveGame
 from .table import SeatConfig, TableConfig, secret_seed
-
-if TYPE_CHECKING:
-    from .game import LiveGame
-    from .server import LiveServer
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +80,32 @@ def seat_tokens(secret: str | bytes) -> SeatToken:
     return token
 
 
+class TableHost(Protocol):
+    """What the online rounds need of the server their tables are played on (the
+    :class:`~.server.LiveServer`, which makes its own :class:`OnlineRounds`)."""
+
+    @property
+    def games(self) -> dict[str, LiveGame]:
+        """This process's games, by id."""
+
+    @property
+    def cluster(self) -> Cluster | None:
+        """The processes sharing the games, if several do."""
+
+    @property
+    def over_hooks(self) -> list[Callable[[LiveGame], Awaitable[None]]]:
+        """Called when a game of this process is over (its result logged)."""
+
+    async def open_table(self, config: TableConfig, game_id: str | None = None,
+                         names: list[str | None] | None = None,
+                         keys: list[str | None] | None = None) -> LiveGame:
+        """A new table owned by this process, its seats taken by ``names``/``keys``."""
+
+
 class OnlineRounds:
     """The online tables of the tournaments in ``store``, played on ``server``."""
 
-    def __init__(self, server: LiveServer, store: Callable[[], Store],
+    def __init__(self, server: TableHost, store: Callable[[], Store],
                  seat_token: SeatToken | None = None) -> None:
         self.server = server
         self._store = store

@@ -27,6 +27,7 @@ from meldtour.store.games import ListedTable
 from .clock import Clock, SystemClock
 from .cluster import RENEW, Cluster, RemoteError, RemoteSubscriber, redis_url
 from .game import LiveGame, Subscriber, TableError, seat_of_token
+from .handle import GameHandle
 from .log import GameLog, MemoryLog, StoreLog
 from .online import OnlineRounds
 from .table import TableConfig
@@ -167,7 +168,7 @@ class LiveServer:
     def get(self, game_id: str) -> LiveGame | None:
         return self.games.get(game_id)
 
-    async def find(self, game_id: str) -> LiveGame | RemoteGame | None:
+    async def find(self, game_id: str) -> GameHandle | None:
         """The game, wherever it is: this process's (recovered from the log first if
         need be), or a handle on the process that owns it."""
         await self.ensure_recovered()
@@ -518,10 +519,10 @@ class LiveServer:
 
 
 class RemoteGame:
-    """A game another process owns, as this process's pages and sockets see it: the
-    same methods as :class:`LiveGame` for them, done by the owner. When the owner
-    dies, the sockets follow the game to its new owner (this process or another) and
-    get a snapshot there."""
+    """A game another process owns, as this process's pages and sockets see it: a
+    :class:`~.handle.GameHandle` like :class:`LiveGame`, its requests done by the
+    owner. When the owner dies, the sockets follow the game to its new owner (this
+    process or another) and get a snapshot there."""
 
     def __init__(self, server: LiveServer, game_id: str, owner: str,
                  info: dict[str, Any]) -> None:

@@ -1,13 +1,11 @@
 """The ``expert`` player: it plays like ``greedy`` until an opponent is close to going
 out; then, before putting tiles down, it estimates from the tiles it has not seen how
 likely its play is to let that opponent go out, and draws instead when that risk
-outweighs the tiles it would lay.
+outweighs the tiles it would lay (whoever empties their rack first wins, and near the
+end the previous player's turn often feeds the winner).
 
-Why. Whoever empties their rack first wins, and the table is shared: in games between
-``greedy`` players, more than half of the winners could not have gone out on the
-table as it stood before the previous player's turn — that turn fed them (52% of 60
-four-player games, 58% of 40 two-player games). So near the end the expert weighs
-two options, laying its best play or drawing (which leaves the table as it is):
+It weighs two options, laying its best play or drawing (which leaves the table as it
+is):
 
 * *Risk*: an opponent with few tiles holds, most likely, tiles that do not fit the
   current table (it would have played them). The expert lists the tiles it cannot see
@@ -17,43 +15,10 @@ two options, laying its best play or drawing (which leaves the table as it is):
   that some sampled opponent could go out on the table the option leaves.
 * *Value*: ``(1 - risk) * exp(-tile_weight * tiles left on its rack)``.
 
-The tile weight decides how much risk a play may carry: 0.02 (since 2026-11-30; it
-was 0.15) makes the expert draw unless its play is nearly safe — a tile more on its
-rack costs little, feeding a close opponent costs the game. On the same 400 mirrored
-games (seed 1), against three greedy players and head to head: 0.15 → 30.5% and
-60.0%; 0.08 → 35.25% and 65.75%; 0.05 → 36.5% and 69.75%; 0.02 → 40.25% and 75.5%;
-0 → 40.0% and 75.75%. ``close = 8`` with 0.02: 75.75% head to head, no change. The
-2,000-game figures are in ``BENCHMARKS.md``.
-
-What it tried and left out, because it measured no better than ``greedy`` under
-krc-2015 (400 games each, 25-28% against three greedy players): holding back a
-reserve of playable tiles while the race is safe, keeping jokers off the table, and
-the smallest initial meld. Within noise of the shipped version on 400 games: weighing
-only the next opponent, ``close = 8``, ``tile_weight = 0.1`` (seeds 10000+, against a
-weight of 0.15 then).
-
-Tried since, and left off by default (``hold_players = 0``), because it measured no
-gain (mirrored deals, seed 1, same seeds as the shipped figures in ``BENCHMARKS.md``):
-
-* *Hold back* (:meth:`ExpertPlayer.held_back`): keep the melds the rack makes by
-  itself (they can go down any later turn; laying them only gives the others tiles
-  to rearrange) and lay the solver's best play for the rest of the rack — all at
-  once when everything goes out, the full play when the rest places nothing; when
-  the chosen play is too risky, the held-back play is weighed before drawing.
-* *Sharper sampling*: opponents' racks drawn from the tiles that fit the table by no
-  single-tile move (:func:`_fits_alone`: also a group's missing colour and a run of
-  five or more split in two), not only by no move at a meld's end.
-
-Both at two-player tables: 59.3-60.3% head to head over the run (the figure at 2,000
-games is in ``BENCHMARKS.md``), against 59.9% without. Hold back alone against three
-greedy players: 30.75% on 400 mirrored deals (30.5% without); with the sharper
-sampling too, 28.0% on the first 250; the sharper sampling alone, 29.5% on 400. The
-held-back play as a fallback only (when the full play is too risky): 30.5%, the very
-same games as without it.
-
-Also tried (2026-11-30) and not kept: when the best play is too risky, weighing up to
-six smaller plays of its tiles before drawing — 29.5% against three greedy players
-(30.5% without) and 60.0% head to head (the same 240 of 400 games), so no gain.
+With ``hold_players`` set (off by default) it also holds back the melds its rack makes
+by itself (:meth:`ExpertPlayer.held_back`) and samples opponents' racks more sharply
+(:func:`_fits_alone`). How its parameters were chosen, what was tried and left out,
+and its strength and decision times: ``BENCHMARKS.md``, "Players".
 
 It sees only its :class:`~meldtour.core.views.PlayerView`; its samples come from a
 random generator seeded by its own seed and the turn number, so it is deterministic.

@@ -1,4 +1,4 @@
-"""The exact solver: the best play for any board and rack (issue 3).
+"""The exact solver: the best play for any board and rack.
 
 :func:`solve` gives a :class:`Solution`; :func:`finder` is a
 :data:`meldtour.core.search.PlayFinder` for the engine. The algorithm is in

@@ -30,11 +30,20 @@ class GameLogError(StoreError):
 
 @dataclass
 class StoredGame:
+    """Everything written for a game (the live games' log reads it back as it is)."""
+
+    #: ``{"rules", "players", "seed", "deal"?, "started_at", "table"}``
     header: dict[str, Any]
+    #: Moves in order: ``core.record.move_to_json(move)`` plus ``"at"`` (server seconds).
     moves: list[dict[str, Any]] = field(default_factory=list)
+    #: The latest draft: ``{"version", "seat", "board", "at"}``; only the one whose
+    #: version equals ``len(moves)`` still counts.
     draft: dict[str, Any] | None = None
+    #: Set when the game is over: ``{"end", "winner", "scores"}``.
     result: dict[str, Any] | None = None
+    #: When the process running the game was last known alive (its heartbeat).
     alive_at: float | None = None
+    #: The clock set back after restarts: ``{"version", "turn_started", "at"}`` in order.
     resumes: list[dict[str, Any]] = field(default_factory=list)
 
 

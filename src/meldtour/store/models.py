@@ -13,7 +13,7 @@ round-trips exactly on SQLite and on PostgreSQL alike.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -186,7 +186,7 @@ class ScoreSheetRow(Base):
     submitted_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
     version: Mapped[int] = mapped_column(Integer)
 
-    __mapper_args__: ClassVar[dict[str, Any]] = {
+    __mapper_args__ = {  # noqa: RUF012 (typed by SQLAlchemy's base; read at class creation)
         "version_id_col": version, "version_id_generator": False}
 
 

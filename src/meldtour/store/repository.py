@@ -177,8 +177,8 @@ def load(session: Session, slug: str | None, lock: Lock = "none") -> Loaded:
     for rkey, r in out.rounds.items():
         rounds[rkey[:2]].append(codec.round_value(_round_data(r), tuple(tables[rkey])))
     stages: dict[str, list[Stage]] = {k: [] for k in out.divisions}
-    for skey, s in out.stages.items():
-        stages[skey[0]].append(codec.stage_value(_stage_data(s), tuple(rounds[skey])))
+    for skey, st in out.stages.items():
+        stages[skey[0]].append(codec.stage_value(_stage_data(st), tuple(rounds[skey])))
     divisions = tuple(codec.division_value(_division_data(d), tuple(stages[d.key]))
                       for d in drows)
     registrations = tuple(codec.registration_value(_registration_data(r, key_of))
@@ -452,7 +452,8 @@ def _save_registration(w: Writer, old: Registration | None, new: Registration) -
     if row is None:
         # A person is found again by name across tournaments, but never twice in one
         # tournament: two registrations of one name in a day are two people (two 김민지
-        # at a club night), each with a person of their own (docs/tournament.md, §1 "People").
+        # at a club night), each with a person of their own (docs/tournament.md,
+        # "1. Divisions and registration", People).
         taken = {r.player_id for r in loaded.registrations.values()}
         player = w.session.scalars(select(Player).where(Player.name == new.name,
                                                         Player.id.not_in(taken))

@@ -226,8 +226,12 @@ def _prime(store: Store, s: Any, loaded: Loaded, value: Tournament) -> Callable[
 
 
 def make_slug(name: str) -> str:
-    """>>> make_slug("KRC 2015 Busan!")
+    """A tournament's slug from its name (Latin letters and digits; else ``tournament``).
+
+    >>> make_slug("KRC 2015 Busan!")
     'krc-2015-busan'
+    >>> make_slug("부산 오픈")
+    'tournament'
     """
     s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
     return s or "tournament"
@@ -508,8 +512,8 @@ def find_player(t: Tournament, token: str, division: str | None = None) -> int:
             raise UseCaseError.of(exc) from None
         return number
     regs = [r for r in t.registrations if division is None or r.division == division]
-    for match in (lambda r: r.name == s, lambda r: r.name.casefold() == s.casefold()):
-        found = [r for r in regs if match(r)]
+    for fold in (str, str.casefold):  # the exact name, then ignoring case
+        found = [r for r in regs if fold(r.name) == fold(s)]
         if len(found) == 1:
             return found[0].player
         if len(found) > 1:

@@ -47,7 +47,7 @@ from . import refusals as _refusals  # noqa: F401  (the codes below)
 SeatingMethod = str
 KnockoutSeating = Literal["random", "snake"]
 
-#: Table sizes the engine seats: never 2 or 5 (TOURNAMENT.md §3).
+#: Table sizes the engine seats: never 2 or 5 (docs/tournament.md, "4. Tables of 3").
 MIN_TABLE: Final = 3
 MAX_TABLE: Final = 4
 

@@ -1,8 +1,9 @@
 """Standings: wins, points, then a documented chain of tie-breaks.
 
-The ranking mode comes from the rule set (§7): ``wins`` (most wins, then points: KRC
-and the Japan championship), ``league`` (100 a win plus points: Tokyo monthly,
-Tohoku) or ``points``. Players still equal go through the tie-break chain, by default
+The ranking mode comes from the rule set (docs/rules.md, "A match over several
+games"): ``wins`` (most wins, then points: KRC and the Japan championship),
+``league`` (100 a win plus points: Tokyo monthly, Tohoku) or ``points``. Players
+still equal go through the tie-break chain, by default
 
 1. ``best_game``: the best single game;
 2. ``second_best``: the second-best game;
@@ -52,7 +53,7 @@ Criterion = Literal[
     "wins", "points", "score", "best_game", "second_best", "head_to_head", "lot"
 ]
 
-#: The default tie-break chain (TOURNAMENT.md §1).
+#: The default tie-break chain (docs/tournament.md, "6. Standings and tie-breaks").
 DEFAULT_CHAIN: Final[tuple[TieBreak, ...]] = ("best_game", "second_best", "head_to_head", "lot")
 TIE_BREAKS: Final[frozenset[str]] = frozenset(DEFAULT_CHAIN)
 

@@ -19,6 +19,7 @@ from .director import include_director
 from .i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
 from .limits import BodyLimit
 from .play import include_play
+from .review import router as review_router
 from .rules_text import PRESET_TITLES, describe
 
 HERE = Path(__file__).parent
@@ -68,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       rows=rows)
 
     include_play(app)
+    app.include_router(review_router)  # a game's score and replay, after its table pages
     if app.state.live.online is not None:  # seat links derive from the secret, never stored
         app.state.live.online.seat_token = seat_tokens(settings.secret_key)
     include_director(app, settings)  # tournaments: the store opens on first use

@@ -23,13 +23,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
 from meldtour.core.rules import PRESETS
-from meldtour.live import LiveGame, LiveServer, SeatConfig, TableConfig, TableError
+from meldtour.live import LiveServer, SeatConfig, TableConfig, TableError
+from meldtour.live.handle import GameHandle
 from meldtour.live.log import StoreLog
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
 from meldtour.players.levels import LEVELS
 from meldtour.store.config import database_url
 from meldtour.store.db import SchemaError, Store
 
+from .database import open_web_store
 from .i18n import LOCALE_NAMES, LOCALES, N_, choose_locale, environment, translations
 from .limits import TooLarge, parse_json
 from .rules_text import PRESET_TITLES
@@ -278,7 +280,7 @@ def _live(request: Request | WebSocket) -> LiveServer:
     return live
 
 
-async def _game(request: Request | WebSocket, game_id: str) -> LiveGame:
+async def _game(request: Request | WebSocket, game_id: str) -> GameHandle:
     # This process's game, or a handle on the process that owns it (scale-out).
     game = await _live(request).find(game_id)
     if game is None:
@@ -462,8 +464,6 @@ def _app_store(app: FastAPI) -> Store:
     if director is not None:
         store: Store = director.store()
         return store
-    from .director.deps import open_web_store
-
     return open_web_store(database_url())
 
 
@@ -473,9 +473,6 @@ def include_play(app: FastAPI, live: LiveServer | None = None) -> None:
     game in the log is resumed; at shutdown the games stop (their log stays)."""
     app.state.live = live or LiveServer(StoreLog(lambda: _app_store(app)))
     app.include_router(router)
-    from .review import router as review_router  # it imports this module's helpers
-
-    app.include_router(review_router)
     inner = app.router.lifespan_context
 
     @asynccontextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import CursorResult, func, insert, select
 
 from meldtour.store.db import Store
 from meldtour.store.models import Account as AccountRow
@@ -37,9 +37,10 @@ def create(store: Store, name: str, password: str, *, only_if_none: bool = False
             raise PermissionError("an account exists already")
         if s.scalar(select(accounts.c.id).where(accounts.c.name == name)) is not None:
             raise ValueError(name)
-        new_id = s.execute(insert(accounts).values(
-            name=name, password_hash=digest, role="director", created_at=now())
-        ).inserted_primary_key
+        result = s.execute(insert(AccountRow).values(
+            name=name, password_hash=digest, role="director", created_at=now()))
+        assert isinstance(result, CursorResult)
+        new_id = result.inserted_primary_key
         assert new_id is not None
         return Account(int(new_id[0]), name, "director")
 

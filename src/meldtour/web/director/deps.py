@@ -18,14 +18,14 @@ from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy import inspect
 
 from meldtour.live.cluster import redis_url
 from meldtour.store import owners, sessions, usecases
 from meldtour.store.config import database_url
-from meldtour.store.db import Store, check_schema, current_revision, make_engine, upgrade
+from meldtour.store.db import Store
 
 from ..config import Settings
+from ..database import open_web_store
 from ..i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
 from . import accounts
 from .accounts import Account
@@ -46,22 +46,6 @@ class LoginRequired(Exception):
     def __init__(self, next_path: str) -> None:
         super().__init__(next_path)
         self.next_path = next_path
-
-
-def open_web_store(url: str) -> Store:
-    """Open the store at ``url``. A new, empty database gets the schema (first start);
-    any other database must already have this meldtour's schema: an old one is refused
-    with the message naming ``meldtour db upgrade`` (:class:`SchemaError`)."""
-    engine = make_engine(url)
-    try:
-        if current_revision(engine) is None and not inspect(engine).get_table_names():
-            upgrade(engine)
-        check_schema(engine)
-    except Exception:
-        engine.dispose()
-        raise
-    return Store(engine)
-
 
 
 @dataclass

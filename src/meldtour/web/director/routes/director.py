@@ -119,7 +119,7 @@ def login(request: Request, web: WebDep, store: StoreDep, name: str = Form(""),
     # from elsewhere cannot lock its owner out (web/director/security.py).
     keys = (_client(request), f"name:{name.strip().casefold()}|{_client(request)}")
     if web.throttle.blocked(*keys):
-        response = render(request, "director/login.html", status_code=429, next=next,
+        response: Response = render(request, "director/login.html", status_code=429, next=next,
                           error=_("Too many failed sign-ins: wait a few minutes and try "
                                   "again."))
         response.headers["Retry-After"] = str(int(web.throttle.window))

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from meldtour.store import owners, usecases
 from meldtour.store.repository import NotFound, SheetConflict
-from meldtour.tournament import ScoreSheet, TournamentError
+from meldtour.tournament import Problem, ScoreSheet, TournamentError
 from meldtour.tournament.sheets import check_game, enter_game
 from meldtour.tournament.stages import table_sheet
 from meldtour.web.limits import TooLarge, parse_json
@@ -125,7 +125,7 @@ def _check(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respon
     rules = t.division(scope.division).rules
     entries = _entries(body, len(sheet.players), len(sheet.games))
     _ = gettext_of(request)
-    problems = []
+    problems: list[Problem] = []
     for e in entries:
         if all(p is None for p in e.points) and e.winner is None:
             continue

@@ -1,0 +1,92 @@
+"""The layers of meldtour, lowest first, and the imports allowed between them.
+
+This is the one place the layer order is declared. ``tests/test_layers.py`` builds the
+import graph of ``src/`` (every ``import``, also those inside functions and under
+``if TYPE_CHECKING:``) and fails on an import that goes against this order and on any
+cycle between modules. Nothing imports this module: it is data for that test and for
+a reader.
+
+The rules referee (``core``) is at the bottom; the exact solver and the computer
+players build on it, the tournament engine beside them; the store keeps tournaments
+and games; the application layer runs the use cases over the store; the live games
+run on all of these; the web app and the command line are the adapters at the top,
+and neither imports the other. A module belongs to the layer of its longest prefix:
+
+>>> layer_of("meldtour.live.server")
+'meldtour.live'
+>>> layer_of("meldtour.__main__")
+'meldtour.cli'
+>>> may_import("meldtour.live.online", "meldtour.store.usecases")
+True
+>>> may_import("meldtour.store.games", "meldtour.live.log")
+False
+>>> may_import("meldtour.core.game", "meldtour")  # the package itself: its version
+True
+"""
+
+from __future__ import annotations
+
+#: The package itself (its ``__init__``: the version, and this module): any layer may
+#: import it, and it imports no layer.
+BASE = "meldtour"
+
+CORE = "meldtour.core"
+SOLVER = "meldtour.solver"
+PLAYERS = "meldtour.players"
+TOURNAMENT = "meldtour.tournament"
+STORE = "meldtour.store"
+APPLICATION = "meldtour.application"
+LIVE = "meldtour.live"
+WEB = "meldtour.web"
+CLI = "meldtour.cli"
+
+#: Each layer and the layers below it that it may import (besides itself and BASE).
+LAYERS: dict[str, frozenset[str]] = {
+    BASE: frozenset(),
+    CORE: frozenset(),
+    SOLVER: frozenset({CORE}),
+    PLAYERS: frozenset({CORE, SOLVER}),
+    TOURNAMENT: frozenset({CORE}),
+    STORE: frozenset({CORE, TOURNAMENT}),
+    APPLICATION: frozenset({CORE, TOURNAMENT, STORE}),
+    LIVE: frozenset({CORE, SOLVER, PLAYERS, STORE, APPLICATION}),
+    WEB: frozenset({CORE, SOLVER, PLAYERS, TOURNAMENT, STORE, APPLICATION, LIVE}),
+    CLI: frozenset({CORE, SOLVER, PLAYERS, TOURNAMENT, STORE, APPLICATION, LIVE}),
+}
+
+#: Modules that belong to a layer other than their package's.
+MODULES: dict[str, str] = {
+    "meldtour.__main__": CLI,  # ``python -m meldtour`` is the command line
+}
+
+#: The pure layers: the standard library only, and these few libraries each.
+PURE: dict[str, frozenset[str]] = {
+    CORE: frozenset(),
+    SOLVER: frozenset({"numpy", "numba"}),
+    PLAYERS: frozenset(),
+    TOURNAMENT: frozenset({"openskill"}),
+}
+
+#: The adapters: no layer below them imports them.
+ADAPTERS = frozenset({STORE, APPLICATION, LIVE, WEB, CLI})
+
+
+def layer_of(module: str) -> str:
+    """The layer a module (a dotted name under ``meldtour``) belongs to."""
+    if module in MODULES:
+        return MODULES[module]
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:n])
+        if prefix in LAYERS:
+            return prefix
+    raise ValueError(f"{module} is not a meldtour module")
+
+
+def may_import(importer: str, imported: str) -> bool:
+    """Whether module ``importer`` may import module ``imported`` (both meldtour's)."""
+    mine, theirs = layer_of(importer), layer_of(imported)
+    return theirs in (mine, BASE) or theirs in LAYERS[mine]
+
+
+__all__ = ["ADAPTERS", "BASE", "LAYERS", "MODULES", "PURE", "layer_of", "may_import"]
