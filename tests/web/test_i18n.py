@@ -9,12 +9,18 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
+# The web app and the commands: every module that declares refusal codes.
+import meldtour.cli.jsonlines
+import meldtour.web.app  # noqa: F401
+from meldtour.core.refusal import TEMPLATES
 from meldtour.web.i18n import LOCALES, catalog_paths, choose_locale
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "meldtour" / "web"
 
 
 def extracted() -> set[str]:
+    """The strings the pages use: marked in the web package, and every refusal's
+    English template (the pages translate refusals by code, through these)."""
     method_map = [("**.py", "python"), ("templates/**.html", "jinja2")]
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
     found: set[str] = set()
@@ -25,7 +31,7 @@ def extracted() -> set[str]:
             found.add(message)
         else:
             found.update(m for m in message if m)
-    return found
+    return found | set(TEMPLATES.values())
 
 
 def catalogued(locale: str) -> dict[object, object]:

@@ -40,7 +40,8 @@ register({
     "meld.not_run": "%(meld)s is not a valid run: %(why)s",
     "meld.not_group": "%(meld)s is not a valid group: %(why)s",
     "meld.not_run_or_group": "%(meld)s is neither a run (one colour) nor a group (one number)",
-    "meld.not_declared_kind": "%(meld)s is not a valid %(kind)s",
+    "meld.not_declared_run": "%(meld)s is not a valid run",
+    "meld.not_declared_group": "%(meld)s is not a valid group",
     "meld.unknown_fields": "unknown meld field(s): %(fields)s",
     "meld.bad_kind": "meld kind %(kind)r is not 'run' or 'group'",
     "board.not_a_list": "a board is a list of melds, got %(board)r",
@@ -213,8 +214,7 @@ class Meld:
         """Why the meld is not valid, as a refusal (its code and arguments), or None."""
         found, reason = analyse(self.tiles, wrap)
         if found and self.kind is not None and not self.readings(wrap):
-            return Refusal("meld.not_declared_kind",
-                           {"meld": _fmt(self.tiles), "kind": self.kind.value})
+            return Refusal(f"meld.not_declared_{self.kind.value}", {"meld": _fmt(self.tiles)})
         return None if found else reason
 
     def value(self, wrap: bool = False) -> int:
