@@ -79,7 +79,8 @@ class IllegalMove(Refused):
     def __init__(self, code: str | Refusal, move: Move | None = None, /,
                  **params: Any) -> None:
         if isinstance(code, Refusal):
-            code, params = code.code, {**code.params, **params}
+            params = {**code.params, **params}
+            code = code.code
         super().__init__(code, **params)
         self.move = move
 

@@ -54,7 +54,8 @@ class RecordError(Refused):
     def __init__(self, code: str | Refusal, index: int | None = None, /,
                  **params: Any) -> None:
         if isinstance(code, Refusal):
-            code, params = code.code, {**code.params, **params}
+            params = {**code.params, **params}
+            code = code.code
         super().__init__(code, **params)
         self.index = index
 
