@@ -9,6 +9,10 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
+# The web app and the commands: every module that declares refusal codes.
+import meldtour.cli.jsonlines
+import meldtour.web.app  # noqa: F401
+from meldtour.core.refusal import TEMPLATES
 from meldtour.core.rules import RULE_PRESETS
 from meldtour.tournament.seating import SEATERS
 from meldtour.web.i18n import LOCALES, catalog_paths, choose_locale
@@ -17,6 +21,8 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "meldtour" / "web"
 
 
 def extracted() -> set[str]:
+    """The strings the pages use: marked in the web package, and every refusal's
+    English template (the pages translate refusals by code, through these)."""
     method_map = [("**.py", "python"), ("templates/**.html", "jinja2")]
     keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
     found: set[str] = set()
@@ -33,9 +39,6 @@ def extracted() -> set[str]:
 def refusal_templates() -> set[str]:
     """The English templates of every refusal code: the pages translate refusals by
     code, so these are message ids too (core/refusal.py)."""
-    import meldtour.web.app  # noqa: F401  (imports every module that registers codes)
-    from meldtour.core.refusal import TEMPLATES
-
     return set(TEMPLATES.values())
 
 

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from meldtour.core.melds import parse_board
 from meldtour.core.moves import check_play
+from meldtour.core.refusal import Refusal
 from meldtour.core.rules import find_rules
 from meldtour.core.tiles import parse_tiles
 from meldtour.live import LiveServer, SeatConfig, TableConfig
@@ -112,7 +113,7 @@ def test_a_refusal_reads_in_the_players_language(client: TestClient) -> None:
         assert ws.receive_json()["reason"] == "あなたの手番ではありません"
 
 
-def engine_reasons() -> list[str]:
+def engine_reasons() -> list[Refusal]:
     rules = find_rules("standard")
     rack = parse_tiles(["r4", "r5", "r6", "k9", "o9", "b9", "J", "r7", "r7"])
     cases = [
@@ -130,12 +131,12 @@ def engine_reasons() -> list[str]:
     out = []
     for board, new, melded in cases:
         verdict = check_play(parse_board(board), rack, parse_board(new), melded, rules)
-        assert verdict.reason is not None
-        out.append(verdict.reason)
-    return [*out, "it is seat 2's turn, not seat 0's", "the pool is not empty: draw a tile",
-            "the turn's time ran out: the turn ends by time-out",
-            "you can still play (for example r4, r5, r6): when the pool is empty",
-            "a redeal needs 3 doubles; seat 1 holds 2"]
+        assert verdict.refusal is not None
+        out.append(verdict.refusal)
+    return [*out, Refusal("turn.not_yours", {"current": 2, "seat": 0}),
+            Refusal("turn.pool_not_empty"), Refusal("turn.time_ran_out"),
+            Refusal("turn.can_still_play", {"tiles": "r4, r5, r6"}),
+            Refusal("redeal.too_few_doubles", {"need": 3, "seat": 1, "have": 2})]
 
 
 @pytest.mark.parametrize("locale", ["ko", "ja"])

@@ -7,8 +7,9 @@ from typing import Any
 
 from meldtour.core.melds import parse_board
 from meldtour.core.moves import check_play
+from meldtour.core.refusal import Refused
 from meldtour.core.rules import RuleSet
-from meldtour.core.tiles import format_tiles, over_the_set, parse_tiles
+from meldtour.core.tiles import beyond_the_set, format_tiles, parse_tiles
 
 from .jsonlines import RULES_HELP, rules_argument, serve
 
@@ -22,19 +23,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def handle(data: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
     for key in ("board", "rack", "play"):
         if key not in data:
-            raise ValueError(f"missing field {key!r}")
+            raise Refused("input.missing_field", field=key)
     melded = data.get("melded", False)
     if not isinstance(melded, bool):
-        raise ValueError(f"melded must be true or false, got {melded!r}")
+        raise Refused("input.not_bool", field="melded", value=melded)
     board = parse_board(data["board"])
     rack = parse_tiles(data["rack"])
     play = parse_board(data["play"])
-    over = over_the_set([t for m in board for t in m.tiles] + list(rack))
+    over = beyond_the_set([t for m in board for t in m.tiles] + list(rack))
     if over is not None:
-        raise ValueError(f"board and rack: {over}")
+        raise Refused("input.board_and_rack", why=over)
     verdict = check_play(board, rack, play, melded, rules)
-    return {"legal": verdict.legal, "reason": verdict.reason,
-            "placed": format_tiles(verdict.placed)}
+    answer: dict[str, Any] = {"legal": verdict.legal, "reason": verdict.reason}
+    if verdict.refusal is not None:
+        answer["code"] = verdict.refusal.code
+    answer["placed"] = format_tiles(verdict.placed)
+    return answer
 
 
 def run(args: argparse.Namespace) -> int:

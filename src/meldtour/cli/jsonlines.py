@@ -1,4 +1,8 @@
-"""Helpers shared by the JSON-lines commands: one answer line per input line."""
+"""Helpers shared by the JSON-lines commands: one answer line per input line.
+
+A refusal (:class:`~meldtour.core.refusal.Refused`) answers with its English sentence
+and, beside it, its ``code``; the commands' own refusals of their input are declared
+here."""
 
 from __future__ import annotations
 
@@ -8,7 +12,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from meldtour.core.refusal import Refused, register
 from meldtour.core.rules import RulesError, RuleSet, find_rules
+
+register({
+    "rules.unreadable": "cannot read house rules %(path)r: %(error)s",
+    "input.missing_field": "missing field %(field)r",
+    "input.not_bool": "%(field)s must be true or false, got %(value)r",
+    "input.board_and_rack": "board and rack: %(why)s",
+    "input.racks": "racks: %(why)s",
+    "input.racks_not_lists": "racks must be a list of racks (lists of tiles)",
+    "input.bools": "%(field)s must be a list of true/false, one per rack",
+    "input.seat": "%(field)s must be a seat number, got %(value)r",
+    "input.seat_or_null": "%(field)s must be a seat number or null, got %(value)r",
+    "input.missing_winner": "missing field 'winner' (a seat, or null when the pool ran out)",
+    "input.first_null": "first must be the starting seat's number, not null",
+    "input.unknown_fields": "unknown field(s): %(fields)s",
+})
 
 RULES_HELP = "a preset (krc-2015, korea-official, standard, japan) or a house-rules TOML file"
 
@@ -20,7 +40,7 @@ def load_rules(spec: str) -> RuleSet:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise RulesError(f"cannot read house rules {spec!r}: {exc.strerror}") from None
+            raise RulesError("rules.unreadable", path=spec, error=exc.strerror) from None
         return RuleSet.from_toml(text)
     return find_rules(spec)
 
@@ -53,8 +73,9 @@ def serve(
     """Read JSON objects line by line; write one answer line for each.
 
     A line that is not a JSON object, or that ``handle`` rejects with ``ValueError``
-    (or ``KeyError``/``TypeError`` from a malformed field), gets ``{"error": ...}``;
-    the run goes on. Blank lines are skipped.
+    (or ``KeyError``/``TypeError`` from a malformed field), gets ``{"error": ...}``
+    (with ``"code"`` when the error is a refusal); the run goes on. Blank lines are
+    skipped.
     """
     inp = inp or sys.stdin
     out = out or sys.stdout
@@ -74,23 +95,33 @@ def serve(
                 except (ValueError, KeyError, TypeError) as exc:
                     msg = str(exc) if not isinstance(exc, KeyError) else f"missing field {exc}"
                     answer = {"error": f"line {lineno}: {msg}"}
+                    if isinstance(exc, Refused):
+                        answer["code"] = exc.code
+                    elif isinstance(exc, KeyError):
+                        answer["code"] = "input.missing_field"
         out.write(dumps(answer) + "\n")
         out.flush()
     return 0
 
 
 class RecordFailure(Exception):
-    """A game record that could not be read or replayed: the message and, where one
-    move is to blame, its index."""
+    """A game record that could not be read or replayed: the message, where one move
+    is to blame its index, and the refusal's code when it is one."""
 
-    def __init__(self, message: str, index: int | None = None) -> None:
+    def __init__(self, message: str, index: int | None = None,
+                 code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.index = index
+        self.code = code
 
     def report(self, command: str) -> int:
-        """``{"error", "move"}`` on standard output, the message on standard error; 1."""
-        print(dumps({"error": self.message, "move": self.index}))
+        """``{"error", "move"}`` (and ``"code"`` for a refusal) on standard output, the
+        message on standard error; 1."""
+        answer: dict[str, Any] = {"error": self.message, "move": self.index}
+        if self.code is not None:
+            answer["code"] = self.code
+        print(dumps(answer))
         print(f"meldtour {command}: {self.message}", file=sys.stderr)
         return 1
 
@@ -117,6 +148,6 @@ def with_record(spec: str, use: Callable[[Any, Callable[[str], RuleSet]], T]) ->
     except json.JSONDecodeError as exc:
         raise RecordFailure(f"{spec} is not valid JSON: {exc}") from None
     except RecordError as exc:
-        raise RecordFailure(str(exc), exc.index) from None
+        raise RecordFailure(str(exc), exc.index, exc.code) from None
     except RulesError as exc:
-        raise RecordFailure(str(exc)) from None
+        raise RecordFailure(str(exc), None, exc.code) from None

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from meldtour.core.melds import format_board, parse_board
+from meldtour.core.refusal import Refused
 from meldtour.core.rules import RuleSet
 from meldtour.core.tiles import format_tiles, parse_tiles
 from meldtour.solver import solve
@@ -36,12 +37,12 @@ def answer(data: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The answer to one input object."""
     unknown = set(data) - _FIELDS
     if unknown:
-        raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
+        raise Refused("input.unknown_fields", fields=", ".join(sorted(unknown)))
     board = parse_board(data.get("board", []))
     rack = parse_tiles(data["rack"])
     melded = data.get("melded", True)
     if not isinstance(melded, bool):
-        raise ValueError(f"melded must be true or false, got {melded!r}")
+        raise Refused("input.not_bool", field="melded", value=melded)
     started = time.perf_counter()
     solution = solve(board, rack, rules, melded)
     ms = (time.perf_counter() - started) * 1000

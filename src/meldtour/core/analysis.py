@@ -28,7 +28,8 @@ from typing import Any, Protocol
 from .game import Event, IllegalMove, apply, new_game
 from .melds import Board, Meld
 from .moves import Move, Redeal
-from .record import Record, RecordError
+from .record import Record, RecordError, move_refused
+from .refusal import Refused
 from .rules import RuleSet
 from .search import PlayFinder
 from .state import GameState
@@ -74,16 +75,15 @@ def steps(record: Record, finder: PlayFinder | None = None, *,
     naming the move the rules refuse."""
     try:
         state = new_game(record.rules, record.players, record.seed, deal=record.deal).state
-    except ValueError as exc:
-        raise RecordError(str(exc)) from None
+    except Refused as exc:
+        raise RecordError(exc.refusal) from None
     for i, move in enumerate(record.moves):
         if not clock and move.at is not None:
             move = dataclasses.replace(move, at=None)
         try:
             progress = apply(state, move, finder=finder)
         except IllegalMove as exc:
-            raise RecordError(f"move {i} ({move.action} by seat {move.seat}): {exc.reason}",
-                              i) from None
+            raise move_refused(i, move, exc) from None
         yield Step(i, move, state, progress.state, progress.events)
         state = progress.state
 

@@ -40,6 +40,7 @@ from .moves import (
     joker_replacement_error,
     new_melds,
 )
+from .refusal import Refusal, Refused, register
 from .rules import RuleSet
 from .scoring import score_game
 from .search import PlayFinder, can_initial_meld, default_finder
@@ -47,14 +48,46 @@ from .shuffle import deal_random
 from .state import Deal, End, GameState
 from .tiles import JOKER_CODE, Tile, format_tiles, full_set
 
+register({
+    "game.players_count": "a game has 2 to 4 players, not %(n)s",
+    "game.deal_racks": "the deal has %(racks)s racks for %(n)s players",
+    "game.deal_first": "the deal's first seat %(first)s is not a seat (0-%(last)s)",
+    "game.deal_too_many": "the deal holds more %(tile)s tiles than the set has",
+    "game.over": "the game is over (%(end)s)",
+    "turn.no_such_seat": "seat %(seat)r is not a seat of this game (0-%(last)s)",
+    "turn.not_yours": "it is seat %(current)s's turn, not seat %(seat)s's",
+    "turn.clock_left": "the clock has %(left).1f s left",
+    "turn.time_ran_out": "the turn's time ran out: the turn ends by time-out",
+    "turn.unknown_move": "unknown move %(move)s",
+    "turn.pool_empty": "the pool is empty: play at least one tile, or pass",
+    "turn.draft_at_timeout": "the draft at the time-out: %(why)s",
+    "turn.pool_not_empty": "the pool is not empty: draw a tile instead of passing",
+    "turn.can_still_play": "you can still play (for example %(tiles)s): when the pool is "
+                           "empty every player must put down at least one tile",
+    "redeal.none": "these rules have no redeal right",
+    "redeal.too_few_doubles": "a redeal needs %(need)s doubles; seat %(seat)s holds %(have)s",
+    "redeal.given_deal": "a game with a given deal cannot be dealt again",
+    "redeal.before_game": "a redeal may be demanded only before the game starts",
+    "redeal.own_turn": "a redeal is demanded on your own first turn",
+    "redeal.own_first_turn": "a redeal is demanded on your own first turn, not later",
+})
 
-class IllegalMove(ValueError):
-    """A move the rules refuse; the state is unchanged."""
 
-    def __init__(self, reason: str, move: Move | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+class IllegalMove(Refused):
+    """A move the rules refuse; the state is unchanged. ``code`` and ``params`` say
+    why (``refusal``), ``reason`` in English; ``move`` is the move refused."""
+
+    def __init__(self, code: str | Refusal, move: Move | None = None, /,
+                 **params: Any) -> None:
+        if isinstance(code, Refusal):
+            params = {**code.params, **params}
+            code = code.code
+        super().__init__(code, **params)
         self.move = move
+
+    @property
+    def reason(self) -> str:
+        return str(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,20 +203,20 @@ def new_game(
     """
     n = len(players)
     if not 2 <= n <= 4:
-        raise ValueError(f"a game has 2 to 4 players, not {n}")
+        raise Refused("game.players_count", n=n)
     names = tuple(str(p) for p in players)
     events: list[Event] = []
     draws: tuple[tuple[tuple[int, Tile], ...], ...] = ()
     if deal is not None:
         if len(deal.racks) != n:
-            raise ValueError(f"the deal has {len(deal.racks)} racks for {n} players")
+            raise Refused("game.deal_racks", racks=len(deal.racks), n=n)
         if not 0 <= deal.first < n:
-            raise ValueError(f"the deal's first seat {deal.first} is not a seat (0-{n - 1})")
+            raise Refused("game.deal_first", first=deal.first, last=n - 1)
         have = Counter(t for r in deal.racks for t in r) + Counter(deal.pool)
         over = have - Counter(full_set())
         if over:
             t = next(iter(over))
-            raise ValueError(f"the deal holds more {t} tiles than the set has")
+            raise Refused("game.deal_too_many", tile=str(t))
         order = tuple((deal.first + i) % n for i in range(n))
         racks, pool = deal.racks, deal.pool
     else:
@@ -224,22 +257,22 @@ def apply(
     pool-out rule; by default the core's own exact search.
     """
     if state.end is not None:
-        raise IllegalMove(f"the game is over ({state.end})", move)
+        raise IllegalMove("game.over", move, end=state.end)
     seats = state.seats
     if not isinstance(move.seat, int) or not 0 <= move.seat < seats:
-        raise IllegalMove(f"seat {move.seat!r} is not a seat of this game (0-{seats - 1})", move)
+        raise IllegalMove("turn.no_such_seat", move, seat=move.seat, last=seats - 1)
     if isinstance(move, Redeal):
         return _redeal(state, move)
     if move.seat != state.current:
-        raise IllegalMove(f"it is seat {state.current}'s turn, not seat {move.seat}'s", move)
+        raise IllegalMove("turn.not_yours", move, current=state.current, seat=move.seat)
     deadline = state.deadline
     timed = move.at is not None and deadline is not None
     if isinstance(move, Timeout):
         if timed and move.at is not None and deadline is not None and move.at < deadline:
-            raise IllegalMove(f"the clock has {deadline - move.at:.1f} s left", move)
+            raise IllegalMove("turn.clock_left", move, left=deadline - move.at)
         return _timeout(state, move, finder)
     if timed and move.at is not None and deadline is not None and move.at > deadline:
-        raise IllegalMove("the turn's time ran out: the turn ends by time-out", move)
+        raise IllegalMove("turn.time_ran_out", move)
     if isinstance(move, Draft):
         return _draft(state, move)
     if isinstance(move, Draw):
@@ -248,7 +281,7 @@ def apply(
         return _play(state, move)
     if isinstance(move, Pass):
         return _pass(state, move, finder)
-    raise IllegalMove(f"unknown move {move!r}", move)
+    raise IllegalMove("turn.unknown_move", move, move=repr(move))
 
 
 def _replace(state: GameState, **changes: Any) -> GameState:
@@ -352,7 +385,7 @@ def _note_voluntary_draw(state: GameState, seat: int) -> GameState:
 def _draw_turn(state: GameState, move: Draw) -> Progress:
     seat = move.seat
     if not state.pool:
-        raise IllegalMove("the pool is empty: play at least one tile, or pass", move)
+        raise IllegalMove("turn.pool_empty", move)
     events: list[Event] = []
     state = _note_voluntary_draw(state, seat)
     state = _record(state, move)
@@ -380,7 +413,7 @@ def _play(state: GameState, move: Play) -> Progress:
                          state.rules)
     events: list[Event] = []
     if not verdict.legal:
-        assert verdict.reason is not None
+        assert verdict.refusal is not None
         if verdict.fault is Fault.ILLEGAL and state.rules.illegal_end == "penalise":
             # 004: ending a turn with an illegal board is a failed turn.
             state = _record(state, move)
@@ -388,7 +421,7 @@ def _play(state: GameState, move: Play) -> Progress:
             state, played = _fail_turn(state, seat, move.board, events)
             state = _finish_turn(state, seat, events, move.at, played=played)
             return Progress(state, tuple(events))
-        raise IllegalMove(verdict.reason, move)
+        raise IllegalMove(verdict.refusal, move)
     state = _record(state, move)
     state = _apply_play(state, seat, move.board, verdict.placed, events)
     state = _finish_turn(state, seat, events, move.at, played=True)
@@ -417,7 +450,7 @@ def _timeout(state: GameState, move: Timeout, finder: PlayFinder | None) -> Prog
     if draft is not None:
         error, _ = conservation(state.board, state.racks[seat], draft)
         if error is not None:
-            raise IllegalMove(f"the draft at the time-out: {error}", move)
+            raise IllegalMove("turn.draft_at_timeout", move, why=error)
     state = _record(state, dataclasses.replace(move, board=draft))
     events: list[Event] = [Event("timeout", seat, {})]
     if draft is None or _untouched(state, draft) or _no_rack_tile_valid(state, seat, draft):
@@ -503,7 +536,7 @@ def _pass(state: GameState, move: Pass, finder: PlayFinder | None) -> Progress:
     seat = move.seat
     rules = state.rules
     if state.pool:
-        raise IllegalMove("the pool is not empty: draw a tile instead of passing", move)
+        raise IllegalMove("turn.pool_not_empty", move)
     if rules.pool_out == "continue":
         find = finder or default_finder
         play = find(state.board, state.racks[seat], state.melded[seat], rules.wrap_runs,
@@ -511,10 +544,8 @@ def _pass(state: GameState, move: Pass, finder: PlayFinder | None) -> Progress:
         if play is not None:
             verdict = check_play(state.board, state.racks[seat], play, state.melded[seat], rules)
             if verdict.legal:
-                raise IllegalMove(
-                    "you can still play (for example "
-                    f"{', '.join(format_tiles(verdict.placed))}): when the pool is empty "
-                    "every player must put down at least one tile", move)
+                raise IllegalMove("turn.can_still_play", move,
+                                  tiles=", ".join(format_tiles(verdict.placed)))
     events: list[Event] = [Event("pass", seat, {})]
     state = _record(state, move)
     state = _finish_turn(state, seat, events, move.at, played=False)
@@ -527,21 +558,21 @@ def _redeal(state: GameState, move: Redeal) -> Progress:
     seat = move.seat
     rules = state.rules
     if rules.redeal == "none":
-        raise IllegalMove("these rules have no redeal right", move)
+        raise IllegalMove("redeal.none", move)
     have = doubles(state.racks[seat])
     if have < rules.redeal_doubles:
-        raise IllegalMove(
-            f"a redeal needs {rules.redeal_doubles} doubles; seat {seat} holds {have}", move)
+        raise IllegalMove("redeal.too_few_doubles", move, need=rules.redeal_doubles, seat=seat,
+                          have=have)
     if state.deal is not None:
-        raise IllegalMove("a game with a given deal cannot be dealt again", move)
+        raise IllegalMove("redeal.given_deal", move)
     if rules.redeal == "before_game":
         if state.turn_no > 0 or state.turns_taken != (0,) * state.seats:
-            raise IllegalMove("a redeal may be demanded only before the game starts", move)
+            raise IllegalMove("redeal.before_game", move)
     else:
         if seat != state.current:
-            raise IllegalMove("a redeal is demanded on your own first turn", move)
+            raise IllegalMove("redeal.own_turn", move)
         if state.turns_taken[seat] > 0:
-            raise IllegalMove("a redeal is demanded on your own first turn, not later", move)
+            raise IllegalMove("redeal.own_first_turn", move)
     deal_no = state.deal_no + 1
     racks, pool = _deal(rules, state.seats, state.seed, deal_no, state.order)
     events: list[Event] = [Event("redeal", seat, {"doubles": have})]

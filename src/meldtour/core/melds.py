@@ -23,7 +23,32 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .refusal import Refusal, Refused, english, register
 from .tiles import JOKER_CODE, TILES, NotationError, Tile, format_tiles, parse_tiles
+
+register({
+    "meld.run_one_colour": "a run is one colour",
+    "meld.run_past_13": "nothing follows 13 in a run",
+    "meld.run_in_order": "the numbers of a run go up by one from left to right",
+    "meld.no_number": "a meld needs a numbered tile",
+    "meld.run_too_long": "a run has at most 13 tiles",
+    "meld.run_below_1": "a run cannot go below 1",
+    "meld.group_one_number": "a group is one number",
+    "meld.group_colour_twice": "a group has each colour at most once",
+    "meld.group_too_long": "a group has at most 4 tiles",
+    "meld.too_short": "%(meld)s has %(n)s tiles: a meld needs at least 3",
+    "meld.one_tile": "%(meld)s has 1 tile: a meld needs at least 3",
+    "meld.not_run": "%(meld)s is not a valid run: %(why)s",
+    "meld.not_group": "%(meld)s is not a valid group: %(why)s",
+    "meld.not_run_or_group": "%(meld)s is neither a run (one colour) nor a group (one number)",
+    "meld.not_declared_run": "%(meld)s is not a valid run",
+    "meld.not_declared_group": "%(meld)s is not a valid group",
+    "meld.unknown_fields": "unknown meld field(s): %(fields)s",
+    "meld.bad_kind": "meld kind %(kind)r is not 'run' or 'group'",
+    "board.not_a_list": "a board is a list of melds, got %(board)r",
+    "board.meld_not_a_list": "meld %(i)s is not a list of tiles: %(item)r",
+    "board.meld": "meld %(i)s: %(why)s",
+})
 
 
 class Kind(enum.Enum):
@@ -50,7 +75,7 @@ def _fmt(tiles: Sequence[Tile]) -> str:
     return "[" + ",".join(format_tiles(tiles)) + "]"
 
 
-def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | str:
+def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | Refusal:
     n = len(tiles)
     colour = -1
     start = 0
@@ -61,27 +86,27 @@ def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | str:
         if colour < 0:
             colour, start = c, num - i
         elif c != colour:
-            return "a run is one colour"
+            return Refusal("meld.run_one_colour")
         else:
             expected = start + i
             if wrap:
                 expected = (expected - 1) % 13 + 1
             elif expected > 13:
-                return "nothing follows 13 in a run"
+                return Refusal("meld.run_past_13")
             if num != expected:
-                return "the numbers of a run go up by one from left to right"
+                return Refusal("meld.run_in_order")
     if colour < 0:
-        return "a meld needs a numbered tile"
+        return Refusal("meld.no_number")
     if wrap:
         if n > 13:
-            return "a run has at most 13 tiles"
+            return Refusal("meld.run_too_long")
         start = (start - 1) % 13 + 1
         numbers = [(start - 1 + i) % 13 + 1 for i in range(n)]
     else:
         if start < 1:
-            return "a run cannot go below 1"
+            return Refusal("meld.run_below_1")
         if start + n - 1 > 13:
-            return "nothing follows 13 in a run"
+            return Refusal("meld.run_past_13")
         numbers = list(range(start, start + n))
     stands: list[tuple[Tile, ...]] = []
     for i, t in enumerate(tiles):
@@ -90,7 +115,7 @@ def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | str:
     return Reading(Kind.RUN, sum(numbers), start, tuple(stands))
 
 
-def _group_reading(tiles: tuple[Tile, ...]) -> Reading | str:
+def _group_reading(tiles: tuple[Tile, ...]) -> Reading | Refusal:
     n = len(tiles)
     number = 0
     seen = 0
@@ -101,39 +126,41 @@ def _group_reading(tiles: tuple[Tile, ...]) -> Reading | str:
         if number == 0:
             number = num
         elif num != number:
-            return "a group is one number"
+            return Refusal("meld.group_one_number")
         if seen & (1 << c):
-            return "a group has each colour at most once"
+            return Refusal("meld.group_colour_twice")
         seen |= 1 << c
     if number == 0:
-        return "a meld needs a numbered tile"
+        return Refusal("meld.no_number")
     if n > 4:
-        return "a group has at most 4 tiles"
+        return Refusal("meld.group_too_long")
     missing = tuple(TILES[c * 13 + number - 1] for c in range(4) if not seen & (1 << c))
     jokers = n - bin(seen).count("1")
     return Reading(Kind.GROUP, number * n, number, (missing,) * jokers)
 
 
 @lru_cache(maxsize=1 << 16)
-def analyse(tiles: tuple[Tile, ...], wrap: bool = False) -> tuple[tuple[Reading, ...], str]:
+def analyse(tiles: tuple[Tile, ...], wrap: bool = False
+            ) -> tuple[tuple[Reading, ...], Refusal | None]:
     """Every valid reading of ``tiles`` (largest value first) and, if none, why not."""
     if len(tiles) < 3:
-        plural = "s" if len(tiles) != 1 else ""
-        return (), f"{_fmt(tiles)} has {len(tiles)} tile{plural}: a meld needs at least 3"
+        if len(tiles) == 1:
+            return (), Refusal("meld.one_tile", {"meld": _fmt(tiles)})
+        return (), Refusal("meld.too_short", {"meld": _fmt(tiles), "n": len(tiles)})
     run = _run_reading(tiles, wrap)
     group = _group_reading(tiles)
     found = tuple(
         sorted((r for r in (run, group) if isinstance(r, Reading)), key=lambda r: -r.value)
     )
     if found:
-        return found, ""
-    assert isinstance(run, str) and isinstance(group, str)
+        return found, None
+    assert isinstance(run, Refusal) and isinstance(group, Refusal)
     numbered = [t for t in tiles if t != JOKER_CODE]
     if len({t // 13 for t in numbered}) == 1:
-        return (), f"{_fmt(tiles)} is not a valid run: {run}"
+        return (), Refusal("meld.not_run", {"meld": _fmt(tiles), "why": run})
     if len({t % 13 for t in numbered}) == 1:
-        return (), f"{_fmt(tiles)} is not a valid group: {group}"
-    return (), f"{_fmt(tiles)} is neither a run (one colour) nor a group (one number)"
+        return (), Refusal("meld.not_group", {"meld": _fmt(tiles), "why": group})
+    return (), Refusal("meld.not_run_or_group", {"meld": _fmt(tiles)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,12 +180,12 @@ class Meld:
         if isinstance(data, Mapping):
             unknown = set(data) - {"kind", "tiles"}
             if unknown:
-                raise NotationError(f"unknown meld field(s): {', '.join(sorted(unknown))}")
+                raise NotationError("meld.unknown_fields", fields=", ".join(sorted(unknown)))
             kind_text = data.get("kind")
             try:
                 kind = None if kind_text is None else Kind(kind_text)
             except ValueError:
-                raise NotationError(f"meld kind {kind_text!r} is not 'run' or 'group'") from None
+                raise NotationError("meld.bad_kind", kind=kind_text) from None
             return Meld(parse_tiles(data.get("tiles", ())), kind)
         return Meld(parse_tiles(data))
 
@@ -181,15 +208,22 @@ class Meld:
         return bool(self.readings(wrap))
 
     def why_invalid(self, wrap: bool = False) -> str | None:
+        refusal = self.refusal(wrap)
+        return None if refusal is None else english(refusal)
+
+    def refusal(self, wrap: bool = False) -> Refusal | None:
+        """Why the meld is not valid, as a refusal (its code and arguments), or None."""
         found, reason = analyse(self.tiles, wrap)
         if found and self.kind is not None and not self.readings(wrap):
-            return f"{_fmt(self.tiles)} is not a valid {self.kind.value}"
+            return Refusal(f"meld.not_declared_{self.kind.value}", {"meld": _fmt(self.tiles)})
         return None if found else reason
 
     def value(self, wrap: bool = False) -> int:
         r = self.reading(wrap)
         if r is None:
-            raise ValueError(self.why_invalid(wrap))
+            refusal = self.refusal(wrap)
+            assert refusal is not None
+            raise Refused(refusal.code, **refusal.params)
         return r.value
 
     def key(self) -> tuple[Tile, ...]:
@@ -221,15 +255,15 @@ Board = tuple[Meld, ...]
 def parse_board(data: Any) -> Board:
     """A board is a list of melds; the error names the meld that cannot be read."""
     if not isinstance(data, list | tuple):
-        raise NotationError(f"a board is a list of melds, got {data!r}")
+        raise NotationError("board.not_a_list", board=data)
     melds = []
     for i, item in enumerate(data):
         if not isinstance(item, list | tuple | Mapping):
-            raise NotationError(f"meld {i + 1} is not a list of tiles: {item!r}")
+            raise NotationError("board.meld_not_a_list", i=i + 1, item=item)
         try:
             melds.append(Meld.parse(item))
         except NotationError as exc:
-            raise NotationError(f"meld {i + 1}: {exc}") from None
+            raise NotationError("board.meld", i=i + 1, why=exc.refusal) from None
     return tuple(melds)
 
 

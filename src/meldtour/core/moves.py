@@ -22,8 +22,27 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .melds import Board, Meld
+from .refusal import Refusal, english, register
 from .rules import RuleSet
 from .tiles import JOKER_CODE, KINDS, TILES, Tile, format_tiles
+
+register({
+    "play.joker_left_board": "a joker on the board must stay on the board: a joker taken "
+                             "from a meld is used again in the same turn and never goes to "
+                             "the rack",
+    "play.tile_left_board": "tile %(tile)s was on the board and is missing: every board tile "
+                            "must stay on the board",
+    "play.not_on_rack": "tile %(tile)s is not on your rack",
+    "play.more_than_rack": "the play uses %(n)s × %(tile)s but your rack holds %(have)s",
+    "play.joker_not_replaced": "the joker in %(meld)s may leave it only when the tile it "
+                               "stands for (%(tiles)s) takes its place",
+    "play.no_rack_tile": "no tile from your rack was played: play at least one tile, or draw",
+    "play.initial_meld_touches_board": "before your initial meld you may not use or move "
+                                       "tiles on the table (jokers included): put down new "
+                                       "melds from your own rack only",
+    "play.initial_meld_too_low": "the initial meld is worth %(total)s: it must be worth "
+                                 "%(need)s or more, from your own tiles",
+})
 
 
 class Fault(enum.Enum):
@@ -42,10 +61,17 @@ class Fault(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
+    """A play's legality: ``refusal`` (its code and arguments) says why not, ``reason``
+    in English."""
+
     legal: bool
-    reason: str | None = None
+    refusal: Refusal | None = None
     placed: tuple[Tile, ...] = ()
     fault: Fault | None = None
+
+    @property
+    def reason(self) -> str | None:
+        return None if self.refusal is None else english(self.refusal)
 
 
 # ---------------------------------------------------------------- moves
@@ -126,7 +152,7 @@ def _counts(board: Sequence[Meld]) -> list[int]:
 
 def conservation(
     board: Sequence[Meld], rack: Sequence[Tile], new_board: Sequence[Meld]
-) -> tuple[str | None, tuple[Tile, ...]]:
+) -> tuple[Refusal | None, tuple[Tile, ...]]:
     """Check that ``new_board`` = ``board`` + some rack tiles; return (error, placed)."""
     before = _counts(board)
     after = _counts(new_board)
@@ -139,25 +165,20 @@ def conservation(
         if d < 0:
             name = str(TILES[code])
             if code == JOKER_CODE:
-                return (
-                    "a joker on the board must stay on the board: a joker taken from a "
-                    "meld is used again in the same turn and never goes to the rack",
-                    (),
-                )
-            return (f"tile {name} was on the board and is missing: every board tile "
-                    f"must stay on the board", ())
+                return Refusal("play.joker_left_board"), ()
+            return Refusal("play.tile_left_board", {"tile": name}), ()
         if d > have[code]:
             name = str(TILES[code])
             if have[code] == 0:
-                return f"tile {name} is not on your rack", ()
-            return (f"the play uses {d} × {name} but your rack holds {have[code]}", ())
+                return Refusal("play.not_on_rack", {"tile": name}), ()
+            return Refusal("play.more_than_rack", {"n": d, "tile": name, "have": have[code]}), ()
         placed.extend([TILES[code]] * d)
     return None, tuple(placed)
 
 
 def joker_replacement_error(
     board: Sequence[Meld], new_board: Sequence[Meld], wrap: bool
-) -> str | None:
+) -> Refusal | None:
     """Under ``joker_retrieval = "replace"``: a joker may leave its role only when the
     tile it stood for takes its place.
 
@@ -184,10 +205,8 @@ def joker_replacement_error(
                 any(t in n.tiles for t in options) and not (rest - Counter(n.tiles))
                 for n in new_board
             ):
-                return (
-                    f"the joker in {m} may leave it only when the tile it stands for "
-                    f"({' or '.join(format_tiles(options))}) takes its place"
-                )
+                return Refusal("play.joker_not_replaced",
+                               {"meld": str(m), "tiles": " or ".join(format_tiles(options))})
     return None
 
 
@@ -203,13 +222,13 @@ def check_play(
     if error is not None:
         return Verdict(False, error, (), Fault.MALFORMED)
     if not placed:
-        return Verdict(False, "no tile from your rack was played: play at least one tile, "
-                       "or draw", (), Fault.EMPTY)
+        return Verdict(False, Refusal("play.no_rack_tile"), (), Fault.EMPTY)
     wrap = rules.wrap_runs
     for i, m in enumerate(new_board):
-        why = m.why_invalid(wrap)
+        why = m.refusal(wrap)
         if why is not None:
-            return Verdict(False, f"meld {i + 1}: {why}", placed, Fault.ILLEGAL)
+            return Verdict(False, Refusal("board.meld", {"i": i + 1, "why": why}), placed,
+                           Fault.ILLEGAL)
     if not melded:
         error = initial_meld_error(board, new_board, rules)
         if error is not None:
@@ -238,16 +257,14 @@ def new_melds(board: Sequence[Meld], new_board: Sequence[Meld]) -> list[Meld] | 
 
 def initial_meld_error(
     board: Sequence[Meld], new_board: Sequence[Meld], rules: RuleSet
-) -> str | None:
+) -> Refusal | None:
     """Before the initial meld: the board untouched, new melds from the rack worth 30+."""
     fresh = new_melds(board, new_board)
     if fresh is None:
-        return ("before your initial meld you may not use or move tiles on the table "
-                "(jokers included): put down new melds from your own rack only")
+        return Refusal("play.initial_meld_touches_board")
     total = sum(m.value(rules.wrap_runs) for m in fresh)
     if total < rules.initial_meld:
-        return (f"the initial meld is worth {total}: it must be worth "
-                f"{rules.initial_meld} or more, from your own tiles")
+        return Refusal("play.initial_meld_too_low", {"total": total, "need": rules.initial_meld})
     return None
 
 

@@ -18,6 +18,8 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
+from .refusal import Refused, register
+
 FailedTurn = Literal["keep_completed", "revert"]
 IllegalEnd = Literal["refuse", "penalise"]
 PoolOut = Literal["continue", "one_more_round", "immediate"]
@@ -29,7 +31,22 @@ JokerRetrieval = Literal["free", "replace"]
 MatchRanking = Literal["wins", "league", "points"]
 
 
-class RulesError(ValueError):
+register({
+    "rules.not_a_choice": "rule %(name)s = %(value)r is not one of: %(choices)s",
+    "rules.not_whole": "rule %(name)s must be a whole number, got %(value)r",
+    "rules.not_bool": "rule %(name)s must be true or false, got %(value)r",
+    "rules.not_text": "rule %(name)s must be text, got %(value)r",
+    "rules.turn_seconds": "rule turn_seconds must be positive",
+    "rules.hand_size": "rule hand_size must be between 1 and 26",
+    "rules.negative": "rule %(name)s cannot be negative",
+    "rules.unknown_options": "unknown rule option(s): %(names)s",
+    "rules.bad_toml": "house rules are not valid TOML: %(error)s",
+    "rules.unknown_preset": "unknown rules preset %(name)r: choose one of %(presets)s or give "
+                            "a house-rules TOML file",
+})
+
+
+class RulesError(Refused):
     """A rule set that cannot be built: unknown preset, unknown key, bad value."""
 
 
@@ -89,31 +106,30 @@ class RuleSet:
         for name, choices in _CHOICES.items():
             v = getattr(self, name)
             if v not in choices:
-                raise RulesError(
-                    f"rule {name} = {v!r} is not one of: {', '.join(map(repr, choices))}"
-                )
+                raise RulesError("rules.not_a_choice", name=name, value=v,
+                                 choices=", ".join(map(repr, choices)))
         for name, typ in _SCALARS.items():
             v = getattr(self, name)
             if typ is int and (not isinstance(v, int) or isinstance(v, bool)):
-                raise RulesError(f"rule {name} must be a whole number, got {v!r}")
+                raise RulesError("rules.not_whole", name=name, value=v)
             if typ is bool and not isinstance(v, bool):
-                raise RulesError(f"rule {name} must be true or false, got {v!r}")
+                raise RulesError("rules.not_bool", name=name, value=v)
             if typ is str and not isinstance(v, str):
-                raise RulesError(f"rule {name} must be text, got {v!r}")
+                raise RulesError("rules.not_text", name=name, value=v)
         if self.turn_seconds <= 0:
-            raise RulesError("rule turn_seconds must be positive")
+            raise RulesError("rules.turn_seconds")
         if not 1 <= self.hand_size <= 26:
-            raise RulesError("rule hand_size must be between 1 and 26")
+            raise RulesError("rules.hand_size")
         for name in ("failed_turn_draw", "failed_turn_points", "joker_penalty",
                      "no_meld_penalty", "could_meld_penalty", "initial_meld",
                      "league_win_points", "redeal_doubles"):
             if getattr(self, name) < 0:
-                raise RulesError(f"rule {name} cannot be negative")
+                raise RulesError("rules.negative", name=name)
 
     def replace(self, **changes: Any) -> RuleSet:
         unknown = set(changes) - FIELD_NAMES
         if unknown:
-            raise RulesError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
+            raise RulesError("rules.unknown_options", names=", ".join(sorted(unknown)))
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -134,7 +150,7 @@ class RuleSet:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"house rules are not valid TOML: {exc}") from None
+            raise RulesError("rules.bad_toml", error=str(exc)) from None
         return RuleSet.from_dict(data)
 
 
@@ -202,7 +218,5 @@ def find_rules(name: str) -> RuleSet:
     try:
         return PRESETS[name]
     except KeyError:
-        raise RulesError(
-            f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)} "
-            f"or give a house-rules TOML file"
-        ) from None
+        raise RulesError("rules.unknown_preset", name=name,
+                         presets=", ".join(PRESETS)) from None

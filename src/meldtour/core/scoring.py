@@ -14,11 +14,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .refusal import Refused, register
 from .rules import MatchRanking, RuleSet
 from .tiles import JOKER_CODE, Tile
 
+register({
+    "game.players_count": "a game has 2 to 4 players, not %(n)s",
+    "score.entries": "%(name)s has %(got)s entries for %(n)s racks",
+    "score.first_not_seat": "first seat %(first)s is not a seat of this game (0-%(last)s)",
+    "score.winner_not_seat": "winner %(winner)s is not a seat of this game (0-%(last)s)",
+    "score.winner_holds_tiles": "winner %(winner)s still holds %(n)s tiles",
+    "score.games_winners": "%(games)s games but %(winners)s winners",
+    "score.game_scores": "game %(game)s has %(got)s scores, expected %(n)s",
+    "score.game_winner": "game %(game)s: winner %(winner)s is not a player",
+})
 
-class ScoreError(ValueError):
+
+class ScoreError(Refused):
     """Inputs that describe no possible game end."""
 
 
@@ -93,23 +105,23 @@ def score_game(
     """
     n = len(racks)
     if not 2 <= n <= 4:
-        raise ScoreError(f"a game has 2 to 4 players, not {n}")
+        raise ScoreError("game.players_count", n=n)
     for name, seq in (("melded", melded), ("could_meld", could_meld)):
         if len(seq) != n:
-            raise ScoreError(f"{name} has {len(seq)} entries for {n} racks")
+            raise ScoreError("score.entries", name=name, got=len(seq), n=n)
     if not 0 <= first < n:
-        raise ScoreError(f"first seat {first} is not a seat of this game (0-{n - 1})")
+        raise ScoreError("score.first_not_seat", first=first, last=n - 1)
     if order is None:
         order = turn_order(first, n)
     pen = tuple(penalties) if penalties is not None else (0,) * n
     if len(pen) != n:
-        raise ScoreError(f"penalties has {len(pen)} entries for {n} racks")
+        raise ScoreError("score.entries", name="penalties", got=len(pen), n=n)
     totals = tuple(rack_total(racks[s], melded[s], could_meld[s], rules) for s in range(n))
     if winner is not None:
         if not 0 <= winner < n:
-            raise ScoreError(f"winner {winner} is not a seat of this game (0-{n - 1})")
+            raise ScoreError("score.winner_not_seat", winner=winner, last=n - 1)
         if racks[winner]:
-            raise ScoreError(f"winner {winner} still holds {len(racks[winner])} tiles")
+            raise ScoreError("score.winner_holds_tiles", winner=winner, n=len(racks[winner]))
         base = 0
     else:
         winner = lowest_rack_winner(totals, racks, order, rules)
@@ -152,7 +164,7 @@ def rank_match(
     points; ``points``: points only. Players equal on the ranking share a rank.
     """
     if len(games) != len(winners):
-        raise ScoreError(f"{len(games)} games but {len(winners)} winners")
+        raise ScoreError("score.games_winners", games=len(games), winners=len(winners))
     if not games:
         return []
     n = len(games[0])
@@ -160,9 +172,9 @@ def rank_match(
     points = [0] * n
     for g, (row, w) in enumerate(zip(games, winners, strict=True)):
         if len(row) != n:
-            raise ScoreError(f"game {g + 1} has {len(row)} scores, expected {n}")
+            raise ScoreError("score.game_scores", game=g + 1, got=len(row), n=n)
         if not 0 <= w < n:
-            raise ScoreError(f"game {g + 1}: winner {w} is not a player")
+            raise ScoreError("score.game_winner", game=g + 1, winner=w)
         wins[w] += 1
         for p, v in enumerate(row):
             points[p] += v

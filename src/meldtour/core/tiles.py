@@ -20,8 +20,20 @@ import enum
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from .refusal import Refusal, Refused, english, register
 
-class NotationError(ValueError):
+register({
+    "tile.bad_colour": "unknown colour letter %(letter)r",
+    "tile.bad": "bad tile %(text)r: write a colour letter k, r, o or b and a number 1-13 "
+                "(like 'r7'), or J for a joker",
+    "tile.not_a_list_string": "expected a list of tiles, got the string %(text)r",
+    "tile.not_a_list": "expected a list of tiles, got %(got)r",
+    "tile.too_many_jokers": "%(n)s jokers: the set has two",
+    "tile.too_many": "three or more %(tile)s tiles: the set has two of each",
+})
+
+
+class NotationError(Refused):
     """A tile, meld or board string that cannot be read."""
 
 
@@ -42,7 +54,7 @@ class Colour(enum.IntEnum):
         try:
             return cls(COLOUR_LETTERS.index(letter))
         except ValueError:
-            raise NotationError(f"unknown colour letter {letter!r}") from None
+            raise NotationError("tile.bad_colour", letter=letter) from None
 
     def __repr__(self) -> str:
         return f"Colour.{self.name}"
@@ -84,10 +96,7 @@ class Tile(int):
         try:
             return _BY_TEXT[text]
         except (KeyError, TypeError):
-            raise NotationError(
-                f"bad tile {text!r}: write a colour letter k, r, o or b and a number "
-                f"1-13 (like 'r7'), or J for a joker"
-            ) from None
+            raise NotationError("tile.bad", text=text) from None
 
     def __str__(self) -> str:
         return _TEXT[int(self)]
@@ -112,11 +121,11 @@ def tile(colour: Colour | int, number: int) -> Tile:
 def parse_tiles(texts: Iterable[str]) -> tuple[Tile, ...]:
     """Read a list of tile strings (a rack, or one meld's tiles)."""
     if isinstance(texts, str):
-        raise NotationError(f"expected a list of tiles, got the string {texts!r}")
+        raise NotationError("tile.not_a_list_string", text=texts)
     try:
         items = list(texts)
     except TypeError:
-        raise NotationError(f"expected a list of tiles, got {texts!r}") from None
+        raise NotationError("tile.not_a_list", got=texts) from None
     return tuple(Tile.parse(t) for t in items)
 
 
@@ -148,12 +157,18 @@ def over_the_set(tiles: Iterable[int]) -> str | None:
     >>> over_the_set(parse_tiles(["r5", "r5", "r5"]))
     'three or more r5 tiles: the set has two of each'
     """
+    refusal = beyond_the_set(tiles)
+    return None if refusal is None else english(refusal)
+
+
+def beyond_the_set(tiles: Iterable[int]) -> Refusal | None:
+    """Why these tiles cannot all exist in one 106-tile set (a refusal), or None."""
     vec = counts(tiles)
     for code, n in enumerate(vec):
         if code == JOKER_CODE and n > 2:
-            return f"{n} jokers: the set has two"
+            return Refusal("tile.too_many_jokers", {"n": n})
         if code != JOKER_CODE and n > 2:
-            return f"three or more {_TEXT[code]} tiles: the set has two of each"
+            return Refusal("tile.too_many", {"tile": _TEXT[code]})
     return None
 
 

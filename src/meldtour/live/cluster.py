@@ -38,6 +38,8 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from meldtour.core.refusal import Refused
+
 from .game import Subscriber
 
 log = logging.getLogger(__name__)
@@ -72,11 +74,13 @@ return 0
 
 class RemoteError(RuntimeError):
     """A request to another node failed: ``kind`` names the exception it raised there
-    (``TableError``, ``Moved``: the node no longer owns the game, ``Timeout``)."""
+    (``TableError``, ``Moved``: the node no longer owns the game, ``Timeout``), and
+    ``code`` the refusal's code when it was one."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.kind = kind
+        self.code = code
 
 
 def redis_url() -> str | None:
@@ -264,8 +268,10 @@ class Cluster:
                 if message.get("ok"):
                     future.set_result(message.get("value"))
                 else:
+                    code = message.get("code")
                     future.set_exception(RemoteError(str(message.get("kind")),
-                                                     str(message.get("error"))))
+                                                     str(message.get("error")),
+                                                     code if isinstance(code, str) else None))
         elif kind == "req":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif self._on_message is not None:
@@ -279,6 +285,8 @@ class Cluster:
             reply["ok"] = True
         except Exception as exc:
             reply.update(ok=False, kind=type(exc).__name__, error=str(exc))
+            if isinstance(exc, Refused):
+                reply["code"] = exc.code
         self.post(str(message.get("from")), reply)
 
 

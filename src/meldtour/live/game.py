@@ -40,6 +40,7 @@ from meldtour.core.game import Event, IllegalMove, apply, new_game
 from meldtour.core.melds import format_board, parse_board
 from meldtour.core.moves import Draft, Draw, Move, Pass, Play, Redeal, Timeout
 from meldtour.core.record import move_to_json, read_record
+from meldtour.core.refusal import Refusal, Refused, english, register
 from meldtour.core.search import PlayFinder
 from meldtour.core.state import GameState
 from meldtour.core.tiles import NotationError
@@ -65,8 +66,31 @@ QUEUE_SIZE = 512
 NAME_LENGTH = 24
 
 
-class TableError(ValueError):
-    """A request the table cannot grant: a seat taken, a name missing, no such seat."""
+#: The table's refusals of a request to sit down.
+TABLE_CODES = ("table.name", "table.seat", "table.taken")
+register({
+    "table.name": "Please give a name.",
+    "table.seat": "That is not a free seat at this table.",
+    "table.taken": "Someone has just taken that seat.",
+    "live.spectator": "spectators cannot move",
+    "live.not_started": "the game has not started",
+    "live.unknown_action": "unknown action %(action)r: one of play, draw, pass, redeal",
+})
+
+
+class TableError(Refused):
+    """A request the table cannot grant: a seat taken (``table.taken``), a name missing
+    (``table.name``), no such seat (``table.seat``); ``key`` is the code's last part."""
+
+    @property
+    def key(self) -> str:
+        return self.code.rpartition(".")[2]
+
+
+def refused(rid: str | None, refusal: Refusal, **more: Any) -> dict[str, Any]:
+    """The answer to a refused request: the reason in English, its code and arguments."""
+    return {"type": "refused", "id": rid, "reason": english(refusal), **refusal.to_json(),
+            **more}
 
 
 class Subscriber:
@@ -246,11 +270,11 @@ class LiveGame:
     async def _on_join(self, seat: int, name: str) -> str:
         name = " ".join(str(name).split())[:NAME_LENGTH]
         if not name:
-            raise TableError("name")
+            raise TableError("table.name")
         if not 0 <= seat < len(self.config.seats) or self.config.seats[seat].kind != "human":
-            raise TableError("seat")
+            raise TableError("table.seat")
         if self.keys[seat] is not None or self.state is not None:
-            raise TableError("taken")
+            raise TableError("table.taken")
         token = secrets.token_urlsafe(18)
         self.keys[seat] = _hash(token)
         self.names[seat] = name
@@ -437,7 +461,7 @@ class LiveGame:
         rid = str(rid) if isinstance(rid, str | int) and not isinstance(rid, bool) else None
         seat = sub.seat
         if seat is None:
-            sub.send({"type": "refused", "id": rid, "reason": "spectators cannot move"})
+            sub.send(refused(rid, Refusal("live.spectator")))
             return
         key = (seat, rid) if rid is not None else None
         if key is not None and key in self.answers:
@@ -445,11 +469,10 @@ class LiveGame:
             return
         state = self.state
         if state is None:
-            sub.send({"type": "refused", "id": rid, "reason": "the game has not started"})
+            sub.send(refused(rid, Refusal("live.not_started")))
             return
         if state.end is not None:
-            self._answer(sub, key, {"type": "refused", "id": rid,
-                                    "reason": f"the game is over ({state.end})"})
+            self._answer(sub, key, refused(rid, Refusal("game.over", {"end": state.end})))
             return
         if message.get("version") != self.version:
             # Made against an older state (or a newer one the client imagines): ignore it.
@@ -461,8 +484,8 @@ class LiveGame:
             return
         try:
             move = self._move_of(seat, message)
-        except (NotationError, ValueError) as exc:
-            self._answer(sub, key, {"type": "refused", "id": rid, "reason": str(exc)})
+        except Refused as exc:
+            self._answer(sub, key, refused(rid, exc.refusal))
             return
         if isinstance(move, Draft):
             await self._draft(sub, key, rid, move)
@@ -470,8 +493,7 @@ class LiveGame:
         try:
             await self._commit(move)
         except IllegalMove as exc:
-            self._answer(sub, key, {"type": "refused", "id": rid, "reason": exc.reason,
-                                    "version": self.version})
+            self._answer(sub, key, refused(rid, exc.refusal, version=self.version))
             return
         self._answer(sub, key, {"type": "ack", "id": rid, "version": self.version})
 
@@ -488,7 +510,7 @@ class LiveGame:
             return Pass(seat, at)
         if action == "redeal":
             return Redeal(seat, at)
-        raise ValueError(f"unknown action {action!r}: one of play, draw, pass, redeal")
+        raise Refused("live.unknown_action", action=action)
 
     async def _draft(self, sub: Subscriber, key: tuple[int, str] | None, rid: str | None,
                      move: Draft) -> None:
@@ -497,8 +519,7 @@ class LiveGame:
         try:
             progress = apply(state, move, finder=self.finder)
         except IllegalMove as exc:
-            self._answer(sub, key, {"type": "refused", "id": rid, "reason": exc.reason,
-                                    "draft": True, "version": self.version})
+            self._answer(sub, key, refused(rid, exc.refusal, draft=True, version=self.version))
             return
         board = format_board(move.board)
         await self.log.put_draft(self.id, {"version": self.version, "seat": move.seat,

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.exc import IntegrityError
 
+from meldtour.core.refusal import Refused, register
 from meldtour.players.levels import LEVELS
 from meldtour.store import games as game_log
 from meldtour.store import online, usecases
@@ -52,8 +53,25 @@ CLUB_TEMPLATES = frozenset({"club-night"})
 WHO = "online play"
 
 
-class OnlineRefused(online.OnlineError):
-    """The director's request cannot be done, with the reason."""
+register({
+    "live.online.started_meanwhile": "the round was started online meanwhile",
+    "live.online.cannot": "%(why)s",
+    "live.online.no_round": "no round is seated: seat the round first",
+    "live.online.round_closed": "round %(round)s is closed",
+    "live.online.club_only": "computer players may fill seats only at a club night, never in an "
+                        "official tournament",
+    "live.online.unknown_level": "unknown player level %(level)r for #%(player)s",
+    "live.online.not_seated": "#%(player)s is not seated in round %(round)s",
+    "live.online.nothing_to_start": "every table of round %(round)s is online or counted already",
+})
+
+
+class OnlineRefused(online.OnlineError, Refused):
+    """The director's request cannot be done: a refusal's code and its arguments
+    (``live.online.cannot`` carries another refusal, or the store's reason, as ``why``)."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        Refused.__init__(self, code, **params)
 
 
 #: A seat's token from the table's first game id and the seat's player number.
@@ -131,7 +149,7 @@ class OnlineRounds:
         try:
             await asyncio.to_thread(online.add_games, self.store(), plan)
         except IntegrityError:
-            raise OnlineRefused("the round was started online meanwhile") from None
+            raise OnlineRefused("live.online.started_meanwhile") from None
         log.info("%s started %d online tables", who, len(plan))
         for g in plan:
             await self._launch(g)
@@ -146,22 +164,23 @@ class OnlineRounds:
             key = usecases.resolve_division(t, division)
             index, last, closed = usecases.current_round(t, key)
         except (usecases.UseCaseError, ValueError) as exc:
-            raise OnlineRefused(str(exc)) from None
+            why = exc.refusal if isinstance(exc, Refused) else str(exc)
+            raise OnlineRefused("live.online.cannot", why=why) from None
         if not last:
-            raise OnlineRefused("no round is seated: seat the round first")
+            raise OnlineRefused("live.online.no_round")
         if closed:
-            raise OnlineRefused(f"round {last} is closed")
+            raise OnlineRefused("live.online.round_closed", round=last)
         if computers and template not in CLUB_TEMPLATES:
-            raise OnlineRefused("computer players may fill seats only at a club night, "
-                                "never in an official tournament")
+            raise OnlineRefused("live.online.club_only")
         for player, level in computers.items():
             if level not in LEVELS:
-                raise OnlineRefused(f"unknown player level {level!r} for #{player}")
+                raise OnlineRefused("live.online.unknown_level", level=level, player=player)
         stage = t.division(key).stages[index]
         rnd = stage.rounds[-1]
         seated = {p for table in rnd.tables for p in table.players}
         if set(computers) - seated:
-            raise OnlineRefused(f"#{min(set(computers) - seated)} is not seated in round {last}")
+            raise OnlineRefused("live.online.not_seated", player=min(set(computers) - seated),
+                                round=last)
         online_tables = {g.table for g in online.round_games(store, tid, key, index, last)}
         plan = []
         for table in rnd.tables:
@@ -174,7 +193,7 @@ class OnlineRounds:
             plan.append(online.OnlineGame(game_id, tid, key, index, last, table.number, 1,
                                           len(table.sheet.games), seats, False))
         if not plan:
-            raise OnlineRefused(f"every table of round {last} is online or counted already")
+            raise OnlineRefused("live.online.nothing_to_start", round=last)
         return plan
 
     # ------------------------------------------------------------ the games

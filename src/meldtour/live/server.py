@@ -26,7 +26,7 @@ from meldtour.store.games import ListedTable
 
 from .clock import Clock, SystemClock
 from .cluster import RENEW, Cluster, RemoteError, RemoteSubscriber, redis_url
-from .game import LiveGame, Subscriber, TableError, seat_of_token
+from .game import TABLE_CODES, LiveGame, Subscriber, TableError, seat_of_token
 from .handle import GameHandle
 from .log import GameLog, MemoryLog, StoreLog
 from .online import OnlineRounds
@@ -561,7 +561,8 @@ class RemoteGame:
                 return await self.cluster.request(self.owner, op, self.id, **args)
             except RemoteError as exc:
                 if exc.kind == "TableError":
-                    raise TableError(str(exc)) from None
+                    code = exc.code if exc.code in TABLE_CODES else "table.taken"
+                    raise TableError(code or "table.taken") from None
                 if exc.kind not in ("Moved", "Timeout") or attempt == 2:
                     raise
             await asyncio.sleep(0.5)

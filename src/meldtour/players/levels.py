@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from meldtour.core.refusal import Refused, register
+
 from . import Player
 from .beginner import BeginnerPlayer
 from .expert import ExpertPlayer
@@ -36,11 +38,15 @@ LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
 }
 
 
+register({
+    "player.unknown_level": "unknown player level %(level)r: choose one of %(levels)s",
+})
+
+
 def make_player(level: str, name: str | None = None, seed: int = 0) -> Player:
     """A computer player of this level; the error lists the levels there are."""
     try:
         factory = LEVELS[level]
     except KeyError:
-        raise ValueError(
-            f"unknown player level {level!r}: choose one of {', '.join(LEVELS)}") from None
+        raise Refused("player.unknown_level", level=level, levels=", ".join(LEVELS)) from None
     return factory(name or level, seed)

@@ -21,11 +21,19 @@ from dataclasses import dataclass, replace
 
 from meldtour.core.melds import Meld
 from meldtour.core.moves import joker_replacement_error
+from meldtour.core.refusal import Refused, register
 from meldtour.core.rules import RuleSet
 from meldtour.core.tiles import JOKER_CODE, KINDS, Tile
 
 from .build import build
 from .dp import BIG, Problem, solve_problem
+
+register({
+    "tile.set_jokers": "more than two jokers: not a tile set",
+    "tile.set_copies": "more than two copies of a tile: not a tile set",
+    "tile.set_size": "more tiles than a tile set holds",
+    "board.meld_invalid": "board meld %(i)s: %(why)s",
+})
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +98,13 @@ def _problem(
     need_rows = [[need[c * 13 + n] for c in range(4)] for n in range(13)]
     jokers = need[JOKER_CODE] + have[JOKER_CODE]
     if jokers > 2:
-        raise ValueError("more than two jokers: not a tile set")
+        raise Refused("tile.set_jokers")
     if not wrap:
         _drop_isolated(avail_rows, need_rows, jokers)
     for n in range(13):
         for c in range(4):
             if avail_rows[n][c] > 2:
-                raise ValueError("more than two copies of a tile: not a tile set")
+                raise Refused("tile.set_copies")
     return Problem(
         tuple((r[0], r[1], r[2], r[3]) for r in avail_rows),
         tuple((r[0], r[1], r[2], r[3]) for r in need_rows),
@@ -148,12 +156,12 @@ def solve_tiles(
         return Solution(len(tiles), value, board + tuple(fresh), tiles, _minus(rack, tiles))
     old_tiles = _all_tiles(board)
     if len(old_tiles) + len(rack) > 106:
-        raise ValueError("more tiles than a tile set holds")
+        raise Refused("tile.set_size")
     old_value = 0
     for i, m in enumerate(board):
-        why = m.why_invalid(wrap)
+        why = m.refusal(wrap)
         if why is not None:
-            raise ValueError(f"board meld {i + 1}: {why}")
+            raise Refused("board.meld_invalid", i=i + 1, why=why)
         old_value += m.value(wrap)
     p = _problem(old_tiles, rack, None, wrap)
     if all(a == b for a, b in zip(p.avail, p.need, strict=True)) and (

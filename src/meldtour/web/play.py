@@ -11,8 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -22,8 +21,11 @@ from fastapi import APIRouter, Depends, FastAPI, Form, HTTPException, Request, W
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.websockets import WebSocketDisconnect
 
+from meldtour.core.refusal import TEMPLATES, Refusal, render
 from meldtour.core.rules import PRESETS
+from meldtour.core.tiles import TILES, format_tiles
 from meldtour.live import LiveServer, SeatConfig, TableConfig, TableError
+from meldtour.live.game import TABLE_CODES
 from meldtour.live.handle import GameHandle
 from meldtour.live.log import StoreLog
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
@@ -55,92 +57,23 @@ LEVEL_TEXTS = {
                  "the tiles it has not seen whether its play would let them finish, and draws "
                  "instead when that risk is too high."),
 }
-JOIN_ERRORS = {
-    "name": N_("Please give a name."),
-    "seat": N_("That is not a free seat at this table."),
-    "taken": N_("Someone has just taken that seat."),
-}
-
 # ---------------------------------------------------------------- refusals in words
 
-# The engine's reasons (core.moves, core.melds, core.game), as patterns and the words
-# a player reads. A reason that matches none is shown after a general sentence.
-_MELD_REASONS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^(?P<meld>\[.*?\]) has \d+ tiles?: a meld needs at least 3$"),
-     N_("%(meld)s has fewer than 3 tiles: a meld needs at least 3")),
-    (re.compile(r"^(?P<meld>\[.*?\]) is neither a run \(one colour\) nor a group \(one number\)$"),
-     N_("%(meld)s is neither a run (one colour, numbers in order) nor a group (one number, "
-        "different colours)")),
-    (re.compile(r"^(?P<meld>\[.*?\]) is not a valid run: (?P<why>.*)$"),
-     N_("%(meld)s is not a valid run: %(why)s")),
-    (re.compile(r"^(?P<meld>\[.*?\]) is not a valid group: (?P<why>.*)$"),
-     N_("%(meld)s is not a valid group: %(why)s")),
-    (re.compile(r"^(?P<meld>\[.*?\]) is not a valid (?:run|group)$"),
-     N_("%(meld)s is not valid as it is declared")),
-]
-_DETAILS = {
-    "a run is one colour": N_("a run is one colour"),
-    "nothing follows 13 in a run": N_("nothing follows 13 in a run"),
-    "the numbers of a run go up by one from left to right":
-        N_("the numbers of a run go up by one from left to right"),
-    "a meld needs a numbered tile": N_("a meld needs a numbered tile"),
-    "a run has at most 13 tiles": N_("a run has at most 13 tiles"),
-    "a run cannot go below 1": N_("a run cannot go below 1"),
-    "a group is one number": N_("a group is one number"),
-    "a group has each colour at most once": N_("a group has each colour at most once"),
-    "a group has at most 4 tiles": N_("a group has at most 4 tiles"),
-}
-_REASONS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^meld (?P<i>\d+): (?P<why>.*)$"), N_("Meld %(i)s: %(why)s")),
-    (re.compile(r"^tile (?P<tile>\S+) was on the board and is missing"),
-     N_("Tile %(tile)s was on the table and is missing: every tile on the table must stay "
-        "on the table")),
-    (re.compile(r"^a joker on the board must stay on the board"),
-     N_("A joker on the table must stay on the table: a joker you take from a meld must "
-        "be used again in the same turn")),
-    (re.compile(r"^tile (?P<tile>\S+) is not on your rack$"),
-     N_("Tile %(tile)s is not on your rack")),
-    (re.compile(r"^the play uses (?P<n>\d+) × (?P<tile>\S+) but your rack holds (?P<have>\d+)$"),
-     N_("The play uses %(tile)s %(n)s times but your rack holds %(have)s")),
-    (re.compile(r"^no tile from your rack was played"),
-     N_("No tile from your rack was played: put down at least one tile, or draw")),
-    (re.compile(r"^before your initial meld you may not use or move tiles on the table"),
-     N_("Before your initial meld you may not use or move tiles on the table: put down new "
-        "melds from your own rack only")),
-    (re.compile(r"^the initial meld is worth (?P<total>\d+): it must be worth (?P<need>\d+)"),
-     N_("Your initial meld is worth %(total)s: it must be worth %(need)s or more, from your "
-        "own tiles")),
-    (re.compile(r"^the joker in (?P<meld>\S+) may leave it only when the tile it stands for "
-                r"\((?P<tiles>.*)\) takes its place$"),
-     N_("The joker in %(meld)s may leave it only when the tile it stands for (%(tiles)s) "
-        "takes its place")),
-    (re.compile(r"^the pool is empty"),
-     N_("The pool is empty: put down at least one tile, or pass")),
-    (re.compile(r"^the pool is not empty"),
-     N_("The pool is not empty: draw a tile instead of passing")),
-    (re.compile(r"^you can still play \(for example (?P<tiles>.*)\)"),
-     N_("You can still play (for example %(tiles)s): when the pool is empty every player "
-        "must put down at least one tile")),
-    (re.compile(r"^the turn's time ran out"), N_("Your time ran out: the turn ends by time-out")),
-    (re.compile(r"^it is seat \d+'s turn"), N_("It is not your turn")),
-    (re.compile(r"^the game is over"), N_("The game is over")),
-    (re.compile(r"^the game has not started"), N_("The game has not started yet")),
-    (re.compile(r"^spectators cannot move"), N_("You are watching: spectators cannot move")),
-    (re.compile(r"^these rules have no redeal right"), N_("These rules have no redeal right")),
-    (re.compile(r"^a redeal needs (?P<need>\d+) doubles; seat \d+ holds (?P<have>\d+)"),
-     N_("A new deal needs %(need)s doubles; your rack holds %(have)s")),
-    (re.compile(r"^a redeal may be demanded only before"),
-     N_("A new deal may be demanded only before the game starts")),
-    (re.compile(r"^a redeal is demanded on your own first turn"),
-     N_("A new deal is demanded on your own first turn")),
-    (re.compile(r"^a game with a given deal cannot be dealt again"),
-     N_("This game's deal was given: it cannot be dealt again")),
-]
+# A refusal is translated by its code: the catalogs' message ids are the codes' English
+# templates (core.refusal), and the English catalog holds the words the page uses.
+# Arguments that hold tiles in notation are said in words.
+TILE_PARAMS = frozenset({"meld", "tile", "tiles"})
+#: For a refusal whose code this process does not know (a newer node of the cluster).
 FALLBACK = N_("The move was refused: %(why)s")
+#: Refusals the page words for the player it answers, by code: "your turn", not the
+#: seat numbers the engine's sentence names.
+TO_THE_PLAYER = {
+    "turn.not_yours": N_("It is not your turn"),
+    "game.over": N_("The game is over"),
+    "redeal.too_few_doubles": N_("A new deal needs %(need)s doubles; your rack holds %(have)s"),
+}
+_TO_THE_PLAYER = {TEMPLATES[code]: words for code, words in TO_THE_PLAYER.items()}
 
-# Tiles named in words: "[r10,r11,b1]" reads "[red 10, red 11, blue 1]".
-_TILE = re.compile(r"(?<![\w])(?:([krob])(1[0-3]|[1-9])|J)(?![\w])")
-_MELD = re.compile(r"\[([^\[\]]*)\]")
 TILE_WORDS = {
     "k": N_("black %(n)s"),
     "r": N_("red %(n)s"),
@@ -148,50 +81,72 @@ TILE_WORDS = {
     "b": N_("blue %(n)s"),
     "J": N_("the joker"),
 }
+_TILE_TEXTS = frozenset(format_tiles(TILES))
+
+
+def _tile_word(text: str, gettext: Callable[[str], str]) -> str:
+    if text not in _TILE_TEXTS:
+        return text
+    if text == "J":
+        return gettext(TILE_WORDS["J"])
+    return gettext(TILE_WORDS[text[0]]) % {"n": text[1:]}
 
 
 def tiles_in_words(text: str, gettext: Callable[[str], str]) -> str:
-    """Tile codes in a sentence as the reader says them.
+    """Tiles in notation (a meld, a tile, tiles one after another) as the reader says
+    them; other words are left as they are.
 
     >>> tiles_in_words("[r10,J,b1] and k13", lambda s: s)
     '[red 10, the joker, blue 1] and black 13'
     """
-    def one(found: re.Match[str]) -> str:
-        if found.group(0) == "J":
-            return gettext(TILE_WORDS["J"])
-        return gettext(TILE_WORDS[found.group(1)]) % {"n": found.group(2)}
+    out = []
+    for part in text.split(" "):
+        if part.startswith("[") and part.endswith("]"):
+            inner = [p.strip() for p in part[1:-1].split(",") if p.strip()]
+            out.append("[" + ", ".join(_tile_word(t, gettext) for t in inner) + "]")
+        else:
+            bare = part.rstrip(",")
+            out.append(_tile_word(bare, gettext) + part[len(bare):])
+    return " ".join(out)
 
-    spaced = _MELD.sub(lambda m: "[" + ", ".join(p.strip() for p in m.group(1).split(","))
-                       + "]", text)
-    return _TILE.sub(one, spaced)
+
+def _in_words(refusal: Refusal, gettext: Callable[[str], str]) -> Refusal:
+    params: dict[str, Any] = {}
+    for name, value in refusal.params.items():
+        if isinstance(value, Refusal):
+            value = _in_words(value, gettext)
+        elif name in TILE_PARAMS and isinstance(value, str):
+            value = tiles_in_words(value, gettext)
+        params[name] = value
+    return Refusal(refusal.code, params)
 
 
-def explain(reason: str, gettext: Callable[[str], str]) -> str:
-    """The engine's reason for a refusal, in the reader's language.
+def explain(refusal: Refusal, gettext: Callable[[str], str]) -> str:
+    """A refusal in the reader's language, by its code, its tiles in words.
 
-    >>> explain("meld 2: [r4,r5] has 2 tiles: a meld needs at least 3", lambda s: s)
+    >>> too_short = Refusal("meld.too_short", {"meld": "[r4,r5]", "n": 2})
+    >>> explain(Refusal("board.meld", {"i": 2, "why": too_short}), translations("en").gettext)
     'Meld 2: [red 4, red 5] has fewer than 3 tiles: a meld needs at least 3'
     """
-    for pattern, text in _REASONS:
-        found = pattern.match(reason)
-        if found:
-            values = found.groupdict()
-            if "why" in values:
-                values["why"] = _meld_reason(values["why"], gettext)
-            return tiles_in_words(gettext(text) % values, gettext)
-    return tiles_in_words(gettext(FALLBACK) % {"why": reason}, gettext)
+    return render(_in_words(refusal, gettext), lambda s: gettext(_TO_THE_PLAYER.get(s, s)))
 
 
-def _meld_reason(why: str, gettext: Callable[[str], str]) -> str:
-    for pattern, text in _MELD_REASONS:
-        found = pattern.match(why)
-        if found:
-            values = found.groupdict()
-            if "why" in values:
-                detail = _DETAILS.get(values["why"])
-                values["why"] = gettext(detail) if detail else values["why"]
-            return gettext(text) % values
-    return why
+def refusal_of(data: Mapping[str, Any]) -> Refusal | None:
+    """The refusal a message carries (``code`` and ``params``, nested refusals as
+    objects of their own), or None when it carries none this process knows."""
+    code, params = data.get("code"), data.get("params", {})
+    if not isinstance(code, str) or code not in TEMPLATES or not isinstance(params, dict):
+        return None
+    return Refusal(code, {k: (refusal_of(v) or v) if isinstance(v, dict) else v
+                          for k, v in params.items()})
+
+
+def explain_message(message: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
+    """The reason of a "refused" message, in the reader's language."""
+    refusal = refusal_of(message)
+    if refusal is None:
+        return gettext(FALLBACK) % {"why": message.get("reason")}
+    return explain(refusal, gettext)
 
 
 # ---------------------------------------------------------------- words for the page
@@ -372,10 +327,10 @@ async def table_page(request: Request, game_id: str) -> Response:
             "rules": {"redeal": rules.redeal, "redeal_doubles": rules.redeal_doubles,
                       "hand_size": rules.hand_size, "turn_seconds": rules.turn_seconds,
                       "given_deal": game.config.deal is not None}}
-    error = request.query_params.get("error")
+    error = f"table.{request.query_params.get('error')}"  # a refusal to sit down
     return _render(request, "table.html", game=game, seat=seat, boot=boot,
                    texts={k: _(v) for k, v in TEXTS.items()},
-                   error=JOIN_ERRORS.get(error or ""), levels=LEVEL_NAMES,
+                   error=TEMPLATES[error] if error in TABLE_CODES else None, levels=LEVEL_NAMES,
                    preset_title=PRESET_TITLES.get(game.config.rules.name))
 
 
@@ -386,7 +341,7 @@ async def join(request: Request, game_id: str, seat: int = Form(...),
     try:
         token = await game.join(seat, name)
     except TableError as exc:
-        return RedirectResponse(f"/play/t/{game_id}?error={exc}", status_code=303)
+        return RedirectResponse(f"/play/t/{game_id}?error={exc.key}", status_code=303)
     response = RedirectResponse(f"/play/t/{game_id}", status_code=303)
     response.set_cookie(COOKIE + game_id, token, max_age=7 * 24 * 3600, httponly=True,
                         samesite="lax", path="/play")
@@ -411,7 +366,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         while True:
             message = await sub.queue.get()
             if message.get("type") == "refused" and isinstance(message.get("reason"), str):
-                message = {**message, "reason": explain(message["reason"], gettext)}
+                message = {**message, "reason": explain_message(message, gettext)}
             await websocket.send_json(message)
             if message.get("type") == "closing":
                 await websocket.close(code=4408)

@@ -7,12 +7,13 @@ link to their seat. Each finished game fills its table's score sheet by itself
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import dataclass
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from meldtour.core.refusal import Refusal
+from meldtour.core.refusal import render as render_refusal
 from meldtour.live import LiveServer
 from meldtour.live.online import CLUB_TEMPLATES, OnlineRefused, OnlineRounds
 from meldtour.players.levels import LEVELS
@@ -22,33 +23,23 @@ from meldtour.store.db import Store
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError
 
-from ...i18n import N_
 from ...play import COOKIE, LEVEL_NAMES
 from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
 from ..views import division_view, refusal_text
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
-_REFUSALS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^computer players may fill seats only at a club night"),
-     N_("Computer players may fill seats only at a club night, never in an official "
-        "tournament.")),
-    (re.compile(r"^no round is seated"), N_("No round is seated: seat the round first.")),
-    (re.compile(r"^round (?P<n>\d+) is closed"), N_("Round %(n)s is closed.")),
-    (re.compile(r"^every table of round (?P<n>\d+) is online or counted"),
-     N_("Every table of round %(n)s is already played online or counted.")),
-    (re.compile(r"^the round was started online meanwhile"),
-     N_("The round was started online meanwhile.")),
-]
 
-
-def _refusal(request: Request, message: str) -> str:
+def _refusal(request: Request, exc: Exception) -> str:
+    """A refusal in the director's language, by its code (live.online's refusals; a
+    store's reason that is no refusal yet goes to the director's pages' words)."""
     _ = gettext_of(request)
-    for pattern, text in _REFUSALS:
-        found = pattern.match(message)
-        if found:
-            return _(text) % found.groupdict()
-    return refusal_text(message, _)
+    refusal = getattr(exc, "refusal", None)
+    if isinstance(refusal, Refusal) and refusal.code == "live.online.cannot":
+        refusal = refusal.params.get("why")
+    if isinstance(refusal, Refusal):
+        return render_refusal(refusal, _)
+    return refusal_text(str(refusal if isinstance(refusal, str) else exc), _)
 
 
 def _rounds(request: Request) -> tuple[LiveServer, OnlineRounds]:
@@ -129,10 +120,8 @@ async def start_online(request: Request, store: StoreDep,
                 computers[int(value)] = level
     try:
         await rounds.start_round(slug, key, computers=computers, who=director.name)
-    except OnlineRefused as exc:
-        return redirect(request, back, _refusal(request, str(exc)), "error")
-    except (online.OnlineError, usecases.UseCaseError) as exc:
-        return redirect(request, back, _refusal(request, str(exc)), "error")
+    except (OnlineRefused, online.OnlineError, usecases.UseCaseError) as exc:
+        return redirect(request, back, _refusal(request, exc), "error")
     return redirect(request, back, _("The round is being played online: each finished game "
                                      "fills its score sheet."))
 
