@@ -217,3 +217,28 @@ def test_the_seed_stays_on_the_server_until_the_game_is_over(client: TestClient)
     for text in seen:
         for form in forms:
             assert form not in text
+
+
+def test_an_illegal_end_is_explained_to_its_player_in_their_language(
+        client: TestClient) -> None:
+    live = client.app.state.live  # type: ignore[attr-defined]
+    game = live.create_table(TableConfig.make("japan", [HUMAN, HUMAN], deal=known_deal(),
+                                              turn_seconds=60))
+    where = f"/play/t/{game.id}"
+    client.post(f"{where}/join", data={"seat": "0", "name": "Ann"})
+    ann = dict(client.cookies)
+    client.cookies.clear()
+    client.post(f"{where}/join", data={"seat": "1", "name": "Bo"})
+    client.cookies.clear()
+    client.cookies.update(ann)
+    with client.websocket_connect(f"{where}/ws?lang=ko") as ws:
+        snap = ws.receive_json()
+        ws.send_json({"type": "move", "id": "m", "version": snap["version"], "action": "play",
+                      "board": [["r10", "r11", "r12"], ["b1", "b2"]]})
+        while True:
+            m = ws.receive_json()
+            if m["type"] == "frame":
+                break
+    ended = next(e for e in m["events"] if e["kind"] == "illegal_end")
+    reason = ended["private"]["reason"]
+    assert reason != ended["private"]["params"] and re.search(r"[가-힣]", reason), reason

@@ -417,7 +417,10 @@ def _play(state: GameState, move: Play) -> Progress:
         if verdict.fault is Fault.ILLEGAL and state.rules.illegal_end == "penalise":
             # 004: ending a turn with an illegal board is a failed turn.
             state = _record(state, move)
-            events.append(Event("illegal_end", seat, {"reason": verdict.reason}))
+            # The others learn only that the turn ended on an illegal board (as at a
+            # real table whose drafts are hidden); the player is told why, by code.
+            events.append(Event("illegal_end", seat, {}, {
+                "reason": verdict.reason, **verdict.refusal.to_json()}))
             state, played = _fail_turn(state, seat, move.board, events)
             state = _finish_turn(state, seat, events, move.at, played=played)
             return Progress(state, tuple(events))

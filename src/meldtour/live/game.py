@@ -161,7 +161,9 @@ class LiveGame:
         self.keys: list[str | None] = [None] * len(config.seats)
         self.subscribers: set[Subscriber] = set()
         self.frames: deque[tuple[int, tuple[Event, ...], GameState]] = deque(maxlen=FRAMES_KEPT)
-        self.answers: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
+        #: Answers by (seat, request id, the version the request was made against): an
+        #: id is unique per game version, so a later turn may use it again.
+        self.answers: OrderedDict[tuple[int, str, int], dict[str, Any]] = OrderedDict()
         self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self.failed: str | None = None
         self._task: asyncio.Task[None] | None = None
@@ -448,7 +450,7 @@ class LiveGame:
 
     # ------------------------------------------------------------ submissions
 
-    def _answer(self, sub: Subscriber, key: tuple[int, str] | None,
+    def _answer(self, sub: Subscriber, key: tuple[int, str, int] | None,
                 answer: dict[str, Any]) -> None:
         if key is not None:
             self.answers[key] = answer
@@ -463,7 +465,8 @@ class LiveGame:
         if seat is None:
             sub.send(refused(rid, Refusal("live.spectator")))
             return
-        key = (seat, rid) if rid is not None else None
+        made_at = message.get("version")
+        key = (seat, rid, made_at) if rid is not None and type(made_at) is int else None
         if key is not None and key in self.answers:
             sub.send({**self.answers[key], "duplicate": True})
             return
@@ -493,6 +496,10 @@ class LiveGame:
         try:
             await self._commit(move)
         except IllegalMove as exc:
+            if isinstance(move, Play):
+                # The board the player last proposed is what a time-out judges, a
+                # refused Done included (the page may not send it again as a draft).
+                await self._keep_as_draft(Draft(seat, move.board, move.at))
             self._answer(sub, key, refused(rid, exc.refusal, version=self.version))
             return
         self._answer(sub, key, {"type": "ack", "id": rid, "version": self.version})
@@ -512,7 +519,21 @@ class LiveGame:
             return Redeal(seat, at)
         raise Refused("live.unknown_action", action=action)
 
-    async def _draft(self, sub: Subscriber, key: tuple[int, str] | None, rid: str | None,
+    async def _keep_as_draft(self, move: Draft) -> None:
+        """Keep a refused play's board as the turn's draft when it could be one (its
+        tiles are the board's and the rack's: a board of tiles one does not hold is
+        no draft, and the last draft stays)."""
+        state = self.state
+        assert state is not None
+        try:
+            progress = apply(state, move, finder=self.finder)
+        except IllegalMove:
+            return
+        await self.log.put_draft(self.id, {"version": self.version, "seat": move.seat,
+                                           "board": format_board(move.board), "at": move.at})
+        self.state = progress.state
+
+    async def _draft(self, sub: Subscriber, key: tuple[int, str, int] | None, rid: str | None,
                      move: Draft) -> None:
         state = self.state
         assert state is not None

@@ -141,6 +141,25 @@ def refusal_of(data: Mapping[str, Any]) -> Refusal | None:
                           for k, v in params.items()})
 
 
+def _explained_events(frame: dict[str, Any], gettext: Callable[[str], str]) -> dict[str, Any]:
+    """A frame whose events carry a refusal for their reader alone (an illegal end of
+    turn: the player is told why) with that refusal in the reader's language."""
+    events = frame.get("events")
+    if not isinstance(events, list) or not any(
+            isinstance(e, dict) and isinstance(e.get("private"), dict)
+            and "code" in e["private"] for e in events):
+        return frame
+    out = []
+    for e in events:
+        private = e.get("private") if isinstance(e, dict) else None
+        if isinstance(private, dict) and "code" in private:
+            refusal = refusal_of(private)
+            if refusal is not None:
+                e = {**e, "private": {**private, "reason": explain(refusal, gettext)}}
+        out.append(e)
+    return {**frame, "events": out}
+
+
 def explain_message(message: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
     """The reason of a "refused" message, in the reader's language."""
     refusal = refusal_of(message)
@@ -367,6 +386,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             message = await sub.queue.get()
             if message.get("type") == "refused" and isinstance(message.get("reason"), str):
                 message = {**message, "reason": explain_message(message, gettext)}
+            elif message.get("type") == "frame":
+                message = _explained_events(message, gettext)
             await websocket.send_json(message)
             if message.get("type") == "closing":
                 await websocket.close(code=4408)

@@ -526,7 +526,10 @@
       case "pass": text = fill(T.ev_pass, { name }); break;
       case "pool_empty": text = T.ev_pool_empty; break;
       case "redeal": text = fill(T.ev_redeal, { name }); break;
-      case "illegal_end": text = fill(T.ev_illegal_end, { name }); break;
+      case "illegal_end":
+        text = fill(T.ev_illegal_end, { name });
+        if (e.private && e.private.reason) text = `${text}: ${e.private.reason}`;
+        break;
       case "game_end": text = T.game_over; break;
       default: break;
     }
