@@ -154,3 +154,32 @@ def test_replay_never_crashes(data: Any) -> None:
         assert str(exc)
         return
     assert state.tile_count() <= 106
+
+
+def test_hostile_lines_get_an_error_and_the_run_goes_on(tmp_path: Any) -> None:
+    """A line nested 1,000 deep, a number of 5,000 digits and a line that is not UTF-8
+    each get ``{"error", "code"}``; the next line is still answered (they stopped the
+    command with a traceback)."""
+    import subprocess
+    import sys
+
+    good = json.dumps({"board": [], "rack": ["k8", "r8", "o8"], "melded": False,
+                       "play": [["k8", "r8", "o8"]]})
+    lines = [b'{"a": ' + b"[" * 1000 + b"]" * 1000 + b"}", b'{"racks": ' + b"1" * 5000 + b"}",
+             b"\xff\xfe{}", good.encode()]
+    ran = subprocess.run([sys.executable, "-m", "meldtour.cli", "check", "--rules", "krc-2015"],
+                         input=b"\n".join(lines) + b"\n", capture_output=True, timeout=60)
+    assert ran.returncode == 0 and b"Traceback" not in ran.stderr, ran.stderr
+    answers = [json.loads(x) for x in ran.stdout.decode().splitlines()]
+    assert [a.get("code") for a in answers] == ["input.too_deep", "input.huge_number",
+                                                 "input.not_utf8", "play.initial_meld_too_low"]
+    assert all(a["error"].startswith(f"line {i}:") for i, a in enumerate(answers[:3], 1))
+    for command in ("replay", "analyse"):
+        for name, content in (("deep.json", b'{"moves": ' + b"[" * 2000 + b"]" * 2000 + b"}"),
+                              ("latin.json", b'{"rules": "standard", "players": ["\xe9"]}')):
+            path = tmp_path / name
+            path.write_bytes(content)
+            ran = subprocess.run([sys.executable, "-m", "meldtour.cli", command, str(path)],
+                                 capture_output=True, timeout=60)
+            assert ran.returncode == 1 and b"Traceback" not in ran.stderr, ran.stderr
+            assert json.loads(ran.stdout)["code"] in ("input.too_deep", "input.not_utf8")

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from meldtour.core import jsontext
 from meldtour.core.refusal import Refused, register
 from meldtour.core.rules import RulesError, RuleSet, find_rules
 
@@ -28,6 +29,7 @@ register({
     "input.missing_winner": "missing field 'winner' (a seat, or null when the pool ran out)",
     "input.first_null": "first must be the starting seat's number, not null",
     "input.unknown_fields": "unknown field(s): %(fields)s",
+    "input.not_utf8": "not UTF-8 text",
 })
 
 RULES_HELP = "a preset (krc-2015, korea-official, standard, japan) or a house-rules TOML file"
@@ -77,22 +79,29 @@ def serve(
     (with ``"code"`` when the error is a refusal); the run goes on. Blank lines are
     skipped.
     """
-    inp = inp or sys.stdin
     out = out or sys.stdout
-    for lineno, line in enumerate(inp, 1):
+    for lineno, line in enumerate(_lines(inp), 1):
+        if line is None:
+            answer: dict[str, Any] = {"error": f"line {lineno}: not UTF-8 text",
+                                      "code": "input.not_utf8"}
+            out.write(dumps(answer) + "\n")
+            out.flush()
+            continue
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            data = jsontext.loads(line)
         except json.JSONDecodeError as exc:
-            answer: dict[str, Any] = {"error": f"line {lineno}: not valid JSON: {exc.msg}"}
+            answer = {"error": f"line {lineno}: not valid JSON: {exc.msg}"}
+        except Refused as exc:
+            answer = {"error": f"line {lineno}: {exc}", "code": exc.code}
         else:
             if not isinstance(data, dict):
                 answer = {"error": f"line {lineno}: expected a JSON object"}
             else:
                 try:
                     answer = handle(data)
-                except (ValueError, KeyError, TypeError) as exc:
+                except (ValueError, KeyError, TypeError, RecursionError) as exc:
                     msg = str(exc) if not isinstance(exc, KeyError) else f"missing field {exc}"
                     answer = {"error": f"line {lineno}: {msg}"}
                     if isinstance(exc, Refused):
@@ -102,6 +111,19 @@ def serve(
         out.write(dumps(answer) + "\n")
         out.flush()
     return 0
+
+
+def _lines(inp: IO[str] | None) -> Iterator[str | None]:
+    """The input's lines as text; None for a line that is not UTF-8 (standard input is
+    read as bytes, so one bad line does not end the run)."""
+    if inp is not None:
+        yield from inp
+        return
+    for raw in sys.stdin.buffer:
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield None
 
 
 class RecordFailure(Exception):
@@ -137,11 +159,16 @@ def with_record(spec: str, use: Callable[[Any, Callable[[str], RuleSet]], T]) ->
 
     try:
         if spec == "-":
-            text, base = sys.stdin.read(), Path.cwd()
+            raw, base = sys.stdin.buffer.read(), Path.cwd()
         else:
             path = Path(spec)
-            text, base = path.read_text(encoding="utf-8"), path.parent
-        data = json.loads(text)
+            raw, base = path.read_bytes(), path.parent
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordFailure(f"{spec} is not UTF-8 text (byte {exc.start})",
+                                code="input.not_utf8") from None
+        data = jsontext.loads(text)
         return use(data, lambda rules: load_rules(str(base / rules)))
     except OSError as exc:
         raise RecordFailure(f"cannot read {spec}: {exc.strerror}") from None
@@ -151,3 +178,8 @@ def with_record(spec: str, use: Callable[[Any, Callable[[str], RuleSet]], T]) ->
         raise RecordFailure(str(exc), exc.index, exc.code) from None
     except RulesError as exc:
         raise RecordFailure(str(exc), None, exc.code) from None
+    except Refused as exc:  # nested too deep, a number too long
+        raise RecordFailure(f"{spec}: {exc}", None, exc.code) from None
+    except RecursionError:
+        raise RecordFailure(f"{spec}: the record nests too deeply", None,
+                            "input.too_deep") from None

@@ -16,6 +16,9 @@ from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from meldtour.core import jsontext
+from meldtour.core.refusal import Refused
+
 #: A request body that is not an upload: forms, a score sheet's JSON.
 BODY_MAX_BYTES = 256 * 1024
 #: A multipart upload (a players' CSV/XLSX): 10 MB.
@@ -172,8 +175,9 @@ async def _refuse(send: Send, status: int, reason: str) -> None:
 
 
 def parse_json(data: bytes | str, limit: int = JSON_MAX_DEPTH) -> Any:
-    """``json.loads`` that refuses nesting past ``limit`` before parsing (a brace count,
-    so a line nested 100,000 deep never reaches the recursive parser).
+    """``json.loads`` that refuses nesting past ``limit`` before parsing (so a body nested
+    100,000 deep never reaches the recursive parser) and numbers too long to convert
+    (``meldtour.core.jsontext``), as :class:`TooLarge`.
 
     >>> parse_json('{"a": [1, [2]]}')
     {'a': [1, [2]]}
@@ -182,28 +186,10 @@ def parse_json(data: bytes | str, limit: int = JSON_MAX_DEPTH) -> Any:
     ...
     meldtour.web.limits.TooLarge: the JSON nests deeper than 32 levels
     """
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > limit:
-                    raise TooLarge(f"the JSON nests deeper than {limit} levels")
-        elif ch in "]}":
-            depth -= 1
-    return json.loads(text)
+    try:
+        return jsontext.loads(data, limit)
+    except Refused as exc:
+        raise TooLarge(str(exc)) from None
 
 
 __all__ = ["BODY_MAX_BYTES", "JSON_MAX_DEPTH", "UPLOAD_MAX_BYTES", "WS_MAX_BYTES", "BodyLimit",
