@@ -212,3 +212,29 @@ def test_sheet_errors_name_the_line_and_drafts_are_kept(
     assert "another device" in err and (tmp_path / "unsaved-round1-table1.csv").exists()
     audit = cli_json(capsys, "tournament", "audit")
     assert any(a["action"] == "enter_sheet_conflict" for a in audit)  # type: ignore[union-attr, index]
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (b"name\n\xc0\xe9\n", "is not UTF-8 text"),
+    (b'name\n"Ann\nBo\nCy\n', "quote left open"),
+    (b"name\n" + b"x" * (10 * 1024 * 1024 - 100) + b"\n", "cannot be read"),
+    (b"name\n" + b"y" * 500 + b"\n", "at most 80"),
+])
+def test_a_bad_players_file_is_refused_naming_why(
+        db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
+        words: str) -> None:
+    """Non-UTF-8, an unterminated quote (it merged the rest of the file into one player),
+    a 10 MB field and an overlong name: refused in seconds with the reason, nothing
+    registered, no traceback."""
+    import time
+
+    cli(capsys, "db", "upgrade")
+    cli(capsys, "tournament", "new", "--template", "club-night", "--slug", "club")
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(content)
+    started = time.monotonic()
+    err = cli(capsys, "tournament", "players", "import", str(bad), code=1)
+    assert time.monotonic() - started < 10
+    assert words in err and "Traceback" not in err, err
+    players = cli_json(capsys, "tournament", "players", "list")
+    assert players == [] or players == {"players": []}, players

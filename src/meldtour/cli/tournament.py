@@ -326,28 +326,64 @@ def cmd_show(store: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+#: A players' file registers at most this many (a day's divisions hold far fewer).
+MAX_IMPORT_ROWS = 5000
+#: A name on a sheet, a badge and a certificate.
+MAX_NAME = 80
+#: A CSV file read by the tournament commands: 10 MB at most.
+MAX_CSV_BYTES = 10 * 1024 * 1024
+
+
+def _csv_text(path: Path) -> str:
+    """A CSV file's text: UTF-8 (with or without the BOM spreadsheets write), not over
+    :data:`MAX_CSV_BYTES`; a refusal that says what is wrong otherwise."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_CSV_BYTES:
+            raise Refused(f"{path} is {size:,} bytes: at most {MAX_CSV_BYTES:,}")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise Refused(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise Refused(f"{path} is not UTF-8 text (byte {exc.start:,}): save it as "
+                      "\"CSV UTF-8\"") from None
+
+
 def read_players_csv(path: Path) -> list[Any]:
     """Rows of ``name,division,tags,generation`` (only ``name`` is required; tags are
     separated by ``;`` or spaces). Errors name the row."""
     from meldtour.store.usecases import PlayerEntry
 
+    reader = csv.DictReader(_csv_text(path).splitlines(), strict=True)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise Refused(f"cannot read {path}: {exc.strerror}") from None
-    reader = csv.DictReader(text.splitlines())
-    fields = [f.strip().lower() for f in reader.fieldnames or []]
-    if "name" not in fields:
-        raise Refused(f"{path}: the header must have a name column "
-                      f"(name,division,tags,generation)")
+        fields = [f.strip().lower() for f in reader.fieldnames or []]
+        if "name" not in fields:
+            raise Refused(f"{path}: the header must have a name column "
+                          f"(name,division,tags,generation)")
+        rows = []
+        for row in reader:
+            rows.append((reader.line_num, row))
+            if len(rows) > MAX_IMPORT_ROWS:
+                raise Refused(f"{path}: more than {MAX_IMPORT_ROWS} players in one file")
+    except csv.Error as exc:
+        raise Refused(f"{path} line {reader.line_num}: the CSV cannot be read ({exc}): a "
+                      "quote left open or a field of a whole file?") from None
     out = []
-    for row in reader:
-        line = reader.line_num
+    for line, row in rows:
         r = {k.strip().lower(): (v or "").strip() for k, v in row.items() if k is not None}
         if not any(r.values()):
             continue
         if not r.get("name"):
             raise Refused(f"{path} row {line}: no name")
+        bad = next((c for c in r["name"] if ord(c) < 32 or 0x7F <= ord(c) <= 0x9F), None)
+        if bad is not None:
+            raise Refused(f"{path} row {line}: the name holds a control character "
+                          f"({bad!r}); a quote left open runs the rows together")
+        if len(r["name"]) > MAX_NAME:
+            raise Refused(f"{path} row {line}: the name has {len(r['name'])} characters "
+                          f"(at most {MAX_NAME})")
         gen = r.get("generation") or ""
         if gen and not gen.isdigit():
             raise Refused(f"{path} row {line}: generation {gen!r} is not a whole number")
@@ -487,11 +523,7 @@ def read_sheet_csv(path: Path, t: Any, key: str, sheet: Any,
     (game, seat), the CSV line."""
     from meldtour.store.usecases import GameEntry, UseCaseError, find_player
 
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise Refused(f"cannot read {path}: {exc.strerror}") from None
-    reader = csv.DictReader(text.splitlines())
+    reader = csv.DictReader(_csv_text(path).splitlines())
     fields = {f.strip().lower() for f in reader.fieldnames or []}
     if not {"game", "player", "points"} <= fields:
         raise Refused(f"{path}: the header needs game,player,points (penalty, winner optional)")
