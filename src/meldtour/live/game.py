@@ -32,6 +32,7 @@ import dataclasses
 import hashlib
 import logging
 import secrets
+import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -166,6 +167,11 @@ class LiveGame:
         self.answers: OrderedDict[tuple[int, str, int], dict[str, Any]] = OrderedDict()
         self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self.failed: str | None = None
+        #: Opened by someone in the lobby (not a tournament's table): it goes away if
+        #: nobody comes (``LiveServer``'s ``IDLE_WAITING``).
+        self.lobby = False
+        #: When this process created or rebuilt the table (``time.monotonic``).
+        self.made_at = time.monotonic()
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._bot: asyncio.Task[None] | None = None
@@ -294,8 +300,11 @@ class LiveGame:
     def waiting_json(self) -> dict[str, Any]:
         """A table waiting for players, as the log keeps it (a restart keeps the seats
         taken: their tokens' hashes, never the tokens)."""
-        return {"config": self.config.to_json(), "names": list(self.names),
-                "keys": list(self.keys)}
+        out: dict[str, Any] = {"config": self.config.to_json(), "names": list(self.names),
+                               "keys": list(self.keys)}
+        if self.lobby:
+            out["lobby"] = True
+        return out
 
     @classmethod
     def waiting(cls, game_id: str, data: dict[str, Any], game_log: GameLog, clock: Clock,
@@ -306,6 +315,7 @@ class LiveGame:
                    make)
         game.names = list(data["names"])
         game.keys = list(data["keys"])
+        game.lobby = bool(data.get("lobby", False))
         return game
 
     async def _on_subscribe(self, sub: Subscriber) -> None:

@@ -62,6 +62,9 @@ class GameLog(Protocol):
     async def waiting_tables(self) -> list[str]:
         """The tables still waiting for players, oldest first."""
 
+    async def drop_table(self, game_id: str) -> None:
+        """Forget a table that waited for players in vain."""
+
 
 class MemoryLog:
     """The log in memory (a process's lifetime); copies in and out, like a database."""
@@ -87,6 +90,9 @@ class MemoryLog:
 
     async def waiting_tables(self) -> list[str]:
         return list(self._tables)
+
+    async def drop_table(self, game_id: str) -> None:
+        self._tables.pop(game_id, None)
 
     def _game(self, game_id: str) -> StoredGame:
         try:
@@ -242,6 +248,9 @@ class StoreLog:
 
     async def waiting_tables(self) -> list[str]:
         return await self._run(games.waiting_tables)
+
+    async def drop_table(self, game_id: str) -> None:
+        await self._write("drop_table", game_id)
 
     async def lobby(self, limit: int = 20) -> tuple[list[games.ListedTable],
                                                     list[games.ListedTable]]:

@@ -42,6 +42,11 @@ HEARTBEAT = 1.0
 #: seconds whoever still does (their pages go to the score).
 KEEP_OVER = 30.0
 KEEP_WATCHED = 600.0
+#: A table opened in the lobby that has not started after this many seconds is closed
+#: and forgotten (its watchers are told ``closing``); a tournament's tables wait on.
+IDLE_WAITING = 1800.0
+#: At most this many lobby tables wait for players on one process at once.
+MAX_WAITING = 300
 
 OverHook = Callable[[LiveGame], Awaitable[None]]
 
@@ -138,9 +143,14 @@ class LiveServer:
             raise ValueError(f"table {gid} exists")
         return self._adopt(LiveGame(gid, config, self.log, self.clock, self.finder, self.make))
 
+    def waiting_in_lobby(self) -> int:
+        """How many lobby tables of this process wait for players."""
+        return sum(1 for g in self.games.values() if g.lobby and not g.started)
+
     async def open_table(self, config: TableConfig, game_id: str | None = None,
                          names: list[str | None] | None = None,
-                         keys: list[str | None] | None = None) -> LiveGame:
+                         keys: list[str | None] | None = None,
+                         lobby: bool = False) -> LiveGame:
         """A new table owned by this process, kept in the log while it waits for
         players (a restart keeps it). ``names`` and ``keys`` (token hashes) seat people
         at once (a tournament's table)."""
@@ -149,6 +159,7 @@ class LiveServer:
         if self.cluster is not None and not await self.cluster.acquire(gid):
             raise ValueError(f"table {gid} exists")
         game = self.create_table(config, gid)
+        game.lobby = lobby
         for i, name in enumerate(names or []):
             if name is not None:
                 game.names[i] = name
@@ -340,6 +351,7 @@ class LiveServer:
                     log.exception("the heartbeat could not be written")
             try:
                 await self._forget_ended(time.monotonic())
+                await self._forget_idle(time.monotonic())
             except Exception:
                 log.exception("games over could not be let go")
             await asyncio.sleep(HEARTBEAT)
@@ -360,6 +372,18 @@ class LiveServer:
             del self._ended[gid]
             del self.games[gid]
             await self._let_go(game, "over")
+            if self.cluster is not None:
+                await self.cluster.release(gid)
+
+    async def _forget_idle(self, now: float) -> None:
+        """Close the lobby tables nobody started within :data:`IDLE_WAITING` seconds:
+        anyone can open one, so they must not pile up (3,000 in a minute were kept)."""
+        for gid, game in list(self.games.items()):
+            if not game.lobby or game.started or now - game.made_at < IDLE_WAITING:
+                continue
+            del self.games[gid]
+            await self.log.drop_table(gid)
+            await self._let_go(game, "idle")
             if self.cluster is not None:
                 await self.cluster.release(gid)
 

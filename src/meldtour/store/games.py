@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import CursorResult, bindparam, select
+from sqlalchemy import CursorResult, bindparam, delete, select
 
 from . import online
 from .db import Store, StoreError
@@ -181,10 +181,16 @@ def _save_table(s: Any, game_id: str, table: Mapping[str, Any]) -> None:
     s.flush()
 
 
+def _drop_table(s: Any, game_id: str) -> None:
+    """Forget a table that waited for players in vain (nothing if it is not kept)."""
+    s.execute(delete(online.LiveTableRow).where(online.LiveTableRow.id == game_id))
+    s.flush()
+
+
 #: The writes :func:`write` groups, by name.
 WRITES: dict[str, Callable[..., None]] = {
     "start": _start, "append": _append, "draft": _put_draft, "finish": _finish,
-    "alive": _alive, "resume": _resume, "table": _save_table,
+    "alive": _alive, "resume": _resume, "table": _save_table, "drop_table": _drop_table,
 }
 
 

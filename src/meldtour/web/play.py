@@ -19,15 +19,20 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, FastAPI, Form, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from limits import RateLimitItemPerMinute
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 from starlette.websockets import WebSocketDisconnect
 
 from meldtour.core.refusal import TEMPLATES, Refusal, render
 from meldtour.core.rules import PRESETS
 from meldtour.core.tiles import TILES, format_tiles
 from meldtour.live import LiveServer, SeatConfig, TableConfig, TableError
+from meldtour.live.cluster import redis_url
 from meldtour.live.game import TABLE_CODES
 from meldtour.live.handle import GameHandle
 from meldtour.live.log import StoreLog
+from meldtour.live.server import MAX_WAITING
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
 from meldtour.players.levels import LEVELS
 from meldtour.store.config import database_url
@@ -249,6 +254,21 @@ def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
     return response
 
 
+#: Tables one client address may open in the lobby: 30 in 10 minutes.
+TABLES_PER_CLIENT = RateLimitItemPerMinute(30, 10)
+
+
+def _table_limiter(request: Request) -> MovingWindowRateLimiter:
+    """The app's limiter of new lobby tables, shared through Redis with the other
+    processes when the cluster is on."""
+    limiter: MovingWindowRateLimiter | None = getattr(request.app.state, "table_limiter",
+                                                      None)
+    if limiter is None:
+        limiter = MovingWindowRateLimiter(storage_from_string(redis_url() or "memory://"))
+        request.app.state.table_limiter = limiter
+    return limiter
+
+
 def _live(request: Request | WebSocket) -> LiveServer:
     live: LiveServer = request.app.state.live
     return live
@@ -282,12 +302,16 @@ def same_origin(request: Request) -> None:
     free seat), but another site must not make a visitor's browser do it: a browser
     names the page a form comes from (``Origin``), and one from another site is refused.
     Clients that are not browsers send no ``Origin`` and are not concerned."""
-    origin = request.headers.get("origin")
-    if origin is None:
-        return
-    host = request.headers.get("host", "")
-    if origin == "null" or urlsplit(origin).netloc.lower() != host.lower():
+    if foreign_origin(request.headers.get("origin"), request.headers.get("host", "")):
         raise HTTPException(403, "a form from another site is refused")
+
+
+def foreign_origin(origin: str | None, host: str) -> bool:
+    """Whether a browser says the request comes from a page of another site (no
+    ``Origin``: not a browser, or the same site's own navigation)."""
+    if origin is None:
+        return False
+    return origin == "null" or urlsplit(origin).netloc.lower() != host.lower()
 
 
 @router.post("/play/tables", dependencies=[Depends(same_origin)])
@@ -320,7 +344,16 @@ async def create_table(
                                   seed=secret_seed(), watch_drafts=watch_drafts)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
-    game = await _live(request).open_table(config)
+    _ = translations(_locale(request)).gettext
+    live = _live(request)
+    if live.waiting_in_lobby() >= MAX_WAITING:
+        raise HTTPException(503, _("Too many tables are waiting for players just now: join "
+                                   "one of them, or try again in a few minutes."))
+    if not _table_limiter(request).hit(TABLES_PER_CLIENT, "meldtour-tables",
+                                       request.client.host if request.client else "?"):
+        raise HTTPException(429, _("You have opened many tables in a short time: join one "
+                                   "of them, or wait a few minutes."))
+    game = await live.open_table(config, lobby=True)
     return RedirectResponse(f"/play/t/{game.id}", status_code=303)
 
 
@@ -362,8 +395,9 @@ async def join(request: Request, game_id: str, seat: int = Form(...),
     except TableError as exc:
         return RedirectResponse(f"/play/t/{game_id}?error={exc.key}", status_code=303)
     response = RedirectResponse(f"/play/t/{game_id}", status_code=303)
+    settings = request.app.state.settings
     response.set_cookie(COOKIE + game_id, token, max_age=7 * 24 * 3600, httponly=True,
-                        samesite="lax", path="/play")
+                        samesite="lax", path="/play", secure=not settings.is_development)
     return response
 
 
@@ -371,6 +405,10 @@ async def join(request: Request, game_id: str, seat: int = Form(...),
 
 @router.websocket("/play/t/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    if foreign_origin(websocket.headers.get("origin"), websocket.headers.get("host", "")):
+        # A page of another site may not play with the visitor's seat cookie.
+        await websocket.close(code=4403)
+        return
     await _live(websocket).ensure_recovered()
     game = await _live(websocket).find(game_id)
     if game is None:
