@@ -242,3 +242,33 @@ def test_an_illegal_end_is_explained_to_its_player_in_their_language(
     ended = next(e for e in m["events"] if e["kind"] == "illegal_end")
     reason = ended["private"]["reason"]
     assert reason != ended["private"]["params"] and re.search(r"[가-힣]", reason), reason
+
+
+def test_the_game_socket_refuses_a_page_of_another_site(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    where = client.post("/play/tables", data={
+        "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+        follow_redirects=False).headers["location"]
+    client.post(f"{where}/join", data={"seat": "0", "name": "Ann"})
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
+            f"{where}/ws", headers={"origin": "http://evil.example"}) as ws:
+        ws.receive_json()
+    assert closed.value.code == 4403
+    with client.websocket_connect(f"{where}/ws",
+                                  headers={"origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["seat"] == 0
+
+
+def test_the_seat_cookie_is_secure_outside_development() -> None:
+    app = create_app(Settings(env="production",
+                              secret_key="k7Qp2vX9wLm4Zr8sTn3bYh6jFd1gCe5aUo0iEq"))
+    app.state.live = LiveServer()
+    with TestClient(app, base_url="https://testserver") as c:
+        where = c.post("/play/tables", data={"preset": "krc-2015", "seat_count": "2",
+                                              "seat0": "human", "seat1": "human"},
+                       follow_redirects=False).headers["location"]
+        joined = c.post(f"{where}/join", data={"seat": "0", "name": "Ann"},
+                        follow_redirects=False)
+        cookie = next(v for v in joined.headers.get_list("set-cookie") if "meldtour_seat" in v)
+        assert "Secure" in cookie and "HttpOnly" in cookie
