@@ -341,3 +341,28 @@ def test_game_over_refuses_every_move() -> None:
     state = apply(state, Draw(0)).state
     with pytest.raises(IllegalMove, match="game is over"):
         apply(state, Draw(1))
+
+
+def test_a_group_read_in_another_order_is_the_same_meld_before_the_initial_meld() -> None:
+    """Found by a differential run against an independent referee: [J,J,k1] is only a
+    group where runs do not wrap, so [J,k1,J] leaves it untouched; [J,J,k7] read as
+    [k7,J,J] is a run whose jokers stand for other tiles: still refused."""
+    state = dealt("krc-2015", "k10 k11 k12", "k3", pool="o1 o2 o3",
+                  board_melds=board("J J k1"), melded=(False, True))
+    after = apply(state, Play(0, board("J k1 J", "k10 k11 k12"))).state
+    assert after.melded[0] and len(after.board) == 2
+    moved = dealt("krc-2015", "k10 k11 k12", "k3", pool="o1 o2 o3",
+                  board_melds=board("J J k7"), melded=(False, True))
+    with pytest.raises(IllegalMove, match="initial meld"):
+        apply(moved, Play(0, board("k7 J J", "k10 k11 k12")))
+
+
+def test_keep_completed_keeps_melds_rearranged_from_the_board() -> None:
+    """A time-out draft [k5,k6,k7] [k8,k9,k10] [b1] from the board [k5..k10]: the two
+    complete melds stay as rearranged, b1 goes back, three are drawn (the board was put
+    back to [k5..k10])."""
+    state = dealt("krc-2015", "b1 r3", "k3", pool="o1 o2 o3 o4",
+                  board_melds=board("k5 k6 k7 k8 k9 k10"), melded=(True, True))
+    after = apply(state, Timeout(0, board("k5 k6 k7", "k8 k9 k10", "b1"))).state
+    assert [str(m) for m in after.board] == ["[k5,k6,k7]", "[k8,k9,k10]"]
+    assert sorted(map(str, after.racks[0])) == ["b1", "o1", "o2", "o3", "r3"]

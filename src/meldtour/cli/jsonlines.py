@@ -116,10 +116,11 @@ def serve(
 def _lines(inp: IO[str] | None) -> Iterator[str | None]:
     """The input's lines as text; None for a line that is not UTF-8 (standard input is
     read as bytes, so one bad line does not end the run)."""
-    if inp is not None:
-        yield from inp
+    buffer = getattr(sys.stdin, "buffer", None) if inp is None else None
+    if buffer is None:
+        yield from inp if inp is not None else sys.stdin
         return
-    for raw in sys.stdin.buffer:
+    for raw in buffer:
         try:
             yield raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -159,7 +160,9 @@ def with_record(spec: str, use: Callable[[Any, Callable[[str], RuleSet]], T]) ->
 
     try:
         if spec == "-":
-            raw, base = sys.stdin.buffer.read(), Path.cwd()
+            stdin = getattr(sys.stdin, "buffer", None)
+            raw = stdin.read() if stdin is not None else sys.stdin.read().encode()
+            base = Path.cwd()
         else:
             path = Path(spec)
             raw, base = path.read_bytes(), path.parent

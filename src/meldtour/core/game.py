@@ -441,8 +441,9 @@ def _draft(state: GameState, move: Draft) -> Progress:
 
 def _untouched(state: GameState, draft: Board) -> bool:
     """True when the draft holds no rack tile and the board's melds as they were."""
-    old = Counter(m.key() for m in state.board)
-    return Counter(m.key() for m in draft) == old
+    wrap = state.rules.wrap_runs
+    old = Counter(m.key(wrap) for m in state.board)
+    return Counter(m.key(wrap) for m in draft) == old
 
 
 def _timeout(state: GameState, move: Timeout, finder: PlayFinder | None) -> Progress:
@@ -494,6 +495,11 @@ def _fail_turn(
         }))
         if placed:
             state = _apply_play(state, seat, kept, placed, events)
+        elif not _untouched(state, kept):
+            # Complete melds rearranged from the board stay as rearranged, even with
+            # none of the player's tiles in them (docs/rules.md, "The clock and failed
+            # turns").
+            state = _replace(state, board=kept)
     else:
         events.append(Event("failed_turn", seat, {"consequence": "revert"}))
     if rules.failed_turn_points:
@@ -523,7 +529,7 @@ def _kept_board(state: GameState, seat: int, draft: Board) -> Board | None:
     if error is not None:
         return None
     if not state.melded[seat]:
-        fresh = new_melds(state.board, valid)
+        fresh = new_melds(state.board, valid, wrap)
         if fresh is None or not fresh:
             return None
         if initial_meld_error(state.board, valid, state.rules) is not None:

@@ -226,9 +226,17 @@ class Meld:
             raise Refused(refusal.code, **refusal.params)
         return r.value
 
-    def key(self) -> tuple[Tile, ...]:
-        """A canonical form: a group's colour order does not matter, a run's does."""
-        readings = analyse(self.tiles, True)[0]
+    def key(self, wrap: bool = False) -> tuple[Tile, ...]:
+        """A canonical form: a group's colour order does not matter, a run's does. Which
+        readings a meld has follows the rules (``wrap``: runs past 13): ``[J,J,k1]`` is
+        only a group where runs do not wrap, so ``[J,k1,J]`` is the same meld.
+
+        >>> Meld.of("J", "J", "k1").key() == Meld.of("J", "k1", "J").key()
+        True
+        >>> Meld.of("J", "J", "k1").key(True) == Meld.of("J", "k1", "J").key(True)
+        False
+        """
+        readings = analyse(self.tiles, wrap)[0]
         if readings and all(r.kind is Kind.GROUP for r in readings):
             return tuple(sorted(self.tiles))
         return self.tiles

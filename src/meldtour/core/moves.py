@@ -240,12 +240,14 @@ def check_play(
     return Verdict(True, None, placed)
 
 
-def new_melds(board: Sequence[Meld], new_board: Sequence[Meld]) -> list[Meld] | None:
-    """The melds of ``new_board`` beyond an untouched ``board``; None if it was touched."""
-    old = Counter(m.key() for m in board)
+def new_melds(board: Sequence[Meld], new_board: Sequence[Meld],
+              wrap: bool = False) -> list[Meld] | None:
+    """The melds of ``new_board`` beyond an untouched ``board``; None if it was touched
+    (a meld is the same meld when it reads the same under the rules: ``wrap``)."""
+    old = Counter(m.key(wrap) for m in board)
     fresh: list[Meld] = []
     for m in new_board:
-        k = m.key()
+        k = m.key(wrap)
         if old[k] > 0:
             old[k] -= 1
         else:
@@ -259,7 +261,7 @@ def initial_meld_error(
     board: Sequence[Meld], new_board: Sequence[Meld], rules: RuleSet
 ) -> Refusal | None:
     """Before the initial meld: the board untouched, new melds from the rack worth 30+."""
-    fresh = new_melds(board, new_board)
+    fresh = new_melds(board, new_board, rules.wrap_runs)
     if fresh is None:
         return Refusal("play.initial_meld_touches_board")
     total = sum(m.value(rules.wrap_runs) for m in fresh)
