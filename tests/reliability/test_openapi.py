@@ -11,6 +11,7 @@ session cookie is added for half of the cases, so that the signed-in pages are f
 
 ``MELDTOUR_SCHEMA_EXAMPLES`` (examples per operation, 10 by default) raises the count for
 a campaign run by hand; the number of requests is printed (``pytest -s``).
+``MELDTOUR_SCHEMA_PG=1`` runs it on PostgreSQL (a schema of its own, left for a look).
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def build() -> tuple[Any, dict[str, str], dict[str, str], dict[str, Any]]:
     db = WHERE / f"api-{time.time_ns()}.db"
     settings = Settings(env="test")
     app = create_app(settings)
-    web = Web(settings, url=f"sqlite:///{db}")
+    web = Web(settings, url=_postgresql() if os.environ.get("MELDTOUR_SCHEMA_PG")
+              else f"sqlite:///{db}")
     app.state.director = web
     store = web.store()
     boss = accounts.create(store, "boss", "a long secret 1")
@@ -65,6 +67,23 @@ def build() -> tuple[Any, dict[str, str], dict[str, str], dict[str, Any]]:
             "game_id": game.id, "preset": "japan", "kind": "standings", "what": "players",
             "fmt": "csv"}
     return app, cookies, headers, real
+
+
+def _postgresql() -> str:
+    """A fresh schema of the test PostgreSQL (``MELDTOUR_SCHEMA_PG=1``: the campaign on
+    PostgreSQL, where a NUL byte in text was a 500)."""
+    import uuid
+
+    from sqlalchemy import create_engine, text
+
+    from tests.store.backends import PG_URL
+
+    schema_name = f"mt_api_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(PG_URL)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema_name}"'))
+    admin.dispose()
+    return f"{PG_URL}?options=-csearch_path%3D{schema_name}"
 
 
 APP, COOKIES, HEADERS, REAL = build()
