@@ -12,8 +12,6 @@ from fastapi.testclient import TestClient
 from meldtour.live import LiveServer, SeatConfig, TableConfig
 from meldtour.live.server import IDLE_WAITING
 from meldtour.web import play
-from meldtour.web.app import create_app
-from meldtour.web.config import Settings
 
 from .helpers import drain, next_of
 
@@ -39,13 +37,6 @@ def test_an_idle_lobby_table_goes_and_a_tournament_table_stays() -> None:
 
     asyncio.run(main())
 
-
-@pytest.fixture()
-def client() -> TestClient:
-    app = create_app(Settings(env="test"))
-    app.state.live = LiveServer()
-    with TestClient(app) as c:
-        yield c  # type: ignore[misc]
 
 
 FORM = {"preset": "standard", "seat_count": "2", "seat0": "human", "seat1": "human"}

@@ -22,9 +22,6 @@ import pytest
 import websockets
 from fastapi.testclient import TestClient
 
-from meldtour.live import LiveServer
-from meldtour.web.app import create_app
-from meldtour.web.config import Settings
 from meldtour.web.limits import BODY_MAX_BYTES, WS_MAX_BYTES
 
 from .servers import Server
@@ -111,13 +108,6 @@ def test_healthz_answers_during_a_flood(server: Server) -> None:
                                                            statistics.median(during), p90)
     assert httpx.get(f"{server.base}/healthz").status_code == 200
 
-
-@pytest.fixture()
-def client() -> Iterator[TestClient]:
-    app = create_app(Settings(env="test"))
-    app.state.live = LiveServer()
-    with TestClient(app) as c:
-        yield c
 
 
 def test_bodies_over_the_limit_are_413_and_deep_json_is_refused(client: TestClient) -> None:

@@ -21,27 +21,13 @@ from meldtour.store.models import (
     TournamentRow,
 )
 
-from .test_store import games_for
+from .test_store import finished_club
 
 NAMES = ["김민지", "김민지", "이서준", "박지호", "최하은", "정도윤", "강서연", "조민준", "윤지우"]
 
 
-def play_club(store: Store) -> str:
-    slug, _ = uc.create_tournament(store, "club-night", who="d", seed=3, slug="club")
-    uc.register_players(store, slug, [uc.PlayerEntry(n) for n in NAMES], who="d")
-    uc.check_in_players(store, slug, [], who="d", everyone_but=True)
-    for rnd in range(1, 5):
-        uc.seat(store, slug, None, rnd, who="d")
-        t = uc.read(store, slug)
-        for x in t.division("club").stages[0].rounds[rnd - 1].tables:
-            uc.enter_sheet(store, slug, None, rnd, x.number,
-                           games_for(t, "club", rnd, x.number, len(x.players), 2), who="ref")
-    uc.close(store, slug, None, who="d")
-    return slug
-
-
 def test_two_players_of_one_name_are_awarded_and_rated_apart(store: Store) -> None:
-    slug = play_club(store)
+    slug = finished_club(store, NAMES)
     lines = uc.award(store, slug, None, who="d")
     assert [a.place for a in lines] == [1, 2, 3]
     with store.transaction() as s:

@@ -45,11 +45,13 @@ def games_for(t: Tournament, division: str, rnd: int, table: int, seats: int,
     return out
 
 
-def club_ready(store: Store, players: int = 13) -> str:
-    """A club night with players registered, checked in and round 1 seated."""
+def club_ready(store: Store, players: int = 13, names: list[str] | None = None) -> str:
+    """A club night with players registered (``names``, or P01, P02 ...), checked in and
+    round 1 seated."""
     slug, _ = uc.create_tournament(store, "club-night", who="director", seed=7, slug="club")
-    uc.register_players(store, slug, [uc.PlayerEntry(f"P{i:02d}", tags=(
-        ("club:a",) if i <= 2 else ())) for i in range(1, players + 1)], who="director")
+    names = names or [f"P{i:02d}" for i in range(1, players + 1)]
+    uc.register_players(store, slug, [uc.PlayerEntry(n, tags=(
+        ("club:a",) if i <= 2 else ())) for i, n in enumerate(names, 1)], who="director")
     uc.check_in_players(store, slug, [], who="director", everyone_but=True)
     uc.seat(store, slug, None, 1, who="director")
     return slug
@@ -272,8 +274,8 @@ def test_the_schema_is_checked(db_url: str) -> None:
     engine.dispose()
 
 
-def finished_club(store: Store) -> str:
-    slug = club_ready(store, 9)
+def finished_club(store: Store, names: list[str] | None = None) -> str:
+    slug = club_ready(store, 9, names)
     for rnd in range(1, 5):
         if rnd > 1:
             uc.seat(store, slug, None, rnd, who="d")

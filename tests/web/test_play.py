@@ -25,13 +25,6 @@ from tests.live.helpers import known_deal
 HUMAN = SeatConfig("human")
 
 
-@pytest.fixture()
-def client() -> TestClient:
-    app = create_app(Settings(env="test"))
-    app.state.live = LiveServer()
-    with TestClient(app) as c:
-        yield c  # type: ignore[misc]
-
 
 @pytest.mark.parametrize(("lang", "words"), [
     ("ko", ["온라인 게임", "테이블 만들기", "욕심쟁이"]),

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +33,6 @@ KRC = find_rules("krc-2015")
 REDEAL_SEED = 19
 KO_REFUSAL = "다시 나누려면 같은 타일 쌍이 3개 필요합니다. 받침대에는 1개 있습니다"
 
-
-@pytest.fixture()
-def client() -> Iterator[TestClient]:
-    app = create_app(Settings(env="test"))
-    app.state.live = LiveServer()
-    with TestClient(app) as c:
-        yield c
 
 
 def live_of(client: TestClient) -> LiveServer:
