@@ -56,7 +56,7 @@ import httpx2 as httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from meldtour.store import usecases  # noqa: E402
+from meldtour import application as usecases  # noqa: E402
 from meldtour.tournament import StageFormat  # noqa: E402
 from meldtour.web.config import DEV_SECRET  # noqa: E402
 from meldtour.web.director.deps import open_web_store  # noqa: E402

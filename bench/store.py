@@ -22,7 +22,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
-from meldtour.store import usecases as uc
+from meldtour import application as uc
 from meldtour.store.db import Store, make_engine, open_store, upgrade
 from meldtour.tournament import Division, StageFormat, Tournament, stage_standings
 from meldtour.tournament.simulate import plausible_game

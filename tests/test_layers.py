@@ -127,7 +127,7 @@ def test_the_graph_sees_every_kind_of_import(tmp_path: Path) -> None:
     assert {"meldtour.live.server", "meldtour.store.db", "meldtour.core.tiles",
             "meldtour.web.i18n"} <= names
     edges = graph()
-    assert "meldtour.store.usecases" in edges["meldtour.cli.tournament"]  # in a function
+    assert "meldtour.application" in edges["meldtour.cli.tournament"]  # in a function
     assert "meldtour.store" in edges["meldtour.live.log"]  # the package's __init__ runs
     assert "meldtour.live" not in edges["meldtour.live.server"]  # its own: running
 

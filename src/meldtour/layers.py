@@ -16,7 +16,7 @@ and neither imports the other. A module belongs to the layer of its longest pref
 'meldtour.live'
 >>> layer_of("meldtour.__main__")
 'meldtour.cli'
->>> may_import("meldtour.live.online", "meldtour.store.usecases")
+>>> may_import("meldtour.live.online", "meldtour.application.online")
 True
 >>> may_import("meldtour.store.games", "meldtour.live.log")
 False

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from meldtour.cli import main
-from meldtour.store.templates import from_template
 from meldtour.tournament import (
     Tournament,
     check_in,
@@ -29,6 +28,7 @@ from meldtour.tournament import (
     submit_table,
 )
 from meldtour.tournament.simulate import PlayedGame, plausible_game
+from meldtour.tournament.templates import from_template
 from tests.store.backends import BACKENDS, database
 
 NO_SHOWS = ("G07", "G23", "G50")

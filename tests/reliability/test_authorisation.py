@@ -49,8 +49,9 @@ from fastapi.routing import _IncludedRouter
 from fastapi.testclient import TestClient
 from starlette.routing import Mount
 
+from meldtour import application as usecases
 from meldtour.live import SeatConfig, TableConfig
-from meldtour.store import owners, usecases
+from meldtour.store import owners
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director import accounts

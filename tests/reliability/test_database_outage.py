@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from meldtour.store import usecases
+from meldtour import application as usecases
 
 from .servers import Server, free_port
 from .test_faults import DIV, SLUG, Setup, prepare, sheet_body, store_of, stored_k

@@ -33,7 +33,7 @@ import httpx2 as httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from meldtour.store import usecases
+from meldtour import application as usecases
 from meldtour.store.db import Store
 from meldtour.web.config import DEV_SECRET
 from meldtour.web.director import accounts

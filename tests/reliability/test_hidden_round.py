@@ -29,13 +29,14 @@ import pytest
 import uvicorn
 import websockets
 
+from meldtour import application as usecases
 from meldtour.core.record import move_to_json
 from meldtour.core.state import GameState
 from meldtour.core.views import view_from_json
 from meldtour.live.online import seat_tokens
 from meldtour.players.levels import make_player
 from meldtour.store import games as game_log
-from meldtour.store import online, usecases
+from meldtour.store import online
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director import accounts

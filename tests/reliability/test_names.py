@@ -26,7 +26,7 @@ from fastapi.testclient import TestClient
 from markupsafe import escape
 from openpyxl import load_workbook
 
-from meldtour.store import usecases
+from meldtour import application as usecases
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director import accounts

@@ -27,8 +27,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
+from meldtour import application as usecases
 from meldtour.live import SeatConfig, TableConfig
-from meldtour.store import usecases
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director import accounts

@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 from uvicorn.config import LOGGING_CONFIG
 
-from meldtour.store import usecases
+from meldtour import application as usecases
 from meldtour.web.app import create_app
 from meldtour.web.config import DEV_SECRET, ConfigError, Settings
 from meldtour.web.director import accounts

@@ -47,7 +47,7 @@ def test_a_backup_carries_the_accounts(tmp_path: Path) -> None:
 def test_names_without_latin_letters_get_distinct_slugs(tmp_path: Path) -> None:
     import pytest
 
-    from meldtour.store.usecases import UseCaseError, create_tournament
+    from meldtour.application import UseCaseError, create_tournament
 
     store = Store(make_engine(f"sqlite:///{tmp_path / 's.db'}"))
     upgrade(store.engine)

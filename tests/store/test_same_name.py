@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
+from meldtour import application as uc
 from meldtour.cli import main
-from meldtour.store import usecases as uc
 from meldtour.store.db import Store, make_engine, upgrade
 from meldtour.store.models import (
     DivisionRow,

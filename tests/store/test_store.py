@@ -12,13 +12,12 @@ import time
 import pytest
 from sqlalchemy import func, select, text
 
+from meldtour import application as uc
 from meldtour.store import codec
-from meldtour.store import usecases as uc
 from meldtour.store.backup import dumps, restore
 from meldtour.store.db import SchemaError, Store, check_schema, make_engine, open_store, upgrade
 from meldtour.store.models import AuditRow, CorrectionRow, Rating, RegistrationRow
 from meldtour.store.repository import SheetConflict, load, save
-from meldtour.store.templates import from_template
 from meldtour.tournament import (
     Tournament,
     check_in,
@@ -30,6 +29,7 @@ from meldtour.tournament import (
 )
 from meldtour.tournament.simulate import plausible_game, play_round
 from meldtour.tournament.stages import table_sheet
+from meldtour.tournament.templates import from_template
 
 from .backends import database
 
@@ -128,7 +128,7 @@ def test_a_failed_use_case_writes_nothing(store: Store) -> None:
         uc.register_players(store, slug, entries, who="d")
     assert count(store, RegistrationRow) == 0 and count(store, AuditRow) == audit
     # a failure inside the write itself rolls back too
-    import meldtour.store.usecases as module
+    import meldtour.application.unit as module
 
     real = module.save
 

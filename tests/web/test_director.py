@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from meldtour.store import usecases
+from meldtour import application as usecases
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director.deps import Scope, Web

@@ -21,7 +21,7 @@ if not CHROMIUM.exists():
 import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, expect  # noqa: E402
 
-from meldtour.store import usecases  # noqa: E402
+from meldtour import application as usecases  # noqa: E402
 from meldtour.web.app import create_app  # noqa: E402
 from meldtour.web.config import Settings  # noqa: E402
 from meldtour.web.director.deps import Scope, Web  # noqa: E402

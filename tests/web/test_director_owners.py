@@ -16,7 +16,8 @@ from fastapi.routing import APIRoute, _IncludedRouter
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from meldtour.store import owners, usecases
+from meldtour import application as usecases
+from meldtour.store import owners
 from meldtour.store.backup import dumps, restore
 from meldtour.store.db import Store, make_engine, upgrade
 from meldtour.web.app import create_app

@@ -18,7 +18,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from meldtour.store import usecases
+from meldtour import application as usecases
 from meldtour.tournament import StageFormat, TournamentError
 from meldtour.tournament.refusals import status
 from meldtour.web.app import create_app

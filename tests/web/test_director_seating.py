@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from meldtour import application as usecases
 from meldtour.core.rules import PRESETS, RULE_PRESETS, Preset, find_rules
-from meldtour.store import usecases
 from meldtour.tournament.seating import seaters_for
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from meldtour import application as usecases
 from meldtour.live import LiveServer
 from meldtour.store import games as game_log
-from meldtour.store import online, usecases
+from meldtour.store import online
 from meldtour.store.db import Store
 
 from .test_director import csrf, make_client, sign_up, web

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+import meldtour.application
 import meldtour.store.backup
 import meldtour.store.db
 import meldtour.store.games
@@ -15,15 +16,14 @@ import meldtour.store.online
 import meldtour.store.owners
 import meldtour.store.refusals
 import meldtour.store.repository
-import meldtour.store.templates
-import meldtour.store.usecases
 import meldtour.tournament
 import meldtour.tournament.ranking
 import meldtour.tournament.refusals
 import meldtour.tournament.side
+import meldtour.tournament.templates
 import meldtour.web.director  # noqa: F401  (every module above registers codes)
+from meldtour.application import UseCaseError
 from meldtour.core.refusal import TEMPLATES, Refusal, render
-from meldtour.store.usecases import UseCaseError
 from meldtour.tournament import TournamentError
 from meldtour.tournament.refusals import status
 from meldtour.web.director.views import refusal_text

@@ -260,7 +260,7 @@ def _notices(args: argparse.Namespace, notices: Sequence[Any], extra: dict[str, 
 
 
 def cmd_new(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     slug, t = uc.create_tournament(store, args.template, who=_who(args), name=args.name,
                                    date=args.date, seed=args.seed, slug=args.slug)
@@ -274,13 +274,9 @@ def cmd_new(store: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_list(store: Any, args: argparse.Namespace) -> int:
-    from sqlalchemy import select
+    from meldtour import application as uc
 
-    from meldtour.store.models import TournamentRow
-
-    with store.transaction() as s:
-        rows = [(r.slug, r.name, r.date, r.template) for r in
-                s.scalars(select(TournamentRow).order_by(TournamentRow.id))]
+    rows = uc.all_tournaments(store)
     if _opt(args, "json"):
         _print_json([{"slug": a, "name": b, "date": c, "template": d} for a, b, c, d in rows])
         return 0
@@ -294,7 +290,7 @@ def cmd_list(store: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_show(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     t = uc.read(store, _slug(args))
     out: list[dict[str, Any]] = []
@@ -354,7 +350,7 @@ def _csv_text(path: Path) -> str:
 def read_players_csv(path: Path) -> list[Any]:
     """Rows of ``name,division,tags,generation`` (only ``name`` is required; tags are
     separated by ``;`` or spaces). Errors name the row."""
-    from meldtour.store.usecases import PlayerEntry
+    from meldtour.application import PlayerEntry
 
     reader = csv.DictReader(_csv_text(path).splitlines(), strict=True)
     try:
@@ -394,7 +390,7 @@ def read_players_csv(path: Path) -> list[Any]:
 
 
 def cmd_players(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     if args.players_action == "import":
         entries = read_players_csv(args.file)
@@ -433,7 +429,7 @@ def cmd_players(store: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_checkin(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     slug, who, div = _slug(args), _who(args), _opt(args, "division")
     notices: list[Any] = []
@@ -471,7 +467,7 @@ def _seating_rows(t: Any, key: str, stage_index: int, round_number: int) -> list
 
 
 def cmd_seat(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     out = uc.seat(store, _slug(args), _opt(args, "division"), args.round, who=_who(args))
     t = out.tournament
@@ -497,7 +493,7 @@ def cmd_seat(store: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_close(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     out = uc.close(store, _slug(args), _opt(args, "division"), who=_who(args))
     _notices(args, out.notices, {})
@@ -521,7 +517,7 @@ def read_sheet_csv(path: Path, t: Any, key: str, sheet: Any,
     """A table's games from ``game,player,points[,penalty][,winner]`` (optional
     ``round`` and ``table`` columns must match). Returns the games and, for each
     (game, seat), the CSV line."""
-    from meldtour.store.usecases import GameEntry, UseCaseError, find_player
+    from meldtour.application import GameEntry, UseCaseError, find_player
 
     reader = csv.DictReader(_csv_text(path).splitlines())
     fields = {f.strip().lower() for f in reader.fieldnames or []}
@@ -614,7 +610,7 @@ def _show_sheet(t: Any, sheet: Any, version: int) -> None:
 
 
 def cmd_sheet(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     slug, div = _slug(args), _opt(args, "division")
     act = args.sheet_action
@@ -715,7 +711,7 @@ def _report_sheet(args: argparse.Namespace, t: Any, result: Any,
 
 def _prompt_sheet(t: Any, key: str, sheet: Any, version: int) -> list[Any]:
     """Ask for every game at the terminal, checking each game as it is entered."""
-    from meldtour.store.usecases import GameEntry
+    from meldtour.application import GameEntry
     from meldtour.tournament.sheets import enter_game
 
     rules = t.division(key).rules
@@ -763,7 +759,7 @@ def _ask_int(prompt: str) -> int:
 def cmd_simulate(store: Any, args: argparse.Namespace) -> int:
     import random
 
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
     from meldtour.tournament.simulate import plausible_game
 
     slug, div = _slug(args), _opt(args, "division")
@@ -802,7 +798,7 @@ def _standing_rows(t: Any, table: Any) -> list[dict[str, Any]]:
 
 
 def cmd_standings(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     t, key, table = uc.standings(store, _slug(args), _opt(args, "division"), args.stage)
     rows = _standing_rows(t, table)
@@ -828,7 +824,7 @@ def _ranking_rows(ranking: Sequence[Any]) -> list[dict[str, Any]]:
 
 
 def cmd_ranking(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     _, key, ranking = uc.ranking(store, _slug(args), _opt(args, "division"))
     rows = _ranking_rows(ranking)
@@ -847,7 +843,7 @@ def cmd_ranking(store: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_advance(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     out = uc.advance(store, _slug(args), _opt(args, "division"), who=_who(args))
     t = out.tournament
@@ -869,7 +865,7 @@ def cmd_advance(store: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_awards(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     lines = uc.award(store, _slug(args), _opt(args, "division"), who=_who(args))
     rows: list[dict[str, Any]] = [
@@ -890,10 +886,7 @@ def cmd_awards(store: Any, args: argparse.Namespace) -> int:
 def cmd_export(store: Any, args: argparse.Namespace) -> int:
     """players.csv, results.csv (what `meldtour standings` reads), and per division
     standings and ranking; awards.csv when awarded."""
-    from sqlalchemy import select
-
-    from meldtour.store import usecases as uc
-    from meldtour.store.models import AwardRow, DivisionRow, TournamentRow
+    from meldtour import application as uc
     from meldtour.tournament import stage_standings
     from meldtour.tournament.stages import final_ranking
     from meldtour.tournament.standings import score_json
@@ -933,13 +926,7 @@ def cmd_export(store: Any, args: argparse.Namespace) -> int:
                     score_json(s.score), s.decided_by] for s in standings])
         write(f"ranking-{d.key}.csv", ["place", "player", "name", "stage"],
               [[p.place, p.player, p.name, p.stage] for p in final_ranking(t, d.key)])
-    with store.transaction() as s:
-        awarded = s.execute(
-            select(DivisionRow.key, AwardRow.place, AwardRow.number, AwardRow.name)
-            .join(DivisionRow, AwardRow.division_id == DivisionRow.id)
-            .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
-            .where(TournamentRow.slug == uc.slug_of(store, slug))
-            .order_by(DivisionRow.position, AwardRow.place)).all()
+    awarded = uc.awarded(store, slug)
     if awarded:
         write("awards.csv", ["division", "place", "player", "name"], [list(a) for a in awarded])
     if _opt(args, "json"):
@@ -950,7 +937,7 @@ def cmd_export(store: Any, args: argparse.Namespace) -> int:
 
 
 def cmd_audit(store: Any, args: argparse.Namespace) -> int:
-    from meldtour.store import usecases as uc
+    from meldtour import application as uc
 
     lines = uc.audit_log(store, _slug(args))
     if _opt(args, "json"):

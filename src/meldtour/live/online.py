@@ -8,7 +8,7 @@ there, only at a club night (a ``club-night`` tournament), never in an official
 tournament: that is refused.
 
 Each finished game fills its game of the table's score sheet by itself, through the
-store's sheet-saving use case (:func:`meldtour.store.usecases.enter_sheet`) with the
+sheet-saving use case (:func:`meldtour.application.sheets.enter_sheet`) with the
 game's points, penalty points and winner; the table's last game submits the sheet, so
 it counts and the standings follow. Then the table's next game starts, with the same
 seats. What a crash interrupts (a result not yet on the sheet, a next game not yet
@@ -33,13 +33,12 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from sqlalchemy.exc import IntegrityError
-
+from meldtour.application import online as usecases
 from meldtour.core.refusal import Refused, register
 from meldtour.players.levels import LEVELS
 from meldtour.store import games as game_log
-from meldtour.store import online, usecases
-from meldtour.store.db import Store
+from meldtour.store import online
+from meldtour.store.db import RowExists, Store
 
 from .cluster import Cluster
 from .game import LiveGame
@@ -148,7 +147,7 @@ class OnlineRounds:
         plan = await asyncio.to_thread(self._plan, slug, division, dict(computers or {}))
         try:
             await asyncio.to_thread(online.add_games, self.store(), plan)
-        except IntegrityError:
+        except RowExists:
             raise OnlineRefused("live.online.started_meanwhile") from None
         log.info("%s started %d online tables", who, len(plan))
         for g in plan:
@@ -249,7 +248,7 @@ class OnlineRounds:
                                   filled=False)
         try:
             await asyncio.to_thread(online.add_games, self.store(), [nxt])
-        except (online.OnlineError, IntegrityError):
+        except (online.OnlineError, RowExists):
             return  # started already (by another process, or before a crash)
         await self._launch(nxt)
 

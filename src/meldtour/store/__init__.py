@@ -1,4 +1,5 @@
-"""The store: tournaments in a database (SQLite or PostgreSQL), behind use cases."""
+"""The store: tournaments in a database (SQLite or PostgreSQL), and every query run on
+it (the application layer, :mod:`meldtour.application`, runs the use cases over it)."""
 
 # The online-play tables (migration 0005) are on the same metadata as the models, so
 # that every schema check and backup sees them.

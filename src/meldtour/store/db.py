@@ -21,6 +21,7 @@ from typing import Any, Self
 
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from meldtour.core.refusal import Refused
@@ -46,6 +47,14 @@ class SchemaError(StoreError):
 
 #: The execution option that marks a reading unit of work's connection.
 READING = "meldtour_reading"
+
+#: The database's errors that the layers above tell apart, named here so that no
+#: module outside the store imports the SQL toolkit: a row whose unique key another
+#: unit of work has just taken (two starts of one online round, two votes of one
+#: voter at once) ...
+RowExists = IntegrityError
+#: ... and the database not answering (stopped, restarting, unreachable).
+DATABASE_DOWN: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 
 def make_engine(url: str) -> Engine:
@@ -144,7 +153,7 @@ class Store:
 
     ``snapshots`` is the process's cache of tournaments as last read, keyed by the
     tournament, each with the audit mark it was read at (see
-    :func:`meldtour.store.usecases.snapshot`); ``snapshot_lock`` guards it."""
+    :func:`meldtour.application.snapshot.snapshot`); ``snapshot_lock`` guards it."""
 
     engine: Engine
 
@@ -199,4 +208,19 @@ def open_store(url: str | None = None, *, check: bool = True) -> Store:
         except Exception:
             engine.dispose()
             raise
+    return Store(engine)
+
+
+def open_or_create(url: str) -> Store:
+    """Open the store at ``url``. A new, empty database gets the schema (first start);
+    any other database must already have this meldtour's schema: an old one is refused
+    with the message naming ``meldtour db upgrade`` (:class:`SchemaError`)."""
+    engine = make_engine(url)
+    try:
+        if current_revision(engine) is None and not inspect(engine).get_table_names():
+            upgrade(engine)
+        check_schema(engine)
+    except Exception:
+        engine.dispose()
+        raise
     return Store(engine)

@@ -44,7 +44,6 @@ TEMPLATES: Final = {
     "store.no_tournament": "no tournament %(slug)s",
     "store.no_tournament_known": "no tournament %(slug)s: there are %(slugs)s",
     "store.no_sheet": "no sheet %(key)s",
-    "store.unknown_template": "unknown template %(template)s: choose one of %(templates)s",
     "sheet.conflict": "round %(round)s, table %(table)s (%(division)s, stage %(stage)s) was "
                       "saved by another device: you read version %(expected)s, it is now at "
                       "version %(current)s; nothing was saved and what you entered is kept — "

@@ -130,6 +130,8 @@ TEMPLATES: Final = {
     "poll.close_before_draw": "close the poll before the draw",
     "poll.drawn_already": "the prizes have been drawn already",
     "tournament.family_thresholds": "family prize thresholds must be positive",
+    # the templates (templates.py; the code is the one it had when they were the store's)
+    "store.unknown_template": "unknown template %(template)s: choose one of %(templates)s",
 }
 
 register(TEMPLATES)

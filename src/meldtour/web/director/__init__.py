@@ -16,9 +16,8 @@ from fastapi.responses import (
     RedirectResponse,
     Response,
 )
-from sqlalchemy.exc import InterfaceError, OperationalError
 
-from meldtour.store.db import SchemaError, Store
+from meldtour.store.db import DATABASE_DOWN, SchemaError, Store
 from meldtour.store.repository import NotFound
 
 from ..config import Settings
@@ -58,7 +57,7 @@ def include_director(app: FastAPI, settings: Settings, store: Store | None = Non
         return PlainTextResponse(text, status_code=503, headers=headers)
 
     app.add_exception_handler(NotFound, not_found)
-    app.add_exception_handler(OperationalError, database_down)
-    app.add_exception_handler(InterfaceError, database_down)
+    for error in DATABASE_DOWN:
+        app.add_exception_handler(error, database_down)
     for module in (public, director, score, printing, online):
         app.include_router(module.router)

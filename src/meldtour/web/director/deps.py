@@ -19,8 +19,9 @@ from typing import Annotated, Any
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from meldtour import application as usecases
 from meldtour.live.cluster import redis_url
-from meldtour.store import owners, sessions, usecases
+from meldtour.store import owners, sessions
 from meldtour.store.config import database_url
 from meldtour.store.db import Store
 

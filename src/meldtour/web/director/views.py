@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from meldtour.application.rounds import current_round
 from meldtour.core.refusal import Refused, render
 from meldtour.core.rules import PRESETS
-from meldtour.store.usecases import current_round
 from meldtour.tournament import Problem, Tournament, final_ranking, stage_standings
 from meldtour.tournament.model import Division, Round, Stage
 from meldtour.tournament.standings import score_text

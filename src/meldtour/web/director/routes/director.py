@@ -3,7 +3,7 @@ from scratch, or the demo), the tournament's details and its divisions' settings
 check-in desk (withdraw, drop, late entry), rounds (seat, lock, reseat, close,
 advance), the winner-guess vote, awards and family prizes, the audit log.
 
-Every change goes through a use case of :mod:`meldtour.store.usecases`; its refusal
+Every change goes through a use case of :mod:`meldtour.application`; its refusal
 is shown in the reader's language (:func:`..views.refusal_text`)."""
 
 from __future__ import annotations
@@ -13,18 +13,17 @@ import re
 import segno
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
-from sqlalchemy import func, select
 from starlette.datastructures import FormData
 
+from meldtour import application as usecases
 from meldtour.core.rules import PRESETS
-from meldtour.store import owners, usecases
+from meldtour.store import owners
 from meldtour.store.db import Store
-from meldtour.store.models import TournamentRow
 from meldtour.store.repository import NotFound
-from meldtour.store.templates import TEMPLATES
 from meldtour.tournament import StageFormat, Tournament, TournamentError, awards
 from meldtour.tournament.seating import SEATERS, seaters_for
 from meldtour.tournament.side import family_prizes
+from meldtour.tournament.templates import TEMPLATES
 
 from .. import accounts
 from ..deps import (
@@ -218,8 +217,7 @@ def _stage(form: FormData, i: str, old: StageFormat | None = None) -> StageForma
 def _free_slug(store: Store, name: str, fallback: str) -> str:
     made = usecases.make_slug(name)
     base = made if made != "tournament" else fallback
-    with store.transaction() as s:
-        taken = set(s.scalars(select(TournamentRow.slug)))
+    taken = usecases.slugs(store)
     return next(c for c in (base, *(f"{base}-{i}" for i in range(2, 10_000)))
                 if c not in taken)
 
@@ -288,8 +286,7 @@ def demo(request: Request, store: StoreDep) -> Response:
     """The demo tournament: offered to anyone while the database has no tournament,
     and to directors after that."""
     _ = gettext_of(request)
-    with store.transaction() as s:
-        empty = not s.scalar(select(func.count()).select_from(TournamentRow))
+    empty = not usecases.any_tournament(store)
     account = current_account(request)
     if not empty and account is None:
         raise HTTPException(403, "sign in to create a demo")

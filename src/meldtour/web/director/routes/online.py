@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from meldtour import application as usecases
 from meldtour.core.refusal import Refusal
 from meldtour.core.refusal import render as render_refusal
 from meldtour.live import LiveServer
 from meldtour.live.online import CLUB_TEMPLATES, OnlineRefused, OnlineRounds
 from meldtour.players.levels import LEVELS
 from meldtour.store import games as game_log
-from meldtour.store import online, usecases
+from meldtour.store import online
 from meldtour.store.db import Store
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError

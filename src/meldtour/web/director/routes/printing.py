@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
-from meldtour.store import usecases
+from meldtour import application as usecases
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError, stage_standings
 from meldtour.tournament.standings import score_text

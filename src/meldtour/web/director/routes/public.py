@@ -14,11 +14,9 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
-from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from meldtour.store import usecases
-from meldtour.store.models import TournamentRow
+from meldtour import application as usecases
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError
 
@@ -65,9 +63,8 @@ def pick_division(t: Tournament, key: str | None) -> str:
 
 @router.get("/tournaments", response_class=HTMLResponse)
 def tournaments(request: Request, store: StoreDep) -> Response:
-    with store.reading() as s:
-        rows = [(r.slug, r.name, r.date) for r in s.scalars(
-            select(TournamentRow).order_by(TournamentRow.id.desc()))]
+    rows = [(slug, name, date) for slug, name, date, _template in
+            usecases.all_tournaments(store, newest_first=True)]
     return render(request, "public/tournaments.html", tournaments=rows,
                   no_account=accounts.count(store) == 0, templates=TEMPLATE_TITLES)
 

@@ -11,7 +11,8 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from meldtour.store import owners, usecases
+from meldtour import application as usecases
+from meldtour.store import owners
 from meldtour.store.repository import NotFound, SheetConflict
 from meldtour.tournament import Problem, ScoreSheet, TournamentError
 from meldtour.tournament.sheets import check_game, enter_game

@@ -1,4 +1,5 @@
-"""Tournament templates: the seeds' events, ready to run and to edit.
+"""Tournament templates: the seeds' events, ready to run and to edit (domain data: the
+store keeps the tournaments made from them, the application layer makes them).
 
 - ``busan-2015``: the Korea Rummikub Championship, Busan, 5 December 2015 (000):
   general (64: 2 seatings × 4 games, then a 3-game final of the top 4, not carried),
@@ -16,9 +17,9 @@ from collections.abc import Callable
 from typing import Final
 
 from meldtour.core.rules import find_rules
-from meldtour.tournament import Division, StageFormat, StandingRules, Tournament
 
-from .db import StoreError
+from .model import Division, StageFormat, Tournament, TournamentError
+from .standings import StandingRules
 
 
 def busan_2015(name: str, date: str, seed: int) -> Tournament:
@@ -69,6 +70,9 @@ def from_template(template: str, *, name: str = "", date: str = "", seed: int = 
     try:
         make = TEMPLATES[template]
     except KeyError:
-        raise StoreError("store.unknown_template", template=repr(template),
+        raise TournamentError("store.unknown_template", template=repr(template),
                          templates=", ".join(TEMPLATES)) from None
     return make(name, date, seed)
+
+
+__all__ = ["TEMPLATES", "busan_2015", "club_night", "from_template", "japan_championship"]

@@ -1,0 +1,93 @@
+"""The application layer: the use cases the web app, the command line and the live
+games share, between them and the store.
+
+One module per job — :mod:`.tournaments` (create, edit, list), :mod:`.divisions`,
+:mod:`.registration` (players, check-in, withdrawals, drops, late entries),
+:mod:`.rounds` (seating, the seating lock, closing a round, the next stage),
+:mod:`.sheets` (enter, correct, check), :mod:`.awards` (standings, awards, ratings,
+the winner-guess vote), :mod:`.audit`, :mod:`.accounts` (director accounts),
+:mod:`.online` (the rounds played online) — and the process's snapshot cache in one
+place, :mod:`.cache`.
+
+Each use case runs in one transaction (:meth:`meldtour.store.db.Store.transaction`):
+it reads the tournament, asks the pure engine (:mod:`meldtour.tournament`) to act —
+the engine alone knows the rules of seating, sheets and standings — writes what
+changed with an audit line each (through the store's functions: no SQL here), and
+commits. An error anywhere rolls the whole unit back: nothing is half-written. A
+score sheet that fails a check is the exception that proves the rule: it is *kept*
+as a draft (never lost, never counted) and the problems come back.
+
+The package gives every use case by its name too (``application.seat``,
+``application.UseCaseError``), as the adapters call them.
+"""
+
+from __future__ import annotations
+
+from meldtour.store.repository import NotFound, SheetConflict
+
+from .audit import audit_log, audit_mark
+from .awards import (
+    AwardLine,
+    PollView,
+    award,
+    awarded,
+    cast_vote,
+    close_vote,
+    my_vote,
+    open_vote,
+    polls,
+    ranking,
+    standings,
+)
+from .cache import Snapshot, read, slug_of, snapshot
+from .divisions import DivisionEdit, DivisionSpec, add_division, edit_division, resolve_division
+from .errors import CountedSheet, UseCaseError
+from .registration import (
+    PlayerEntry,
+    check_in_players,
+    close_check_in,
+    drop_player,
+    enter_late,
+    find_player,
+    register_players,
+    registrations_by_number,
+    withdraw_player,
+)
+from .rounds import (
+    RoundKey,
+    RoundLock,
+    advance,
+    close,
+    current_round,
+    lock_seating,
+    reseat,
+    round_locks,
+    seat,
+)
+from .sheets import GameEntry, SheetOutcome, correct_sheet, enter_sheet, get_sheet
+from .tournaments import (
+    TournamentInfo,
+    all_tournaments,
+    any_tournament,
+    create_blank_tournament,
+    create_tournament,
+    edit_tournament,
+    info,
+    make_slug,
+    slugs,
+)
+from .unit import Outcome
+
+__all__ = [
+    "AwardLine", "CountedSheet", "DivisionEdit", "DivisionSpec", "GameEntry", "NotFound",
+    "Outcome", "PlayerEntry", "PollView", "RoundKey", "RoundLock", "SheetConflict",
+    "SheetOutcome", "Snapshot", "TournamentInfo", "UseCaseError", "add_division",
+    "advance", "all_tournaments", "any_tournament", "audit_log", "audit_mark", "award", "awarded",
+    "cast_vote", "check_in_players", "close", "close_check_in", "close_vote",
+    "correct_sheet", "create_blank_tournament", "create_tournament", "current_round",
+    "drop_player", "edit_division", "edit_tournament", "enter_late", "enter_sheet",
+    "find_player", "get_sheet", "info", "lock_seating", "make_slug", "my_vote",
+    "open_vote", "polls", "ranking", "read", "register_players", "registrations_by_number",
+    "reseat", "resolve_division", "round_locks", "seat", "slug_of", "slugs", "snapshot",
+    "standings", "withdraw_player",
+]

@@ -1,0 +1,174 @@
+"""Registration: players in (from a form or a file), check-in and its close, and who
+leaves or comes late — withdrawals, drops, late entries."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meldtour.store.db import Store
+from meldtour.store.models import RegistrationRow
+from meldtour.store.repository import load
+from meldtour.tournament import (
+    Notice,
+    Progress,
+    Tournament,
+    TournamentError,
+    check_in,
+    drop,
+    late_entry,
+    register,
+    start_division,
+    withdraw,
+)
+
+from .divisions import division_key, resolve_division
+from .errors import UseCaseError, engine_error
+from .unit import Outcome, act
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEntry:
+    """A player to register; ``line`` names the row of the file it came from."""
+
+    name: str
+    division: str | None = None
+    tags: tuple[str, ...] = ()
+    generation: int | None = None
+    line: int | None = None
+
+
+def register_players(
+    store: Store, slug: str | None, entries: Sequence[PlayerEntry], *, who: str,
+    tick: Callable[[], Any] | None = None,
+) -> Outcome:
+    """Register players in order (past a division's cap they are waitlisted). All or
+    nothing: an error names the row and nothing is registered."""
+    def step(t: Tournament) -> Progress:
+        notices: list[Notice] = []
+        for e in entries:
+            try:
+                division = resolve_division(t, e.division, for_import=True)
+                t, more, _ = register(t, division, e.name, tags=e.tags,
+                                      generation=e.generation)
+            except (TournamentError, UseCaseError) as exc:
+                if e.line is None:
+                    raise engine_error(exc) from None
+                raise TournamentError("usecase.row", line=e.line, reason=exc.refusal) from None
+            notices.extend(more)
+            if tick:
+                tick()
+        return Progress(t, tuple(notices))
+
+    return act(store, slug, who, "register", step)
+
+
+def find_player(t: Tournament, token: str, division: str | None = None) -> int:
+    """A registration by number (``12`` or ``#12``) or by name (exact, then ignoring
+    case)."""
+    s = token.strip()
+    if re.fullmatch(r"#?\d+", s):
+        number = int(s.lstrip("#"))
+        try:
+            t.registration(number)
+        except TournamentError as exc:
+            raise UseCaseError.of(exc) from None
+        return number
+    regs = [r for r in t.registrations if division is None or r.division == division]
+    for fold in (str, str.casefold):  # the exact name, then ignoring case
+        found = [r for r in regs if fold(r.name) == fold(s)]
+        if len(found) == 1:
+            return found[0].player
+        if len(found) > 1:
+            raise UseCaseError("usecase.same_name", n=len(found), name=repr(s),
+                               numbers=", ".join(f"#{r.player}" for r in found))
+    raise UseCaseError("usecase.no_player", who=repr(s))
+
+
+def check_in_players(
+    store: Store, slug: str | None, players: Iterable[str], *, who: str,
+    everyone_but: bool = False, division: str | None = None,
+) -> Outcome:
+    """Check players in (by name or number); with ``everyone_but``, every registered
+    player of the division except those named."""
+    tokens = list(players)
+
+    def step(t: Tournament) -> Progress:
+        try:
+            numbers = [find_player(t, x, division) for x in tokens]
+            if everyone_but:
+                key = resolve_division(t, division)
+                skip = set(numbers)
+                numbers = [r.player for r in t.in_division(key, "registered")
+                           if r.player not in skip]
+        except UseCaseError as exc:
+            raise engine_error(exc) from None
+        notices: list[Notice] = []
+        for n in numbers:
+            t, more, _ = check_in(t, n)
+            notices.extend(more)
+        return Progress(t, tuple(notices))
+
+    return act(store, slug, who, "check_in", step)
+
+
+def close_check_in(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
+    """Start the division: whoever has not checked in is a no-show."""
+    def step(t: Tournament) -> Progress:
+        return start_division(t, division_key(t, division))
+
+    return act(store, slug, who, "close_check_in", step)
+
+
+# ---------------------------------------------------------------------------
+# Withdrawals, drops and late entries
+
+
+def withdraw_player(store: Store, slug: str | None, player: str, *, who: str) -> Outcome:
+    """A player withdraws before the division starts; the first on the waitlist moves
+    up."""
+    def step(t: Tournament) -> Progress:
+        return withdraw(t, _player(t, player))
+
+    return act(store, slug, who, "withdraw", step)
+
+
+def drop_player(store: Store, slug: str | None, player: str, *, who: str,
+                why: str = "") -> Outcome:
+    """A player leaves during the event: their counted games stay, they are not seated
+    again and cannot advance."""
+    def step(t: Tournament) -> Progress:
+        return drop(t, _player(t, player), why)
+
+    return act(store, slug, who, "drop", step, why=why)
+
+
+def enter_late(store: Store, slug: str | None, division: str | None, name: str, *,
+               who: str, tags: Sequence[str] = (), generation: int | None = None) -> Outcome:
+    """Enter a player after the start where the division allows late entry (before
+    the start this is an ordinary registration)."""
+    def step(t: Tournament) -> Progress:
+        if not name.strip():
+            raise TournamentError("registration.needs_name")
+        return late_entry(t, division_key(t, division), name, tags=tags,
+                          generation=generation)
+
+    return act(store, slug, who, "late_entry", step)
+
+
+def _player(t: Tournament, token: str) -> int:
+    try:
+        return find_player(t, token)
+    except UseCaseError as exc:
+        raise engine_error(exc) from None
+
+
+def registrations_by_number(store: Store, slug: str | None) -> dict[int, RegistrationRow]:
+    with store.reading() as s:
+        return dict(load(s, slug).registrations)
+
+
+__all__ = ["PlayerEntry", "check_in_players", "close_check_in", "drop_player", "enter_late",
+           "find_player", "register_players", "registrations_by_number", "withdraw_player"]

@@ -1,0 +1,154 @@
+"""Tournaments: creating one (from a template or from scratch), its details, the list
+of them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from meldtour.core.refusal import Refused
+from meldtour.store import audit
+from meldtour.store import tournaments as rows
+from meldtour.store.db import Store
+from meldtour.store.repository import Loaded, find_tournament, load, now, save, touch
+from meldtour.tournament import Tournament, TournamentError
+from meldtour.tournament.templates import from_template
+
+from .divisions import DivisionSpec
+from .errors import UseCaseError
+
+
+def make_slug(name: str) -> str:
+    """A tournament's slug from its name (Latin letters and digits; else ``tournament``).
+
+    >>> make_slug("KRC 2015 Busan!")
+    'krc-2015-busan'
+    >>> make_slug("부산 오픈")
+    'tournament'
+    """
+    s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return s or "tournament"
+
+
+def create_tournament(
+    store: Store, template: str, *, who: str, name: str = "", date: str = "", seed: int = 0,
+    slug: str | None = None, venue: str = "",
+) -> tuple[str, Tournament]:
+    """A new tournament from a template; returns its slug and value."""
+    try:
+        value = from_template(template, name=name, date=date, seed=seed)
+    except Refused as exc:
+        raise UseCaseError.of(exc) from None
+    return _insert(store, value, template, who=who, name=name, slug=slug, venue=venue)
+
+
+def _insert(store: Store, value: Tournament, template: str, *, who: str, name: str,
+            slug: str | None, venue: str) -> tuple[str, Tournament]:
+    chosen = slug is not None
+    slug = slug or make_slug(name or value.name)
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", slug):
+        raise UseCaseError("usecase.bad_slug", slug=repr(slug))
+    at = now()
+    with store.transaction() as s:
+        def taken(candidate: str) -> bool:
+            return rows.slug_taken(s, candidate)
+
+        if taken(slug):
+            if chosen:
+                raise UseCaseError("usecase.slug_taken", slug=repr(slug))
+            # A made-up slug (a name in Hangul or kana makes "tournament") gets a number.
+            base, n = slug, 2
+            while taken(f"{base}-{n}"):
+                n += 1
+            slug = f"{base}-{n}"
+        row = rows.add(s, slug=slug, name=value.name, date=value.date, seed=value.seed,
+                       template=template, venue=venue.strip(), at=at)
+        loaded = Loaded(row, Tournament(value.name, value.date, (), value.seed))
+        audit.record(s, at=at, who=who, action="create_tournament", tournament_id=row.id,
+                     entity="tournament", key=slug, before=None,
+                     after={"name": value.name, "date": value.date, "seed": value.seed,
+                            "template": template, "venue": row.venue}, why="")
+        save(s, loaded, value, who=who, action="create_tournament")
+    return slug, value
+
+
+def create_blank_tournament(
+    store: Store, *, who: str, name: str, date: str = "", venue: str = "",
+    divisions: Sequence[DivisionSpec], seed: int = 0, slug: str | None = None,
+) -> tuple[str, Tournament]:
+    """A new tournament from scratch (no template): its name, date, venue and at
+    least one division."""
+    if not name.strip():
+        raise UseCaseError("usecase.tournament_needs_name")
+    if not divisions:
+        raise UseCaseError("usecase.needs_division")
+    try:
+        divs = tuple(d.division() for d in divisions)
+    except TournamentError as exc:
+        raise UseCaseError.of(exc) from None
+    keys = [d.key for d in divs]
+    if len(set(keys)) != len(keys):
+        raise UseCaseError("usecase.same_division_key")
+    value = Tournament(name.strip(), date.strip(), divs, seed=seed)
+    return _insert(store, value, "scratch", who=who, name=name, slug=slug, venue=venue)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """What the store keeps of a tournament beside the engine's value."""
+
+    slug: str
+    name: str
+    date: str
+    venue: str
+    template: str
+
+
+def info(store: Store, slug: str | None) -> TournamentInfo:
+    with store.reading() as s:
+        row = find_tournament(s, slug)
+        return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
+
+
+def edit_tournament(store: Store, slug: str | None, *, who: str, name: str, date: str,
+                    venue: str) -> TournamentInfo:
+    """Change the tournament's name, date and venue (audited)."""
+    if not name.strip():
+        raise UseCaseError("usecase.tournament_needs_name")
+    with store.transaction() as s:
+        loaded = load(s, slug, "update")
+        new = replace(loaded.value, name=name.strip(), date=date.strip())
+        save(s, loaded, new, who=who, action="edit_tournament")
+        row = loaded.row
+        if row.venue != venue.strip():
+            audit.record(s, at=now(), who=who, action="edit_tournament",
+                         tournament_id=row.id, entity="tournament", key=row.slug,
+                         before={"venue": row.venue}, after={"venue": venue.strip()},
+                         why="")
+            row.venue = venue.strip()
+        touch(loaded)
+        return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
+
+
+def all_tournaments(store: Store, *,
+                    newest_first: bool = False) -> list[tuple[str, str, str, str]]:
+    """Every tournament's slug, name, date and template, oldest (or newest) first."""
+    with store.transaction() as s:
+        return rows.listing(s, newest_first=newest_first)
+
+
+def slugs(store: Store) -> set[str]:
+    """Every tournament's slug (those a new one cannot have)."""
+    with store.transaction() as s:
+        return rows.slugs(s)
+
+
+def any_tournament(store: Store) -> bool:
+    """Whether there is a tournament at all."""
+    with store.transaction() as s:
+        return rows.any_tournament(s)
+
+
+__all__ = ["TournamentInfo", "all_tournaments", "any_tournament", "create_blank_tournament",
+           "create_tournament", "edit_tournament", "info", "make_slug", "slugs"]

@@ -1,0 +1,54 @@
+"""A division's awards and the players' ratings, as rows.
+
+Functions of a session (a unit of work the caller runs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import delete, select
+
+from .models import AwardRow, DivisionRow, TournamentRow
+from .models import Rating as RatingRow
+
+
+def recorded(s: Any, division_id: int) -> list[AwardRow]:
+    """The division's recorded awards, by place."""
+    return list(s.scalars(select(AwardRow).where(AwardRow.division_id == division_id)
+                          .order_by(AwardRow.place)))
+
+
+def replace(s: Any, division_id: int, lines: Iterable[tuple[int, int, str]], *,
+            at: str) -> None:
+    """Record the division's awards (place, number, name), instead of any before."""
+    s.execute(delete(AwardRow).where(AwardRow.division_id == division_id))
+    for place, number, name in lines:
+        s.add(AwardRow(division_id=division_id, place=place, number=number, name=name,
+                       awarded_at=at))
+
+
+def of_tournament(s: Any, slug: str) -> list[tuple[str, int, int, str]]:
+    """Every recorded award of the tournament: division key, place, number, name (by
+    division, then place)."""
+    return [tuple(a) for a in s.execute(
+        select(DivisionRow.key, AwardRow.place, AwardRow.number, AwardRow.name)
+        .join(DivisionRow, AwardRow.division_id == DivisionRow.id)
+        .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+        .where(TournamentRow.slug == slug)
+        .order_by(DivisionRow.position, AwardRow.place)).all()]
+
+
+def ratings(s: Any, player_ids: Iterable[int]) -> dict[int, RatingRow]:
+    """The rating rows of these players (those that have one), by player id."""
+    return {r.player_id: r for r in s.scalars(select(RatingRow).where(
+        RatingRow.player_id.in_(list(player_ids))))}
+
+
+def add_rating(s: Any, player_id: int, mu: float, sigma: float, games: int, *,
+               at: str) -> None:
+    s.add(RatingRow(player_id=player_id, mu=mu, sigma=sigma, games=games, updated_at=at))
+
+
+__all__ = ["add_rating", "of_tournament", "ratings", "recorded", "replace"]
