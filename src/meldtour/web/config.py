@@ -56,6 +56,10 @@ class Settings:
     env: str = "development"
     secret_key: str = DEV_SECRET
     default_locale: str = "ko"
+    #: ``MELDTOUR_DATABASE_URL``; None: the store's default (``var/meldtour.db``).
+    database_url: str | None = None
+    #: ``MELDTOUR_REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``); None: one process.
+    redis_url: str | None = None
 
     @property
     def is_development(self) -> bool:
@@ -68,6 +72,8 @@ class Settings:
             env=env.get("MELDTOUR_ENV", "development"),
             secret_key=env.get("MELDTOUR_SECRET_KEY", DEV_SECRET),
             default_locale=env.get("MELDTOUR_DEFAULT_LOCALE", "ko"),
+            database_url=env.get("MELDTOUR_DATABASE_URL", "").strip() or None,
+            redis_url=env.get("MELDTOUR_REDIS_URL") or None,
         )
         settings.check()
         return settings
