@@ -75,7 +75,8 @@ def live_server(app: FastAPI, settings: Settings) -> LiveServer:
     """The games of this process, logged in the app's database, shared with the other
     processes through Redis when ``MELDTOUR_REDIS_URL`` is set; their seat links derive
     from the secret key, never stored."""
-    cluster = Cluster(settings.redis_url) if settings.redis_url else None
+    cluster = (Cluster(settings.redis_url, settings.redis_prefix) if settings.redis_url
+               else None)
     live = LiveServer(StoreLog(lambda: app_store(app)), cluster=cluster)
     if live.online is not None:
         live.online.seat_token = seat_tokens(settings.secret_key)

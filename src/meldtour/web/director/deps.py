@@ -1,5 +1,6 @@
-"""What the director's routes depend on: the store, the reader's language, the
-signed-in director, CSRF checks and the scorer's table link.
+"""What the director's routes depend on: the store, the signed-in director, CSRF
+checks, the flash message and the scorer's table link; the reader's language, rendering
+and loading a tournament are :mod:`meldtour.web.deps` (re-exported here).
 
 ``WebDep``, ``StoreDep`` and ``DirectorDep`` are FastAPI dependencies in the manner of
 full-stack-fastapi-template's ``api/deps.py``.
@@ -12,7 +13,6 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
@@ -32,7 +32,6 @@ from .accounts import Account
 from .security import LoginThrottle, Signer
 from .watch import Watchers
 
-HERE = Path(__file__).resolve().parents[1]
 SESSION_COOKIE = "mt_session"
 CSRF_COOKIE = "mt_csrf"
 FLASH_COOKIE = "mt_flash"
@@ -61,7 +60,7 @@ class Scope:
 
 class Web:
     """The director app's state: settings, the store (opened on first use), signers,
-    the login throttle and the template environments."""
+    the login throttle and the standings watchers."""
 
     def __init__(self, settings: Settings, store: Store | None = None,
                  url: str | None = None) -> None:
