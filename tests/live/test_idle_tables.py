@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from meldtour.live import LiveServer, SeatConfig, TableConfig
 from meldtour.live.server import IDLE_WAITING
-from meldtour.web import play
+from meldtour.web.routes import play
 
 from .helpers import drain, next_of
 

@@ -19,7 +19,7 @@ from meldtour.live import LiveServer, SeatConfig, TableConfig
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.i18n import catalog_path, translations
-from meldtour.web.play import FALLBACK, explain
+from meldtour.web.routes.play import FALLBACK, explain
 from tests.live.helpers import known_deal
 
 HUMAN = SeatConfig("human")
@@ -154,7 +154,7 @@ def test_named_blanks_survive_translation(locale: str) -> None:
 
 def test_the_lobby_describes_each_level_as_the_players_package_does() -> None:
     from meldtour.players.levels import DESCRIPTIONS
-    from meldtour.web.play import LEVEL_TEXTS
+    from meldtour.web.routes.play import LEVEL_TEXTS
     assert LEVEL_TEXTS == DESCRIPTIONS
 
 

@@ -17,7 +17,7 @@ from meldtour.web.i18n import translations
 MODULES = (
     "meldtour.core.game", "meldtour.core.record", "meldtour.core.analysis",
     "meldtour.solver", "meldtour.players.levels", "meldtour.live.game",
-    "meldtour.live.online", "meldtour.cli.jsonlines", "meldtour.web.play",
+    "meldtour.live.online", "meldtour.cli.jsonlines", "meldtour.web.routes.play",
 )
 #: The game side's code prefixes (the tournament and store side has its own).
 PREFIXES = (
@@ -62,7 +62,7 @@ def test_every_code_has_english_words_on_the_pages() -> None:
 
 
 def test_a_refusal_is_said_by_its_code() -> None:
-    from meldtour.web.play import explain, refusal_of
+    from meldtour.web.routes.play import explain, refusal_of
 
     why = Refusal("meld.not_run", {"meld": "[r4,b5,r6]",
                                     "why": Refusal("meld.run_one_colour")})

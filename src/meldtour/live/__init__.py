@@ -2,7 +2,7 @@
 clock, the event log written before anything is broadcast, and recovery by replay.
 
 Imports the core, the solver and the computer players; no web framework. The web
-layer (``meldtour.web.play``) turns sockets into :class:`Subscriber` queues.
+layer (``meldtour.web.routes.play``) turns sockets into :class:`Subscriber` queues.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from meldtour.solver import finder as solver_finder
 from meldtour.store.games import ListedTable
 
 from .clock import Clock, SystemClock
-from .cluster import RENEW, Cluster, RemoteError, RemoteSubscriber, redis_url
+from .cluster import RENEW, Cluster, RemoteError, RemoteSubscriber
 from .game import TABLE_CODES, LiveGame, Subscriber, TableError, seat_of_token
 from .handle import GameHandle
 from .log import GameLog, MemoryLog, StoreLog
@@ -106,11 +106,8 @@ class LiveServer:
         self.finder = finder
         self.make = make
         self.games: dict[str, LiveGame] = {}
-        # Games logged in a database are shared with the other processes when Redis is
-        # configured (a memory log cannot be shared).
-        url = redis_url()
-        if cluster is None and url is not None and isinstance(self.log, StoreLog):
-            cluster = Cluster(url)
+        # Games logged in a database are shared with the other processes through the
+        # cluster the app gives (web/assemble.py builds it when Redis is configured).
         self.cluster = cluster
         #: Handles on games other processes own, by id.
         self.handles: dict[str, RemoteGame] = {}

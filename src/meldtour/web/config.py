@@ -56,6 +56,12 @@ class Settings:
     env: str = "development"
     secret_key: str = DEV_SECRET
     default_locale: str = "ko"
+    #: ``MELDTOUR_DATABASE_URL``; None: the store's default (``var/meldtour.db``).
+    database_url: str | None = None
+    #: ``MELDTOUR_REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``); None: one process.
+    redis_url: str | None = None
+    #: ``MELDTOUR_REDIS_PREFIX``: the cluster's keys and channels; None: ``meldtour``.
+    redis_prefix: str | None = None
 
     @property
     def is_development(self) -> bool:
@@ -63,11 +69,22 @@ class Settings:
 
     @staticmethod
     def from_env(environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings of ``MELDTOUR_ENV``, ``MELDTOUR_SECRET_KEY``,
+        ``MELDTOUR_DEFAULT_LOCALE``, ``MELDTOUR_DATABASE_URL``, ``MELDTOUR_REDIS_URL``
+        and ``MELDTOUR_REDIS_PREFIX`` (of ``environ``, by default the process's).
+
+        >>> s = Settings.from_env({"MELDTOUR_REDIS_URL": "redis://127.0.0.1:6379/0"})
+        >>> s.redis_url, s.database_url, s.default_locale
+        ('redis://127.0.0.1:6379/0', None, 'ko')
+        """
         env = os.environ if environ is None else environ
         settings = Settings(
             env=env.get("MELDTOUR_ENV", "development"),
             secret_key=env.get("MELDTOUR_SECRET_KEY", DEV_SECRET),
             default_locale=env.get("MELDTOUR_DEFAULT_LOCALE", "ko"),
+            database_url=env.get("MELDTOUR_DATABASE_URL", "").strip() or None,
+            redis_url=env.get("MELDTOUR_REDIS_URL") or None,
+            redis_prefix=env.get("MELDTOUR_REDIS_PREFIX") or None,
         )
         settings.check()
         return settings

@@ -1,6 +1,6 @@
 """The web app's database: opened once, given the schema if it is new, refused if old.
 
-Below both the game pages (:mod:`meldtour.web.play`) and the director's app
+Below the game pages (:mod:`meldtour.web.routes.play`) and the director's app
 (:mod:`meldtour.web.director`), which open their store here; the opening itself is the
 store's (:func:`meldtour.store.db.open_or_create`).
 """

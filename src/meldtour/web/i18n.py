@@ -40,8 +40,9 @@ def catalog_path(locale: str, domain: str = "messages") -> Path:
 
 
 def catalog_paths(locale: str) -> list[Path]:
-    """Every catalog of a language: ``messages.po`` and one per feature (``play.po``,
-    ``director.po`` ...), so that features are translated side by side."""
+    """Every catalog of a language, one per domain: ``messages.po`` (the site's own
+    words), ``play.po`` (a game), ``online.po`` (online rounds), ``director.po``,
+    ``accounts.po``; a string is in one of them only."""
     return sorted((HERE / "locales" / locale / "LC_MESSAGES").glob("*.po"))
 
 

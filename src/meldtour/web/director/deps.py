@@ -1,5 +1,6 @@
-"""What the director's routes depend on: the store, the reader's language, the
-signed-in director, CSRF checks and the scorer's table link.
+"""What the director's routes depend on: the store, the signed-in director, CSRF
+checks, the flash message and the scorer's table link; the reader's language, rendering
+and loading a tournament are :mod:`meldtour.web.deps` (re-exported here).
 
 ``WebDep``, ``StoreDep`` and ``DirectorDep`` are FastAPI dependencies in the manner of
 full-stack-fastapi-template's ``api/deps.py``.
@@ -11,29 +12,26 @@ import hmac
 import secrets
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from meldtour import application as usecases
-from meldtour.live.cluster import redis_url
 from meldtour.store import owners, sessions
 from meldtour.store.config import database_url
 from meldtour.store.db import Store
 
+from .. import deps
 from ..config import Settings
 from ..database import open_web_store
-from ..i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
+from ..deps import gettext_of, locale_of
 from . import accounts
 from .accounts import Account
 from .security import LoginThrottle, Signer
 from .watch import Watchers
 
-HERE = Path(__file__).resolve().parents[1]
 SESSION_COOKIE = "mt_session"
 CSRF_COOKIE = "mt_csrf"
 FLASH_COOKIE = "mt_flash"
@@ -62,21 +60,20 @@ class Scope:
 
 class Web:
     """The director app's state: settings, the store (opened on first use), signers,
-    the login throttle and the template environments."""
+    the login throttle and the standings watchers."""
 
     def __init__(self, settings: Settings, store: Store | None = None,
                  url: str | None = None) -> None:
         self.settings = settings
         self._store = store
-        self._url = url
+        self._url = url if url is not None else settings.database_url
         self._lock = threading.Lock()
         self.session = Signer(settings.secret_key, "session")
         self.scorer = Signer(settings.secret_key, "scorer")
         self.csrf = Signer(settings.secret_key, "csrf")
         self.flash = Signer(settings.secret_key, "flash")
         self.voter = Signer(settings.secret_key, "voter")
-        self.throttle = LoginThrottle(storage=redis_url() or "memory://")
-        self.envs = {loc: environment(loc) for loc in LOCALES}
+        self.throttle = LoginThrottle(storage=settings.redis_url or "memory://")
         # The live standings streams share one database watcher per tournament.
         self.watchers = Watchers(lambda slug: usecases.audit_mark(self.store(), slug))
 
@@ -122,16 +119,6 @@ def get_store(web: WebDep) -> Store:
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
-
-
-def locale_of(request: Request) -> str:
-    web = get_web(request)
-    return choose_locale(request.query_params.get("lang"), request.cookies.get("lang"),
-                         request.headers.get("accept-language"), web.settings.default_locale)
-
-
-def gettext_of(request: Request) -> Callable[[str], str]:
-    return translations(locale_of(request)).gettext
 
 
 def current_account(request: Request) -> Account | None:
@@ -257,8 +244,9 @@ def redirect(request: Request, url: str, text: str | None = None, kind: str = "o
 
 
 def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """:func:`meldtour.web.deps.render` with the director's pieces: the CSRF token (and
+    its cookie the first time), the signed-in account, the flash message; never cached."""
     web = get_web(request)
-    locale = locale_of(request)
     cookie, new = _csrf_cookie(request)
     message = web.flash.unsign(request.cookies.get(FLASH_COOKIE))
     account = context.pop("account", None)
@@ -267,18 +255,21 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
             account = current_account(request)
         except Exception:
             account = None
-    html = web.envs[locale].get_template(name).render(
-        locale=locale, locales=LOCALE_NAMES, path=request.url.path,
-        csrf=web.csrf_token(cookie), account=account,
-        flash=message if isinstance(message, list) else None, **context)
-    response = HTMLResponse(html, status_code=status_code)
+    response = deps.render(request, name, status_code, csrf=web.csrf_token(cookie),
+                           account=account,
+                           flash=message if isinstance(message, list) else None, **context)
     if new:
         response.set_cookie(CSRF_COOKIE, cookie, httponly=True, samesite="lax",
                             secure=web.secure_cookies, path="/")
     if message is not None:
         response.delete_cookie(FLASH_COOKIE, path="/")
-    if request.query_params.get("lang") in LOCALES:
-        response.set_cookie("lang", locale, max_age=365 * 24 * 3600, samesite="lax")
-    response.headers["Content-Language"] = locale
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+__all__ = ["CSRF_COOKIE", "FLASH_COOKIE", "SESSION_COOKIE", "VOTER_COOKIE", "DirectorDep",
+           "LoginRequired", "Scope", "StoreDep", "TournamentDirectorDep", "Web", "WebDep",
+           "csrf_protect", "current_account", "end_session", "flash", "get_store", "get_web",
+           "gettext_of", "give_voter_key", "locale_of", "open_web_store", "redirect",
+           "render", "require_director", "require_tournament_director", "start_session",
+           "voter_key"]

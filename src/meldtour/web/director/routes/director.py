@@ -19,12 +19,12 @@ from meldtour import application as usecases
 from meldtour.core.rules import PRESETS
 from meldtour.store import owners
 from meldtour.store.db import Store
-from meldtour.store.repository import NotFound
 from meldtour.tournament import StageFormat, Tournament, TournamentError, awards
 from meldtour.tournament.seating import SEATERS, seaters_for
 from meldtour.tournament.side import family_prizes
 from meldtour.tournament.templates import TEMPLATES
 
+from ...deps import load_tournament
 from .. import accounts
 from ..deps import (
     DirectorDep,
@@ -56,12 +56,6 @@ DEMO_PLAYERS = [
 def _client(request: Request) -> str:
     return "ip:" + (request.client.host if request.client else "?")
 
-
-def _load(store: Store, slug: str) -> Tournament:
-    try:
-        return usecases.read(store, slug)
-    except NotFound:
-        raise HTTPException(404, f"no tournament {slug!r}") from None
 
 
 def _division(t: Tournament, key: str) -> str:
@@ -303,7 +297,7 @@ def demo(request: Request, store: StoreDep) -> Response:
 @router.get("/t/{slug}", response_class=HTMLResponse)
 def overview(request: Request, store: StoreDep, director: TournamentDirectorDep,
              slug: str) -> Response:
-    t = _load(store, slug)
+    t = load_tournament(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     return render(request, "director/tournament.html", account=director, t=t, slug=slug,
                   views=views, kinds=KINDS, seaters=seaters_for("seatings"),
@@ -317,7 +311,7 @@ def add_director(request: Request, store: StoreDep, director: TournamentDirector
                  slug: str, name: str = Form("")) -> Response:
     """Make another existing account a co-director of this tournament."""
     _ = gettext_of(request)
-    _load(store, slug)
+    load_tournament(store, slug)
     name = name.strip()
     back = f"/director/t/{slug}#directors"
     try:
@@ -337,7 +331,7 @@ def edit_tournament(request: Request, store: StoreDep, director: TournamentDirec
                     name: str = Form(""), date: str = Form(""),
                     venue: str = Form("")) -> Response:
     _ = gettext_of(request)
-    _load(store, slug)
+    load_tournament(store, slug)
     try:
         usecases.edit_tournament(store, slug, who=director.name, name=name.strip()[:120],
                                  date=date.strip()[:20], venue=" ".join(venue.split())[:200])
@@ -350,7 +344,7 @@ def edit_tournament(request: Request, store: StoreDep, director: TournamentDirec
 async def add_division(request: Request, store: StoreDep, director: TournamentDirectorDep,
                        slug: str) -> Response:
     _ = gettext_of(request)
-    t = _load(store, slug)
+    t = load_tournament(store, slug)
     form = await request.form()
     name = _text(form, "name", limit=80)
     key = usecases.make_slug(name)[:40]
@@ -373,7 +367,7 @@ async def division_settings(request: Request, store: StoreDep, director: Tournam
     """A division's name, cap, rules preset, stages and seating groups, through the
     ``edit_division`` use case (all but the name fixed once check-in has closed)."""
     _ = gettext_of(request)
-    t = _load(store, slug)
+    t = load_tournament(store, slug)
     div = t.division(_division(t, key))
     form = await request.form()
     try:
@@ -402,7 +396,7 @@ async def division_settings(request: Request, store: StoreDep, director: Tournam
 @router.get("/t/{slug}/d/{key}/checkin", response_class=HTMLResponse)
 def checkin_desk(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
                  key: str, q: str = "") -> Response:
-    t = _load(store, slug)
+    t = load_tournament(store, slug)
     key = _division(t, key)
     regs = t.in_division(key)
     if q.strip():
@@ -576,7 +570,7 @@ def advance(request: Request, store: StoreDep, director: TournamentDirectorDep, 
 @router.get("/t/{slug}/d/{key}/round", response_class=HTMLResponse)
 def round_page(request: Request, web: WebDep, store: StoreDep, director: TournamentDirectorDep,
                slug: str, key: str) -> Response:
-    t = _load(store, slug)
+    t = load_tournament(store, slug)
     key = _division(t, key)
     view = division_view(t, key)
     links = {}
@@ -609,7 +603,7 @@ def award(request: Request, store: StoreDep, director: TournamentDirectorDep, sl
 @router.get("/t/{slug}/d/{key}/awards", response_class=HTMLResponse)
 def awards_page(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
                 key: str) -> Response:
-    t = _load(store, slug)
+    t = load_tournament(store, slug)
     key = _division(t, key)
     try:
         lines = awards(t, key)
@@ -623,6 +617,6 @@ def awards_page(request: Request, store: StoreDep, director: TournamentDirectorD
 @router.get("/t/{slug}/audit", response_class=HTMLResponse)
 def audit(request: Request, store: StoreDep, director: TournamentDirectorDep,
           slug: str) -> Response:
-    _load(store, slug)
+    load_tournament(store, slug)
     lines = usecases.audit_log(store, slug)[::-1]
     return render(request, "director/audit.html", account=director, slug=slug, lines=lines)

@@ -21,10 +21,10 @@ from meldtour.players.levels import LEVELS
 from meldtour.store import games as game_log
 from meldtour.store import online
 from meldtour.store.db import Store
-from meldtour.store.repository import NotFound
-from meldtour.tournament import Tournament, TournamentError
+from meldtour.tournament import TournamentError
 
-from ...play import COOKIE, LEVEL_NAMES
+from ...deps import load_tournament
+from ...routes.play import COOKIE, LEVEL_NAMES
 from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
 from ..views import division_view, refusal_text
 
@@ -49,12 +49,6 @@ def _rounds(request: Request) -> tuple[LiveServer, OnlineRounds]:
         raise HTTPException(503, "online play is not logged in the database")
     return live, live.online
 
-
-def _load(store: Store, slug: str) -> Tournament:
-    try:
-        return usecases.read(store, slug)
-    except NotFound:
-        raise HTTPException(404, f"no tournament {slug!r}") from None
 
 
 @dataclass(frozen=True)
@@ -84,7 +78,7 @@ async def online_page(request: Request, store: StoreDep, director: TournamentDir
     live, rounds = _rounds(request)
     await live.ensure_recovered()
     await rounds.settle()
-    t = await asyncio.to_thread(_load, store, slug)
+    t = await asyncio.to_thread(load_tournament, store, slug)
     try:
         key = t.division(key).key
     except TournamentError:

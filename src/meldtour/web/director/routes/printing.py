@@ -10,23 +10,16 @@ from collections.abc import Iterator
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
-from meldtour import application as usecases
-from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError, stage_standings
 from meldtour.tournament.standings import score_text
 
 from ... import pdf
+from ...deps import load_tournament
 from ..deps import Scope, StoreDep, TournamentDirectorDep, WebDep, gettext_of, locale_of
 from ..views import refusal_text
 
 router = APIRouter(prefix="/director")
 
-
-def _load(store: StoreDep, slug: str) -> Tournament:
-    try:
-        return usecases.read(store, slug)
-    except NotFound:
-        raise HTTPException(404, f"no tournament {slug!r}") from None
 
 
 def _pdf(data: bytes, name: str) -> Response:
@@ -38,7 +31,7 @@ def _pdf(data: bytes, name: str) -> Response:
 def printable(request: Request, web: WebDep, store: StoreDep, director: TournamentDirectorDep,
               slug: str, key: str, kind: str, stage: int | None = None,
               round: int | None = None, table: int | None = None) -> Response:
-    t = _load(store, slug)
+    t = load_tournament(store, slug)
     locale = locale_of(request)
     try:
         div = t.division(key)
@@ -110,7 +103,7 @@ TABLES = {"players": _players, "sheets": _sheets, "standings": _standings}
 @router.get("/t/{slug}/export/{what}.{fmt}")
 def export(store: StoreDep, director: TournamentDirectorDep, slug: str, what: str,
            fmt: str) -> Response:
-    t = _load(store, slug)
+    t = load_tournament(store, slug)
     if what not in TABLES or fmt not in ("csv", "xlsx"):
         raise HTTPException(404, "exports: players, sheets, standings as .csv or .xlsx")
     rows = list(TABLES[what](t))

@@ -30,9 +30,10 @@ from meldtour.core.views import event_for
 from meldtour.live import LiveServer
 from meldtour.solver import finder, solve
 
-from .i18n import N_, translations
-from .play import COOKIE, LEVEL_NAMES, TEXTS, _locale, _render, tiles_in_words
-from .rules_text import PRESET_TITLES
+from ..deps import locale_of, render
+from ..i18n import N_, translations
+from ..rules_text import PRESET_TITLES
+from .play import COOKIE, LEVEL_NAMES, TEXTS, tiles_in_words
 
 #: Finished games kept replayed in memory (their steps, and the analysis once asked).
 KEPT = 32
@@ -222,7 +223,7 @@ async def score_page(request: Request, game_id: str) -> Response:
     game = await _reviewed(request, game_id)
     if isinstance(game, Response):
         return game
-    gettext = translations(_locale(request)).gettext
+    gettext = translations(locale_of(request)).gettext
     final = game.final
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
     players = _players(game, final, gettext, lambda s: True)
@@ -231,7 +232,7 @@ async def score_page(request: Request, game_id: str) -> Response:
         row["score"] = scores[row["seat"]] if scores else None
     ranked = sorted(players, key=lambda r: -(r["score"] or 0))
     rules = game.record.rules
-    return _render(request, "score.html", game=game, players=ranked, me=seat,
+    return render(request, "score.html", game=game, players=ranked, me=seat,
                    winner=final.winner, end=_end_text(final, gettext),
                    moves=len(game.steps), rules=rules,
                    preset_title=PRESET_TITLES.get(rules.name))
@@ -243,7 +244,7 @@ async def replay_page(request: Request, game_id: str, step: int = 0,
     game = await _reviewed(request, game_id)
     if isinstance(game, Response):
         return game
-    gettext = translations(_locale(request)).gettext
+    gettext = translations(locale_of(request)).gettext
     last = len(game.steps)
     step = max(0, min(step, last))
     state = game.states[step]
@@ -256,7 +257,7 @@ async def replay_page(request: Request, game_id: str, step: int = 0,
     mover = move.move.seat if move else None
     names = game.record.players
     turns = [(i + 1, names[s.move.seat]) for i, s in enumerate(game.steps)]
-    return _render(request, "replay.html", game=game, step=step, last=last,
+    return render(request, "replay.html", game=game, step=step, last=last,
                    board=_board(state), players=players, said=said, mover=mover,
                    pool_left=len(state.pool), open_racks=open_racks, me=seat,
                    racks_query="&racks=all" if open_racks else "", turns=turns,
@@ -273,7 +274,7 @@ async def analysis_page(request: Request, game_id: str) -> Response:
             game.analysis = await asyncio.to_thread(_analyse, game)
     analysis = game.analysis
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
-    return _render(request, "analysis.html", game=game, analysis=analysis, me=seat,
+    return render(request, "analysis.html", game=game, analysis=analysis, me=seat,
                    turns=[t.to_json() for t in analysis.turns], actions=ACTIONS,
                    names=list(game.record.players))
 

@@ -20,8 +20,9 @@ from meldtour import application as usecases
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError
 
-from .. import accounts
-from ..deps import (
+from ..deps import load_tournament, locale_of
+from ..director import accounts
+from ..director.deps import (
     StoreDep,
     csrf_protect,
     get_web,
@@ -31,7 +32,7 @@ from ..deps import (
     render,
     voter_key,
 )
-from ..views import (
+from ..director.views import (
     STATUS,
     TEMPLATE_TITLES,
     division_view,
@@ -40,15 +41,10 @@ from ..views import (
     refusal_text,
     standings_rows,
 )
+from ..i18n import environment
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
-
-def load(store: StoreDep, slug: str) -> Tournament:
-    try:
-        return usecases.read(store, slug)
-    except NotFound:
-        raise HTTPException(404, f"no tournament {slug!r}") from None
 
 
 def pick_division(t: Tournament, key: str | None) -> str:
@@ -71,7 +67,7 @@ def tournaments(request: Request, store: StoreDep) -> Response:
 
 @router.get("/t/{slug}", response_class=HTMLResponse)
 def tournament_page(request: Request, store: StoreDep, slug: str) -> Response:
-    t = load(store, slug)
+    t = load_tournament(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     finals = {v.div.key: final_rows(t, v.div.key)[: v.div.prizes] for v in views if v.finished}
     return render(request, "public/tournament.html", t=t, slug=slug, views=views,
@@ -82,7 +78,7 @@ def tournament_page(request: Request, store: StoreDep, slug: str) -> Response:
 @router.get("/t/{slug}/register", response_class=HTMLResponse)
 def register_form(request: Request, store: StoreDep, slug: str,
                   division: str | None = None) -> Response:
-    t = load(store, slug)
+    t = load_tournament(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     return render(request, "public/register.html", t=t, slug=slug, views=views,
                   chosen=division)
@@ -123,7 +119,7 @@ def register_post(request: Request, store: StoreDep, slug: str, name: str = Form
 
 @router.get("/t/{slug}/p/{player}", response_class=HTMLResponse)
 def player_page(request: Request, store: StoreDep, slug: str, player: int) -> Response:
-    t = load(store, slug)
+    t = load_tournament(store, slug)
     try:
         reg = t.registration(player)
     except TournamentError:
@@ -142,12 +138,10 @@ def player_page(request: Request, store: StoreDep, slug: str, player: int) -> Re
 
 def _standings_fragment(request: Request, t: Tournament, key: str, projector: bool) -> str:
     _ = gettext_of(request)
-    web_env = request.app.state.director.envs
-    from ..deps import locale_of
     view = division_view(t, key)
     rows, cut, title = standings_rows(t, key, _)
     finals = final_rows(t, key) if view.finished else []
-    return str(web_env[locale_of(request)].get_template("public/_standings.html").render(
+    return str(environment(locale_of(request)).get_template("public/_standings.html").render(
         rows=rows, cut=cut, title=title, view=view, finals=finals, projector=projector))
 
 
@@ -158,7 +152,7 @@ def etag_of(html: str) -> str:
 @router.get("/t/{slug}/standings", response_class=HTMLResponse)
 def standings_page(request: Request, store: StoreDep, slug: str,
                    division: str | None = None, view: str = "") -> Response:
-    t = load(store, slug)
+    t = load_tournament(store, slug)
     key = pick_division(t, division)
     projector = view == "projector"
     fragment = _standings_fragment(request, t, key, projector)
@@ -256,7 +250,6 @@ async def standings_live(request: Request, slug: str, division: str | None = Non
     """The standings table alone, for the page's poll (an ETag makes an unchanged
     table a 304). Rendered once per change of the tournament (its audit mark) and
     language: the phones that fetch after one change share one rendering."""
-    from ..deps import locale_of
     html, etag = await _current_fragment(request, slug, division, view == "projector",
                                          locale_of(request))
     if request.headers.get("if-none-match") == etag:
@@ -307,7 +300,6 @@ async def standings_events(request: Request, slug: str, division: str | None = N
     phones then cost one rendering and three hundred writes per change, not three
     hundred requests. ``has`` is the ETag of the table the page was served with (the
     ``Last-Event-ID`` of a reconnecting browser wins over it)."""
-    from ..deps import locale_of
     web = get_web(request)  # not a dependency: a sync one costs a worker thread hop
     push = division is not None
     projector, lang = view == "projector", locale_of(request)
@@ -362,7 +354,7 @@ async def standings_events(request: Request, slug: str, division: str | None = N
 @router.get("/t/{slug}/seats", response_class=HTMLResponse)
 def seats_projector(request: Request, store: StoreDep, slug: str,
                     division: str | None = None) -> Response:
-    t = load(store, slug)
+    t = load_tournament(store, slug)
     key = pick_division(t, division)
     return render(request, "public/seats.html", t=t, slug=slug, view=division_view(t, key))
 
@@ -375,7 +367,7 @@ def vote_page(request: Request, store: StoreDep, slug: str,
               division: str | None = None) -> Response:
     """The winner-guess vote of a division: the finalists while it is open (one vote
     per browser; voting again changes it), the results once the director closed it."""
-    t = load(store, slug)
+    t = load_tournament(store, slug)
     polls = usecases.polls(store, slug)
     if division is None and polls:
         division = next((k for k, p in polls.items() if not p.closed), next(iter(polls)))
@@ -391,7 +383,7 @@ def vote_page(request: Request, store: StoreDep, slug: str,
 def vote_post(request: Request, store: StoreDep, slug: str, division: str = Form(""),
               finalist: str = Form(""), name: str = Form("")) -> Response:
     _ = gettext_of(request)
-    t = load(store, slug)
+    t = load_tournament(store, slug)
     key = pick_division(t, division or None)
     back = f"/t/{slug}/vote?division={key}"
     if not finalist.isdigit():
@@ -403,7 +395,7 @@ def vote_post(request: Request, store: StoreDep, slug: str, division: str = Form
                            name=" ".join(name.split())[:80])
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
-    from ..deps import flash
+    from ..director.deps import flash
     return flash(request, response, _("Your vote for %(name)s is counted. You may change "
                                       "it until the vote closes.")
                  % {"name": t.name_of(int(finalist))})

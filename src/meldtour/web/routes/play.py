@@ -11,37 +11,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Depends, FastAPI, Form, HTTPException, Request, WebSocket
+from fastapi import APIRouter, Depends, Form, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from limits import RateLimitItemPerMinute
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from starlette.websockets import WebSocketDisconnect
 
-from meldtour.core.refusal import TEMPLATES, Refusal, render
+from meldtour.core.refusal import TEMPLATES, Refusal
+from meldtour.core.refusal import render as render_refusal
 from meldtour.core.rules import PRESETS
 from meldtour.core.tiles import TILES, format_tiles
 from meldtour.live import LiveServer, SeatConfig, TableConfig, TableError
-from meldtour.live.cluster import redis_url
 from meldtour.live.game import TABLE_CODES
 from meldtour.live.handle import GameHandle
-from meldtour.live.log import StoreLog
 from meldtour.live.server import MAX_WAITING
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
 from meldtour.players.levels import LEVELS
-from meldtour.store.config import database_url
-from meldtour.store.db import SchemaError, Store
 
-from .database import open_web_store
-from .i18n import LOCALE_NAMES, LOCALES, N_, choose_locale, environment, translations
-from .limits import TooLarge, parse_json
-from .rules_text import PRESET_TITLES
+from ..deps import locale_of, render
+from ..i18n import N_, translations
+from ..limits import TooLarge, parse_json
+from ..rules_text import PRESET_TITLES
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -133,7 +129,8 @@ def explain(refusal: Refusal, gettext: Callable[[str], str]) -> str:
     >>> explain(Refusal("board.meld", {"i": 2, "why": too_short}), translations("en").gettext)
     'Meld 2: [red 4, red 5] has fewer than 3 tiles: a meld needs at least 3'
     """
-    return render(_in_words(refusal, gettext), lambda s: gettext(_TO_THE_PLAYER.get(s, s)))
+    return render_refusal(_in_words(refusal, gettext),
+                          lambda s: gettext(_TO_THE_PLAYER.get(s, s)))
 
 
 def refusal_of(data: Mapping[str, Any]) -> Refusal | None:
@@ -236,24 +233,6 @@ TEXTS = {
 
 
 
-def _locale(request: Request | WebSocket) -> str:
-    settings = request.app.state.settings
-    return choose_locale(request.query_params.get("lang"), request.cookies.get("lang"),
-                         request.headers.get("accept-language"), settings.default_locale)
-
-
-def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
-    locale = _locale(request)
-    env = environment(locale)
-    html = env.get_template(name).render(locale=locale, locales=LOCALE_NAMES,
-                                         path=request.url.path, **context)
-    response = HTMLResponse(html)
-    if request.query_params.get("lang") in LOCALES:
-        response.set_cookie("lang", locale, max_age=365 * 24 * 3600, samesite="lax")
-    response.headers["Content-Language"] = locale
-    return response
-
-
 #: Tables one client address may open in the lobby: 30 in 10 minutes.
 TABLES_PER_CLIENT = RateLimitItemPerMinute(30, 10)
 
@@ -264,7 +243,8 @@ def _table_limiter(request: Request) -> MovingWindowRateLimiter:
     limiter: MovingWindowRateLimiter | None = getattr(request.app.state, "table_limiter",
                                                       None)
     if limiter is None:
-        limiter = MovingWindowRateLimiter(storage_from_string(redis_url() or "memory://"))
+        url = request.app.state.settings.redis_url
+        limiter = MovingWindowRateLimiter(storage_from_string(url or "memory://"))
         request.app.state.table_limiter = limiter
     return limiter
 
@@ -291,7 +271,7 @@ async def lobby(request: Request) -> HTMLResponse:
     await live.ensure_recovered()
     # Alone, this process's tables; in a cluster, every process's (from the shared log).
     open_tables, playing = await live.lobby(20)
-    return _render(request, "lobby.html", presets=PRESET_TITLES, levels=LEVEL_NAMES,
+    return render(request, "lobby.html", presets=PRESET_TITLES, levels=LEVEL_NAMES,
                    level_texts=LEVEL_TEXTS, open_tables=open_tables,
                    playing=playing, min_seconds=MIN_TURN_SECONDS,
                    max_seconds=MAX_TURN_SECONDS)
@@ -344,7 +324,7 @@ async def create_table(
                                   seed=secret_seed(), watch_drafts=watch_drafts)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
-    _ = translations(_locale(request)).gettext
+    _ = translations(locale_of(request)).gettext
     live = _live(request)
     if live.waiting_in_lobby() >= MAX_WAITING:
         raise HTTPException(503, _("Too many tables are waiting for players just now: join "
@@ -368,7 +348,7 @@ async def table_page(request: Request, game_id: str) -> Response:
         if logged is not None and logged.result is not None:
             return RedirectResponse(f"/play/t/{game_id}/score", status_code=303)
     game = await _game(request, game_id)
-    locale = _locale(request)
+    locale = locale_of(request)
     _ = translations(locale).gettext
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
     rules = game.config.rules
@@ -380,7 +360,7 @@ async def table_page(request: Request, game_id: str) -> Response:
                       "hand_size": rules.hand_size, "turn_seconds": rules.turn_seconds,
                       "given_deal": game.config.deal is not None}}
     error = f"table.{request.query_params.get('error')}"  # a refusal to sit down
-    return _render(request, "table.html", game=game, seat=seat, boot=boot,
+    return render(request, "table.html", game=game, seat=seat, boot=boot,
                    texts={k: _(v) for k, v in TEXTS.items()},
                    error=TEMPLATES[error] if error in TABLE_CODES else None, levels=LEVEL_NAMES,
                    preset_title=PRESET_TITLES.get(game.config.rules.name))
@@ -414,7 +394,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     if game is None:
         await websocket.close(code=4404)
         return
-    gettext = translations(_locale(websocket)).gettext
+    gettext = translations(locale_of(websocket)).gettext
     await websocket.accept()
     await game.open()
     sub = await game.subscribe(game.seat_of(websocket.cookies.get(COOKIE + game_id)))
@@ -469,41 +449,3 @@ def _message_of(raw: Any) -> dict[str, Any] | str:
     if not isinstance(data, dict):
         return "a message is a JSON object, not " + type(data).__name__
     return data
-
-
-def _app_store(app: FastAPI) -> Store:
-    """The app's database: the director's store (``MELDTOUR_DATABASE_URL``, by default
-    SQLite ``var/meldtour.db``), opened on first use."""
-    director = getattr(app.state, "director", None)
-    if director is not None:
-        store: Store = director.store()
-        return store
-    return open_web_store(database_url())
-
-
-def include_play(app: FastAPI, live: LiveServer | None = None) -> None:
-    """Add the lobby, the table pages and the game socket; ``app.state.live`` holds the
-    games of this process, logged in the app's database. At start-up every unfinished
-    game in the log is resumed; at shutdown the games stop (their log stays)."""
-    app.state.live = live or LiveServer(StoreLog(lambda: _app_store(app)))
-    app.include_router(router)
-    inner = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(a: Any) -> AsyncIterator[Any]:
-        async with inner(a) as state:
-            current: LiveServer = a.state.live  # a test may have put its own
-            try:
-                await current.ensure_recovered()
-            except SchemaError as exc:
-                log.error("online play cannot resume its games: %s", exc)
-            except Exception:
-                log.exception("online play cannot resume its games")
-            try:
-                yield state
-            finally:
-                await current.close()
-                if isinstance(current.log, StoreLog):
-                    current.log.close()
-
-    app.router.lifespan_context = lifespan

@@ -1,0 +1,62 @@
+"""What every page depends on: the reader's language, rendering a template, loading a
+tournament.
+
+The one copy of each, for the site's pages, the game pages and the director's (whose
+:func:`meldtour.web.director.deps.render` adds the session, CSRF and flash on top).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import HTTPException, Request, WebSocket
+from fastapi.responses import HTMLResponse
+
+from meldtour import application as usecases
+from meldtour.store.db import Store
+from meldtour.store.repository import NotFound
+from meldtour.tournament import Tournament
+
+from .i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
+
+#: How long the ``lang`` cookie keeps a language chosen with ``?lang=``.
+LANG_SECONDS = 365 * 24 * 3600
+
+
+def locale_of(request: Request | WebSocket) -> str:
+    """The reader's language: ``?lang=``, else the ``lang`` cookie, else the browser's
+    ``Accept-Language``, else the site's default (``MELDTOUR_DEFAULT_LOCALE``)."""
+    settings = request.app.state.settings
+    return choose_locale(request.query_params.get("lang"), request.cookies.get("lang"),
+                         request.headers.get("accept-language"), settings.default_locale)
+
+
+def gettext_of(request: Request | WebSocket) -> Callable[[str], str]:
+    """The reader's ``gettext``."""
+    return translations(locale_of(request)).gettext
+
+
+def render(request: Request, name: str, status_code: int = 200,
+           **context: Any) -> HTMLResponse:
+    """The template ``name`` in the reader's language. A language chosen with
+    ``?lang=`` is kept in a cookie; the response says its language."""
+    locale = locale_of(request)
+    html = environment(locale).get_template(name).render(
+        locale=locale, locales=LOCALE_NAMES, path=request.url.path, **context)
+    response = HTMLResponse(html, status_code=status_code)
+    if request.query_params.get("lang") in LOCALES:
+        response.set_cookie("lang", locale, max_age=LANG_SECONDS, samesite="lax")
+    response.headers["Content-Language"] = locale
+    return response
+
+
+def load_tournament(store: Store, slug: str) -> Tournament:
+    """The tournament ``slug``, or 404."""
+    try:
+        return usecases.read(store, slug)
+    except NotFound:
+        raise HTTPException(404, f"no tournament {slug!r}") from None
+
+
+__all__ = ["gettext_of", "load_tournament", "locale_of", "render"]
