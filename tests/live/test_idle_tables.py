@@ -50,6 +50,6 @@ def test_the_lobby_caps_tables_per_client_and_in_all(client: TestClient,
     refused = client.post("/play/tables?lang=ko", data=FORM, follow_redirects=False)
     assert refused.status_code == 429 and "테이블" in refused.json()["detail"]
     monkeypatch.setattr(play, "MAX_WAITING", 5)
-    client.app.state.table_limiter = None  # type: ignore[attr-defined]
+    client.app.state.client_limiter = None  # type: ignore[attr-defined]
     full = client.post("/play/tables?lang=ja", data=FORM, follow_redirects=False)
     assert full.status_code == 503 and "テーブル" in full.json()["detail"]

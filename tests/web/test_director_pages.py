@@ -347,3 +347,39 @@ def test_more_refusals_are_translated() -> None:
         "General: 第4ラウンドはありません"
     assert refusal_text(TournamentError("stage.no_table", n=2, table=9), ja) == \
         "第2ラウンドに9番卓はありません"
+
+
+def test_registrations_from_one_device_are_limited_and_their_source_audited() -> None:
+    """1,500 anonymous registrations in 50 s filled a division and its waitlist: one
+    client now registers at most 60 in 10 minutes, refused in the reader's language, and
+    the audit log names a short hash of where each came from (never the address)."""
+    import tempfile
+
+    from fastapi.testclient import TestClient
+
+    from meldtour import application
+    from meldtour.web.app import create_app
+    from meldtour.web.config import Settings
+    from meldtour.web.director.deps import Web
+    from meldtour.web.routes.public import REGISTRATIONS_PER_CLIENT
+
+    with tempfile.TemporaryDirectory() as where:
+        settings = Settings(env="test")
+        app = create_app(settings)
+        web = Web(settings, url=f"sqlite:///{where}/m.db")
+        app.state.director = web
+        slug, _ = application.create_tournament(web.store(), "club-night", who="boss",
+                                                seed=1, slug="club")
+        with TestClient(app) as client:
+            token = csrf(client, f"/t/{slug}/register")
+            answers = [client.post(f"/t/{slug}/register?lang=ko",
+                                   data={"csrf": token, "name": f"Flood {i}"},
+                                   follow_redirects=False)
+                       for i in range(REGISTRATIONS_PER_CLIENT.amount + 1)]
+            last = client.get(answers[-1].headers["location"])
+            assert "짧은 시간에" in last.text
+        sources = [a["who"] for a in application.audit_log(web.store(), slug)
+                   if a["who"].startswith("web:registration")]
+        assert len(sources) == REGISTRATIONS_PER_CLIENT.amount and len(set(sources)) == 1
+        assert "@" in sources[0] and "testclient" not in sources[0]
+        assert len(application.read(web.store(), slug).registrations) == len(sources)

@@ -12,6 +12,8 @@ from typing import Any
 
 from fastapi import HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 
 from meldtour import application as usecases
 from meldtour.store.db import Store
@@ -60,3 +62,21 @@ def load_tournament(store: Store, slug: str) -> Tournament:
 
 
 __all__ = ["gettext_of", "load_tournament", "locale_of", "render"]
+
+
+def client_limiter(request: Request) -> MovingWindowRateLimiter:
+    """The app's limiter of what one client may do in a while (new lobby tables,
+    registrations): a moving window per client address, shared through Redis with the
+    other processes when the cluster is on."""
+    limiter: MovingWindowRateLimiter | None = getattr(request.app.state, "client_limiter",
+                                                      None)
+    if limiter is None:
+        url = request.app.state.settings.redis_url
+        limiter = MovingWindowRateLimiter(storage_from_string(url or "memory://"))
+        request.app.state.client_limiter = limiter
+    return limiter
+
+
+def client_of(request: Request) -> str:
+    """The client's address (the peer's, or a trusted proxy's forwarded one)."""
+    return request.client.host if request.client else "?"

@@ -19,8 +19,6 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Depends, Form, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from limits import RateLimitItemPerMinute
-from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter
 from starlette.websockets import WebSocketDisconnect
 
 from meldtour.core.refusal import TEMPLATES, Refusal
@@ -34,7 +32,7 @@ from meldtour.live.server import MAX_WAITING
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
 from meldtour.players.levels import LEVELS
 
-from ..deps import locale_of, render
+from ..deps import client_limiter, client_of, locale_of, render
 from ..i18n import N_, translations
 from ..limits import TooLarge, parse_json
 from ..rules_text import PRESET_TITLES
@@ -237,18 +235,6 @@ TEXTS = {
 TABLES_PER_CLIENT = RateLimitItemPerMinute(30, 10)
 
 
-def _table_limiter(request: Request) -> MovingWindowRateLimiter:
-    """The app's limiter of new lobby tables, shared through Redis with the other
-    processes when the cluster is on."""
-    limiter: MovingWindowRateLimiter | None = getattr(request.app.state, "table_limiter",
-                                                      None)
-    if limiter is None:
-        url = request.app.state.settings.redis_url
-        limiter = MovingWindowRateLimiter(storage_from_string(url or "memory://"))
-        request.app.state.table_limiter = limiter
-    return limiter
-
-
 def _live(request: Request | WebSocket) -> LiveServer:
     live: LiveServer = request.app.state.live
     return live
@@ -329,8 +315,8 @@ async def create_table(
     if live.waiting_in_lobby() >= MAX_WAITING:
         raise HTTPException(503, _("Too many tables are waiting for players just now: join "
                                    "one of them, or try again in a few minutes."))
-    if not _table_limiter(request).hit(TABLES_PER_CLIENT, "meldtour-tables",
-                                       request.client.host if request.client else "?"):
+    if not client_limiter(request).hit(TABLES_PER_CLIENT, "meldtour-tables",
+                                       client_of(request)):
         raise HTTPException(429, _("You have opened many tables in a short time: join one "
                                    "of them, or wait a few minutes."))
     game = await live.open_table(config, lobby=True)

@@ -14,13 +14,14 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from limits import RateLimitItemPerMinute
 from starlette.concurrency import run_in_threadpool
 
 from meldtour import application as usecases
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError
 
-from ..deps import load_tournament, locale_of
+from ..deps import client_limiter, client_of, load_tournament, locale_of
 from ..director import accounts
 from ..director.deps import (
     StoreDep,
@@ -84,6 +85,11 @@ def register_form(request: Request, store: StoreDep, slug: str,
                   chosen=division)
 
 
+#: Registrations one client address may send: 60 in 10 minutes (a family from one
+#: phone or a kiosk at the venue fits; 1,500 in 50 s filled a division and its waitlist).
+REGISTRATIONS_PER_CLIENT = RateLimitItemPerMinute(60, 10)
+
+
 @router.post("/t/{slug}/register")
 def register_post(request: Request, store: StoreDep, slug: str, name: str = Form(""),
                   division: str = Form(""), family: str = Form(""),
@@ -94,10 +100,18 @@ def register_post(request: Request, store: StoreDep, slug: str, name: str = Form
         return redirect(request, f"/t/{slug}/register", _("Please give a name."), "error")
     tags = (f"family:{' '.join(family.split())[:40]}",) if family.strip() else ()
     gen = int(generation) if generation.isdigit() and 1 <= int(generation) <= 5 else None
+    client = client_of(request)
+    if not client_limiter(request).hit(REGISTRATIONS_PER_CLIENT, "meldtour-register", client):
+        return redirect(request, f"/t/{slug}/register", _(
+            "Many registrations came from this device in a short time: wait a few minutes, "
+            "or ask the organiser."), "error")
+    # The audit log names where each registration came from (a short hash of the
+    # address, never the address): a flood from one source is plain to the director.
+    source = hashlib.sha256(f"{slug}:{client}".encode()).hexdigest()[:8]
     try:
         out = usecases.register_players(
             store, slug, [usecases.PlayerEntry(name, division or None, tags, gen)],
-            who="web:registration")
+            who=f"web:registration@{source}")
     except usecases.UseCaseError as exc:
         return redirect(request, f"/t/{slug}/register", _("Registration refused: %(why)s")
                         % {"why": refusal_text(exc, _)}, "error")
