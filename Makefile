@@ -6,7 +6,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install run test lint typecheck bench soak clean
 
-install: $(STAMP)
+NATIVE := src/meldtour/solver/_native/__init__.built
+SOLVER_SOURCES := $(addprefix src/meldtour/solver/,tables.py dp.py build.py exact.py)
+
+install: $(STAMP) $(NATIVE)
 
 $(STAMP): pyproject.toml
 	@# System packages: CJK fonts for the PDFs, poppler to render them in tests.
@@ -22,6 +25,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+$(NATIVE): $(STAMP) $(SOLVER_SOURCES) tools/build_solver.py
+	@# The solver's compiled core (mypyc, ~15 s); when it fails the pure solver runs.
+	$(PY) tools/build_solver.py && touch $(NATIVE) || true
 
 run: install
 	$(PY) -m meldtour.web --host 127.0.0.1 --port 8000

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from types import ModuleType
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
@@ -235,3 +236,10 @@ def random_state(rng: random.Random, board_size: int | None = None) -> State:
 
 
 __all__ = ["JOKER", "IlpResult", "State", "full_meld_list", "ilp_solve", "random_state"]
+
+
+def implementations() -> dict[str, ModuleType]:
+    """The solver's implementations that run here (the compiled one once built)."""
+    from meldtour.solver.native import implementations as found
+
+    return found()

@@ -12,15 +12,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from solver_reference import ilp_solve, random_state
+from solver_reference import ilp_solve, implementations, random_state
 
 from meldtour.core.moves import check_play
 from meldtour.core.rules import find_rules
-from meldtour.solver import solve
 
 RULES = find_rules("krc-2015")
 CHUNKS = 10
 PER_CHUNK = 100
+#: Each state is solved by every implementation (pure, and compiled once built).
+IMPLS = implementations()
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -29,14 +30,15 @@ def test_same_optimum_as_ilp(chunk: int) -> None:
     wrong = []
     for i in range(PER_CHUNK):
         state = random_state(rng)
-        s = solve(state.board, state.rack, RULES, state.melded)
         r = ilp_solve(state.board, state.rack, state.melded, RULES.initial_meld, max_run=5)
         want = (r.placed, r.value) if r else (0, 0)
-        if (s.placed, s.value) != want:
-            wrong.append((i, state, (s.placed, s.value), want))
-        if s.placed:
-            verdict = check_play(state.board, state.rack, s.board, state.melded, RULES)
-            assert verdict.legal, (verdict.reason, state)
+        for name, impl in IMPLS.items():
+            s = impl.solve(state.board, state.rack, RULES, state.melded)
+            if (s.placed, s.value) != want:
+                wrong.append((name, i, state, (s.placed, s.value), want))
+            if s.placed:
+                verdict = check_play(state.board, state.rack, s.board, state.melded, RULES)
+                assert verdict.legal, (name, verdict.reason, state)
     assert not wrong, wrong[:3]
 
 
@@ -65,6 +67,7 @@ def test_joker_and_value_dominance_against_ilp() -> None:
         if not board_jokers and (state.melded or JOKER not in state.rack):
             continue
         checked += 1
-        s = solve(state.board, state.rack, RULES, state.melded)
         r = ilp_solve(state.board, state.rack, state.melded, RULES.initial_meld, max_run=5)
-        assert (s.placed, s.value) == ((r.placed, r.value) if r else (0, 0)), state
+        for name, impl in IMPLS.items():
+            s = impl.solve(state.board, state.rack, RULES, state.melded)
+            assert (s.placed, s.value) == ((r.placed, r.value) if r else (0, 0)), (name, state)

@@ -8,7 +8,7 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_reference import ilp_solve, random_state
+from solver_reference import ilp_solve, implementations, random_state
 
 from meldtour.core.melds import Meld
 from meldtour.core.moves import check_play, new_melds
@@ -18,6 +18,7 @@ from meldtour.core.tiles import JOKER, TILES, Tile, full_set
 from meldtour.solver import Solution, finder, solve
 
 RULES = find_rules("korea-official")
+IMPLS = implementations()
 
 
 def _tiles(melds: tuple[Meld, ...]) -> Counter[Tile]:
@@ -55,6 +56,10 @@ def test_realistic_states(seed: int) -> None:
     assert again == s  # deterministic
     found = finder(state.board, state.rack, state.melded, False, RULES.initial_meld)
     assert found == (s.board if s.placed else None)
+    for impl in IMPLS.values():  # every implementation: the same solution
+        other = impl.solve(state.board, state.rack, RULES, state.melded)
+        assert (other.placed, other.value, other.board, other.rack_left) == (
+            s.placed, s.value, s.board, s.rack_left)
 
 
 @st.composite
@@ -77,6 +82,9 @@ def test_rack_only_against_ilp_and_search(rack: tuple[Tile, ...]) -> None:
     check_solution((), rack, False, s)
     r = ilp_solve((), rack, False, RULES.initial_meld)
     assert (s.placed, s.value) == ((r.placed, r.value) if r else (0, 0))
+    for impl in IMPLS.values():
+        other = impl.solve((), rack, RULES, False)
+        assert (other.placed, other.value, other.board) == (s.placed, s.value, s.board)
     # The engine's own exact search agrees on whether an initial meld exists — but
     # not with two jokers: core.search splits a meld's value evenly between its
     # jokers with floor division, so it values [k9,J,J] (9-10-11, RULES.md §2) at 29.

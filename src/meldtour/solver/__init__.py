@@ -2,11 +2,26 @@
 
 :func:`solve` gives a :class:`Solution`; :func:`finder` is a
 :data:`meldtour.core.search.PlayFinder` for the engine. The algorithm is in
-:mod:`meldtour.solver.dp`.
+:mod:`meldtour.solver.dp`. These names come from the compiled core when it is built
+and current, else from the Python modules (:mod:`meldtour.solver.native`):
+``IMPLEMENTATION`` says which, ``IMPLEMENTATION_REASON`` why.
 """
 
 from __future__ import annotations
 
-from .exact import Solution, finder, solve, solve_tiles
+from typing import TYPE_CHECKING
 
-__all__ = ["Solution", "finder", "solve", "solve_tiles"]
+from .native import active
+
+IMPLEMENTATION, _exact, IMPLEMENTATION_REASON = active()
+
+if TYPE_CHECKING:
+    from .exact import Solution, finder, solve, solve_tiles
+else:
+    Solution = _exact.Solution
+    finder = _exact.finder
+    solve = _exact.solve
+    solve_tiles = _exact.solve_tiles
+
+__all__ = ["IMPLEMENTATION", "IMPLEMENTATION_REASON", "Solution", "finder", "solve",
+           "solve_tiles"]

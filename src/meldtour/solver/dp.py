@@ -36,7 +36,7 @@ joker is an 11, worth 30) where two runs per colour reach only 29.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -163,6 +163,10 @@ class _Tables:
     vshift: int
     #: Per number, the colours in the order the sweep takes them.
     order: list[tuple[int, ...]]
+    #: Per number and sweep position: the colour has no copy there and no joker may
+    #: start a run there (the lookahead forbids it), so a state with no open run of
+    #: that colour can only pass it by; when every state is such, the step is skipped.
+    idle: list[tuple[bool, ...]]
 
 
 def _tables(p: Problem) -> _Tables:
@@ -194,7 +198,17 @@ def _tables(p: Problem) -> _Tables:
     starts = _guesses(p) if p.wrap else [0]
     key_bits = _GUESS_SHIFT + 24 if p.wrap else (_GUESS_SHIFT if p.threshold is not None
                                                   else _CAP_SHIFT)
-    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS, order)
+    # ``jr`` jokers starting runs where there is no copy make ``jr`` 1-runs (state
+    # RUN_NEXT[0][jr]), listed only when their shortfall leaves jokers for it.
+    idle = [
+        tuple(
+            not p.avail[n][c]
+            and all(short[n][c][RUN_NEXT[0][jr]] + jr > p.jokers for jr in range(1, jmax + 1))
+            for c in order[n]
+        )
+        for n in range(13)
+    ]
+    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS, order, idle)
 
 
 def _guesses(p: Problem) -> list[int]:
@@ -224,24 +238,59 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
     A layer maps each state's key to its value: the score, shifted above the key of
     the state it came from and the choice made (the back pointer, in one int).
     """
-    t = tables if tables is not None else _tables(p)
+    plan, _ = _run(p, lower, tables if tables is not None else _tables(p))
+    return plan
+
+
+def _run(p: Problem, lower: int, t: _Tables) -> tuple[Plan | None, int]:
+    """:func:`run_dp`, and its work: the states it made."""
+    return _finish(_steps(p, lower, t))
+
+
+def _finish(steps: Generator[int, None, Plan | None]) -> tuple[Plan | None, int]:
+    """Run a pass to its end: its plan, and the states it made (from here on)."""
+    work = 0
+    while True:
+        try:
+            work += next(steps)
+        except StopIteration as stop:
+            plan: Plan | None = stop.value
+            return plan, work
+
+
+def _steps(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | None]:
+    """:func:`run_dp` step by step: yields the number of states each step made."""
     jt = p.jokers
     threshold = p.threshold
     cap_on = threshold is not None
     cap_max = min(threshold, _CAP_MASK) if threshold is not None else 0
-    opts, viable, ahead, short, order = t.opts, t.viable, t.ahead, t.short, t.order
+    opts, viable, ahead, short, order, idle = t.opts, t.viable, t.ahead, t.short, t.order, t.idle
     vs = t.vshift
     low_mask = (1 << vs) - 1
     joker_top = BIG + 13
     plain = not cap_on and not p.wrap
     layer: dict[int, int] = dict.fromkeys(t.starts, 0)
-    layers: list[dict[int, int]] = []
+    # One layer per step; None for a step skipped (every state passed the colour by).
+    layers: list[dict[int, int] | None] = []
+    # The colour bits set in some key of ``layer`` (-1: not yet known).
+    occupied = -1
 
     for n in range(13):
         w = BIG + n + 1
         num = n + 1
+        stepped = False
         for k, c in enumerate(order[n]):
             shift = 6 * c
+            if idle[n][k]:
+                if occupied < 0:
+                    occupied = 0
+                    for key in layer:
+                        occupied |= key
+                if not (occupied >> shift) & 63:
+                    # No state has an open run of this colour, none can start one:
+                    # each state passes by, unchanged (choice 0, no group joker).
+                    layers.append(None)
+                    continue
             clear = ~(63 << shift)
             opt = opts[n][c]
             bound = ahead[n][k] - lower
@@ -317,7 +366,11 @@ def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None
                         new[nkey] = nv
             layers.append(new)
             layer = new
-        layer = _prune(new, vs, p.need_jokers, cap_max, plain)
+            occupied = -1
+            stepped = True
+            yield len(new)
+        if stepped:
+            layer = _prune(layer, vs, p.need_jokers, cap_max, plain)
         if not layer:
             return None
 
@@ -447,7 +500,7 @@ def _prune_plain(layer: dict[int, int], vs: int, need_jokers: int) -> dict[int, 
 
 
 def _unwind(
-    layers: Sequence[dict[int, int]],
+    layers: Sequence[dict[int, int] | None],
     opts: list[list[tuple[Option, ...]]],
     key: int,
     score: int,
@@ -461,13 +514,16 @@ def _unwind(
     for n in range(12, -1, -1):
         for k in range(3, -1, -1):
             c = order[n][k]
-            back = layers[step][key] & low_mask
+            layer = layers[step]
+            step -= 1
+            if layer is None:  # skipped: the state passed the colour by
+                continue
+            back = layer[key] & low_mask
             key, i = back >> _CHOICE_BITS, back & choice_mask
             if k == 3:
                 group_jokers[n], i = i >> _JG_SHIFT, i & ((1 << _JG_SHIFT) - 1)
             _, g, r, jr, _, _ = opts[n][c][i]
             choices[n][c] = (g, r, jr)
-            step -= 1
     start = tuple((key >> (6 * c)) & 63 for c in range(4))
     return Plan(
         score,
@@ -485,6 +541,13 @@ def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
     A pass that finds a
     plan has kept every state that could beat it, so its best plan is the optimum;
     a pass that finds none has cost little, because the bound cut it short.
+
+    Not always little: when many tiles stay out (often with jokers, which open many
+    runs), each failing pass costs nearly what one pass with no bound but ``floor``
+    does. So that pass runs beside the deepening, step by step: after each failing
+    pass it goes on until it has made twice the states the failing passes made
+    (work counted in states, so the outcome is deterministic); whichever finishes
+    first gives the optimum.
     """
     board = sum(map(sum, p.need))
     if board < SPARSE_ONE_PASS:
@@ -492,30 +555,49 @@ def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
         # states are few: one pass without the bound costs less than several with.
         return run_dp(p, floor)
     tables = _tables(p)
+    spent = 0
+    unbounded = _steps(p, floor, tables)
+    its_work = 0
+    for lower in _lowers(p, floor, board):
+        if lower == floor:
+            break
+        plan, work = _run(p, lower, tables)
+        if plan is not None:
+            return plan
+        spent += work
+        try:
+            while its_work < 2 * spent:
+                its_work += next(unbounded)
+        except StopIteration as stop:
+            found: Plan | None = stop.value
+            return found
+    plan, _ = _finish(unbounded)
+    return plan
+
+
+def _lowers(p: Problem, floor: int, board: int) -> list[int]:
+    """The bounds of the deepening passes, in order; the last is ``floor``."""
     top = upper_bound(p)
     # A score falls short of ``top`` by the tiles left out (BIG + number each) and by
     # at most 12 per joker standing lower than 13: a slack beyond the jokers' 12s
     # and below a whole tile admits no more plans than that, so its pass is skipped.
     jokers_low = 12 * p.jokers
-    done: set[int] = set()
+    out: list[int] = []
     for slack in _SLACKS:
         tiles, rest = divmod(slack, BIG + 13)
         slack = tiles * (BIG + 13) + min(rest, jokers_low)
-        if slack in done:
-            continue
-        done.add(slack)
         lower = max(floor, top - slack)
-        plan = run_dp(p, lower, tables)
-        if plan is not None or lower == floor:
-            return plan
+        if lower not in out:
+            out.append(lower)
+        if lower == floor:
+            return out
     if board < SPARSE:
         # More than a tile out on a sparse board: most likely many; one pass without
         # the bound costs less than the passes that would find how many.
-        return run_dp(p, floor, tables)
+        out.append(floor)
+        return out
     dropped = 2
-    while True:
-        lower = max(floor, top - dropped * (BIG + 13) - jokers_low)
-        plan = run_dp(p, lower, tables)
-        if plan is not None or lower == floor:
-            return plan
+    while out[-1] != floor:
+        out.append(max(floor, top - dropped * (BIG + 13) - jokers_low))
         dropped *= 2
+    return out
