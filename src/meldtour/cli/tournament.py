@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from meldtour.cli.db import add_db_argument
+from meldtour.core.jsontext import is_control
 
 HELP = "Run a tournament from the terminal: players, check-in, seating, sheets, standings."
 
@@ -373,7 +374,7 @@ def read_players_csv(path: Path) -> list[Any]:
             continue
         if not r.get("name"):
             raise Refused(f"{path} row {line}: no name")
-        bad = next((c for c in r["name"] if ord(c) < 32 or 0x7F <= ord(c) <= 0x9F), None)
+        bad = next((c for c in r["name"] if is_control(c, line_ends=False)), None)
         if bad is not None:
             raise Refused(f"{path} row {line}: the name holds a control character "
                           f"({bad!r}); a quote left open runs the rows together")

@@ -62,4 +62,18 @@ def loads(text: str | bytes, limit: int = MAX_DEPTH) -> Any:
         raise Refused("input.huge_number", digits=MAX_DIGITS) from None
 
 
-__all__ = ["MAX_DEPTH", "check_depth", "loads"]
+def is_control(ch: str, *, line_ends: bool = True) -> bool:
+    r"""A character no name, login or address holds: C0 controls (tab and line ends
+    allowed unless ``line_ends`` is false), DEL and C1 controls; NUL among them, which
+    PostgreSQL refuses in text.
+
+    >>> is_control("\x00"), is_control("\t"), is_control("\n", line_ends=False)
+    (True, False, True)
+    >>> is_control("김")
+    False
+    """
+    o = ord(ch)
+    return (o < 32 and not (line_ends and ch in "\t\n\r")) or 0x7F <= o <= 0x9F
+
+
+__all__ = ["MAX_DEPTH", "check_depth", "is_control", "loads"]

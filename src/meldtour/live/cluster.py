@@ -33,7 +33,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -83,11 +82,6 @@ class RemoteError(RuntimeError):
         self.code = code
 
 
-def redis_url() -> str | None:
-    """``MELDTOUR_REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``), or None: one process."""
-    return os.environ.get("MELDTOUR_REDIS_URL") or None
-
-
 Handler = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 
@@ -98,7 +92,9 @@ class Cluster:
         import redis.asyncio as aioredis
 
         self.url = url
-        self.prefix = prefix or os.environ.get("MELDTOUR_REDIS_PREFIX") or "meldtour"
+        #: Keys and channels are named under it (``MELDTOUR_REDIS_PREFIX``, read with the
+        #: settings: the processes of one site share it).
+        self.prefix = prefix or "meldtour"
         self.node = node or secrets.token_hex(6)
         self.redis = aioredis.from_url(url, decode_responses=True)
         self._pubsub: Any = None
@@ -303,4 +299,4 @@ class RemoteSubscriber(Subscriber):
             self.cluster.post(self.node, {"t": "out", "sid": self.sid, "m": message})
 
 
-__all__ = ["LEASE", "RENEW", "Cluster", "RemoteError", "RemoteSubscriber", "redis_url"]
+__all__ = ["LEASE", "RENEW", "Cluster", "RemoteError", "RemoteSubscriber"]

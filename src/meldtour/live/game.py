@@ -529,33 +529,33 @@ class LiveGame:
             return Redeal(seat, at)
         raise Refused("live.unknown_action", action=action)
 
-    async def _keep_as_draft(self, move: Draft) -> None:
-        """Keep a refused play's board as the turn's draft when it could be one (its
-        tiles are the board's and the rack's: a board of tiles one does not hold is
-        no draft, and the last draft stays)."""
+    async def _set_draft(self, move: Draft) -> list[Any]:
+        """Check, log and hold the turn's draft; its board as text. Raises IllegalMove
+        (the draft the engine refuses: a tile not on the board or the rack) with
+        nothing changed."""
         state = self.state
         assert state is not None
-        try:
-            progress = apply(state, move, finder=self.finder)
-        except IllegalMove:
-            return
-        await self.log.put_draft(self.id, {"version": self.version, "seat": move.seat,
-                                           "board": format_board(move.board), "at": move.at})
-        self.state = progress.state
-
-    async def _draft(self, sub: Subscriber, key: tuple[int, str, int] | None, rid: str | None,
-                     move: Draft) -> None:
-        state = self.state
-        assert state is not None
-        try:
-            progress = apply(state, move, finder=self.finder)
-        except IllegalMove as exc:
-            self._answer(sub, key, refused(rid, exc.refusal, draft=True, version=self.version))
-            return
+        progress = apply(state, move, finder=self.finder)
         board = format_board(move.board)
         await self.log.put_draft(self.id, {"version": self.version, "seat": move.seat,
                                            "board": board, "at": move.at})
         self.state = progress.state
+        return board
+
+    async def _keep_as_draft(self, move: Draft) -> None:
+        """Keep a refused play's board as the turn's draft when it could be one (its
+        tiles are the board's and the rack's: a board of tiles one does not hold is
+        no draft, and the last draft stays)."""
+        with contextlib.suppress(IllegalMove):
+            await self._set_draft(move)
+
+    async def _draft(self, sub: Subscriber, key: tuple[int, str, int] | None, rid: str | None,
+                     move: Draft) -> None:
+        try:
+            board = await self._set_draft(move)
+        except IllegalMove as exc:
+            self._answer(sub, key, refused(rid, exc.refusal, draft=True, version=self.version))
+            return
         self._answer(sub, key, {"type": "draft_ok", "id": rid, "version": self.version})
         if self.config.watch_drafts:
             for other in list(self.subscribers):

@@ -135,20 +135,13 @@ class BodyLimit:
         return bounded
 
 
-def _is_control(ch: str) -> bool:
-    """A character no name, login or address holds: C0 controls but tab and line ends,
-    DEL, and C1 controls (NUL among them: PostgreSQL refuses it in text)."""
-    o = ord(ch)
-    return (o < 32 and ch not in "\t\n\r") or 0x7F <= o <= 0x9F
-
-
 def _control_in_address(scope: Scope) -> str | None:
     path = scope.get("path", "")
-    if any(_is_control(ch) for ch in path):
+    if any(jsontext.is_control(ch) for ch in path):
         return "the address holds a control character (such as NUL): it is not a page"
     query = scope.get("query_string", b"").decode("latin-1")
     for key, value in parse_qsl(query, keep_blank_values=True):
-        if any(_is_control(ch) for ch in key + value):
+        if any(jsontext.is_control(ch) for ch in key + value):
             return f"the address's field {key[:40]!r} holds a control character (such as NUL)"
     return None
 
@@ -159,7 +152,7 @@ def _control_in_form(body: bytes) -> str | None:
     except (UnicodeDecodeError, ValueError):
         return "the form is not UTF-8 text"
     for key, value in fields:
-        if any(_is_control(ch) for ch in key + value):
+        if any(jsontext.is_control(ch) for ch in key + value):
             return (f"the field {key[:40]!r} holds a control character (such as NUL): "
                     "type it again without it")
     return None

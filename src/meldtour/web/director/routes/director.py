@@ -24,7 +24,7 @@ from meldtour.tournament.seating import SEATERS, seaters_for
 from meldtour.tournament.side import family_prizes
 from meldtour.tournament.templates import TEMPLATES
 
-from ...deps import load_tournament
+from ...deps import client_of, load_tournament
 from .. import accounts
 from ..deps import (
     DirectorDep,
@@ -51,10 +51,6 @@ DEMO_PLAYERS = [
     ("정예준", "club:busan", None), ("강시우", "", None), ("조하은", "", None),
     ("윤지호", "", None), ("장수아", "", None), ("임지안", "", None), ("한유진", "", None),
 ]
-
-
-def _client(request: Request) -> str:
-    return "ip:" + (request.client.host if request.client else "?")
 
 
 
@@ -110,7 +106,8 @@ def login(request: Request, web: WebDep, store: StoreDep, name: str = Form(""),
     _ = gettext_of(request)
     # Per address and per (account, address): never the account alone, so failures
     # from elsewhere cannot lock its owner out (web/director/security.py).
-    keys = (_client(request), f"name:{name.strip().casefold()}|{_client(request)}")
+    client = "ip:" + client_of(request)
+    keys = (client, f"name:{name.strip().casefold()}|{client}")
     if web.throttle.blocked(*keys):
         response: Response = render(request, "director/login.html", status_code=429, next=next,
                           error=_("Too many failed sign-ins: wait a few minutes and try "
