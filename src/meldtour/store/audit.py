@@ -39,4 +39,14 @@ def lines(s: Any, tournament_id: int) -> list[dict[str, Any]]:
                                .order_by(AuditRow.id))]
 
 
-__all__ = ["lines", "mark", "record"]
+def registered_from(s: Any, tournament_id: int, prefix: str) -> list[tuple[str, str]]:
+    """The registrations the web's form made: (who, registration number) for each
+    registration line whose ``who`` starts with ``prefix``, oldest first."""
+    return [(who, key) for who, key in s.execute(
+        select(AuditRow.who, AuditRow.key).where(
+            AuditRow.tournament_id == tournament_id, AuditRow.action == "register",
+            AuditRow.entity == "registration", AuditRow.who.startswith(prefix))
+        .order_by(AuditRow.id))]
+
+
+__all__ = ["lines", "mark", "record", "registered_from"]

@@ -26,6 +26,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -251,6 +252,11 @@ class WinnerPollRow(Base):
     opened_by: Mapped[str] = mapped_column(String(200))
     opened_at: Mapped[str] = mapped_column(String(40))
     closed_at: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
+    #: Only votes with one of the tournament's vote codes count (:class:`VoteCodeRow`).
+    codes_required: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                 server_default=false())
+    #: The prize draw among the right guesses: winner, seed, right, drawn, at, by.
+    draw: Mapped[dict[str, Any] | None] = mapped_column(Json, nullable=True, default=None)
 
 
 class WinnerVoteRow(Base):
@@ -266,6 +272,22 @@ class WinnerVoteRow(Base):
     name: Mapped[str] = mapped_column(String(80))
     finalist: Mapped[int] = mapped_column(Integer)
     at: Mapped[str] = mapped_column(String(40))
+    #: A short hash of the voter's address (never the address): a burst from one
+    #: source is plain to the director, who may void it.
+    source: Mapped[str] = mapped_column(String(16), default="", server_default="")
+
+
+class VoteCodeRow(Base):
+    """A vote code of a tournament, printed on a card for a visitor (or on a badge):
+    where a vote needs a code, each code votes once per vote (voting again changes
+    it)."""
+
+    __tablename__ = "vote_code"
+    __table_args__ = (UniqueConstraint("tournament_id", "code"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"))
+    code: Mapped[str] = mapped_column(String(16))
+    made_at: Mapped[str] = mapped_column(String(40))
 
 
 class AuditRow(Base):

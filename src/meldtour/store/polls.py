@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
-from .models import WinnerPollRow, WinnerVoteRow
+from .models import VoteCodeRow, WinnerPollRow, WinnerVoteRow
 
 
 def tally(s: Any, poll_id: int) -> list[tuple[int, int]]:
@@ -48,8 +48,54 @@ def vote_of(s: Any, poll_id: int, voter: str) -> WinnerVoteRow | None:
     return found
 
 
-def add_vote(s: Any, *, poll_id: int, voter: str, name: str, finalist: int, at: str) -> None:
-    s.add(WinnerVoteRow(poll_id=poll_id, voter=voter, name=name, finalist=finalist, at=at))
+def add_vote(s: Any, *, poll_id: int, voter: str, name: str, finalist: int, at: str,
+             source: str = "") -> None:
+    s.add(WinnerVoteRow(poll_id=poll_id, voter=voter, name=name, finalist=finalist, at=at,
+                        source=source))
+
+
+def votes(s: Any, poll_id: int) -> list[WinnerVoteRow]:
+    """The poll's votes, oldest first."""
+    return list(s.scalars(select(WinnerVoteRow).where(WinnerVoteRow.poll_id == poll_id)
+                          .order_by(WinnerVoteRow.id)))
+
+
+def sources(s: Any, poll_id: int) -> list[tuple[str, int, str, str]]:
+    """The poll's votes by source: (source, votes, first vote's time, last's), the
+    busiest first."""
+    rows = s.execute(
+        select(WinnerVoteRow.source, func.count(), func.min(WinnerVoteRow.at),
+               func.max(WinnerVoteRow.at))
+        .where(WinnerVoteRow.poll_id == poll_id).group_by(WinnerVoteRow.source))
+    return sorted(((src, n, first, last) for src, n, first, last in rows),
+                  key=lambda r: (-r[1], r[0]))
+
+
+def void_source(s: Any, poll_id: int, source: str) -> int:
+    """Delete the poll's votes from ``source``; how many there were."""
+    result = s.execute(delete(WinnerVoteRow).where(WinnerVoteRow.poll_id == poll_id,
+                                                  WinnerVoteRow.source == source))
+    return int(result.rowcount or 0)
+
+
+def add_codes(s: Any, tournament_id: int, codes: list[str], at: str) -> None:
+    s.add_all(VoteCodeRow(tournament_id=tournament_id, code=c, made_at=at) for c in codes)
+
+
+def codes(s: Any, tournament_id: int) -> list[str]:
+    """The tournament's vote codes, in the order they were made."""
+    return list(s.scalars(select(VoteCodeRow.code).where(
+        VoteCodeRow.tournament_id == tournament_id).order_by(VoteCodeRow.id)))
+
+
+def code_count(s: Any, tournament_id: int) -> int:
+    return int(s.scalar(select(func.count()).select_from(VoteCodeRow).where(
+        VoteCodeRow.tournament_id == tournament_id)) or 0)
+
+
+def has_code(s: Any, tournament_id: int, code: str) -> bool:
+    return s.scalar(select(VoteCodeRow.id).where(
+        VoteCodeRow.tournament_id == tournament_id, VoteCodeRow.code == code)) is not None
 
 
 def choice(s: Any, poll_id: int, voter: str) -> int | None:
@@ -59,4 +105,5 @@ def choice(s: Any, poll_id: int, voter: str) -> int | None:
     return found
 
 
-__all__ = ["add", "add_vote", "choice", "latest", "of_stage", "tally", "vote_of"]
+__all__ = ["add", "add_codes", "add_vote", "choice", "code_count", "codes", "has_code",
+           "latest", "of_stage", "sources", "tally", "void_source", "vote_of", "votes"]

@@ -93,6 +93,19 @@ TEMPLATES: Final = {
     "usecase.no_vote_open": "%(div)s: no vote is open",
     "usecase.voter_key": "a vote needs the voter's key",
     "usecase.vote_not_open": "the vote is not open",
+    "usecase.vote_no_codes": "make the vote codes first: this vote takes only votes "
+                             "with a code",
+    "usecase.vote_code_needed": "this vote needs the vote code from your card",
+    "usecase.vote_code_unknown": "%(code)s is not a vote code of this tournament: check "
+                                 "the card",
+    "usecase.vote_code_count": "make between 1 and %(most)s vote codes",
+    "usecase.vote_no_source": "no vote of this vote came from source %(source)s",
+    "usecase.vote_drawn": "the prizes of this vote are drawn already",
+    "usecase.vote_draw_undecided": "%(div)s: the prizes are drawn once the winner is "
+                                   "known",
+    "usecase.vote_prizes": "draw 1 to %(most)s prizes",
+    "usecase.no_source_registrations": "no registration from source %(source)s is "
+                                       "still registered or waitlisted",
 }
 
 register(TEMPLATES)

@@ -7,6 +7,7 @@ The one copy of each, for the site's pages, the game pages and the director's (w
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -80,3 +81,9 @@ def client_limiter(request: Request) -> MovingWindowRateLimiter:
 def client_of(request: Request) -> str:
     """The client's address (the peer's, or a trusted proxy's forwarded one)."""
     return request.client.host if request.client else "?"
+
+
+def source_of(request: Request, slug: str) -> str:
+    """Where a public form's post came from, as the director may see it: a short hash
+    of the client's address and the tournament (never the address)."""
+    return hashlib.sha256(f"{slug}:{client_of(request)}".encode()).hexdigest()[:8]

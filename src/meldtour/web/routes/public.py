@@ -21,17 +21,15 @@ from meldtour import application as usecases
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError
 
-from ..deps import client_limiter, client_of, load_tournament, locale_of
+from ..deps import client_limiter, client_of, load_tournament, locale_of, source_of
 from ..director import accounts
 from ..director.deps import (
     StoreDep,
     csrf_protect,
     get_web,
     gettext_of,
-    give_voter_key,
     redirect,
     render,
-    voter_key,
 )
 from ..director.views import (
     STATUS,
@@ -107,7 +105,7 @@ def register_post(request: Request, store: StoreDep, slug: str, name: str = Form
             "or ask the organiser."), "error")
     # The audit log names where each registration came from (a short hash of the
     # address, never the address): a flood from one source is plain to the director.
-    source = hashlib.sha256(f"{slug}:{client}".encode()).hexdigest()[:8]
+    source = source_of(request, slug)
     try:
         out = usecases.register_players(
             store, slug, [usecases.PlayerEntry(name, division or None, tags, gen)],
@@ -371,45 +369,3 @@ def seats_projector(request: Request, store: StoreDep, slug: str,
     t = load_tournament(store, slug)
     key = pick_division(t, division)
     return render(request, "public/seats.html", t=t, slug=slug, view=division_view(t, key))
-
-
-# ---------------------------------------------------------------- the winner-guess vote
-
-
-@router.get("/t/{slug}/vote", response_class=HTMLResponse)
-def vote_page(request: Request, store: StoreDep, slug: str,
-              division: str | None = None) -> Response:
-    """The winner-guess vote of a division: the finalists while it is open (one vote
-    per browser; voting again changes it), the results once the director closed it."""
-    t = load_tournament(store, slug)
-    polls = usecases.polls(store, slug)
-    if division is None and polls:
-        division = next((k for k, p in polls.items() if not p.closed), next(iter(polls)))
-    key = pick_division(t, division)
-    poll = polls.get(key)
-    mine = usecases.my_vote(store, slug, key, voter_key(request)) if poll else None
-    ranked = sorted(poll.tally.items(), key=lambda kv: (-kv[1], kv[0])) if poll else []
-    return render(request, "public/vote.html", t=t, slug=slug, key=key, poll=poll,
-                  polls=polls, mine=mine, ranked=ranked)
-
-
-@router.post("/t/{slug}/vote")
-def vote_post(request: Request, store: StoreDep, slug: str, division: str = Form(""),
-              finalist: str = Form(""), name: str = Form("")) -> Response:
-    _ = gettext_of(request)
-    t = load_tournament(store, slug)
-    key = pick_division(t, division or None)
-    back = f"/t/{slug}/vote?division={key}"
-    if not finalist.isdigit():
-        return redirect(request, back, _("Choose a player."), "error")
-    response = redirect(request, back)
-    voter = give_voter_key(request, response)
-    try:
-        usecases.cast_vote(store, slug, key, voter, int(finalist),
-                           name=" ".join(name.split())[:80])
-    except usecases.UseCaseError as exc:
-        return redirect(request, back, refusal_text(exc, _), "error")
-    from ..director.deps import flash
-    return flash(request, response, _("Your vote for %(name)s is counted. You may change "
-                                      "it until the vote closes.")
-                 % {"name": t.name_of(int(finalist))})

@@ -521,25 +521,6 @@ def reseat(request: Request, store: StoreDep, director: TournamentDirectorDep, s
     return redirect(request, back, _("The round is seated again."))
 
 
-@router.post("/t/{slug}/d/{key}/vote/{what}")
-def vote(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str,
-         what: str) -> Response:
-    """Open or close the division's winner-guess vote."""
-    _ = gettext_of(request)
-    if what not in ("open", "close"):
-        raise HTTPException(404)
-    try:
-        if what == "open":
-            usecases.open_vote(store, slug, key, who=director.name)
-        else:
-            usecases.close_vote(store, slug, key, who=director.name)
-    except usecases.UseCaseError as exc:
-        return redirect(request, f"/director/t/{slug}#{key}", _refused(request, exc), "error")
-    return redirect(request, f"/director/t/{slug}#{key}",
-                    _("The vote is open.") if what == "open" else
-                    _("The vote is closed: its results are public."))
-
-
 @router.post("/t/{slug}/d/{key}/close")
 def close(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
           key: str) -> Response:
