@@ -73,7 +73,7 @@ def _usable(ip: str) -> bool:
 def _ipv4_of(name: str) -> str | None:
     import fcntl
 
-    SIOCGIFADDR = 0x8915  # noqa: N806 (the ioctl's name in <linux/sockios.h>)
+    SIOCGIFADDR = 0x8915
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         try:
             raw = fcntl.ioctl(s.fileno(), SIOCGIFADDR, struct.pack("256s", name[:15].encode()))

@@ -19,11 +19,11 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Literal, cast
 
 import segno
-from fpdf import FPDF
-
 from babel.dates import format_date
+from fpdf import FPDF
 
 from meldtour.tournament import Tournament, awards, final_ranking, stage_standings
 from meldtour.tournament.collation import seats_by_name
@@ -129,7 +129,7 @@ class _Doc(FPDF):
         return max(size * SHRINK, size * width / wide)
 
     def fit_cell(self, w: float, h: float, text: str, size: float, *, bold: bool = False,
-                 align: str = "C", fill: bool = False, border: int = 1) -> None:
+                 align: str = "C", fill: bool = False, border: Literal[0, 1] = 1) -> None:
         """A cell of the grid whose text always fits its box: set smaller, then wrapped
         (and smaller again until the lines fit the cell's height)."""
         style = "B" if bold else ""
@@ -144,7 +144,8 @@ class _Doc(FPDF):
         after = self.get_x()
         while True:
             line = fitted * PT * 1.15
-            lines = self.multi_cell(inner, line, text, dry_run=True, output="LINES")
+            lines = cast("list[str]", self.multi_cell(inner, line, text, dry_run=True,
+                                                      output="LINES"))
             if len(lines) * line <= h - 0.4 or fitted <= 3:
                 break
             fitted -= 0.5
@@ -421,9 +422,9 @@ def certificates(t: Tournament, division: str, locale: str, prizes: int | None =
         doc.fit_line(_("Name: %(name)s") % {"name": placing.name}, 28, bold=True, h=16,
                      align="C")
         doc.ln(4)
-        _body(doc, _("This certificate is awarded to %(name)s, who took place %(n)d in the "
+        _body(doc, _("This certificate is awarded for taking place %(n)d in the "
                      "%(division)s of %(tournament)s held on %(date)s.")
-              % {"name": placing.name, "n": placing.place, "division": div.name,
+              % {"n": placing.place, "division": div.name,
                  "tournament": t.name, "date": day})
         _signatures(doc, t)
     return bytes(doc.output())
