@@ -1,8 +1,8 @@
 """Names in the reader's order: Korean 가나다순, Japanese order and alphabetical.
 
 The standard library has no collation of its own and neither PyICU nor a collation of
-Babel is at hand, so the order is a documented key (``docs/rules.md``, "Seat lists by
-name"). A name is first normalised (NFKC: half-width katakana become full-width,
+Babel is at hand, so the order is a documented key (docs/tournament.md, "10. The venue
+and printing"). A name is first normalised (NFKC: half-width katakana become full-width,
 decomposed Hangul become syllables), then compared character by character, each
 character by its script's rank in the reader's language and then within its script:
 
