@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from openpyxl import load_workbook
-from pypdf import PdfReader
 
 from meldtour import application as usecases
 from meldtour.application.venue import is_loopback, normalise_address

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
@@ -24,9 +24,11 @@ from ...address import public_base
 from ...deps import load_tournament
 from ...i18n import N_, translations
 from ..deps import Scope, StoreDep, TournamentDirectorDep, WebDep, gettext_of, locale_of
-from ..views import refusal_text
+from ..views import CRITERIA, STATUS, refusal_text
 
 router = APIRouter(prefix="/director")
+
+Gettext = Callable[[str], str]
 
 
 
@@ -95,14 +97,15 @@ COLUMNS = {
 }
 
 
-def _players(t: Tournament) -> Iterator[list[object]]:
+def _players(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     yield ["number", "name", "division", "status", "tags", "generation", "late"]
     for r in t.registrations:
-        yield [r.player, r.name, r.division, r.status, " ".join(sorted(r.tags)),
+        yield [r.player, r.name, r.division, _(STATUS.get(r.status, r.status)),
+               " ".join(sorted(r.tags)),
                r.generation, int(r.late)]
 
 
-def _sheets(t: Tournament) -> Iterator[list[object]]:
+def _sheets(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     yield ["division", "stage", "round", "table", "game", "seat", "player", "name", "points",
            "penalty", "winner", "counted"]
     for div in t.divisions:
@@ -124,17 +127,18 @@ def _number(value: object) -> object:
     return int(f) if f.is_integer() else round(f, 3)
 
 
-def _standings(t: Tournament) -> Iterator[list[object]]:
+def _standings(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     yield ["division", "stage", "rank", "player", "name", "wins", "points", "score", "games",
            "decided_by"]
     for div in t.divisions:
         for i, stage in enumerate(div.stages):
             for s in stage_standings(t, div.key, i):
                 yield [div.key, stage.format.title, s.rank, s.player, t.name_of(s.player),
-                       s.wins, s.points, _number(s.score), s.games, str(s.decided_by)]
+                       s.wins, s.points, _number(s.score), s.games,
+                       _(CRITERIA.get(str(s.decided_by), str(s.decided_by)))]
 
 
-def _ranking(t: Tournament) -> Iterator[list[object]]:
+def _ranking(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     """The final ranking of every finished division (a division still playing has no
     places yet, and is left out)."""
     yield ["division", "place", "player", "name", "decided_in", "wins", "points"]
@@ -162,8 +166,8 @@ def export(request: Request, store: StoreDep, director: TournamentDirectorDep, s
     if what not in TABLES or fmt not in ("csv", "xlsx"):
         raise HTTPException(404, "exports: players, sheets, standings, ranking as .csv "
                                  "or .xlsx")
-    rows = list(TABLES[what](t))
     _ = translations(locale_of(request)).gettext
+    rows = list(TABLES[what](t, _))
     rows[0] = [_(COLUMNS[str(c)]) for c in rows[0]]
     name = f"{slug}-{what}.{fmt}"
     if fmt == "csv":
