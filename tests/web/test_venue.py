@@ -5,6 +5,7 @@ numbers are numbers and whose column names are in the reader's language."""
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import subprocess
@@ -187,6 +188,7 @@ def test_seat_list_by_name_pdf_in_ga_na_da_order() -> None:
     assert positions == sorted(positions) and "가나다순" in text
 
 
+@functools.cache
 def finished_club():  # type: ignore[no-untyped-def]
     import random
 
@@ -292,4 +294,21 @@ def test_exports_numbers_are_numbers_and_columns_in_the_language(local: TestClie
 def test_print_page_lists_the_printables(local: TestClient) -> None:
     page = local.get("/director/t/demo/print?lang=ko").text
     assert "/pdf/names" not in page or "이름별 자리표" in page
-    assert "export/ranking.xlsx" in page and "가족상 상장" in page
+    assert "export/ranking.xlsx" in page and "가족상 상장" in page    # the demo's Kims
+    r = local.get("/director/t/demo/d/general/pdf/family")
+    assert r.status_code == 200 and "김민준" in text_of(r.content)
+
+
+def test_ranking_export_of_a_finished_division() -> None:
+    from meldtour.tournament import final_ranking
+    from meldtour.web.director.routes.printing import TABLES
+    from meldtour.web.i18n import translations
+
+    t = finished_club()
+    rows = list(TABLES["ranking"](t, translations("ko").gettext))
+    assert rows[0][:3] == ["division", "place", "player"]     # named per language on export
+    ranking = final_ranking(t, "open")
+    assert [r[1] for r in rows[1:]] == list(range(1, len(ranking) + 1))
+    assert rows[1][3] == ranking[0].name
+    assert all(isinstance(r[6], int) for r in rows[1:] if r[6] is not None)
+    assert any(isinstance(r[6], int) and r[6] < 0 for r in rows[1:])   # minus points: numbers

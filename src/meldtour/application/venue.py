@@ -61,20 +61,23 @@ def normalise_address(value: str) -> str:
 
 
 def is_loopback(address: str) -> bool:
-    """Whether ``address`` (a URL or a host) only reaches this computer.
+    """Whether ``address`` (a URL or a host) only reaches this computer (a loopback
+    address, or ``0.0.0.0``, which a browser on this computer reaches and a phone not).
 
     >>> [is_loopback(a) for a in ("http://127.0.0.1:8000", "http://localhost",
-    ...                           "http://[::1]:8000/", "http://192.168.0.12:8000")]
-    [True, True, True, False]
+    ...                           "http://[::1]:8000/", "http://0.0.0.0:8000",
+    ...                           "http://192.168.0.12:8000")]
+    [True, True, True, True, False]
     """
     host = urlsplit(address if "://" in address else "http://" + address).hostname or ""
     host = host.lower().rstrip(".")
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        ip = ipaddress.ip_address(host)
     except ValueError:
         return False
+    return ip.is_loopback or ip.is_unspecified
 
 
 def public_address(store: Store) -> str | None:

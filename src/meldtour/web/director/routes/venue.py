@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from meldtour.application import UseCaseError
 from meldtour.application.venue import is_loopback, set_public_address
 from meldtour.tournament.collation import seats_by_name
+from meldtour.tournament.side import family_prizes
 
 from ...address import network_addresses, public_base, public_url
 from ...deps import load_tournament
@@ -90,7 +91,8 @@ def print_page(request: Request, store: StoreDep, director: TournamentDirectorDe
     base = public_base(request)
     views = [division_view(t, d.key) for d in t.divisions]
     return render(request, "director/print.html", account=director, t=t, slug=slug,
-                  views=views, base=base, loopback=is_loopback(base))
+                  views=views, base=base, loopback=is_loopback(base),
+                  families=len(family_prizes(t)))
 
 
 #: How long the projector shows a page of its list, in seconds.
