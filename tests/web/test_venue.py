@@ -312,3 +312,16 @@ def test_ranking_export_of_a_finished_division() -> None:
     assert rows[1][3] == ranking[0].name
     assert all(isinstance(r[6], int) for r in rows[1:] if r[6] is not None)
     assert any(isinstance(r[6], int) and r[6] < 0 for r in rows[1:])   # minus points: numbers
+
+
+def test_a_reading_sorts_a_kanji_name_by_its_sound() -> None:
+    from meldtour.tournament.collation import seats_by_name
+
+    t = seat_round(club(), "open").tournament
+    rnd = t.division("open").stages[0].rounds[0]
+    number = {t.name_of(r.player): r.player for r in t.registrations}
+    plain = [x.name for x in seats_by_name(t, rnd, "ja")]
+    assert plain.index("佐藤花子") < plain.index("山田太郎") < plain.index("鈴木一郎")
+    read = [x.name for x in seats_by_name(t, rnd, "ja", {number["山田太郎"]: "やまだたろう",
+                                                          number["鈴木一郎"]: "すずきいちろう"})]
+    assert read.index("鈴木一郎") < read.index("山田太郎") < read.index("佐藤花子")

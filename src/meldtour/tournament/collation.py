@@ -12,8 +12,9 @@ character by its script's rank in the reader's language and then within its scri
   kana right after its plain one (か, が, き), by code point;
 - Latin letters alphabetically, without regard to case or accents (É = e);
 - kanji (CJK ideographs) in code-point order, the radical-and-stroke order of the
-  Unicode tables: a name has no reading (furigana) field, so a kanji name cannot be
-  sorted by its sound;
+  Unicode tables: a registration has no reading (furigana) field, so a kanji name is
+  not sorted by its sound (:func:`seats_by_name` takes readings where a caller has
+  them);
 - digits first, a space before any letter, everything else last by code point.
 
 Korean pages put Hangul first, then Latin, kana, kanji; Japanese pages kana, kanji,
@@ -31,7 +32,7 @@ itself, then the number, so the order is total and the same on every page.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .model import Round, Tournament
@@ -94,12 +95,19 @@ class SeatLine:
     seat: int
 
 
-def seats_by_name(t: Tournament, rnd: Round, locale: str) -> tuple[SeatLine, ...]:
+def seats_by_name(t: Tournament, rnd: Round, locale: str,
+                  readings: Mapping[int, str] | None = None) -> tuple[SeatLine, ...]:
     """Every player of the round with their table and seat, in the reader's order of
-    names (for the seat list that players look their own name up in)."""
+    names (for the seat list that players look their own name up in). ``readings``
+    (a player's name in kana, by number), where known, is sorted by instead of the
+    name: 鈴木 read すずき goes among the す names.
+
+    """
+    readings = readings or {}
     lines = [SeatLine(t.name_of(p), p, table.number, seat)
              for table in rnd.tables for seat, p in enumerate(table.players, 1)]
-    return tuple(sorted(lines, key=lambda x: (name_key(x.name, locale), x.player)))
+    return tuple(sorted(lines, key=lambda x: (
+        name_key(readings.get(x.player) or x.name, locale), x.player)))
 
 
 __all__ = ["SeatLine", "by_name", "name_key", "seats_by_name"]
