@@ -12,10 +12,12 @@ SOLVER_SOURCES := $(addprefix src/meldtour/solver/,tables.py dp.py build.py exac
 install: $(STAMP) $(NATIVE)
 
 $(STAMP): pyproject.toml
-	@# System packages: CJK fonts for the PDFs, poppler to render them in tests.
-	@[ -d /usr/share/fonts/opentype/noto ] && command -v pdftoppm >/dev/null || \
+	@# System packages: CJK fonts for the PDFs, poppler to render them in tests, zbar to
+	@# decode the printed QR codes in tests.
+	@[ -d /usr/share/fonts/opentype/noto ] && command -v pdftoppm >/dev/null && \
+	  command -v zbarimg >/dev/null || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	   fonts-noto-cjk poppler-utils)
+	   fonts-noto-cjk poppler-utils zbar-tools)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium fonts-noto-cjk)
 	@# A C compiler and OpenSSL's headers: the seed-recovery test builds its search.
 	@command -v cc >/dev/null && [ -f /usr/include/openssl/sha.h ] || \

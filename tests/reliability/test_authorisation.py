@@ -138,6 +138,12 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/director/t/{slug}/d/{key}/pdf/{kind}"): "tournament",
     ("GET", "/director/t/{slug}/export/{what}.{fmt}"): "tournament",
     ("GET", "/director/t/{slug}/d/{key}/online"): "tournament",
+    # the venue: the public address, the print page, the projector's list by name
+    ("GET", "/director/address"): "director",
+    ("POST", "/director/address"): "director",
+    ("GET", "/address/check"): "public",
+    ("GET", "/director/t/{slug}/print"): "tournament",
+    ("GET", "/t/{slug}/seats/names"): "public",
     ("POST", "/director/t/{slug}/d/{key}/online/start"): "tournament",
     # score entry by the table's link
     ("GET", "/score/{token}"): "scorer",

@@ -151,10 +151,10 @@ def test_names_in_every_language_are_stored_and_shown_exactly(client: TestClient
                     assert expected in text, (kind, name)
 
     # Exports: exactly as stored; a name that starts like a formula is quoted.
-    r = client.get(f"/director/t/{slug}/export/players.csv")
+    r = client.get(f"/director/t/{slug}/export/players.csv?lang=en")
     assert r.status_code == 200 and r.text.startswith("\ufeff")
     rows = list(csv.DictReader(io.StringIO(r.text.lstrip("\ufeff"))))
-    by_number = {int(row["number"]): row["name"] for row in rows}
+    by_number = {int(row["Number"]): row["Name"] for row in rows}
     for name, number in numbers.items():
         want = plain(name)
         assert by_number[number] == ("'" + want if want[0] in "=+-@" else want), name

@@ -136,8 +136,10 @@ def test_director_pages_printing_and_exports_need_a_director(client: TestClient)
         assert client.get(path, follow_redirects=False).status_code == 303, path
     sign_up(client)
     assert client.get("/director/t/demo/d/general/pdf/sheets").content[:5] == b"%PDF-"
-    text = client.get("/director/t/demo/export/players.csv").text
-    assert text.startswith("\ufeffnumber,name,division") and "김민준" in text
+    text = client.get("/director/t/demo/export/players.csv?lang=en").text
+    assert text.startswith("\ufeffNumber,Name,Division") and "김민준" in text
+    assert client.get("/director/t/demo/export/players.csv?lang=ko").text.startswith(
+        "\ufeff번호,이름,부문")
     assert client.get("/director/t/demo/export/standings.xlsx").content[:2] == b"PK"
 
 

@@ -62,6 +62,10 @@ class Settings:
     redis_url: str | None = None
     #: ``MELDTOUR_REDIS_PREFIX``: the cluster's keys and channels; None: ``meldtour``.
     redis_prefix: str | None = None
+    #: ``MELDTOUR_PUBLIC_URL`` (e.g. ``https://rummikub.example.org``): the address the
+    #: QR codes carry when none is set on the director's address page; None: the
+    #: address of the request (``meldtour.web.address``).
+    public_url: str | None = None
 
     @property
     def is_development(self) -> bool:
@@ -70,8 +74,9 @@ class Settings:
     @staticmethod
     def from_env(environ: Mapping[str, str] | None = None) -> Settings:
         """The settings of ``MELDTOUR_ENV``, ``MELDTOUR_SECRET_KEY``,
-        ``MELDTOUR_DEFAULT_LOCALE``, ``MELDTOUR_DATABASE_URL``, ``MELDTOUR_REDIS_URL``
-        and ``MELDTOUR_REDIS_PREFIX`` (of ``environ``, by default the process's).
+        ``MELDTOUR_DEFAULT_LOCALE``, ``MELDTOUR_DATABASE_URL``, ``MELDTOUR_REDIS_URL``,
+        ``MELDTOUR_REDIS_PREFIX`` and ``MELDTOUR_PUBLIC_URL`` (of ``environ``, by default
+        the process's).
 
         >>> s = Settings.from_env({"MELDTOUR_REDIS_URL": "redis://127.0.0.1:6379/0"})
         >>> s.redis_url, s.database_url, s.default_locale
@@ -85,6 +90,7 @@ class Settings:
             database_url=env.get("MELDTOUR_DATABASE_URL", "").strip() or None,
             redis_url=env.get("MELDTOUR_REDIS_URL") or None,
             redis_prefix=env.get("MELDTOUR_REDIS_PREFIX") or None,
+            public_url=env.get("MELDTOUR_PUBLIC_URL", "").strip().rstrip("/") or None,
         )
         settings.check()
         return settings
@@ -99,3 +105,7 @@ class Settings:
         if self.default_locale not in ("ko", "ja", "en"):
             raise ConfigError(
                 f"MELDTOUR_DEFAULT_LOCALE {self.default_locale!r} is not ko, ja or en")
+        if self.public_url is not None and not self.public_url.startswith(
+                ("http://", "https://")):
+            raise ConfigError(f"MELDTOUR_PUBLIC_URL {self.public_url!r} must start with "
+                              "http:// or https://")

@@ -1,10 +1,17 @@
 """Printable material in Korean, Japanese and English (PDF, with fpdf2).
 
 Score sheets per table (with a QR code for the table's score-entry link), the seat
-list of a round with a card for each table, standings with the cut line, and award
-certificates. Each function takes values of the pure tournament engine and returns
-the PDF's bytes. Fonts: Noto Sans CJK from Debian's ``fonts-noto-cjk`` (the Korean
-face for Korean pages, the Japanese face otherwise).
+list of a round with a card for each table, the seat list by name (가나다순, Japanese
+order, alphabetical), standings with the cut line, the final ranking, award
+certificates and family-prize certificates. Each function takes values of the pure
+tournament engine and returns the PDF's bytes. Fonts: Noto Sans CJK from Debian's
+``fonts-noto-cjk`` (the Korean face for Korean pages, the Japanese face otherwise).
+
+Text never overflows its box nor is cut: a name too wide for its cell is set smaller
+(down to 60 % of its size), then wrapped over lines (:meth:`_Doc.fit_cell`,
+:meth:`_Doc.fit_line`). A character the font lacks (an emoji, a rare ideograph) is
+printed as a visible "□" and the page says which characters those were, by code
+point (:meth:`_Doc.normalize_text`); nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -12,18 +19,28 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Literal, cast
 
 import segno
+from babel.dates import format_date
 from fpdf import FPDF
 
-from meldtour.tournament import Tournament, final_ranking, stage_standings
+from meldtour.tournament import Tournament, awards, final_ranking, stage_standings
+from meldtour.tournament.collation import seats_by_name
 from meldtour.tournament.model import Round, Stage, Table
+from meldtour.tournament.side import FamilyPrize
 
 from .i18n import translations
 
 FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
 #: Face in NotoSansCJK-*.ttc: 0 Japanese, 1 Korean (2–4 Chinese).
 FACE = {"ko": 1, "ja": 0, "en": 0}
+#: What a character the font lacks is printed as.
+MISSING = "□"
+#: How far a name is shrunk before it is wrapped instead (of its size).
+SHRINK = 0.6
+#: Points to millimetres.
+PT = 25.4 / 72
 
 
 class FontsMissing(RuntimeError):
@@ -52,19 +69,99 @@ class _Doc(FPDF):
         self.set_lang({"ko": "ko-KR", "ja": "ja-JP"}.get(locale, "en"))
         self.set_auto_page_break(True, margin=15)
         self.set_margins(15, 15, 15)
+        #: The characters the font lacks, on the page being written and in all.
+        self.page_missing: set[str] = set()
+        self.missing: set[str] = set()
+
+    def normalize_text(self, text: str) -> str:
+        """Every character the current font lacks becomes a visible □ (noted at the
+        page's foot), instead of nothing."""
+        text = super().normalize_text(text)
+        font = self.current_font if self.is_ttf_font else None
+        cmap = getattr(font, "cmap", None)
+        if not cmap:
+            return text
+        out = []
+        for c in text:
+            if c in "\n\r\t" or ord(c) in cmap:
+                out.append(c)
+            else:
+                self.page_missing.add(c)
+                self.missing.add(c)
+                out.append(MISSING)
+        return "".join(out)
+
+    def footer(self) -> None:
+        if not self.page_missing:
+            return
+        codes = " ".join(f"U+{ord(c):04X}" for c in sorted(self.page_missing))
+        self.page_missing = set()
+        note = self._("□: a character the font cannot print (%(codes)s)") % {"codes": codes}
+        self.set_auto_page_break(False)
+        self.set_font("cjk", "", 7)
+        self.set_xy(self.l_margin, self.h - 11)
+        self.multi_cell(self.w - self.l_margin - self.r_margin, 3.2, note, align="L")
+        self.set_auto_page_break(True, margin=15)
 
     def text_line(self, text: str, size: float = 11, bold: bool = False, h: float = 7,
                   align: str = "L") -> None:
-        self.set_font("cjk", "B" if bold else "", size)
-        self.cell(0, h, text, new_x="LMARGIN", new_y="NEXT", align=align)
+        self.fit_line(text, size, bold=bold, h=h, align=align)
+
+    def fit_line(self, text: str, size: float, *, bold: bool = False, h: float = 7,
+                 align: str = "L") -> None:
+        """A line across the page: set smaller while it does not fit (down to
+        :data:`SHRINK` of ``size``), then wrapped over as many lines as it takes."""
+        style = "B" if bold else ""
+        width = self.w - self.l_margin - self.r_margin
+        fitted = self._shrunk(text, width - 2 * self.c_margin, size, style)
+        self.set_font("cjk", style, fitted)
+        if self.get_string_width(text) <= width - 2 * self.c_margin:
+            self.cell(0, h, text, new_x="LMARGIN", new_y="NEXT", align=align)
+            return
+        line = max(fitted * PT * 1.25, h * fitted / size)
+        self.multi_cell(0, line, text, align=align, new_x="LMARGIN", new_y="NEXT")
+
+    def _shrunk(self, text: str, width: float, size: float, style: str) -> float:
+        self.set_font("cjk", style, size)
+        wide = self.get_string_width(text)
+        if wide <= width:
+            return size
+        return max(size * SHRINK, size * width / wide)
+
+    def fit_cell(self, w: float, h: float, text: str, size: float, *, bold: bool = False,
+                 align: str = "C", fill: bool = False, border: Literal[0, 1] = 1) -> None:
+        """A cell of the grid whose text always fits its box: set smaller, then wrapped
+        (and smaller again until the lines fit the cell's height)."""
+        style = "B" if bold else ""
+        inner = w - 2 * self.c_margin
+        fitted = self._shrunk(text, inner, size, style)
+        self.set_font("cjk", style, fitted)
+        if self.get_string_width(text) <= inner:
+            self.cell(w, h, text, border=border, align=align, fill=fill)
+            return
+        x, y = self.get_x(), self.get_y()
+        self.cell(w, h, "", border=border, fill=fill)
+        after = self.get_x()
+        while True:
+            line = fitted * PT * 1.15
+            lines = cast("list[str]", self.multi_cell(inner, line, text, dry_run=True,
+                                                      output="LINES"))
+            if len(lines) * line <= h - 0.4 or fitted <= 3:
+                break
+            fitted -= 0.5
+            self.set_font("cjk", style, fitted)
+        self.set_xy(x + self.c_margin, y + (h - len(lines) * line) / 2)
+        self.multi_cell(inner, line, text, align=align, new_x="RIGHT", new_y="TOP")
+        self.set_xy(after, y)
 
     def grid_row(self, cells: Sequence[str], widths: Sequence[float], h: float = 9,
                  bold: bool = False, size: float = 10, fill: bool = False) -> None:
-        self.set_font("cjk", "B" if bold else "", size)
+        if self.will_page_break(h):
+            self.add_page()
         if fill:
             self.set_fill_color(236, 239, 242)
         for text, w in zip(cells, widths, strict=True):
-            self.cell(w, h, text, border=1, align="C", fill=fill)
+            self.fit_cell(w, h, text, size, bold=bold, fill=fill)
         self.ln(h)
 
 
@@ -250,26 +347,166 @@ def _place(place: int, _: Callable[[str], str]) -> str:
     return _("Place %(n)d") % {"n": place}
 
 
+def day_of(date: str, locale: str) -> str:
+    """The tournament's date as a reader writes it (2026년 12월 5일, 2026年12月5日,
+    5 December 2026); a date that is not ISO as it is.
+
+    >>> day_of("2026-12-05", "ko"), day_of("2026-12-05", "ja"), day_of("2026-12-05", "en")
+    ('2026년 12월 5일', '2026年12月5日', '5 December 2026')
+    """
+    from datetime import date as Date
+
+    try:
+        day = Date.fromisoformat(date[:10])
+    except ValueError:
+        return date
+    return format_date(day, "long", locale={"ko": "ko_KR", "ja": "ja_JP"}.get(locale, "en_GB"))
+
+
+def _frame(doc: _Doc) -> None:
+    doc.add_page()
+    doc.set_draw_color(179, 38, 30)
+    doc.set_line_width(1.2)
+    doc.rect(10, 10, doc.w - 20, doc.h - 20)
+    doc.set_line_width(0.3)
+    doc.rect(13, 13, doc.w - 26, doc.h - 26)
+    doc.set_line_width(0.2)
+    doc.set_draw_color(0, 0, 0)
+
+
+def _body(doc: _Doc, text: str) -> None:
+    doc.set_font("cjk", "", 15)
+    doc.set_x(40)
+    doc.multi_cell(doc.w - 80, 9, text, align="C", new_x="LMARGIN", new_y="NEXT")
+
+
+def _signatures(doc: _Doc, t: Tournament) -> None:
+    """The date, and two lines to sign: the tournament's director and its chief referee."""
+    _ = doc._
+    doc.set_y(doc.h - 52)
+    doc.text_line(day_of(t.date, doc.locale), 13, align="C", h=8)
+    doc.ln(3)
+    y = doc.get_y() + 8
+    half = (doc.w - 60) / 2
+    for i, title in enumerate((_("Tournament director"), _("Chief referee"))):
+        x = 30 + i * (half + 10)
+        doc.set_xy(x, y - 8)
+        doc.set_font("cjk", "", 11)
+        doc.cell(half, 6, f"{t.name} {title}" if i == 0 else title, align="L")
+        doc.line(x, y + 4, x + half - 5, y + 4)
+        doc.set_xy(x + half - 16, y - 2)
+        doc.cell(12, 6, _("(seal)"), align="R")
+
+
 def certificates(t: Tournament, division: str, locale: str, prizes: int | None = None) -> bytes:
-    """An award certificate for each place that wins a prize."""
+    """An award certificate for each place that wins a prize: the place, the name, a
+    sentence in the reader's language, the date and two lines to sign.
+
+    Refused (``division.not_finished``) until the division's last stage is finished:
+    no certificate names a place before that place is decided."""
     div = t.division(division)
-    ranking = final_ranking(t, division)[: prizes or div.prizes]
+    decided = awards(t, division)
+    if prizes is not None:
+        decided = decided[:prizes]
     doc = _Doc(locale, f"{t.name} — {div.name}", landscape=True)
     _ = doc._
-    for placing in ranking:
-        doc.add_page()
-        doc.set_draw_color(179, 38, 30)
-        doc.set_line_width(1.2)
-        doc.rect(10, 10, doc.w - 20, doc.h - 20)
-        doc.set_line_width(0.2)
-        doc.set_y(30)
-        doc.text_line(_("Certificate of award"), 30, bold=True, h=18, align="C")
-        doc.ln(6)
-        doc.text_line(div.name, 16, align="C", h=10)
-        doc.set_font("cjk", "B", 48)
-        doc.cell(0, 28, _place(placing.place, _), new_x="LMARGIN", new_y="NEXT", align="C")
-        doc.text_line(placing.name, 32, bold=True, h=20, align="C")
-        doc.ln(8)
-        doc.text_line(t.name, 14, align="C")
-        doc.text_line(t.date, 12, align="C")
+    day = day_of(t.date, locale)
+    for placing in decided:
+        _frame(doc)
+        doc.set_y(24)
+        doc.text_line(_("Certificate of award"), 34, bold=True, h=18, align="C")
+        doc.ln(2)
+        doc.text_line(f"{div.name}  {_place(placing.place, _)}", 20, bold=True, align="C",
+                      h=12)
+        doc.ln(2)
+        doc.fit_line(_("Name: %(name)s") % {"name": placing.name}, 28, bold=True, h=16,
+                     align="C")
+        doc.ln(4)
+        _body(doc, _("This certificate is awarded for taking place %(n)d in the "
+                     "%(division)s of %(tournament)s held on %(date)s.")
+              % {"n": placing.place, "division": div.name,
+                 "tournament": t.name, "date": day})
+        _signatures(doc, t)
+    return bytes(doc.output())
+
+
+def family_certificates(t: Tournament, prizes: Sequence[FamilyPrize], locale: str) -> bytes:
+    """A certificate for each family prize (a family, or three generations of one,
+    who played the day together): the family, its members, a sentence, signatures."""
+    if not prizes:
+        raise ValueError("no family prize")
+    doc = _Doc(locale, f"{t.name} — family", landscape=True)
+    _ = doc._
+    day = day_of(t.date, locale)
+    for prize in prizes:
+        three = prize.kind == "three_generations"
+        names = ", ".join(t.name_of(p) for p in prize.members)
+        _frame(doc)
+        doc.set_y(24)
+        doc.text_line(_("Certificate of award"), 34, bold=True, h=18, align="C")
+        doc.ln(2)
+        doc.text_line(_("three-generation family prize") if three else _("family prize"),
+                      22, bold=True, align="C", h=12)
+        doc.ln(2)
+        doc.fit_line(_("The %(family)s family") % {"family": prize.family}, 26, bold=True,
+                     h=14, align="C")
+        doc.fit_line(names, 16, h=9, align="C")
+        doc.ln(4)
+        text = (_("This certificate is awarded to this family, three generations of which "
+                  "played %(tournament)s together on %(date)s.") if three else
+                _("This certificate is awarded to this family, who played %(tournament)s "
+                  "together on %(date)s."))
+        _body(doc, text % {"tournament": t.name, "date": day})
+        _signatures(doc, t)
+    return bytes(doc.output())
+
+
+def seat_names(t: Tournament, division: str, stage: int, round_number: int,
+               locale: str) -> bytes:
+    """The round's players in the reader's order of names (가나다순, Japanese order,
+    alphabetical) with their table and seat: the list players look their name up in."""
+    div = t.division(division)
+    st, rnd = _stage_round(t, division, stage, round_number)
+    doc = _Doc(locale, f"{t.name} — {div.name}")
+    _ = doc._
+    doc.add_page()
+    doc.text_line(f"{t.name} · {t.date}", 10)
+    doc.text_line(div.name, 12, bold=True)
+    doc.text_line(_("%(stage)s · round %(round)d: seats by name")
+                  % {"stage": st.format.title, "round": rnd.number}, 16, bold=True, h=10)
+    doc.text_line(_("Names in alphabetical order"), 9)
+    doc.ln(2)
+    width = doc.w - doc.l_margin - doc.r_margin
+    widths = [width - 22 - 26 - 26, 22.0, 26.0, 26.0]
+    head = [_("Player"), "No.", _("Table"), _("Seat")]
+    doc.grid_row(head, widths, bold=True, fill=True, h=8, size=10)
+    for line in seats_by_name(t, rnd, locale):
+        if doc.will_page_break(8):
+            doc.add_page()
+            doc.grid_row(head, widths, bold=True, fill=True, h=8, size=10)
+        doc.grid_row([line.name, str(line.player), str(line.table), str(line.seat)], widths,
+                     h=8, size=12)
+    return bytes(doc.output())
+
+
+def ranking_pdf(t: Tournament, division: str, locale: str) -> bytes:
+    """The division's final ranking: every player's place and the stage it was decided
+    in. Refused (``division.not_finished``) until the last stage is finished."""
+    div = t.division(division)
+    awards(t, division)                       # refuses while places are undecided
+    doc = _Doc(locale, f"{t.name} — {div.name}")
+    _ = doc._
+    doc.add_page()
+    doc.text_line(f"{t.name} · {t.date}", 10)
+    doc.text_line(div.name, 14, bold=True, h=9)
+    doc.text_line(_("Final ranking"), 18, bold=True, h=11)
+    width = doc.w - doc.l_margin - doc.r_margin
+    widths = [16.0, 16.0, width - 16 - 16 - 40 - 18 - 22, 40.0, 18.0, 22.0]
+    head = [_("Rank"), "No.", _("Player"), _("Decided in"), _("Wins"), _("Points")]
+    doc.grid_row(head, widths, bold=True, fill=True, h=8, size=9)
+    for p in final_ranking(t, division):
+        s = p.standing
+        doc.grid_row([str(p.place), str(p.player), p.name, p.stage,
+                      str(s.wins) if s else "", _points(s.points) if s else ""], widths,
+                     h=7, size=9)
     return bytes(doc.output())

@@ -11,6 +11,7 @@ from limits import RateLimitItemPerMinute
 from meldtour import application as usecases
 from meldtour.application.votes import CODE_VOTER, normal_code, shown_code
 
+from ..address import public_base
 from ..deps import client_limiter, client_of, load_tournament, source_of
 from ..director.deps import (
     StoreDep,
@@ -43,7 +44,7 @@ def vote_url(request: Request, slug: str, key: str | None = None,
              code: str | None = None) -> str:
     """The vote page's address as a phone at the venue opens it (a QR code's): of a
     division, or of whichever vote is open, with a vote code filled in."""
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)
     query = "&".join(q for q in (f"division={key}" if key else "",
                                  f"code={code}" if code else "") if q)
     return f"{base}/t/{slug}/vote" + (f"?{query}" if query else "")

@@ -1,7 +1,7 @@
 """The winner-guess vote holds against a script
 
 Revision ID: 0015
-Revises: 0009
+Revises: 0013
 
 - ``vote_code``: the vote codes of a tournament, printed on cards handed to the
   visitors (or on the players' badges); a vote that needs a code counts once per code.
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0015"
-down_revision = "0009"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 

@@ -24,6 +24,7 @@ from meldtour.tournament.seating import SEATERS, seaters_for
 from meldtour.tournament.side import family_prizes
 from meldtour.tournament.templates import TEMPLATES
 
+from ...address import public_url
 from ...deps import client_of, load_tournament
 from .. import accounts
 from ..deps import (
@@ -556,7 +557,7 @@ def round_page(request: Request, web: WebDep, store: StoreDep, director: Tournam
         for table in view.round.tables:
             token = web.scorer_token(Scope(slug, key, view.stage_index, view.round.number,
                                            table.number))
-            url = str(request.base_url).rstrip("/") + f"/score/{token}"
+            url = public_url(request, f"/score/{token}")
             links[table.number] = (f"/score/{token}", qr_data_uri(url))
     lock = None
     entered = False

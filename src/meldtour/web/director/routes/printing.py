@@ -5,20 +5,30 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
-from meldtour.tournament import Tournament, TournamentError, stage_standings
-from meldtour.tournament.standings import score_text
+from meldtour.tournament import (
+    Tournament,
+    TournamentError,
+    awards,
+    final_ranking,
+    stage_standings,
+)
+from meldtour.tournament.side import family_prizes
 
 from ... import pdf
+from ...address import public_base
 from ...deps import load_tournament
+from ...i18n import N_, translations
 from ..deps import Scope, StoreDep, TournamentDirectorDep, WebDep, gettext_of, locale_of
-from ..views import refusal_text
+from ..views import CRITERIA, STATUS, refusal_text
 
 router = APIRouter(prefix="/director")
+
+Gettext = Callable[[str], str]
 
 
 
@@ -36,13 +46,16 @@ def printable(request: Request, web: WebDep, store: StoreDep, director: Tourname
     try:
         div = t.division(key)
         index = (stage - 1) if stage else len(div.stages) - 1
-        if kind in ("sheets", "seats"):
+        if kind in ("sheets", "seats", "names"):
             if index < 0 or not div.stages[index].rounds:
                 raise TournamentError("usecase.no_round_seated_yet")
             number = round or div.stages[index].rounds[-1].number
             if kind == "seats":
                 return _pdf(pdf.seat_list(t, key, index, number, locale), f"seats-{key}.pdf")
-            base = str(request.base_url).rstrip("/")
+            if kind == "names":
+                return _pdf(pdf.seat_names(t, key, index, number, locale),
+                            f"seats-by-name-{key}-r{number}.pdf")
+            base = public_base(request)
 
             def url(n: int) -> str:
                 return f"{base}/score/" + web.scorer_token(Scope(slug, key, index, number, n))
@@ -58,19 +71,41 @@ def printable(request: Request, web: WebDep, store: StoreDep, director: Tourname
                         f"standings-{key}.pdf")
         if kind == "certificates":
             return _pdf(pdf.certificates(t, key, locale), f"certificates-{key}.pdf")
+        if kind == "ranking":
+            return _pdf(pdf.ranking_pdf(t, key, locale), f"ranking-{key}.pdf")
+        if kind == "family":
+            prizes = family_prizes(t)
+            if not prizes:
+                raise HTTPException(409, gettext_of(request)(
+                    "No family qualifies for a family prize."))
+            return _pdf(pdf.family_certificates(t, prizes, locale), f"family-{slug}.pdf")
     except (TournamentError, ValueError, IndexError) as exc:
         raise HTTPException(409, refusal_text(exc, gettext_of(request))) from None
     raise HTTPException(404, "unknown printable")
 
 
-def _players(t: Tournament) -> Iterator[list[object]]:
+#: The exports' column names, in the language chosen on the page (``?lang=``).
+COLUMNS = {
+    "number": N_("Number"), "name": N_("Name"), "division": N_("Division"),
+    "status": N_("Status"), "tags": N_("Tags"), "generation": N_("Generation"),
+    "late": N_("Late entry"), "stage": N_("Stage"), "round": N_("Round"),
+    "table": N_("Table"), "game": N_("Game"), "seat": N_("Seat"), "player": N_("Player"),
+    "points": N_("Points"), "penalty": N_("Penalty"), "winner": N_("Winner"),
+    "counted": N_("Counted"), "rank": N_("Rank"), "wins": N_("Wins"), "score": N_("Score"),
+    "games": N_("Games"), "decided_by": N_("Decided by"), "place": N_("Place"),
+    "decided_in": N_("Decided in"),
+}
+
+
+def _players(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     yield ["number", "name", "division", "status", "tags", "generation", "late"]
     for r in t.registrations:
-        yield [r.player, r.name, r.division, r.status, " ".join(sorted(r.tags)),
-               r.generation if r.generation is not None else "", int(r.late)]
+        yield [r.player, r.name, r.division, _(STATUS.get(r.status, r.status)),
+               " ".join(sorted(r.tags)),
+               r.generation, int(r.late)]
 
 
-def _sheets(t: Tournament) -> Iterator[list[object]]:
+def _sheets(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     yield ["division", "stage", "round", "table", "game", "seat", "player", "name", "points",
            "penalty", "winner", "counted"]
     for div in t.divisions:
@@ -80,39 +115,66 @@ def _sheets(t: Tournament) -> Iterator[list[object]]:
                     sheet = table.sheet
                     for g, line in enumerate(sheet.games, 1):
                         for seat, player in enumerate(sheet.players, 1):
-                            pts = line.points[seat - 1]
                             yield [div.key, s, rnd.number, table.number, g, seat, player,
-                                   t.name_of(player), "" if pts is None else pts,
+                                   t.name_of(player), line.points[seat - 1],
                                    line.penalties[seat - 1], int(line.winner == seat),
                                    int(table.counted)]
 
 
-def _standings(t: Tournament) -> Iterator[list[object]]:
+def _number(value: object) -> object:
+    """A score as a number (a whole one when it is whole)."""
+    f = float(value)  # type: ignore[arg-type]
+    return int(f) if f.is_integer() else round(f, 3)
+
+
+def _standings(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     yield ["division", "stage", "rank", "player", "name", "wins", "points", "score", "games",
            "decided_by"]
     for div in t.divisions:
         for i, stage in enumerate(div.stages):
             for s in stage_standings(t, div.key, i):
                 yield [div.key, stage.format.title, s.rank, s.player, t.name_of(s.player),
-                       s.wins, s.points, score_text(s.score), s.games, str(s.decided_by)]
+                       s.wins, s.points, _number(s.score), s.games,
+                       _(CRITERIA.get(str(s.decided_by), str(s.decided_by)))]
 
 
-TABLES = {"players": _players, "sheets": _sheets, "standings": _standings}
+def _ranking(t: Tournament, _: Gettext) -> Iterator[list[object]]:
+    """The final ranking of every finished division (a division still playing has no
+    places yet, and is left out)."""
+    yield ["division", "place", "player", "name", "decided_in", "wins", "points"]
+    for div in t.divisions:
+        try:
+            awards(t, div.key)
+        except TournamentError:
+            continue
+        for p in final_ranking(t, div.key):
+            s = p.standing
+            yield [div.key, p.place, p.player, p.name, p.stage, s.wins if s else None,
+                   s.points if s else None]
+
+
+TABLES = {"players": _players, "sheets": _sheets, "standings": _standings,
+          "ranking": _ranking}
 
 
 @router.get("/t/{slug}/export/{what}.{fmt}")
-def export(store: StoreDep, director: TournamentDirectorDep, slug: str, what: str,
-           fmt: str) -> Response:
+def export(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
+           what: str, fmt: str) -> Response:
+    """A table as CSV or XLSX: numbers as numbers, the column names in the reader's
+    language."""
     t = load_tournament(store, slug)
     if what not in TABLES or fmt not in ("csv", "xlsx"):
-        raise HTTPException(404, "exports: players, sheets, standings as .csv or .xlsx")
-    rows = list(TABLES[what](t))
+        raise HTTPException(404, "exports: players, sheets, standings, ranking as .csv "
+                                 "or .xlsx")
+    _ = translations(locale_of(request)).gettext
+    rows = list(TABLES[what](t, _))
+    rows[0] = [_(COLUMNS[str(c)]) for c in rows[0]]
     name = f"{slug}-{what}.{fmt}"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf)
         for row in rows:
-            writer.writerow([_safe_cell(v) for v in row])
+            writer.writerow(["" if v is None else _safe_cell(v) for v in row])
         # A BOM so that spreadsheet programs read Korean and Japanese names as UTF-8.
         return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -132,7 +194,12 @@ def export(store: StoreDep, director: TournamentDirectorDep, slug: str, what: st
 
 
 def _safe_cell(value: object) -> object:
-    """A text cell that a spreadsheet would run as a formula is quoted (CSV injection)."""
+    """A text cell that a spreadsheet would run as a formula is quoted (CSV injection);
+    numbers stay numbers (−3 is a number, not a formula).
+
+    >>> _safe_cell("=1+2"), _safe_cell("-3"), _safe_cell(-3), _safe_cell(2.5)
+    ("'=1+2", "'-3", -3, 2.5)
+    """
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value

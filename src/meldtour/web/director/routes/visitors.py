@@ -12,6 +12,7 @@ from meldtour import application as usecases
 from meldtour.application.votes import shown_code
 
 from ... import vote_cards
+from ...address import is_loopback, public_base
 from ...deps import load_tournament
 from ...routes.votes import vote_url
 from ..deps import (
@@ -41,8 +42,10 @@ def visitors(request: Request, store: StoreDep, director: TournamentDirectorDep,
     t = load_tournament(store, slug)
     polls = usecases.polls(store, slug)
     sources = {k: usecases.vote_sources(store, slug, k) for k in polls}
+    base = public_base(request)
     return render(request, "director/visitors.html", account=director, t=t, slug=slug,
-                  polls=polls, sources=sources, burst=BURST,
+                  polls=polls, sources=sources, burst=BURST, base=base,
+                  loopback=is_loopback(base),
                   codes=len(usecases.vote_codes(store, slug)),
                   registrations=usecases.registration_sources(store, slug))
 

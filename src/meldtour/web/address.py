@@ -1,0 +1,107 @@
+"""The address phones open: every QR code (score sheets, the vote poster, players'
+links) is made from :func:`public_base`, never from the address the director's own
+browser used (``127.0.0.1`` on the laptop itself reaches nothing from a phone).
+
+The address is, first, the one set on the director's address page (kept in the store
+for the installation), else ``MELDTOUR_PUBLIC_URL``, else the request's own.
+:func:`network_addresses` lists the laptop's addresses on its networks (standard
+library only: the interfaces' IPv4 addresses by ``ioctl`` on Linux and the IPv6 ones
+from ``/proc/net/if_inet6``, else the host name's addresses), so the director can pick
+the one the venue's Wi-Fi reaches.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+import struct
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import Request
+
+from meldtour.application.venue import is_loopback, public_address
+
+__all__ = ["NetworkAddress", "is_loopback", "network_addresses", "public_base",
+           "public_url"]
+
+
+def public_base(request: Request) -> str:
+    """The public address (no trailing slash) the QR codes carry."""
+    web = getattr(request.app.state, "director", None)
+    if web is not None:
+        with contextlib.suppress(Exception):
+            stored = public_address(web.store())
+            if stored:
+                return stored
+    configured: str | None = getattr(request.app.state.settings, "public_url", None)
+    if configured:
+        return configured.rstrip("/")
+    return str(request.base_url).rstrip("/")
+
+
+def public_url(request: Request, path: str) -> str:
+    """``path`` (``/score/...``) on the public address."""
+    return public_base(request) + "/" + path.lstrip("/")
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkAddress:
+    interface: str
+    ip: str
+
+    @property
+    def version(self) -> int:
+        return ipaddress.ip_address(self.ip).version
+
+    def url(self, scheme: str, port: int | None) -> str:
+        host = f"[{self.ip}]" if self.version == 6 else self.ip
+        default = {"http": 80, "https": 443}.get(scheme)
+        return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
+
+
+def _usable(ip: str) -> bool:
+    try:
+        a = ipaddress.ip_address(ip.split("%")[0])
+    except ValueError:
+        return False
+    return not (a.is_loopback or a.is_link_local or a.is_unspecified or a.is_multicast)
+
+
+def _ipv4_of(name: str) -> str | None:
+    import fcntl
+
+    SIOCGIFADDR = 0x8915
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            raw = fcntl.ioctl(s.fileno(), SIOCGIFADDR, struct.pack("256s", name[:15].encode()))
+        except OSError:
+            return None
+    return socket.inet_ntoa(raw[20:24])
+
+
+def network_addresses() -> list[NetworkAddress]:
+    """The computer's addresses other than loopback and link-local, IPv4 first."""
+    found: list[NetworkAddress] = []
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            for _, name in socket.if_nameindex():
+                ip = _ipv4_of(name)
+                if ip and _usable(ip):
+                    found.append(NetworkAddress(name, ip))
+        with contextlib.suppress(OSError):
+            for line in Path("/proc/net/if_inet6").read_text().splitlines():
+                fields = line.split()
+                if len(fields) >= 6:
+                    ip = str(ipaddress.IPv6Address(bytes.fromhex(fields[0])))
+                    if _usable(ip):
+                        found.append(NetworkAddress(fields[5], ip))
+    if not found:
+        with contextlib.suppress(OSError):
+            for info in socket.getaddrinfo(socket.gethostname(), None):
+                ip = str(info[4][0])
+                if _usable(ip) and all(a.ip != ip for a in found):
+                    found.append(NetworkAddress("", ip))
+    return sorted(found, key=lambda a: (a.version, a.interface, a.ip))
