@@ -110,9 +110,12 @@
   const nowOf = (rec) => (rec.origin === null ? 0 : Math.max(0, Date.now() - rec.origin));
   // A record brought from the server has no origin on this phone: its clock time goes
   // on from its last tap.
+  // The phone's own clock set back (or a record from elsewhere) never takes the game's
+  // time backwards: the clock stands still at its last tap instead.
   function clockNow(rec) {
-    if (rec.origin === null && rec.taps.length) {
-      rec.origin = Date.now() - rec.taps[rec.taps.length - 1][1];
+    const last = rec.taps.length ? rec.taps[rec.taps.length - 1][1] : 0;
+    if ((rec.origin === null && rec.taps.length) || (rec.origin !== null && Date.now() - rec.origin < last)) {
+      rec.origin = Date.now() - last;
       save();
     }
     return nowOf(rec);
@@ -207,7 +210,7 @@
     const ready = !rec.taps.length;
     let st;
     try { st = replay(rec.order, rec.taps, clockNow(rec)); }
-    catch (_e) { rec.taps = []; save(); st = replay(rec.order, [], 0); }
+    catch (_e) { $("net").textContent = "?"; return; }  // never thrown away: the server judges it
     $("setup").hidden = !ready;
     $("run").hidden = ready || st.phase === "over";
     $("over").hidden = st.phase !== "over";
@@ -288,7 +291,7 @@
     $("confirm").disabled = !!done || !!D.pending[g];
     if (!st.timeouts.length) $("confirm-result").textContent = W.no_timeouts;
     else if (done) $("confirm-result").textContent = W.confirmed;
-    else if (D.pending[g]) $("confirm-result").textContent = W.confirm_offline;
+    else if (D.pending[g]) $("confirm-result").textContent = sending ? W.sending : W.confirm_offline;
     $("next-game").hidden = g >= C.games;
   }
 

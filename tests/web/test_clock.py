@@ -1,0 +1,106 @@
+"""The table clock's server side without a browser: a record sent again changes
+nothing, a record that is no possible game or too big is refused naming what is wrong,
+a second phone is refused, the penalties confirmed land on the sheet (and no more than
+the clock's time-outs), the director sees the round's clocks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from meldtour import application as usecases
+from meldtour.web.director.deps import Scope
+
+from .test_director import csrf, make_client, sign_up, web
+
+SLUG = "clocknight"
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with make_client(tmp_path) as c:
+        sign_up(c)
+        store = web(c).store()
+        usecases.create_tournament(store, "club-night", who="d", seed=3, slug=SLUG)
+        usecases.register_players(store, SLUG, [usecases.PlayerEntry(f"P{n}")
+                                                for n in range(1, 9)], who="d")
+        usecases.check_in_players(store, SLUG, [], who="d", everyone_but=True)
+        usecases.seat(store, SLUG, None, 1, who="d")
+        yield c
+
+
+def link(c: TestClient, table: int = 1) -> str:
+    return "/score/" + web(c).scorer_token(Scope(SLUG, "club", 0, 1, table))
+
+
+TAPS = [["start", 0], ["next", 65_000], ["next", 70_000], ["next", 140_000],
+        ["next", 141_000]]
+
+
+def send(c: TestClient, url: str, **body: object) -> object:
+    full = {"game": 1, "order": [2, 3, 4, 1], "taps": TAPS, "device": "phoneA123456",
+            "now": 150_000} | body
+    return c.post(url + "/clock?lang=en", json=full, headers={"X-CSRF-Token": csrf(c)})
+
+
+def test_a_record_sent_again_changes_nothing_and_an_older_copy_is_ignored(
+        client: TestClient) -> None:
+    url = link(client)
+    assert client.get(url + "/clock?lang=en").status_code == 200
+    first = send(client, url, taps=TAPS[:3])
+    assert first.status_code == 200 and first.json()["news"]   # type: ignore[attr-defined]
+    full = send(client, url)
+    assert full.json() == {"kept": 5, "news": True, "phase": "running",  # type: ignore[attr-defined]
+                           "timeouts": [2, 4]}
+    again = send(client, url, taps=TAPS[:2])
+    assert again.json()["kept"] == 5 and not again.json()["news"]  # type: ignore[attr-defined]
+    other = send(client, url, taps=TAPS[:2] + [["forgot", 66_000]], device="phoneB999999")
+    assert other.status_code == 409  # type: ignore[attr-defined]
+    assert "another device" in other.json()["error"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    ({"taps": [["start", 0], ["next", -4]]}, "tap 2"),
+    ({"taps": [["start", 0], ["resume", 4]]}, "resume is not possible"),
+    ({"taps": [["start", 0], ["fly", 4]]}, "unknown kind"),
+    ({"order": [1, 1, 2, 3]}, "each of the 4 seats"),
+    ({"order": [1, 2, 3]}, "each of the 4 seats"),
+    ({"game": 9}, "no game 9"),
+    ({"game": "1"}, "game: a whole number"),
+    ({"device": "x"}, "device"),
+    ({"taps": [["start", 0]] * 2001}, "taps: a list of at most 2000"),
+    ({"now": -1}, "now"),
+])
+def test_a_bad_record_is_refused_naming_what_is_wrong(client: TestClient,
+                                                      body: dict[str, object],
+                                                      says: str) -> None:
+    r = send(client, link(client), **body)
+    assert r.status_code == 400, r.text  # type: ignore[attr-defined]
+    assert says in r.text  # type: ignore[attr-defined]
+    from meldtour.store import clocks
+    assert clocks.get(web(client).store(), SLUG, "club", 0, 1, 1, 1) is None
+
+
+def test_the_confirmed_penalties_go_on_the_sheet(client: TestClient) -> None:
+    url = link(client)
+    headers = {"X-CSRF-Token": csrf(client)}
+    send(client, url)
+    early = client.post(url + "/clock/penalties?lang=en", json={"game": 1,
+                        "penalties": [0, 50, 0, 50]}, headers=headers)
+    assert early.status_code == 400 and "still running" in early.text
+    send(client, url, taps=[*TAPS, ["end", 150_000]])
+    too_many = client.post(url + "/clock/penalties?lang=en", json={
+        "game": 1, "penalties": [50, 50, 0, 50]}, headers=headers)
+    assert too_many.status_code == 400 and "seat 1" in too_many.text
+    ok = client.post(url + "/clock/penalties?lang=en", json={
+        "game": 1, "penalties": [0, 50, 0, 0]}, headers=headers)
+    assert ok.status_code == 200 and ok.json()["penalties"] == [0, 50, 0, 0]
+    sheet, _v, _k = usecases.get_sheet(web(client).store(), SLUG, "club", 1, 1)
+    assert sheet.games[0].penalties == (0, 50, 0, 0)
+    page = client.get(f"/director/t/{SLUG}/d/club/clocks?lang=en")
+    assert page.status_code == 200
+    assert "game over" in page.text and "on the sheet" in page.text
+    assert "no clock yet" in page.text  # table 2
