@@ -1,6 +1,7 @@
-"""The table clock's machine (RULES.md §4.3, seed 004): one tap a turn, the turn ends
-at the first beep, a forgotten start restarts with the preset's time, a pause keeps
-the time left; time-outs offered as penalties only where the rules give points."""
+"""The table clock's machine (docs/rules.md "The table clock (games with real tiles)",
+seed 004): one tap a turn, the turn ends at the first beep, a forgotten start
+restarts with the preset's time, a pause keeps the time left; time-outs are offered
+as penalties only where the rules give points."""
 
 from __future__ import annotations
 

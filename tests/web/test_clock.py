@@ -6,7 +6,7 @@ the clock's time-outs), the director sees the round's clocks."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,9 +19,9 @@ from .test_director import csrf, make_client, sign_up, web
 SLUG = "clocknight"
 
 
-@pytest.fixture()
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with make_client(tmp_path) as c:
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    with make_client(tmp_path_factory.mktemp("clock")) as c:
         sign_up(c)
         store = web(c).store()
         usecases.create_tournament(store, "club-night", who="d", seed=3, slug=SLUG)
@@ -40,7 +40,7 @@ TAPS = [["start", 0], ["next", 65_000], ["next", 70_000], ["next", 140_000],
         ["next", 141_000]]
 
 
-def send(c: TestClient, url: str, **body: object) -> object:
+def send(c: TestClient, url: str, **body: object) -> Any:
     full = {"game": 1, "order": [2, 3, 4, 1], "taps": TAPS, "device": "phoneA123456",
             "now": 150_000} | body
     return c.post(url + "/clock?lang=en", json=full, headers={"X-CSRF-Token": csrf(c)})
@@ -51,15 +51,15 @@ def test_a_record_sent_again_changes_nothing_and_an_older_copy_is_ignored(
     url = link(client)
     assert client.get(url + "/clock?lang=en").status_code == 200
     first = send(client, url, taps=TAPS[:3])
-    assert first.status_code == 200 and first.json()["news"]   # type: ignore[attr-defined]
+    assert first.status_code == 200 and first.json()["news"]
     full = send(client, url)
-    assert full.json() == {"kept": 5, "news": True, "phase": "running",  # type: ignore[attr-defined]
+    assert full.json() == {"kept": 5, "news": True, "phase": "running",
                            "timeouts": [2, 4]}
     again = send(client, url, taps=TAPS[:2])
-    assert again.json()["kept"] == 5 and not again.json()["news"]  # type: ignore[attr-defined]
-    other = send(client, url, taps=TAPS[:2] + [["forgot", 66_000]], device="phoneB999999")
-    assert other.status_code == 409  # type: ignore[attr-defined]
-    assert "another device" in other.json()["error"]  # type: ignore[attr-defined]
+    assert again.json()["kept"] == 5 and not again.json()["news"]
+    other = send(client, url, taps=[*TAPS[:2], ["forgot", 66_000]], device="phoneB999999")
+    assert other.status_code == 409
+    assert "another device" in other.json()["error"]
 
 
 @pytest.mark.parametrize(("body", "says"), [
@@ -77,15 +77,15 @@ def test_a_record_sent_again_changes_nothing_and_an_older_copy_is_ignored(
 def test_a_bad_record_is_refused_naming_what_is_wrong(client: TestClient,
                                                       body: dict[str, object],
                                                       says: str) -> None:
-    r = send(client, link(client), **body)
-    assert r.status_code == 400, r.text  # type: ignore[attr-defined]
-    assert says in r.text  # type: ignore[attr-defined]
+    r = send(client, link(client, 2), **({"game": 2} | body))
+    assert r.status_code == 400, r.text
+    assert says in r.text
     from meldtour.store import clocks
-    assert clocks.get(web(client).store(), SLUG, "club", 0, 1, 1, 1) is None
+    assert clocks.get(web(client).store(), SLUG, "club", 0, 1, 2, 2) is None
 
 
 def test_the_confirmed_penalties_go_on_the_sheet(client: TestClient) -> None:
-    url = link(client)
+    url = link(client, 2)
     headers = {"X-CSRF-Token": csrf(client)}
     send(client, url)
     early = client.post(url + "/clock/penalties?lang=en", json={"game": 1,
@@ -98,9 +98,9 @@ def test_the_confirmed_penalties_go_on_the_sheet(client: TestClient) -> None:
     ok = client.post(url + "/clock/penalties?lang=en", json={
         "game": 1, "penalties": [0, 50, 0, 0]}, headers=headers)
     assert ok.status_code == 200 and ok.json()["penalties"] == [0, 50, 0, 0]
-    sheet, _v, _k = usecases.get_sheet(web(client).store(), SLUG, "club", 1, 1)
+    sheet, _v, _k = usecases.get_sheet(web(client).store(), SLUG, "club", 1, 2)
     assert sheet.games[0].penalties == (0, 50, 0, 0)
     page = client.get(f"/director/t/{SLUG}/d/club/clocks?lang=en")
     assert page.status_code == 200
-    assert "game over" in page.text and "on the sheet" in page.text
-    assert "no clock yet" in page.text  # table 2
+    rows = page.text.split('<tr data-table="')
+    assert "playing" in rows[1] and "game over" in rows[2] and "on the sheet" in rows[2]

@@ -129,8 +129,8 @@ class RuleSet:
             raise RulesError("rules.restart_seconds")
         if not 1 <= self.hand_size <= 26:
             raise RulesError("rules.hand_size")
-        for name in ("turn_warning_seconds", "failed_turn_draw", "failed_turn_points", "joker_penalty",
-                     "no_meld_penalty", "could_meld_penalty", "initial_meld",
+        for name in ("turn_warning_seconds", "failed_turn_draw", "failed_turn_points",
+                     "joker_penalty", "no_meld_penalty", "could_meld_penalty", "initial_meld",
                      "league_win_points", "redeal_doubles"):
             if getattr(self, name) < 0:
                 raise RulesError("rules.negative", name=name)

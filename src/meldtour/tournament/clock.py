@@ -8,10 +8,11 @@ phone that was offline for an hour, means exactly the same thing. The page on th
 phone runs the same machine (``web/static/clock.js``); the server replays every
 record it is sent and refuses one that is not a possible game.
 
-The rules (RULES.md §4.3, seed 004): a turn has the preset's time (``turn_seconds``);
-the turn ends at the first beep (a *time-out*); a player who forgot to start the
-timer gets ``restart_seconds`` from the moment it is noticed; a quick turn (draw one,
-put down one tile) needs no timer — on the phone, the next tap comes at once.
+The rules (docs/rules.md "The table clock (games with real tiles)", seed 004):
+a turn has the preset's time (``turn_seconds``); the turn ends at the first beep
+(a *time-out*); a player who forgot to start the timer gets ``restart_seconds``
+from the moment it is noticed; a quick turn (draw one, put down one tile) needs no
+timer — on the phone, the next tap comes at once.
 
 Taps: ``start`` (the first player's time starts), ``next`` (one tap ends the turn and
 starts the next player's time), ``forgot`` (the next player is already playing: their

@@ -81,7 +81,7 @@
         && JSON.stringify(rec.taps.slice(0, mine.taps.length)) === JSON.stringify(mine.taps);
       if (!mine || !mine.taps.length || (prefix && rec.taps.length > mine.taps.length)) {
         data.games[g] = {order: rec.order, taps: rec.taps,
-                         origin: prefix && mine.taps.length ? mine.origin : null};
+                         origin: prefix && mine.taps.length ? mine.origin : Date.now() - rec.now};
       }
       if (prefix || !mine || !mine.taps.length) {
         data.sent[g] = Math.max(data.sent[g] || 0, Math.min(rec.taps.length, data.games[g].taps.length));
@@ -227,7 +227,7 @@
     let status = st.phase === "paused" ? W.paused : st.phase === "expired"
       ? say(W.timeout, {name: name(turn.seat)}) : warn ? W.warning : turn.restarted ? W.restarted : "";
     $("status").textContent = status;
-    $("next").textContent = say(W.next, {name: name(nextSeat)});
+    $("next").textContent = say(st.phase === "expired" ? W.start_next : W.next, {name: name(nextSeat)});
     $("next").disabled = st.phase === "paused";
     $("forgot").textContent = say(W.forgot, {name: name(nextSeat), n: C.restart_ms / 1000});
     $("forgot").disabled = st.phase === "paused";
@@ -235,14 +235,14 @@
     $("pause").disabled = st.phase === "expired";
     const lineup = $("lineup");
     lineup.textContent = "";
-    rec.order.forEach((s) => {
+    rec.order.forEach((s, i) => {
       const li = document.createElement("li");
       li.className = s === turn.seat ? "now" : "";
       const n = st.timeouts.filter((x) => x === s).length;
-      li.textContent = name(s) + (n ? " · " + (n === 1 ? W.timeout_one : say(W.timeouts_badge, {n})) : "");
+      li.textContent = (i + 1) + ". " + name(s) + (n ? " · " + (n === 1 ? W.timeout_one : say(W.timeouts_badge, {n})) : "");
       lineup.append(li);
     });
-    $("net").dataset.elapsed = say(W.elapsed, {t: mmss(clockNow(rec) - (st.started || 0))});
+    $("elapsed").textContent = say(W.elapsed, {t: mmss(clockNow(rec) - (st.started || 0))});
     // The sounds: once at the warning, three times at the end (the first beep ends the turn).
     if (lastPhase === "running" && st.phase === "expired" && st.turns.length === lastTurns) beep(3, 880);
     else if (warn && !lastWarn && st.turns.length === lastTurns) beep(1, 660);
@@ -299,11 +299,10 @@
     const unsent = Object.entries(D.games).reduce(
       (n, [g, rec]) => n + Math.max(0, rec.taps.length - (D.sent[g] || 0)), 0);
     const net = $("net");
-    let text = netError || (unsent || Object.keys(D.pending).length
+    const text = netError || (unsent || Object.keys(D.pending).length
       ? (navigator.onLine && sending ? W.sending : say(W.offline, {n: unsent})) : W.online);
     net.className = "net " + (netError ? "error" : unsent ? "offline" : "online");
-    const el = net.dataset.elapsed;
-    net.textContent = text + (el && lastPhase !== "over" && lastPhase !== "ready" ? " · " + el : "");
+    net.textContent = text;
   }
 
   // ------------------------------------------------------------ sending

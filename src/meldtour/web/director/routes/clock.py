@@ -8,6 +8,7 @@ director's page lists the round's clocks."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +56,13 @@ def clock_page(request: Request, web: WebDep, store: StoreDep, token: str) -> Re
         rec = clocks.get(store, scope.slug, scope.division, scope.stage, scope.round,
                          scope.table, g)
         if rec is not None and rec.players == sheet.players:
+            # The clock's time now, as near as the server knows it: the phone's time
+            # when it last sent, plus the time since (another phone opening the table
+            # carries the clock on from there).
+            since = datetime.now(UTC) - datetime.fromisoformat(rec.received_at)
             stored[g] = {"order": list(rec.order), "taps": [list(x) for x in rec.taps],
-                         "device": rec.device, "confirmed": rec.confirmed}
+                         "device": rec.device, "confirmed": rec.confirmed,
+                         "now": rec.clock_now + max(0, int(since.total_seconds() * 1000))}
     config = {
         "token": token, "url": f"/score/{token}", "seats": len(sheet.players),
         "names": [t.name_of(p) for p in sheet.players], "games": len(sheet.games),
