@@ -100,6 +100,13 @@ def test_the_confirmed_penalties_go_on_the_sheet(client: TestClient) -> None:
     assert ok.status_code == 200 and ok.json()["penalties"] == [0, 50, 0, 0]
     sheet, _v, _k = usecases.get_sheet(web(client).store(), SLUG, "club", 1, 2)
     assert sheet.games[0].penalties == (0, 50, 0, 0)
+    # A penalty typed on the sheet for another reason stays; confirming again (now
+    # both time-outs) replaces what the clock put there, it does not add it twice.
+    usecases.enter_sheet(web(client).store(), SLUG, "club", 1, 2, [usecases.GameEntry(
+        1, (None,) * 4, (50, 50, 0, 0))], who="scorer", submit=False)
+    again = client.post(url + "/clock/penalties?lang=en", json={
+        "game": 1, "penalties": [0, 50, 0, 50]}, headers=headers)
+    assert again.status_code == 200 and again.json()["penalties"] == [50, 50, 0, 50]
     page = client.get(f"/director/t/{SLUG}/d/club/clocks?lang=en")
     assert page.status_code == 200
     rows = page.text.split('<tr data-table="')

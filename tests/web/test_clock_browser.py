@@ -131,6 +131,7 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     # A reload without a network: the phone's cache and record carry the clock on.
     page.reload()
     expect(page.locator("#who")).to_contain_text(names[order[3] - 1])
+    assert page.evaluate("navigator.serviceWorker.controller !== null")  # from the cache
     page.clock.run_for(31_000)                               # time-out 2
     expect(dial).to_have_class("dial expired")
     page.locator("#next").tap()                              # turn 5: order[0]

@@ -100,10 +100,11 @@ def record_clock(store: Store, at: TableAt, game: int, order: Sequence[int],
 
 def confirm_penalties(store: Store, at: TableAt, game: int, penalties: Sequence[int], *,
                       who: str) -> SheetOutcome:
-    """Put the time-out penalties the scorer confirmed (points per seat) onto the game's
-    row of the sheet, checked against the stored clock: no more than its time-outs, a
-    whole number of failed turns each. The game's points and winner stay as they are;
-    the sheet is then counted if every check passes, as a save of the sheet would."""
+    """Put the time-out penalties the scorer confirmed (points per seat) onto the
+    game's row of the sheet, added to penalties written there for other reasons and
+    checked against the stored clock: no more than its time-outs, a whole number of
+    failed turns each. The game's points and winner stay as they are; the sheet is
+    then counted if every check passes, as a save of the sheet would."""
     sheet, settings = _table(store, at)
     found = clocks.get(store, at.slug, at.division, at.stage, at.round, at.table, game)
     if found is None or found.players != sheet.players:
@@ -120,7 +121,13 @@ def confirm_penalties(store: Store, at: TableAt, game: int, penalties: Sequence[
     for attempt in range(2):  # a save by another device in between: read it again
         sheet, version, _key = _read_sheet(store, at)
         line = sheet.games[game - 1]
-        entry = GameEntry(game, line.points, chosen, line.winner)
+        # Penalties written on the sheet for other reasons (an illegal end of turn)
+        # stay; what the clock put there before is replaced, so confirming twice
+        # counts once.
+        before = found.confirmed or (0,) * len(chosen)
+        row = tuple(max(0, have - old) + new
+                    for have, old, new in zip(line.penalties, before, chosen, strict=True))
+        entry = GameEntry(game, line.points, row, line.winner)
         try:
             out = enter_sheet(store, at.slug, at.division, at.round, at.table, [entry],
                               who=who, version=version, stage=at.stage + 1,
