@@ -60,6 +60,17 @@ def test_a_forgotten_start_restarts_with_the_preset_s_time() -> None:
     assert expired.phase == "expired" and expired.timeouts == (3,)
 
 
+def test_an_undo_takes_back_a_mis_tap_and_the_time_ran_on() -> None:
+    taps = (("start", 0), ("next", 50_000), ("undo", 55_000))
+    state = replay(JAPAN, GameClock(1, (1, 2, 3), taps), now=56_000)
+    assert state.seat == 1 and state.left == 4_000 and len(state.turns) == 1
+    late = replay(JAPAN, GameClock(1, (1, 2, 3), (*taps[:2], ("undo", 65_000))), now=65_000)
+    assert late.phase == "expired" and late.timeouts == (1,)
+    reopened = replay(JAPAN, GameClock(1, (1, 2, 3), (("start", 0), ("end", 9), ("undo", 10))),
+                      now=10)
+    assert reopened.phase == "running" and reopened.ended is None
+
+
 def test_a_pause_keeps_the_time_left() -> None:
     taps = (("start", 0), ("pause", 50_000), ("resume", 400_000))
     state = replay(JAPAN, GameClock(1, (1, 2, 3), taps), now=405_000)
@@ -89,6 +100,8 @@ def test_time_outs_are_offered_as_penalties_only_where_the_rules_give_points() -
     ((1, 2, 3), (("start", 0), ("end", 5), ("next", 6)), "clock.tap_phase"),
     ((1, 2, 3), (("start", 0), ("pause", 5), ("next", 6)), "clock.tap_phase"),
     ((1, 2, 3), (("start", 10), ("next", 5)), "clock.tap_time"),
+    ((1, 2, 3), (("start", 0), ("undo", 5)), "clock.nothing_to_undo"),
+    ((1, 2, 3), (("start", 0), ("next", 5), ("undo", 6), ("undo", 7)), "clock.nothing_to_undo"),
 ])
 def test_an_impossible_record_is_refused_naming_the_tap(order: tuple[int, ...],
                                                         taps: tuple[tuple[str, int], ...],

@@ -94,6 +94,9 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     page = ctx.new_page()
     page.clock.install()
     page.goto(link(web, 1))
+    # The page's worker is in charge before the network is cut (its own requests go
+    # offline with the context's then).
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
     # The seat draw, entered: under `japan` the whole order follows the draw.
     order = (3, 1, 4, 2)
     for seat in order:
@@ -137,8 +140,14 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     page.locator("#next").tap()                              # turn 5: order[0]
     page.clock.run_for(3_000)
     page.locator("#next").tap()                              # turn 6: order[1]
+    page.clock.run_for(2_000)
+    page.locator("#next").tap()                              # a mis-tap, taken back
+    expect(page.locator("#who")).to_contain_text(names[order[2] - 1])
+    page.locator("#undo").tap()
+    expect(page.locator("#who")).to_contain_text(names[order[1] - 1])
+    expect(page.locator("#left")).to_have_text("58")
     held = clocks.get(store, SLUG, "club", 0, 1, 1, 1)
-    assert held is not None and len(held.taps) == 3          # start, next, next: then offline
+    assert held is not None and len(held.taps) == 3, held  # start, next, next: then offline
     # The network is back: everything kept on the phone reaches the server.
     ctx.set_offline(False)
     expect(page.locator("#net")).to_have_class("net online")
@@ -154,7 +163,7 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     kept = clocks.get(store, SLUG, "club", 0, 1, 1, 1)
     assert kept is not None
     assert [k for k, _t in kept.taps] == ["start", "next", "next", "forgot", "next", "next",
-                                          "end"]
+                                          "next", "undo", "end"]
     assert kept.order == order and kept.timeouts == (order[1], order[3])
     sheet, _v, _k = usecases.get_sheet(store, SLUG, "club", 1, 1)
     expected = [0, 0, 0, 0]

@@ -17,7 +17,8 @@ timer — on the phone, the next tap comes at once.
 Taps: ``start`` (the first player's time starts), ``next`` (one tap ends the turn and
 starts the next player's time), ``forgot`` (the next player is already playing: their
 time starts now, with the restart time), ``pause`` and ``resume`` (a referee's call),
-``end`` (the game is over).
+``end`` (the game is over) and ``undo`` (the tap before did not happen: a mis-tap;
+the time ran on meanwhile, as it did at the table).
 
 >>> from meldtour.core.rules import find_rules
 >>> s = ClockSettings.of(find_rules("japan"))
@@ -39,10 +40,11 @@ from typing import Final, Literal
 from meldtour.core.refusal import Refused, register
 from meldtour.core.rules import RuleSet
 
-TapKind = Literal["start", "next", "forgot", "pause", "resume", "end"]
+TapKind = Literal["start", "next", "forgot", "pause", "resume", "end", "undo"]
 Phase = Literal["ready", "running", "paused", "expired", "over"]
 
-TAP_KINDS: Final[tuple[str, ...]] = ("start", "next", "forgot", "pause", "resume", "end")
+TAP_KINDS: Final[tuple[str, ...]] = ("start", "next", "forgot", "pause", "resume", "end",
+                                     "undo")
 #: At most this many taps a game (a game of 4 players is some 150 turns).
 MOST_TAPS: Final = 2000
 #: A game's clock runs at most 12 hours.
@@ -52,6 +54,7 @@ register({
     "clock.order": "the turn order must name each of the %(seats)s seats once, got %(order)s",
     "clock.tap_kind": "tap %(n)s: unknown kind %(kind)s",
     "clock.tap_time": "tap %(n)s: its time is before the tap before it, or out of range",
+    "clock.nothing_to_undo": "tap %(n)s: there is no tap to undo",
     "clock.tap_phase": "tap %(n)s: %(kind)s is not possible while the clock is %(phase)s",
     "clock.too_many": "a game's clock holds at most %(most)s taps",
     "clock.penalty": "seat %(seat)s: %(points)s penalty points, but the clock offers at "
@@ -188,10 +191,19 @@ def replay(settings: ClockSettings, game: GameClock, *, seats: int | None = None
         turns.append(Turn(order[index], at, allowed, restarted=restarted))
         phase, since, left = "running", at, allowed
 
+    # An undo takes back the tap before it (not the start): the taps that count.
+    effective: list[tuple[int, str, int]] = []
     for n, (kind, at) in enumerate(game.taps, 1):
         if at < last:
             raise ClockError("clock.tap_time", n=n)
         last = at
+        if kind != "undo":
+            effective.append((n, kind, at))
+        elif not effective or effective[-1][1] == "start":
+            raise ClockError("clock.nothing_to_undo", n=n)
+        else:
+            effective.pop()
+    for n, kind, at in effective:
         expire(at)
         allowed_in: dict[str, tuple[str, ...]] = {
             "start": ("ready",), "next": ("running", "expired"),

@@ -17,6 +17,12 @@
   // ------------------------------------------------------------ the clock machine
   const ALLOWED = {start: ["ready"], next: ["running", "expired"], forgot: ["running", "expired"],
     pause: ["running"], resume: ["paused"], end: ["running", "expired", "paused"]};
+  // What the taps that count end with: an undo is possible after any tap but the start.
+  function undoable(taps) {
+    const kept = [];
+    for (const t of taps) { if (t[0] === "undo") kept.pop(); else kept.push(t); }
+    return kept.length > 0 && kept[kept.length - 1][0] !== "start";
+  }
 
   function replay(order, taps, now) {
     let phase = "ready", index = 0, since = 0, left = 0, started = null, ended = null, last = 0;
@@ -34,9 +40,16 @@
                   restarted: !!restarted});
       phase = "running"; since = at; left = allowed;
     };
+    // An undo takes back the tap before it (not the start): the taps that count.
+    const effective = [];
     for (const [kind, at] of taps) {
       if (at < last) throw new Error("taps out of order");
       last = at;
+      if (kind !== "undo") effective.push([kind, at]);
+      else if (!effective.length || effective[effective.length - 1][0] === "start") throw new Error("nothing to undo");
+      else effective.pop();
+    }
+    for (const [kind, at] of effective) {
       expire(at);
       if (!ALLOWED[kind] || !ALLOWED[kind].includes(phase)) throw new Error(kind + " while " + phase);
       if (kind === "start") { started = at; begin(at, C.turn_ms); }
@@ -125,7 +138,7 @@
     if (kind === "start") rec.origin = Date.now();
     const at = kind === "start" ? 0 : clockNow(rec);
     const before = replay(rec.order, rec.taps, at);
-    if (!ALLOWED[kind].includes(before.phase)) return;
+    if (kind === "undo" ? !undoable(rec.taps) : !ALLOWED[kind].includes(before.phase)) return;
     rec.taps.push([kind, at]);
     save();
     render();
@@ -233,6 +246,7 @@
     $("forgot").disabled = st.phase === "paused";
     $("pause").textContent = st.phase === "paused" ? W.resume : W.pause;
     $("pause").disabled = st.phase === "expired";
+    $("undo").disabled = !undoable(rec.taps);
     const lineup = $("lineup");
     lineup.textContent = "";
     rec.order.forEach((s, i) => {
@@ -293,12 +307,15 @@
     else if (done) $("confirm-result").textContent = W.confirmed;
     else if (D.pending[g]) $("confirm-result").textContent = sending ? W.sending : W.confirm_offline;
     $("next-game").hidden = g >= C.games;
+    $("over-undo").hidden = !!done || !!D.pending[g];
   }
 
   function renderNet() {
     const unsent = Object.entries(D.games).reduce(
       (n, [g, rec]) => n + Math.max(0, rec.taps.length - (D.sent[g] || 0)), 0);
     const net = $("net");
+    const taps = Object.values(D.games).reduce((n, rec) => n + rec.taps.length, 0);
+    net.hidden = !taps && !netError && !Object.keys(D.pending).length;
     const text = netError || (unsent || Object.keys(D.pending).length
       ? (navigator.onLine && sending ? W.sending : say(W.offline, {n: unsent})) : W.online);
     net.className = "net " + (netError ? "error" : unsent ? "offline" : "online");
@@ -370,6 +387,8 @@
     const rec = game();
     tap(replay(rec.order, rec.taps, clockNow(rec)).phase === "paused" ? "resume" : "pause");
   });
+  $("undo").addEventListener("click", () => tap("undo"));
+  $("over-undo").addEventListener("click", () => tap("undo"));
   $("end").addEventListener("click", () => { $("confirm-end").hidden = false; });
   $("end-no").addEventListener("click", () => { $("confirm-end").hidden = true; });
   $("end-yes").addEventListener("click", () => { $("confirm-end").hidden = true; tap("end"); });
