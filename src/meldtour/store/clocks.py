@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Store
@@ -98,7 +99,16 @@ def put(store: Store, slug: str, record: ClockRecord,
         keep: Any = None) -> tuple[ClockRecord, bool]:
     """Write the record unless ``keep(old)`` says the stored one stands; the record
     stored afterwards and whether it was written. The row is read and written under
-    the transaction (a unique key: two phones at once cannot both insert)."""
+    the transaction (a unique key: of two phones inserting at once, the second reads
+    the first one's row and is judged against it)."""
+    try:
+        return _put(store, slug, record, keep)
+    except IntegrityError:
+        return _put(store, slug, record, keep)
+
+
+def _put(store: Store, slug: str, record: ClockRecord,
+         keep: Any) -> tuple[ClockRecord, bool]:
     with store.transaction() as s:
         tid = _tournament_id(s, slug)
         if tid is None:
