@@ -149,6 +149,12 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/score/{token}"): "scorer",
     ("POST", "/score/{token}/check"): "scorer",
     ("POST", "/score/{token}"): "scorer",
+    # the table clock, by the same link; its service worker; the director's list
+    ("GET", "/score/{token}/clock"): "scorer",
+    ("POST", "/score/{token}/clock"): "scorer",
+    ("POST", "/score/{token}/clock/penalties"): "scorer",
+    ("GET", "/score-clock-sw.js"): "public",
+    ("GET", "/director/t/{slug}/d/{key}/clocks"): "tournament",
 }
 
 #: Routes whose director answer depends on the state left by others: only "not refused".

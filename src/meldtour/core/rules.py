@@ -37,6 +37,7 @@ register({
     "rules.not_bool": "rule %(name)s must be true or false, got %(value)r",
     "rules.not_text": "rule %(name)s must be text, got %(value)r",
     "rules.turn_seconds": "rule turn_seconds must be positive",
+    "rules.restart_seconds": "rule restart_seconds must be positive",
     "rules.hand_size": "rule hand_size must be between 1 and 26",
     "rules.negative": "rule %(name)s cannot be negative",
     "rules.unknown_options": "unknown rule option(s): %(names)s",
@@ -57,6 +58,12 @@ class RuleSet:
     name: str = "standard"
     #: Seconds per turn (000/002/003/004: 60; 001: 40).
     turn_seconds: int = 60
+    #: Seconds before the end of a turn at which the clock warns (the online table's
+    #: warning sound, the table clock's last seconds).
+    turn_warning_seconds: int = 10
+    #: Seconds a player who forgot to start the timer gets from the moment it is
+    #: noticed (004: 30).
+    restart_seconds: int = 30
     #: What a failed turn does to the board (docs/rules.md, "The clock and failed turns").
     failed_turn: FailedTurn = "revert"
     #: Tiles drawn after a failed turn (3; 004: 1).
@@ -118,10 +125,12 @@ class RuleSet:
                 raise RulesError("rules.not_text", name=name, value=v)
         if self.turn_seconds <= 0:
             raise RulesError("rules.turn_seconds")
+        if self.restart_seconds <= 0:
+            raise RulesError("rules.restart_seconds")
         if not 1 <= self.hand_size <= 26:
             raise RulesError("rules.hand_size")
-        for name in ("failed_turn_draw", "failed_turn_points", "joker_penalty",
-                     "no_meld_penalty", "could_meld_penalty", "initial_meld",
+        for name in ("turn_warning_seconds", "failed_turn_draw", "failed_turn_points",
+                     "joker_penalty", "no_meld_penalty", "could_meld_penalty", "initial_meld",
                      "league_win_points", "redeal_doubles"):
             if getattr(self, name) < 0:
                 raise RulesError("rules.negative", name=name)

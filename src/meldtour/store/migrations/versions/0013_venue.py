@@ -1,7 +1,7 @@
 """The installation's settings (the public address phones at the venue open)
 
 Revision ID: 0013
-Revises: 0009
+Revises: 0012
 
 - ``site_setting``: a key and a text value each, with who set it and when
   (``meldtour.store.site``); ``public_address`` is the address printed in every QR code.
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013"
-down_revision = "0009"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
