@@ -42,6 +42,13 @@ from .awards import (
 from .cache import Snapshot, read, slug_of, snapshot
 from .divisions import DivisionEdit, DivisionSpec, add_division, edit_division, resolve_division
 from .errors import CountedSheet, UseCaseError
+from .players import (
+    PlayerEdit,
+    edit_player,
+    reinstate_player,
+    search_players,
+    undo_check_in_player,
+)
 from .registration import (
     PlayerEntry,
     check_in_players,
@@ -53,6 +60,7 @@ from .registration import (
     registrations_by_number,
     withdraw_player,
 )
+from .roster import RosterRow, check_roster, read_roster
 from .rounds import (
     RoundKey,
     RoundLock,
@@ -79,6 +87,8 @@ from .tournaments import (
 from .unit import Outcome
 
 __all__ = [
+    "PlayerEdit", "RosterRow", "check_roster", "edit_player", "read_roster",
+    "reinstate_player", "search_players", "undo_check_in_player",
     "AwardLine", "CountedSheet", "DivisionEdit", "DivisionSpec", "GameEntry", "NotFound",
     "Outcome", "PlayerEntry", "PollView", "RoundKey", "RoundLock", "SheetConflict",
     "SheetOutcome", "Snapshot", "TournamentInfo", "UseCaseError", "add_division",
