@@ -74,10 +74,9 @@ def search_players(regs: Iterable[Registration], query: str) -> tuple[Registrati
     else a part of the name, width, case and spaces aside.
 
     >>> regs = [Registration(5, "김민지", "a"), Registration(15, "Kim Min-ji", "a")]
-    >>> [r.player for r in search_players(regs, "#5")], [r.player for r in search_players(regs, "5")]
-    ([5], [5])
-    >>> [r.player for r in search_players(regs, "민 지")], [r.player for r in search_players(regs, "KIM")]
-    ([5], [15])
+    >>> def found(q): return [r.player for r in search_players(regs, q)]
+    >>> found("#5"), found("5"), found("민 지"), found("KIM")
+    ([5], [5], [5], [15])
     """
     regs = tuple(regs)
     q = query.strip()

@@ -9,8 +9,11 @@ the list, or a name already registered). Only a list without problems is registe
 all at once (:func:`meldtour.application.register_players`, one transaction).
 
 >>> rows = read_roster("name,division,generation\\n김민지,general,1\\n,general,\\n이서준,,x\\n")
->>> [(r.line, r.name, [(p.field, p.refusal.code) for p in r.problems]) for r in rows]
-[(2, '김민지', []), (3, '', [('name', 'registration.needs_name')]), (4, '이서준', [('generation', 'players.generation_not_number')])]
+>>> for r in rows:
+...     print(r.line, r.name, [(p.field, p.refusal.code) for p in r.problems])
+2 김민지 []
+3  [('name', 'registration.needs_name')]
+4 이서준 [('generation', 'players.generation_not_number')]
 >>> [r.name for r in read_roster("김민지\\t일반부\\n이서준\\t일반부\\n")]
 ['김민지', '이서준']
 """
@@ -109,8 +112,10 @@ def name_key(name: str) -> str:
     """How likely duplicates are told: width, case and spaces aside ("김 민지" and
     "김민지", "ＫＩＭ" and "kim").
 
-    >>> name_key(" 김 민지 ") == name_key("김민지"), name_key("ＫＩＭ Minji") == name_key("kimminji")
-    (True, True)
+    >>> name_key(" 김 민지 ") == name_key("김민지")
+    True
+    >>> name_key("ＫＩＭ Minji") == name_key("kimminji")
+    True
     """
     return "".join(unicodedata.normalize("NFKC", name).casefold().split())
 
