@@ -58,7 +58,7 @@ def test_files_are_previewed_and_big_input_refused(director: TestClient) -> None
         assert r.status_code == 200, r.text[:300]
         assert r.text.count('class="line') == 2
         assert "family:강" in r.text
-        assert "#1" in r.text and "이미 등록됨" in r.text  # 김민지 is #1 of the general division
+        assert "이미 등록됨: 일반부 General, 1번" in r.text  # 김민지 is #1 of the general division
         assert 'name="keep1" value="keep"' in r.text
     assert count(c) == 5
     # A paste over 200 KB and a file over 2 MB: refused, in Korean, nothing saved.

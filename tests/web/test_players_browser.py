@@ -82,7 +82,7 @@ def pasted(slug: str) -> str:
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_the_players_of_a_day_in_korean(site: tuple[str, Web, str], browser: Browser,  # noqa: F811
                                         phone: bool) -> None:
-    base, web, _s = site
+    _base, web, _s = site
     slug = "phone" if phone else "desk"
     width = "390" if phone else "1280"
     store = web.store()
@@ -105,7 +105,8 @@ def test_the_players_of_a_day_in_korean(site: tuple[str, Web, str], browser: Bro
     expect(page.locator("#line10 .err")).to_contain_text("10번째 줄 · 이름: ")
     expect(page.locator("#line16 .err")).to_contain_text("세대")
     expect(page.locator("#line15 .same")).to_contain_text("5번째 줄과 같은 이름")
-    expect(page.locator("#line20 .same")).to_contain_text("#1번으로 이미 등록됨")
+    expect(page.locator("#line20 .same")).to_contain_text(
+        "이미 등록됨: 초등 저학년부 Elementary 1-3, 1번")
     shot(page, f"players-preview-errors-ko-{width}")
     assert len(usecases.read(store, slug).registrations) == 1
     # Saving now is refused, nothing is saved.
@@ -179,7 +180,7 @@ def test_the_pages_in_japanese(site: tuple[str, Web, str], browser: Browser) -> 
             "名前\t部門\t世代\n山田花子\tgeneral\t1\n\tgeneral\t\n佐藤一郎\tseniors\t\n")
         page.get_by_role("button", name="一覧を確認").click()
         expect(page.locator("#summary")).to_contain_text("エラーのある行:3, 4")
-        expect(page.locator("#line2 .same")).to_contain_text("#1番ですでに登録済み")
+        expect(page.locator("#line2 .same")).to_contain_text("登録済み:일반부 General、1番")
         shot(page, f"players-preview-ja-{width}")
         page.goto("/director/t/jp/p/1")
         expect(page.get_by_role("button", name="選手情報を保存")).to_be_visible()
