@@ -43,6 +43,10 @@ def test_a_list_is_checked_line_by_line_then_saved_all_or_nothing(store: Store) 
     same = {r.line: [(s.code, dict(s.params)) for s in r.same_as] for r in rows if r.same_as}
     assert same == {6: [("players.same_in_list", {"line": 2})],
                     8: [("players.same_registered", {"n": 1, "div": "일반부 General"})]}
+    # A division named by a word of its name, where only one fits.
+    loose = check_roster(t, read_roster("a,일반부\nb,저학년부\nc,초등\nd,GENERAL\n"))
+    assert [r.division for r in loose] == ["general", "lower", "초등", "general"]
+    assert problems(loose) == {3: [("division", "usecase.no_division")]}
     first = rows[0]
     assert (first.name, first.division, first.tags, first.generation) == (
         "김민지", "general", "family:김", "1")

@@ -110,3 +110,12 @@ def test_one_player_and_the_desk(director: TestClient) -> None:
     assert r.headers["location"] == "/director/t/busan/p/4"
     assert usecases.read(web(c).store(), "busan").registration(5).status == "registered"
     assert c.get("/director/t/busan/p/99").status_code == 404
+    # A move to another division from the player's page, before the start.
+    r = c.post("/director/t/busan/p/2", data={"csrf": token, "name": "이서준",
+                                              "division": "upper", "club": "부산"})
+    assert "이제 초등 고학년부 Elementary 4-6 부문 소속입니다" in r.text
+    reg = usecases.read(web(c).store(), "busan").registration(2)
+    assert (reg.division, reg.tags) == ("upper", {"club:부산"})
+    r = c.post("/director/t/busan/p/2", data={"csrf": token, "name": "이서준",
+                                              "generation": "둘", "division": "upper"})
+    assert "세대에는 정수를 적어야 합니다" in r.text
