@@ -14,7 +14,17 @@ from openpyxl import Workbook
 from meldtour import application as uc
 from meldtour.application.roster import check_roster, read_roster
 from meldtour.store.db import Store
-from meldtour.tournament import Registration
+from meldtour.tournament import (
+    Registration,
+    TournamentError,
+    check_in,
+    register,
+    seat_round,
+    start_division,
+    start_stage,
+)
+from meldtour.tournament.entries import reinstate
+from meldtour.tournament.templates import from_template
 
 LIST = "\n".join([
     "이름,부,가족,세대",
@@ -189,3 +199,17 @@ def test_the_search_box_finds_a_number_or_a_part_of_a_name() -> None:
     assert found("#5") == [5] and found("5") == [5] and found("# 2") == [2]
     assert found("김민") == [1, 4] and found("kim") == [5] and found("") == [1, 2, 3, 4, 5]
     assert found("#9") == []
+
+
+def test_a_no_show_after_the_first_seating_where_the_division_takes_no_late_entries() -> None:
+    t = from_template("busan-2015", seed=1)
+    for i in range(9):
+        t = register(t, "general", f"P{i}").tournament
+    for n in range(1, 9):
+        t = check_in(t, n).tournament
+    t = start_division(t, "general").tournament
+    t = start_stage(t, "general").tournament
+    t = seat_round(t, "general").tournament
+    with pytest.raises(TournamentError) as refused:
+        reinstate(t, 9)
+    assert refused.value.code == "division.no_late_entries"
