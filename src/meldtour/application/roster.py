@@ -256,23 +256,6 @@ def check_row(row: RosterRow) -> RosterRow:
                    problems=tuple(problems), same_as=())
 
 
-def _division_of(t: Tournament, text: str | None) -> str:
-    """The division a list names: its key or name, or — width, case and spaces aside —
-    its name or one word of it ("일반부" for "일반부 General"), if only one fits."""
-    try:
-        return resolve_division(t, text, for_import=True)
-    except UseCaseError:
-        if not text:
-            raise
-        key = name_key(text)
-        found = {d.key for d in t.divisions
-                 if key in (name_key(d.name), name_key(d.key))
-                 or key in {name_key(w) for w in d.name.split()}}
-        if len(found) == 1:
-            return found.pop()
-        raise
-
-
 def check_roster(t: Tournament, rows: Sequence[RosterRow],
                  default: str | None = None) -> list[RosterRow]:
     """The rows checked again and against the tournament: each row's division (as
@@ -290,7 +273,7 @@ def check_roster(t: Tournament, rows: Sequence[RosterRow],
         problems = list(row.problems)
         division = row.division
         try:
-            division = _division_of(t, row.division or default)
+            division = resolve_division(t, row.division or default, for_import=True)
         except UseCaseError as exc:
             problems.append(RowProblem("division", exc.refusal))
         key = name_key(row.name)

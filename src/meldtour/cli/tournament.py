@@ -76,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     p = add("players", "register players from a CSV file, or list them")
     psub = p.add_subparsers(dest="players_action", metavar="ACTION")
-    imp = psub.add_parser("import", help="register players from FILE.csv "
+    imp = psub.add_parser("import", help="register players from FILE.csv or .xlsx "
                                          "(header name,division,tags,generation)")
     _common(imp)
     imp.add_argument("file", type=Path, metavar="FILE.csv")
@@ -332,21 +332,26 @@ def _csv_text(path: Path) -> str:
     from meldtour.application.roster import decode
     from meldtour.core.refusal import Refused as CoreRefused
 
-    try:
-        size = path.stat().st_size
-        if size > MAX_CSV_BYTES:
-            raise Refused(f"{path} is {size:,} bytes: at most {MAX_CSV_BYTES:,}")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise Refused(f"cannot read {path}: {exc.strerror}") from None
+    raw = _file_bytes(path)
     try:
         return decode(raw, MAX_CSV_BYTES)
     except CoreRefused as exc:
         raise Refused(f"{path}: {said(exc)}") from None
 
 
+def _file_bytes(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_CSV_BYTES:
+            raise Refused(f"{path} is {size:,} bytes: at most {MAX_CSV_BYTES:,}")
+        return path.read_bytes()
+    except OSError as exc:
+        raise Refused(f"cannot read {path}: {exc.strerror}") from None
+
+
 def read_players_csv(path: Path) -> list[Any]:
-    """Rows of ``name,division,tags,generation`` (only ``name`` is required; tags are
+    """Rows of ``name,division,tags,generation`` (a CSV file, or an XLSX workbook's
+    first sheet) (only ``name`` is required; tags are
     separated by ``;`` or spaces), read by the one reader of players' lists
     (:mod:`meldtour.application.roster`, which the director's import page uses too).
     Errors name the row."""
@@ -354,9 +359,11 @@ def read_players_csv(path: Path) -> list[Any]:
     from meldtour.core.refusal import Refused as CoreRefused
     from meldtour.core.refusal import english
 
-    text = _csv_text(path)
     try:
-        rows = read_roster(text, header=True, limit=MAX_CSV_BYTES)
+        if path.suffix.lower() == ".xlsx":
+            rows = read_roster(_file_bytes(path), "xlsx", header=True, limit=MAX_CSV_BYTES)
+        else:
+            rows = read_roster(_csv_text(path), header=True, limit=MAX_CSV_BYTES)
     except CoreRefused as exc:
         raise Refused(f"{path}: {said(exc)}") from None
     for row in rows:
