@@ -74,18 +74,18 @@ def test_files_are_previewed_and_big_input_refused(director: TestClient) -> None
                files={"file": ("p.xlsx", b"PK\x03\x04broken")}, follow_redirects=False)
     assert "XLSX 통합 문서가 아닙니다" in flash_of(c, r)
     assert count(c) == 5
-    # A preview of 200 lines sent back (1,200 fields, more than a form's default bound)
+    # A preview of 170 lines sent back (1,020 fields, more than a form's default bound)
     # is saved whole; the general division takes 64, the rest wait.
-    fields = {"csrf": token, "count": "200", "go": "save"}
-    for i in range(200):
+    fields = {"csrf": token, "count": "170", "go": "save"}
+    for i in range(170):
         fields |= {f"line{i}": str(i + 2), f"name{i}": f"선수{i}", f"division{i}": "general"}
     r = c.post("/director/t/busan/players/import", data=fields)
-    assert r.url.path == "/director/t/busan/players" and count(c) == 205
-    assert "그중 141명은 정원이 차서 대기 명단에 올랐습니다" in r.text
+    assert r.url.path == "/director/t/busan/players" and count(c) == 175
+    assert "그중 111명은 정원이 차서 대기 명단에 올랐습니다" in r.text
     # The preview's form sent back with more lines than a list may hold: refused.
     r = c.post("/director/t/busan/players/import", data={"csrf": token, "count": "5000",
                                                          "go": "save"}, follow_redirects=False)
-    assert r.status_code == 303 and count(c) == 205
+    assert r.status_code == 303 and count(c) == 175
 
 
 def test_one_player_and_the_desk(director: TestClient) -> None:
