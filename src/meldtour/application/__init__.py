@@ -99,7 +99,7 @@ __all__ = [
     "reseat", "resolve_division", "round_locks", "seat", "slug_of", "slugs", "snapshot",
     "standings", "withdraw_player",
 ]
-# The director's players (issue 16): mending registrations and reading lists.
+# The director's players: mending registrations and reading lists of players.
 __all__ += [
     "PlayerEdit", "RosterRow", "check_roster", "edit_player", "read_roster",
     "reinstate_player", "search_players", "undo_check_in_player",
