@@ -32,6 +32,13 @@ from .cache import Snapshot, read, slug_of, snapshot
 from .divisions import DivisionEdit, DivisionSpec, add_division, edit_division, resolve_division
 from .errors import CountedSheet, UseCaseError
 from .floods import RegistrationSource, registration_sources, withdraw_source
+from .players import (
+    PlayerEdit,
+    edit_player,
+    reinstate_player,
+    search_players,
+    undo_check_in_player,
+)
 from .registration import (
     PlayerEntry,
     check_in_players,
@@ -43,6 +50,7 @@ from .registration import (
     registrations_by_number,
     withdraw_player,
 )
+from .roster import RosterRow, check_roster, read_roster
 from .rounds import (
     RoundKey,
     RoundLock,
@@ -151,4 +159,9 @@ __all__ = [
     "vote_sources",
     "withdraw_player",
     "withdraw_source",
+]
+# The director's players: mending registrations and reading lists of players.
+__all__ += [
+    "PlayerEdit", "RosterRow", "check_roster", "edit_player", "read_roster",
+    "reinstate_player", "search_players", "undo_check_in_player",
 ]

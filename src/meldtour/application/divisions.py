@@ -4,6 +4,7 @@ key or name."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 
 from meldtour.core.rules import PRESETS, RuleSet, find_rules
@@ -131,6 +132,13 @@ def resolve_division(t: Tournament, key: str | None, *, for_import: bool = False
         for d in t.divisions:
             if key in (d.key, d.name):
                 return d.key
+        # Width, case and spaces aside, the name or one word of it ("일반부" for
+        # "일반부 General"), if only one division fits.
+        loose = _fold(key)
+        found = {d.key for d in t.divisions if loose in (_fold(d.key), _fold(d.name))
+                 or loose in {_fold(w) for w in d.name.split()}}
+        if len(found) == 1:
+            return found.pop()
         raise UseCaseError("usecase.no_division", key=repr(key),
                            keys=", ".join(d.key for d in t.divisions))
     if len(t.divisions) == 1:
@@ -139,6 +147,10 @@ def resolve_division(t: Tournament, key: str | None, *, for_import: bool = False
     if len(used) == 1 and not for_import:
         return used[0]
     raise UseCaseError("usecase.name_division", keys=", ".join(d.key for d in t.divisions))
+
+
+def _fold(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def division_key(t: Tournament, key: str | None) -> str:

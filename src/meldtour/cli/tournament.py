@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 from meldtour.cli.db import add_db_argument
-from meldtour.core.jsontext import is_control
 
 HELP = "Run a tournament from the terminal: players, check-in, seating, sheets, standings."
 
@@ -77,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     p = add("players", "register players from a CSV file, or list them")
     psub = p.add_subparsers(dest="players_action", metavar="ACTION")
-    imp = psub.add_parser("import", help="register players from FILE.csv "
+    imp = psub.add_parser("import", help="register players from FILE.csv or .xlsx "
                                          "(header name,division,tags,generation)")
     _common(imp)
     imp.add_argument("file", type=Path, metavar="FILE.csv")
@@ -323,10 +322,6 @@ def cmd_show(store: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-#: A players' file registers at most this many (a day's divisions hold far fewer).
-MAX_IMPORT_ROWS = 5000
-#: A name on a sheet, a badge and a certificate.
-MAX_NAME = 80
 #: A CSV file read by the tournament commands: 10 MB at most.
 MAX_CSV_BYTES = 10 * 1024 * 1024
 
@@ -334,60 +329,47 @@ MAX_CSV_BYTES = 10 * 1024 * 1024
 def _csv_text(path: Path) -> str:
     """A CSV file's text: UTF-8 (with or without the BOM spreadsheets write), not over
     :data:`MAX_CSV_BYTES`; a refusal that says what is wrong otherwise."""
+    from meldtour.application.roster import decode
+    from meldtour.core.refusal import Refused as CoreRefused
+
+    raw = _file_bytes(path)
+    try:
+        return decode(raw, MAX_CSV_BYTES)
+    except CoreRefused as exc:
+        raise Refused(f"{path}: {said(exc)}") from None
+
+
+def _file_bytes(path: Path) -> bytes:
     try:
         size = path.stat().st_size
         if size > MAX_CSV_BYTES:
             raise Refused(f"{path} is {size:,} bytes: at most {MAX_CSV_BYTES:,}")
-        raw = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise Refused(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise Refused(f"{path} is not UTF-8 text (byte {exc.start:,}): save it as "
-                      "\"CSV UTF-8\"") from None
 
 
 def read_players_csv(path: Path) -> list[Any]:
-    """Rows of ``name,division,tags,generation`` (only ``name`` is required; tags are
-    separated by ``;`` or spaces). Errors name the row."""
-    from meldtour.application import PlayerEntry
+    """Rows of ``name,division,tags,generation`` (a CSV file, or an XLSX workbook's
+    first sheet) (only ``name`` is required; tags are
+    separated by ``;`` or spaces), read by the one reader of players' lists
+    (:mod:`meldtour.application.roster`, which the director's import page uses too).
+    Errors name the row."""
+    from meldtour.application.roster import read_roster
+    from meldtour.core.refusal import Refused as CoreRefused
+    from meldtour.core.refusal import english
 
-    reader = csv.DictReader(_csv_text(path).splitlines(), strict=True)
     try:
-        fields = [f.strip().lower() for f in reader.fieldnames or []]
-        if "name" not in fields:
-            raise Refused(f"{path}: the header must have a name column "
-                          f"(name,division,tags,generation)")
-        rows = []
-        for row in reader:
-            rows.append((reader.line_num, row))
-            if len(rows) > MAX_IMPORT_ROWS:
-                raise Refused(f"{path}: more than {MAX_IMPORT_ROWS} players in one file")
-    except csv.Error as exc:
-        raise Refused(f"{path} line {reader.line_num}: the CSV cannot be read ({exc}): a "
-                      "quote left open or a field of a whole file?") from None
-    out = []
-    for line, row in rows:
-        r = {k.strip().lower(): (v or "").strip() for k, v in row.items() if k is not None}
-        if not any(r.values()):
-            continue
-        if not r.get("name"):
-            raise Refused(f"{path} row {line}: no name")
-        bad = next((c for c in r["name"] if is_control(c, line_ends=False)), None)
-        if bad is not None:
-            raise Refused(f"{path} row {line}: the name holds a control character "
-                          f"({bad!r}); a quote left open runs the rows together")
-        if len(r["name"]) > MAX_NAME:
-            raise Refused(f"{path} row {line}: the name has {len(r['name'])} characters "
-                          f"(at most {MAX_NAME})")
-        gen = r.get("generation") or ""
-        if gen and not gen.isdigit():
-            raise Refused(f"{path} row {line}: generation {gen!r} is not a whole number")
-        tags = tuple(x for x in r.get("tags", "").replace(";", " ").split() if x)
-        out.append(PlayerEntry(r["name"], r.get("division") or None, tags,
-                               int(gen) if gen else None, line))
-    return out
+        if path.suffix.lower() == ".xlsx":
+            rows = read_roster(_file_bytes(path), "xlsx", header=True, limit=MAX_CSV_BYTES)
+        else:
+            rows = read_roster(_csv_text(path), header=True, limit=MAX_CSV_BYTES)
+    except CoreRefused as exc:
+        raise Refused(f"{path}: {said(exc)}") from None
+    for row in rows:
+        for problem in row.problems:
+            raise Refused(f"{path} row {row.line}: {english(problem.refusal)}")
+    return [row.entry() for row in rows]
 
 
 def cmd_players(store: Any, args: argparse.Namespace) -> int:

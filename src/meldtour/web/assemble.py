@@ -35,7 +35,7 @@ from . import redact
 from .config import Settings
 from .deps import gettext_of
 from .director.deps import LoginRequired, Web, render
-from .director.routes import clock, director, online, printing, score, venue, visitors
+from .director.routes import clock, director, online, players, printing, score, venue, visitors
 from .limits import BodyLimit
 from .routes import play, public, review, site, votes
 
@@ -58,7 +58,18 @@ def assemble(settings: Settings) -> FastAPI:
     app.include_router(site.router)
     app.include_router(play.router)
     app.include_router(review.router)  # a game's score and replay, after its table pages
-    for module in (public, votes, visitors, director, score, printing, online, venue, clock):
+    for module in (
+        public,
+        votes,
+        visitors,
+        director,
+        score,
+        printing,
+        online,
+        venue,
+        clock,
+        players,
+    ):
         app.include_router(module.router)
     keep_games(app)
     return app

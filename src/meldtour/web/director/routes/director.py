@@ -396,10 +396,7 @@ def checkin_desk(request: Request, store: StoreDep, director: TournamentDirector
                  key: str, q: str = "") -> Response:
     t = load_tournament(store, slug)
     key = _division(t, key)
-    regs = t.in_division(key)
-    if q.strip():
-        needle = q.strip().casefold()
-        regs = tuple(r for r in regs if needle in r.name.casefold() or q.strip() == str(r.player))
+    regs = usecases.search_players(t.in_division(key), q[:80])  # "#5", 5, or a name part
     return render(request, "director/checkin.html", account=director, t=t, slug=slug,
                   view=division_view(t, key), regs=regs, q=q, status=STATUS)
 
