@@ -287,6 +287,7 @@ TABLE_TEXTS = {
 PLURAL_TEXTS = {
     "tiles": (N_("{n} tile"), N_("{n} tiles")),
     "moved": (N_("{n} tile of the table moved"), N_("{n} tiles of the table moved")),
+    "penalty": (N_("{name} drew {n} penalty tile"), N_("{name} drew {n} penalty tiles")),
 }
 
 #: The chat's fixed phrases, by the key the live game knows (live.game.PHRASES).
