@@ -485,10 +485,11 @@
   function onUp(e) {
     if (!drag || e.pointerId !== drag.id) return;
     const { from, el, moved } = drag;
+    // Where it lands is read before the drag's own zone goes away (and the page moves).
+    const target = moved ? dropTarget(e.clientX, e.clientY) : null;
     endDrag();
     drag = null;
     // A tap, not a drag, picks the tile up (or puts the tile picked up before it).
-    const target = moved ? dropTarget(e.clientX, e.clientY) : null;
     const act = moved ? () => target && moveTile(from, target.to) : () => tapTile(from);
     if (e.pointerType !== "touch") { act(); return; }
     if (moved) quietUntil = Date.now() + 350;
@@ -941,8 +942,9 @@
   function showSignals() {
     document.querySelectorAll("[data-signal]").forEach((box) => { box.checked = Boolean(signals[box.dataset.signal]); });
     const mute = $("b-mute");
-    mute.textContent = signals.sound ? "🔔" : "🔕";
-    mute.setAttribute("aria-pressed", String(!signals.sound));
+    mute.textContent = `♪ ${T.sound}`;
+    mute.classList.toggle("off", !signals.sound);
+    mute.setAttribute("aria-pressed", String(Boolean(signals.sound)));
   }
   function setSignal(name, on) {
     signals[name] = on;
