@@ -129,3 +129,27 @@ def test_a_socket_on_a_game_that_is_gone_is_told_so(client: TestClient) -> None:
             client.websocket_connect("/play/t/nothing/ws") as ws:
         ws.receive_json()
     assert gone.value.code == 4404
+
+
+def test_a_page_opened_after_a_move_sees_it_without_anyones_hidden_tiles(
+        client: TestClient) -> None:
+    live: LiveServer = client.app.state.live  # type: ignore[attr-defined]
+    live.create_table(TableConfig.make("standard", [HUMAN, HUMAN], deal=known_deal()), "h")
+    ann = seat(client, "h", 0, "Ann")
+    seat(client, "h", 1, "Bo")
+    client.cookies.clear()
+    client.cookies.set("meldtour_seat_h", ann)
+    with client.websocket_connect("/play/t/h/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "move", "id": "1", "version": 0, "action": "draw"})
+        while ws.receive_json()["type"] != "ack":
+            pass
+    with client.websocket_connect("/play/t/h/ws") as ws:  # Ann again: her tile named
+        recent = ws.receive_json()["recent"]
+    draw = next(e for e in recent[-1]["events"] if e["kind"] == "draw")
+    assert recent[-1]["before"] == [] and len(draw["private"]["tiles"]) == 1
+    client.cookies.clear()
+    with client.websocket_connect("/play/t/h/ws") as ws:  # a spectator: not named
+        recent = ws.receive_json()["recent"]
+    draw = next(e for e in recent[-1]["events"] if e["kind"] == "draw")
+    assert "private" not in draw

@@ -53,7 +53,7 @@ def site() -> Iterator[tuple[str, LiveServer, Any]]:
 def open_table(live: LiveServer, game_id: str) -> None:
     live.create_table(TableConfig.make(
         "standard", [SeatConfig("human"), SeatConfig("computer", "greedy")],
-        deal=seven_melds_deal(), turn_seconds=90, bot_delay=0.2), game_id)
+        deal=seven_melds_deal(), turn_seconds=90, bot_delay=0.05), game_id)
 
 
 def sit(page: Any, base: str, game_id: str, lang: str = "en") -> None:

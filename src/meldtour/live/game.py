@@ -629,7 +629,27 @@ class LiveGame:
             out["view"] = self._view(self.state, seat)
         if self.chat:
             out["chat"] = list(self.chat)
+        recent = self._recent(seat)
+        if recent:
+            out["recent"] = recent
         return out
+
+    def _recent(self, seat: int | None) -> list[dict[str, Any]]:
+        """The last moves kept (at most 12) as ``seat`` may see them, with the board
+        before and after each: a page opened after a move still shows what it did."""
+        frames = list(self.frames)
+        out = []
+        for i, (version, events, state) in enumerate(frames):
+            if i > 0:
+                before: tuple[Any, ...] = frames[i - 1][2].board
+            elif version == 1:
+                before = ()
+            else:
+                continue
+            shown = [e for e in (event_json(ev, seat) for ev in events) if e is not None]
+            out.append({"version": version, "events": shown, "before": format_board(before),
+                        "after": format_board(state.board)})
+        return out[-12:]
 
     def _frame(self, version: int, events: tuple[Event, ...], state: GameState,
                seat: int | None) -> dict[str, Any]:

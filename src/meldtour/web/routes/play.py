@@ -419,7 +419,7 @@ async def table_page(request: Request, game_id: str) -> Response:
             "levels": {k: _(v) for k, v in LEVEL_NAMES.items()},
             "tile_words": {k: _(v) for k, v in TILE_WORDS.items()},
             "plurals": {k: [_(one), _(many)] for k, (one, many) in PLURAL_TEXTS.items()},
-            "phrases": {k: _(PHRASE_WORDS[k]) for k in PHRASES},
+            "phrases": [[k, _(PHRASE_WORDS[k])] for k in PHRASES],  # in this order
             "can_rematch": await _can_rematch(request, game),
             "initial_meld": rules.initial_meld,
             # What the page needs to offer a redeal only when the engine would grant it.
@@ -512,6 +512,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 message = {**message, "reason": explain_message(message, gettext)}
             elif message.get("type") == "frame":
                 message = _explained_events(message, gettext)
+            elif message.get("type") == "snapshot" and isinstance(message.get("recent"), list):
+                message = {**message, "recent": [_explained_events(r, gettext)
+                                                 for r in message["recent"]]}
             elif message.get("type") == "draft_ok":
                 message = _explained_check(message, gettext)
             await websocket.send_json(message)

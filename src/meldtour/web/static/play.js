@@ -104,6 +104,15 @@
       case "snapshot":
         table = m.table;
         version = m.version;
+        if (m.view && view === null) showSeatDraw(m.view);
+        if (m.view && view === null && m.recent) {
+          // The moves made before the page opened: the last one highlighted, all logged.
+          for (const r of m.recent) {
+            if (noteMove(r.before.map(meldTiles), r.events, r.after.map(meldTiles)) !== null) {
+              for (const e of r.events) logEvent(e, 0, true);
+            }
+          }
+        }
         if (m.chat) for (const c of m.chat) heard(c, false);
         if (m.view) setView(m.view, []);
         else showWaiting();
@@ -170,8 +179,7 @@
     // Only a tile drawn now is "newly drawn" (not one a failed turn gave back).
     const drawn = count(events.filter((e) => e.kind === "draw" && e.seat === me && e.private)
       .flatMap((e) => e.private.tiles));
-    if (first) showSeatDraw();
-    const shifted = moved ? noteMove(before, events) : 0;
+    const shifted = moved ? noteMove(before, events, view.board.map(meldTiles)) || 0 : 0;
     const keep = myTurn() && turnKey === key && !first && !redealt;
     if (!keep) {
       turnKey = key;
@@ -268,15 +276,14 @@
     });
   }
 
-  function noteMove(before, events) {
-    const after = view.board.map(meldTiles);
+  function noteMove(before, events, after) {
     const play = events.find((e) => e.kind === "play");
     const placed = play ? play.data.placed : [];
     const marks = before ? changeMarks(before, after, placed) : after.map((m) => m.map(() => null));
     const moved = marks.flat().filter((x) => x === "moved").length;
     const seat = events.find((e) => e.seat !== null && e.seat !== undefined);
     const lines = events.map((e) => eventLine(e, moved)).filter(Boolean);
-    if (!lines.length) return 0;
+    if (!lines.length) return null;
     moves.push({ board: after, marks, seat: seat ? seat.seat : null, lines });
     while (moves.length > 12) moves.shift();
     step = null;
@@ -301,16 +308,16 @@
     moves[i].lines.forEach((l, k) => { if (k) caption.append(" · "); caption.append(l.cloneNode(true)); });
   }
 
-  function showSeatDraw() {
-    if (!view.seat_draw || !view.seat_draw.length) return;
+  function showSeatDraw(v) {
+    if (!v.seat_draw || !v.seat_draw.length) return;
     const li = document.createElement("li");
     li.dataset.kind = "seat_draw";
     li.append(`${T.seat_draw}: `);
-    view.seat_draw.forEach((round, r) => {
+    v.seat_draw.forEach((round, r) => {
       if (r) li.append(" → ");
       round.forEach(([seat, t], k) => { if (k) li.append(", "); li.append(`${nameOf(seat)} `, chip(t)); });
     });
-    li.append(` · ${fill(T.starts, { name: nameOf(view.order[0]) })}`);
+    li.append(` · ${fill(T.starts, { name: nameOf(v.order[0]) })}`);
     addLine(li);
   }
 
@@ -966,7 +973,7 @@
     if (chatShown || me === null) return;
     chatShown = true;
     const list = $("phrases");
-    for (const [key, words] of Object.entries(boot.phrases)) {
+    for (const [key, words] of boot.phrases) {
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.phrase = key;
@@ -977,11 +984,12 @@
   }
 
   function heard(m, live) {
-    const words = boot.phrases[m.phrase];
+    const found = boot.phrases.find(([key]) => key === m.phrase);
+    const words = found && found[1];
     if (!words) return;
     const li = document.createElement("li");
     li.dataset.kind = "chat";
-    li.className = "said";
+    li.className = "chat-line";
     li.textContent = fill(T.said, { name: nameOf(m.seat), phrase: words });
     addLine(li);
     if (live) {
@@ -1046,14 +1054,14 @@
     if (follow) list.scrollTop = list.scrollHeight;
   }
 
-  function logEvent(e, moved) {
+  function logEvent(e, moved, quiet) {
     const line = eventLine(e, moved);
     if (!line) return;
     const li = document.createElement("li");
     li.dataset.kind = e.kind;
     li.append(...line.childNodes);
     addLine(li);
-    if (e.kind === "timeout" || e.kind === "failed_turn") notice(li.textContent, "bad");
+    if (!quiet && (e.kind === "timeout" || e.kind === "failed_turn")) notice(li.textContent, "bad");
   }
 
   // ------------------------------------------------------------ buttons
