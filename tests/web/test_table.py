@@ -74,7 +74,7 @@ def test_the_chat_says_fixed_phrases_a_few_at_a_time(client: TestClient) -> None
         said = ws.receive_json()
         assert said["type"] == "chat" and said["seat"] == 0 and said["phrase"] == "hello"
         ws.send_json({"type": "chat", "phrase": "hello"})  # at once again: too fast
-        assert ws.receive_json()["reason"] == "メッセージは一つずつです。少し待ってから次を送ってください"
+        assert ws.receive_json()["reason"].startswith("メッセージは一つずつです")
         ws.send_json({"type": "chat", "phrase": "<b>free text</b>"})
         assert ws.receive_json()["code"] == "live.chat_phrase"
     client.cookies.clear()

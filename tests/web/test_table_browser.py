@@ -94,7 +94,8 @@ def test_the_computers_move_is_named_and_the_turn_is_played_from_the_keyboard(
     expect(page.locator("#board .meld")).to_have_count(8)
     invalid = page.locator("#board .meld.invalid")
     expect(invalid).to_have_count(1)
-    expect(invalid).to_have_attribute("title", "[red 10] has fewer than 3 tiles: a meld needs at least 3")
+    expect(invalid).to_have_attribute(
+        "title", "[red 10] has fewer than 3 tiles: a meld needs at least 3")
     expect(page.locator("#build")).to_have_text("Toward the initial meld: 0 of 30")
     # Done now is refused, and the notice goes once the corrected turn is accepted.
     page.locator("#b-done").focus()

@@ -138,7 +138,7 @@
         hideNotice("bad");  // the corrected move is accepted: the refusal is old news
         break;
       case "draft_ok":
-        if (m.check && sentBoards[m.id]) { check = { ...m.check, board: sentBoards[m.id] }; delete sentBoards[m.id]; render(); }
+        if (m.check && sentBoards[m.id]) { check = { ...m.check, board: sentBoards[m.id] }; delete sentBoards[m.id]; applyCheck(); }
         break;
       case "refused":
         if (!m.duplicate) notice(`${T.refused}: ${m.reason}`, "bad");
@@ -461,11 +461,13 @@
       scrolling = null;
       if (!drag || !drag.moved) return;
       const y = drag.lastY;
-      const panel = $("mine").getBoundingClientRect();
-      const bottom = Math.min(window.innerHeight, panel.top > 0 ? panel.top : window.innerHeight);
+      // On a phone the rack's panel sits at the bottom (with its own new-meld zone, just
+      // above which the table's is): only the top edge scrolls there.
+      const docked = getComputedStyle($("mine")).position === "sticky";
+      const h = window.innerHeight;
       let by = 0;
       if (y < 70) by = -Math.ceil((70 - y) / 5);
-      else if (y > bottom - 40 && y < bottom + 10 && panel.top > window.innerHeight / 2) by = Math.ceil((y - bottom + 40) / 5);
+      else if (!docked && y > h - 40) by = Math.ceil((y - h + 40) / 5);
       if (by) {
         window.scrollBy(0, by);
         moveGhost({ clientX: drag.lastX, clientY: drag.lastY });
@@ -670,6 +672,8 @@
     rackEl.onclick = (e) => onZoneClick(e, { where: "rack" });
     rackEl.tabIndex = picked ? 0 : -1;
     $("mine").hidden = me === null;
+    $("buttons").hidden = view.end !== null;
+    $("b-mute").hidden = view.end !== null;
     $("watching").hidden = me !== null;
     $("watching").textContent = T.watching;
     $("keys-hint").hidden = me === null || view.end !== null;
@@ -703,7 +707,6 @@
     else if (!mine && watched) shown = watched.map((m) => meldTiles(m).map((t) => tile(t, false)));
     else shown = melds;
     const editing = mine && !stepping;
-    const reasons = editing && check && check.board === JSON.stringify(boardOut()) ? check.reasons || [] : [];
     shown.forEach((m, i) => {
       const row = document.createElement("div");
       row.className = "meld";
@@ -711,20 +714,7 @@
       row.setAttribute("role", "group");
       row.setAttribute("aria-label", `${fill(T.meld_label, { i: i + 1 })}: ${inWords(m.map((x) => x.t))}`);
       m.forEach((x, j) => row.append(tileEl(x, { where: "meld", meld: i, index: j }, editing)));
-      const why = reasons[i];
-      if (why) {
-        row.classList.add("invalid");
-        row.title = why;
-        row.setAttribute("aria-label", `${row.getAttribute("aria-label")} · ${T.invalid_meld}: ${why}`);
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "why";
-        b.textContent = "!";
-        b.title = why;
-        b.setAttribute("aria-label", `${T.invalid_meld}: ${why}`);
-        b.addEventListener("click", (e) => { e.stopPropagation(); notice(`${T.invalid_meld}: ${why}`, "info"); });
-        row.append(b);
-      }
+      row.dataset.label = row.getAttribute("aria-label");
       if (editing) {
         row.tabIndex = 0;
         row.dataset.key = `meld:${i}`;
@@ -743,6 +733,33 @@
       fresh.addEventListener("click", () => { if (picked) putPicked({ where: "new" }); });
       board.append(fresh);
     }
+    applyCheck();
+  }
+
+  // The server's check of the draft on the melds drawn (in place: a check arriving
+  // while a tile is dragged does not redraw the table under it).
+  function applyCheck() {
+    const editing = myTurn() && step === null;
+    const reasons = editing && check && check.board === JSON.stringify(boardOut()) ? check.reasons || [] : [];
+    document.querySelectorAll("#board .meld").forEach((row) => {
+      const why = reasons[Number(row.dataset.meld)];
+      const old = row.querySelector(":scope > .why");
+      if ((old ? old.title : null) === (why || null)) return;
+      if (old) old.remove();
+      row.classList.toggle("invalid", Boolean(why));
+      row.title = why || "";
+      row.setAttribute("aria-label", why ? `${row.dataset.label} · ${T.invalid_meld}: ${why}` : row.dataset.label);
+      if (!why) return;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "why";
+      b.textContent = "!";
+      b.title = why;
+      b.setAttribute("aria-label", `${T.invalid_meld}: ${why}`);
+      b.addEventListener("click", (e) => { e.stopPropagation(); notice(`${T.invalid_meld}: ${why}`, "info"); });
+      row.append(b);
+    });
+    renderBuild(myTurn());
   }
 
   // The draft's value toward the initial meld, before it is made.
