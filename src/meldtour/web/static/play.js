@@ -378,7 +378,7 @@
     }
     item.fresh = false;
     if (from.where === "meld" && melds[from.meld] && melds[from.meld].length === 0 && where.where === "meld" && where.meld > from.meld) where.meld--;
-    focusKey = keyOf(where);
+    lastPlace = where;
     if (from.where === "rack" && to.where === "rack") {
       setSort(null);  // the player's own order from now on
       render();
@@ -553,10 +553,13 @@
     render();
   }
 
+  let lastPlace = null;  // where the last tile moved went (the keyboard's focus follows it)
   function putPicked(to) {
     const from = picked;
     picked = null;
-    if (!moveTile(from, to)) render();
+    lastPlace = null;
+    if (!moveTile(from, to)) { render(); return; }
+    if (lastPlace) { focusKey = keyOf(lastPlace); render(); }
   }
 
   function onTileKey(e, from) {
@@ -691,7 +694,7 @@
     tick();
     if (focusKey) {
       const el = document.querySelector(`[data-key="${focusKey}"]`);
-      if (el && (active === document.body || !active || active.dataset.key !== undefined || active.closest("#board,#rack"))) el.focus({ preventScroll: false });
+      if (el) el.focus({ preventScroll: false });
       focusKey = null;
     }
     for (const hook of renderHooks) hook();
