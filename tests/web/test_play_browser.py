@@ -86,6 +86,8 @@ def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
             expect(page.locator("#notice")).to_be_visible()
             expect(page.locator("#rack .tile")).to_have_count(14)
             expect(page.locator("#board .meld")).to_have_count(1)
+            # The three penalty tiles are outlined as newly drawn, not the b1 given back.
+            expect(page.locator("#rack .tile.fresh")).to_have_count(3)
         finally:
             browser.close()
     game = live.get("pw")

@@ -186,4 +186,12 @@ def test_a_phone_reaches_the_new_meld_zone_and_undoes_after_a_reload(
     page.click("#b-undo")
     expect(page.locator("#board .meld")).to_have_count(7)
     expect(page.locator("#rack .tile")).to_have_count(14)
+    # A sort stays on: the tile drawn goes to its place, outlined as new.
+    page.click("#b-number")
+    page.click("#b-draw")
+    expect(page.locator("#rack .tile")).to_have_count(15)
+    expect(page.locator("#rack .tile.fresh")).to_have_count(1)
+    tiles = page.eval_on_selector_all("#rack .tile", "ts => ts.map(t => t.dataset.tile)")
+    key = [(99, 99) if t == "J" else (int(t[1:]), "krob".index(t[0])) for t in tiles]
+    assert key == sorted(key), tiles
     context.close()
