@@ -10,12 +10,16 @@ The protocol, as dicts (the web layer sends them as JSON):
 
 * client → server: ``{"type": "hello", "version": v | None}``;
   ``{"type": "move", "id": req, "version": v, "action": "play"|"draw"|"pass"|"redeal",
-  "board": [[...], ...]}``; ``{"type": "draft", "id": req, "version": v, "board": ...}``.
-* server → client: ``snapshot`` (the table and the recipient's view), ``frame`` (one
+  "board": [[...], ...]}``; ``{"type": "draft", "id": req, "version": v, "board": ...}``;
+  ``{"type": "chat", "phrase": key}`` (one of :data:`PHRASES`).
+* server → client: ``snapshot`` (the table and the recipient's view, the last moves as
+  ``recent`` with the boards before and after each, the chat kept), ``frame`` (one
   accepted move: ``version``, the events as the recipient may see them and the
   recipient's view after it), ``ack`` / ``refused`` (with the engine's reason) /
   ``stale`` (the submission named an old version: ignored) for a request id,
-  ``draft`` (someone's draft, when the table lets others watch), ``synced``.
+  ``draft_ok`` (a draft held, with its ``check``: each meld's refusal or None, the new
+  melds' value, whether it touches the board), ``draft`` (someone's draft, when the
+  table lets others watch), ``chat`` (a phrase said at the table), ``synced``.
 
 The version is the number of moves applied (``len(state.history)``): it names the
 state a submission was made against, so a move or draft made against an old state is

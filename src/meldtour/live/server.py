@@ -180,11 +180,12 @@ class LiveServer:
         (the others are given the same). It waits for the people like a lobby table."""
         if not game.over:
             raise ValueError("the game is not over")
-        if game.rematch_task is None or (game.rematch_task.done()
-                                         and game.rematch_task.exception() is not None):
+        task = game.rematch_task
+        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
             config = dataclasses.replace(game.config, seed=secret_seed(), deal=None)
-            game.rematch_task = asyncio.ensure_future(self.open_table(config, lobby=True))
-        new: LiveGame = await asyncio.shield(game.rematch_task)
+            task = game.rematch_task = asyncio.ensure_future(
+                self.open_table(config, lobby=True))
+        new: LiveGame = await asyncio.shield(task)
         if game.rematch != new.id:
             game.rematch = new.id
             for sub in list(game.subscribers):
