@@ -195,3 +195,34 @@ def test_a_phone_reaches_the_new_meld_zone_and_undoes_after_a_reload(
     key = [(99, 99) if t == "J" else (int(t[1:]), "krob".index(t[0])) for t in tiles]
     assert key == sorted(key), tiles
     context.close()
+
+
+def test_a_finished_games_page_finds_its_score_once_the_server_forgot_it(
+        site: tuple[str, LiveServer, Any]) -> None:
+    base, live, browser = site
+    racks = (parse_tiles(["r10", "r11", "r12"]), parse_tiles(SEVEN_RUNS[:14]))
+    rest = list(full_set())
+    for t in racks[0] + racks[1]:
+        rest.remove(t)
+    live.create_table(TableConfig.make(
+        "standard", [SeatConfig("human"), SeatConfig("computer", "greedy")],
+        deal=Deal(racks, tuple(rest), 0)), "over")
+    expect = playwright_api.expect
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    sit(page, base, "over")
+    for t in ("r10", "r11", "r12"):
+        page.locator(f"#rack .tile[data-tile={t}]").focus()
+        page.keyboard.press("Enter")
+        page.locator("#board .new-meld" if t == "r10" else "#board .meld").first.focus()
+        page.keyboard.press("Enter")
+    page.click("#b-done")
+    expect(page.locator("#result h2")).to_have_text("Winner: Ann")
+    expect(page.locator("#result .tiles").nth(1).locator(".tile")).to_have_count(14)
+    # A restart: the server holds the game no more (its log has the score) and the
+    # page's socket drops. The page does not say "reconnecting" for ever: it goes to
+    # the score.
+    game = live.games.pop("over")
+    for sub in list(game.subscribers):
+        sub.send({"type": "closing", "reason": "restart"})
+    page.wait_for_url(f"{base}/play/t/over/score", timeout=10_000)
+    page.close()
