@@ -84,6 +84,9 @@ def may_see(states: list[GameState], seat: int | None) -> Counter[str]:
             in_state = table + Counter(format_tiles(s.racks[seat]))
         if s.end is not None:
             in_state = table + Counter(format_tiles([t for r in s.racks for t in r]))
+        # The seat draw is made face up at the table (and the tiles go back to a
+        # pool shuffled again): everyone saw it.
+        in_state |= Counter(str(t) for r in s.seat_draws for _, t in r)
         allowed |= in_state  # the most of each tile in any one of the states
     return allowed
 

@@ -66,10 +66,11 @@ def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
                  at="end")
             expect(page.locator(".meld").first.locator(".tile")).to_have_count(3)
             page.click("#b-done")
-            expect(page.locator("#events")).to_contain_text("Ann put down 3 tile(s)")
+            expect(page.locator("#events li[data-kind=play]")).to_contain_text("Ann put down")
+            expect(page.locator("#events li[data-kind=play] .tile")).to_have_count(3)
             expect(page.locator("#rack .tile")).to_have_count(11)
             # The computer player moves; then it is Ann's turn again.
-            expect(page.locator("#events")).to_contain_text("greedy 2")
+            expect(page.locator("#events")).to_contain_text("Greedy 2")
             expect(page.locator("#turn")).to_have_text("Your turn")
             # Rearranging the rack works at any time.
             page.click("#b-number")
@@ -85,6 +86,8 @@ def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
             expect(page.locator("#notice")).to_be_visible()
             expect(page.locator("#rack .tile")).to_have_count(14)
             expect(page.locator("#board .meld")).to_have_count(1)
+            # The three penalty tiles are outlined as newly drawn, not the b1 given back.
+            expect(page.locator("#rack .tile.fresh")).to_have_count(3)
         finally:
             browser.close()
     game = live.get("pw")

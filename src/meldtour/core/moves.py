@@ -270,8 +270,36 @@ def initial_meld_error(
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class DraftReport:
+    """What a draft is worth while the player builds it: why each meld is not valid
+    yet (None for a valid one), the value of the valid new melds (toward the initial
+    meld) and whether the draft touches the board's melds (which the initial meld may
+    not)."""
+
+    melds: tuple[Refusal | None, ...]
+    value: int
+    touches_board: bool
+
+
+def draft_report(board: Sequence[Meld], new_board: Sequence[Meld],
+                 rules: RuleSet) -> DraftReport:
+    """The draft ``new_board`` built on ``board``, meld by meld.
+
+    >>> r = draft_report((), (Meld.of("r10", "r11", "r12"), Meld.of("k1", "b1")),
+    ...                  RuleSet())
+    >>> r.value, r.melds[0], r.melds[1].code, r.touches_board
+    (33, None, 'meld.too_short', False)
+    """
+    wrap = rules.wrap_runs
+    why = tuple(m.refusal(wrap) for m in new_board)
+    fresh = new_melds(board, new_board, wrap)
+    value = sum(m.value(wrap) for m in (fresh or ()) if m.is_valid(wrap))
+    return DraftReport(why, value, fresh is None)
+
+
 __all__ = [
-    "ACTIONS", "Draft", "Draw", "Fault", "Move", "Pass", "Play", "Redeal", "Timeout",
-    "Verdict", "check_play", "conservation", "initial_meld_error",
+    "ACTIONS", "Draft", "DraftReport", "Draw", "Fault", "Move", "Pass", "Play", "Redeal", "Timeout",
+    "Verdict", "check_play", "conservation", "draft_report", "initial_meld_error",
     "joker_replacement_error", "new_melds",
 ]

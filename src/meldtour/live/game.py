@@ -10,12 +10,16 @@ The protocol, as dicts (the web layer sends them as JSON):
 
 * client → server: ``{"type": "hello", "version": v | None}``;
   ``{"type": "move", "id": req, "version": v, "action": "play"|"draw"|"pass"|"redeal",
-  "board": [[...], ...]}``; ``{"type": "draft", "id": req, "version": v, "board": ...}``.
-* server → client: ``snapshot`` (the table and the recipient's view), ``frame`` (one
+  "board": [[...], ...]}``; ``{"type": "draft", "id": req, "version": v, "board": ...}``;
+  ``{"type": "chat", "phrase": key}`` (one of :data:`PHRASES`).
+* server → client: ``snapshot`` (the table and the recipient's view, the last moves as
+  ``recent`` with the boards before and after each, the chat kept), ``frame`` (one
   accepted move: ``version``, the events as the recipient may see them and the
   recipient's view after it), ``ack`` / ``refused`` (with the engine's reason) /
   ``stale`` (the submission named an old version: ignored) for a request id,
-  ``draft`` (someone's draft, when the table lets others watch), ``synced``.
+  ``draft_ok`` (a draft held, with its ``check``: each meld's refusal or None, the new
+  melds' value, whether it touches the board), ``draft`` (someone's draft, when the
+  table lets others watch), ``chat`` (a phrase said at the table), ``synced``.
 
 The version is the number of moves applied (``len(state.history)``): it names the
 state a submission was made against, so a move or draft made against an old state is
@@ -37,9 +41,13 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
 from meldtour.core.game import Event, IllegalMove, apply, new_game
 from meldtour.core.melds import format_board, parse_board
-from meldtour.core.moves import Draft, Draw, Move, Pass, Play, Redeal, Timeout
+from meldtour.core.moves import Draft, Draw, Move, Pass, Play, Redeal, Timeout, draft_report
 from meldtour.core.record import move_to_json, read_record
 from meldtour.core.refusal import Refusal, Refused, english, register
 from meldtour.core.search import PlayFinder
@@ -65,6 +73,13 @@ IDS_KEPT = 2048
 #: Messages waiting for one socket before it is dropped (the client reconnects).
 QUEUE_SIZE = 512
 NAME_LENGTH = 24
+#: The table's chat: fixed phrases by key (the pages hold their words), no free text to
+#: moderate. One seat may say one every 2 seconds and at most 12 a minute; the table
+#: keeps the last :data:`CHAT_KEPT` for a page that (re)connects.
+PHRASES = ("hello", "good_luck", "nice", "thinking", "sorry", "thanks", "good_game",
+           "again")
+CHAT_KEPT = 20
+CHAT_LIMITS = (RateLimitItemPerSecond(1, 2), RateLimitItemPerMinute(12))
 
 
 #: The table's refusals of a request to sit down.
@@ -76,6 +91,8 @@ register({
     "live.spectator": "spectators cannot move",
     "live.not_started": "the game has not started",
     "live.unknown_action": "unknown action %(action)r: one of play, draw, pass, redeal",
+    "live.chat_phrase": "there is no phrase %(phrase)r",
+    "live.chat_too_fast": "one message at a time: wait a moment before the next",
 })
 
 
@@ -178,6 +195,12 @@ class LiveGame:
         self.players: dict[int, Player] = {}
         #: Called (awaited) once the game is over and its result logged.
         self.on_over: Callable[[LiveGame], Awaitable[None]] | None = None
+        #: The table's chat: the last phrases said, as sent to the pages.
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
+        self._chat_limiter = MovingWindowRateLimiter(MemoryStorage())
+        #: The game the same table plays next (a rematch), once someone asked for it.
+        self.rematch: str | None = None
+        self.rematch_task: asyncio.Future[Any] | None = None
         factory = make or (lambda level, name, seed: make_player(level, name, seed))
         for i, seat in enumerate(config.seats):
             if seat.kind == "computer":
@@ -211,7 +234,7 @@ class LiveGame:
         rules = self.config.rules
         return {"id": self.id, "preset": rules.name, "turn_seconds": rules.turn_seconds,
                 "watch_drafts": self.config.watch_drafts, "seats": seats,
-                "started": self.started, "over": self.over}
+                "started": self.started, "over": self.over, "rematch": self.rematch}
 
     # ------------------------------------------------------------ the owner task
 
@@ -328,6 +351,8 @@ class LiveGame:
             self._hello(sub, message.get("version"))
         elif kind in ("move", "draft"):
             await self._submission(sub, message)
+        elif kind == "chat":
+            self._chat(sub, message)
         else:
             sub.send({"type": "error", "reason": f"unknown message type {kind!r}"})
 
@@ -556,12 +581,39 @@ class LiveGame:
         except IllegalMove as exc:
             self._answer(sub, key, refused(rid, exc.refusal, draft=True, version=self.version))
             return
-        self._answer(sub, key, {"type": "draft_ok", "id": rid, "version": self.version})
+        state = self.state
+        assert state is not None
+        report = draft_report(state.board, move.board, state.rules)
+        self._answer(sub, key, {
+            "type": "draft_ok", "id": rid, "version": self.version,
+            # Why each meld is not valid yet, and the new melds' value: the page marks
+            # them while the player builds (the referee's words, translated by code).
+            "check": {"melds": [None if r is None else r.to_json() for r in report.melds],
+                      "value": report.value, "touches_board": report.touches_board}})
         if self.config.watch_drafts:
             for other in list(self.subscribers):
                 if other.seat != move.seat:
                     other.send({"type": "draft", "version": self.version, "seat": move.seat,
                                 "board": board})
+
+    def _chat(self, sub: Subscriber, message: dict[str, Any]) -> None:
+        """A seated player says one of the fixed phrases; everyone at the table hears."""
+        rid = message.get("id") if isinstance(message.get("id"), str) else None
+        phrase = message.get("phrase")
+        if sub.seat is None:
+            sub.send(refused(rid, Refusal("live.spectator")))
+            return
+        if phrase not in PHRASES:
+            sub.send(refused(rid, Refusal("live.chat_phrase", {"phrase": str(phrase)[:40]})))
+            return
+        key = f"{self.id}:{sub.seat}"
+        if not all(self._chat_limiter.hit(limit, "chat", key) for limit in CHAT_LIMITS):
+            sub.send(refused(rid, Refusal("live.chat_too_fast")))
+            return
+        said = {"type": "chat", "seat": sub.seat, "phrase": phrase, "at": self.clock.now()}
+        self.chat.append(said)
+        for other in list(self.subscribers):
+            other.send(said)
 
     # ------------------------------------------------------------ what each one sees
 
@@ -569,6 +621,8 @@ class LiveGame:
         view = player_view(state, seat).to_json()
         if self.config.watch_drafts and state.draft is not None and seat != state.current:
             view["watched_draft"] = format_board(state.draft)
+        if state.seat_draws:  # drawn face up at the table: everyone saw them
+            view["seat_draw"] = [[[s, str(t)] for s, t in r] for r in state.seat_draws]
         return view
 
     def _snapshot(self, seat: int | None) -> dict[str, Any]:
@@ -577,7 +631,29 @@ class LiveGame:
                                "table": self.table_json(), "view": None}
         if self.state is not None:
             out["view"] = self._view(self.state, seat)
+        if self.chat:
+            out["chat"] = list(self.chat)
+        recent = self._recent(seat)
+        if recent:
+            out["recent"] = recent
         return out
+
+    def _recent(self, seat: int | None) -> list[dict[str, Any]]:
+        """The last moves kept (at most 12) as ``seat`` may see them, with the board
+        before and after each: a page opened after a move still shows what it did."""
+        frames = list(self.frames)
+        out = []
+        for i, (version, events, state) in enumerate(frames):
+            if i > 0:
+                before: tuple[Any, ...] = frames[i - 1][2].board
+            elif version == 1:
+                before = ()
+            else:
+                continue
+            shown = [e for e in (event_json(ev, seat) for ev in events) if e is not None]
+            out.append({"version": version, "events": shown, "before": format_board(before),
+                        "after": format_board(state.board)})
+        return out[-12:]
 
     def _frame(self, version: int, events: tuple[Event, ...], state: GameState,
                seat: int | None) -> dict[str, Any]:

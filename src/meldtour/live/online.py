@@ -288,6 +288,10 @@ class OnlineRounds:
 
     # ------------------------------------------------------------ seat links
 
+    def holds(self, game_id: str) -> bool:
+        """Whether ``game_id`` is a game of a tournament's table (no rematch there)."""
+        return bool(online.table_games(self.store(), game_id))
+
     def seat_game(self, game_id: str, token: str) -> str | None:
         """The table's current game for a seat link (``game_id`` any game of the table),
         or None if the token is not one of its seats' (its hash is compared with the

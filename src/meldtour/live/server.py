@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import logging
 import secrets
@@ -30,7 +31,7 @@ from .game import TABLE_CODES, LiveGame, Subscriber, TableError, seat_of_token
 from .handle import GameHandle
 from .log import GameLog, MemoryLog, StoreLog
 from .online import OnlineRounds
-from .table import TableConfig
+from .table import TableConfig, secret_seed
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +173,24 @@ class LiveServer:
                 await self.cluster.release(gid)
             raise
         return game
+
+    async def rematch(self, game: LiveGame) -> LiveGame:
+        """The next game at ``game``'s table, once it is over: the same rules and seats
+        (computers at the same levels), a new shuffle; one per game, whoever asks first
+        (the others are given the same). It waits for the people like a lobby table."""
+        if not game.over:
+            raise ValueError("the game is not over")
+        task = game.rematch_task
+        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
+            config = dataclasses.replace(game.config, seed=secret_seed(), deal=None)
+            task = game.rematch_task = asyncio.ensure_future(
+                self.open_table(config, lobby=True))
+        new: LiveGame = await asyncio.shield(task)
+        if game.rematch != new.id:
+            game.rematch = new.id
+            for sub in list(game.subscribers):
+                sub.send({"type": "table", "table": game.table_json()})
+        return new
 
     def get(self, game_id: str) -> LiveGame | None:
         return self.games.get(game_id)

@@ -26,7 +26,7 @@ from meldtour.core.refusal import render as render_refusal
 from meldtour.core.rules import PRESETS
 from meldtour.core.tiles import TILES, format_tiles
 from meldtour.live import LiveServer, SeatConfig, TableConfig, TableError
-from meldtour.live.game import TABLE_CODES
+from meldtour.live.game import PHRASES, TABLE_CODES, LiveGame
 from meldtour.live.handle import GameHandle
 from meldtour.live.server import MAX_WAITING
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
@@ -160,6 +160,18 @@ def _explained_events(frame: dict[str, Any], gettext: Callable[[str], str]) -> d
     return {**frame, "events": out}
 
 
+def _explained_check(message: dict[str, Any], gettext: Callable[[str], str]) -> dict[str, Any]:
+    """A draft's check (``draft_ok``) with each invalid meld's reason in words."""
+    check = message.get("check")
+    if not isinstance(check, dict) or not isinstance(check.get("melds"), list):
+        return message
+    reasons = []
+    for m in check["melds"]:
+        refusal = refusal_of(m) if isinstance(m, dict) else None
+        reasons.append(None if refusal is None else explain(refusal, gettext))
+    return {**message, "check": {**check, "reasons": reasons}}
+
+
 def explain_message(message: Mapping[str, Any], gettext: Callable[[str], str]) -> str:
     """The reason of a "refused" message, in the reader's language."""
     refusal = refusal_of(message)
@@ -223,6 +235,71 @@ TEXTS = {
     "replay_page": N_("Replay the game"),
     "analysis_page": N_("Analysis"),
     "seconds": N_("{n} s"),
+}
+
+#: The table page's own words (catalog ``table``): what just happened, building a
+#: draft, the signals, the keyboard, the chat and the rematch.
+TABLE_TEXTS = {
+    "ev_put": N_("{name} put down {tiles}"),
+    "ev_drew_penalty": N_("{name} drew penalty tiles: {tiles}"),
+    "seat_draw": N_("Seat draw"),
+    "starts": N_("{name} plays first"),
+    "computer_name": N_("{level} {n}"),
+    "step_back": N_("Earlier move"),
+    "step_on": N_("Later move"),
+    "step_now": N_("Back to now"),
+    "step_of": N_("Move {i} of {n}"),
+    "last_moves": N_("What just happened"),
+    "nothing_yet": N_("No move yet"),
+    "invalid_meld": N_("Not a valid meld yet"),
+    "meld_reason": N_("Why"),
+    "initial_value": N_("Toward the initial meld: {value} of {need}"),
+    "initial_enough": N_("Initial meld: {value} points, enough"),
+    "initial_touches": N_("The initial meld is made from your rack alone: leave the "
+                          "table's melds as they are"),
+    "new_meld_button": N_("New meld"),
+    "tile_rack": N_("{tile}, on your rack"),
+    "tile_table": N_("{tile}, on the table"),
+    "tile_mine": N_("{tile}, from your rack"),
+    "tile_added": N_("{tile}, just put down"),
+    "tile_moved": N_("{tile}, just moved"),
+    "tile_picked": N_("{tile} picked up: choose a meld, or New meld"),
+    "meld_label": N_("Meld {i}"),
+    "keys_hint": N_("Keyboard: Tab to a tile, Enter picks it up, Enter on a meld or on "
+                    "New meld puts it there, Escape puts it back."),
+    "signals": N_("Signals"),
+    "sound": N_("Sound"),
+    "vibrate": N_("Vibration"),
+    "tab_title": N_("Tab title"),
+    "warning_sound": N_("Warning in the last 10 seconds"),
+    "title_your_turn": N_("Your turn!"),
+    "chat": N_("Say"),
+    "said": N_("{name}: {phrase}"),
+    "rematch": N_("Play again at this table"),
+    "rematch_join": N_("Join the rematch"),
+    "table_gone": N_("This table is no longer held by the server"),
+    "sorted_by_colour": N_("The rack stays sorted by colour"),
+    "sorted_by_number": N_("The rack stays sorted by number"),
+}
+
+#: Words that count, as (one, many): the page picks by the number, as
+#: :meth:`~meldtour.web.i18n.Translations.ngettext` does.
+PLURAL_TEXTS = {
+    "tiles": (N_("{n} tile"), N_("{n} tiles")),
+    "moved": (N_("{n} tile of the table moved"), N_("{n} tiles of the table moved")),
+    "penalty": (N_("{name} drew {n} penalty tile"), N_("{name} drew {n} penalty tiles")),
+}
+
+#: The chat's fixed phrases, by the key the live game knows (live.game.PHRASES).
+PHRASE_WORDS = {
+    "hello": N_("Hello!"),
+    "good_luck": N_("Good luck!"),
+    "nice": N_("Nice move!"),
+    "thinking": N_("Let me think…"),
+    "sorry": N_("Sorry!"),
+    "thanks": N_("Thank you!"),
+    "good_game": N_("Good game!"),
+    "again": N_("One more game?"),
 }
 
 
@@ -341,13 +418,17 @@ async def table_page(request: Request, game_id: str) -> Response:
     boot = {"id": game.id, "seat": seat, "lang": locale, "table": game.table_json(),
             "levels": {k: _(v) for k, v in LEVEL_NAMES.items()},
             "tile_words": {k: _(v) for k, v in TILE_WORDS.items()},
+            "plurals": {k: [_(one), _(many)] for k, (one, many) in PLURAL_TEXTS.items()},
+            "phrases": [[k, _(PHRASE_WORDS[k])] for k in PHRASES],  # in this order
+            "can_rematch": await _can_rematch(request, game),
+            "initial_meld": rules.initial_meld,
             # What the page needs to offer a redeal only when the engine would grant it.
             "rules": {"redeal": rules.redeal, "redeal_doubles": rules.redeal_doubles,
                       "hand_size": rules.hand_size, "turn_seconds": rules.turn_seconds,
                       "given_deal": game.config.deal is not None}}
     error = f"table.{request.query_params.get('error')}"  # a refusal to sit down
     return render(request, "table.html", game=game, seat=seat, boot=boot,
-                   texts={k: _(v) for k, v in TEXTS.items()},
+                   texts={k: _(v) for k, v in (TEXTS | TABLE_TEXTS).items()},
                    error=TEMPLATES[error] if error in TABLE_CODES else None, levels=LEVEL_NAMES,
                    preset_title=PRESET_TITLES.get(game.config.rules.name))
 
@@ -367,6 +448,42 @@ async def join(request: Request, game_id: str, seat: int = Form(...),
     return response
 
 
+async def _can_rematch(request: Request, game: GameHandle) -> bool:
+    """A table of this process that is not a tournament's may play again."""
+    live = _live(request)
+    if not isinstance(game, LiveGame):
+        return False
+    if live.online is None:
+        return True
+    return not await asyncio.to_thread(live.online.holds, game.id)
+
+
+@router.post("/play/t/{game_id}/rematch", dependencies=[Depends(same_origin)])
+async def rematch(request: Request, game_id: str) -> Response:
+    """A player of a game over asks for the next game at the same table: they sit at
+    the same seat (under the same name) of the rematch, which starts once every person
+    has come back; the others' pages offer to join it."""
+    game = await _game(request, game_id)
+    seat = game.seat_of(request.cookies.get(COOKIE + game_id))
+    _ = translations(locale_of(request)).gettext
+    if seat is None or not isinstance(game, LiveGame) or not game.over \
+            or not await _can_rematch(request, game):
+        raise HTTPException(409, _("Only a player of a game over at this table can ask "
+                                   "for a rematch"))
+    new = await _live(request).rematch(game)
+    response = RedirectResponse(f"/play/t/{new.id}", status_code=303)
+    if new.seat_of(request.cookies.get(COOKIE + new.id)) == seat:
+        return response  # already seated there (a second tap)
+    try:
+        token = await new.join(seat, game.names[seat] or "?")
+    except TableError:
+        return response  # taken meanwhile: the page shows the seats
+    settings = request.app.state.settings
+    response.set_cookie(COOKIE + new.id, token, max_age=7 * 24 * 3600, httponly=True,
+                        samesite="lax", path="/play", secure=not settings.is_development)
+    return response
+
+
 # ---------------------------------------------------------------- the socket
 
 @router.websocket("/play/t/{game_id}/ws")
@@ -378,6 +495,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     await _live(websocket).ensure_recovered()
     game = await _live(websocket).find(game_id)
     if game is None:
+        # Accepted first, so that the page is told (a close before the handshake reaches
+        # it as a failed connection, which it would retry for ever).
+        await websocket.accept()
         await websocket.close(code=4404)
         return
     gettext = translations(locale_of(websocket)).gettext
@@ -392,6 +512,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 message = {**message, "reason": explain_message(message, gettext)}
             elif message.get("type") == "frame":
                 message = _explained_events(message, gettext)
+            elif message.get("type") == "snapshot" and isinstance(message.get("recent"), list):
+                message = {**message, "recent": [_explained_events(r, gettext)
+                                                 for r in message["recent"]]}
+            elif message.get("type") == "draft_ok":
+                message = _explained_check(message, gettext)
             await websocket.send_json(message)
             if message.get("type") == "closing":
                 await websocket.close(code=4408)

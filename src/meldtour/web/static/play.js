@@ -1,14 +1,29 @@
 // The table page: one WebSocket to the game's owner on the server, which holds the
 // only true state and the only clock. This page keeps the player's draft (the table
 // as the player arranges it during the turn) and the rack's order, sends the draft as
-// it changes (debounced), and draws whatever the server says.
+// it changes (debounced; the server answers with each meld's check), and draws
+// whatever the server says.
+//
+// Sections: connection · state from the server · what just happened · drafting ·
+// drag and drop · the keyboard · drawing the page · signals · chat · messages ·
+// buttons. Other parts of the page may add a button through `window.meldtable`.
 "use strict";
 (() => {
   const T = JSON.parse(document.getElementById("texts").textContent);
   const boot = JSON.parse(document.getElementById("boot").textContent);
   const $ = (id) => document.getElementById(id);
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : ""));
+  // A counted phrase: the catalogs give (one, many), chosen as gettext's ngettext does.
+  const plural = (key, n, values) => fill(boot.plurals[key][n === 1 ? 0 : 1], { n, ...values });
   const COLOURS = "krob";
+  const store = {  // localStorage, which a private window may refuse
+    get(key, fallback) { try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch (e) { return fallback; } },
+    set(key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* not kept */ } },
+  };
+  const session = {
+    get(key) { try { return JSON.parse(sessionStorage.getItem(key) || "null"); } catch (e) { return null; } },
+    set(key, value) { try { sessionStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* not kept */ } },
+  };
 
   let ws = null;
   let version = null;      // the last state version we hold
@@ -17,27 +32,43 @@
   let table = boot.table;
   let nextId = 1;
   let tileIds = 1;
-  // Local arrangement: melds are arrays of {id, t, own}; own = came from our rack.
+  // Local arrangement: melds are arrays of {id, t, own, mark}; own = came from our rack,
+  // mark = "added"/"moved" by the last move.
   let melds = [];
   let rack = [];
   let undo = [];
   let turnKey = null;      // the turn our draft belongs to
   let draftTimer = null;
   let watched = null;      // another player's draft, when the table shows drafts
+  let check = null;        // the server's check of our last draft: {board, reasons, value, touches_board}
+  let sortMode = store.get("meldtour.sort", null);
+  let picked = null;       // a tile picked up by the keyboard or a tap: {where, meld, index}
+  let focusKey = null;     // what to focus once the page is redrawn
+  const renderHooks = [];
 
   const me = boot.seat;
   const rid = () => `${Date.now().toString(36)}-${nextId++}`;
   const tile = (t, own) => ({ id: tileIds++, t, own });
   const myTurn = () => view && view.end === null && me !== null && view.current === me;
-  const nameOf = (seat) => (view ? view.players[seat] : (table.seats[seat].name || "?"));
+  const seatName = (seat) => {
+    const s = table.seats[seat];
+    if (s && s.kind === "computer") return fill(T.computer_name, { level: boot.levels[s.level] || s.level, n: seat + 1 });
+    return view ? view.players[seat] : ((s && s.name) || "?");
+  };
+  const nameOf = seatName;
+  const count = (list) => { const c = {}; for (const t of list) c[t] = (c[t] || 0) + 1; return c; };
 
   // ------------------------------------------------------------ connection
 
   let gone = false;
+  let failures = 0;
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/play/t/${boot.id}/ws?lang=${boot.lang}`);
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
+      failures = 0;
       hideNotice("reconnect");
       if (version !== null) ws.send(JSON.stringify({ type: "hello", version }));
     };
@@ -47,8 +78,20 @@
       // (the score of a game over).
       if (gone || e.code === 4404) { location.replace(`/play/t/${boot.id}`); return; }
       notice(T.reconnecting, "reconnect");
+      if (!opened) failures++;
+      // The server answers but takes no socket (restarted, the game gone from its
+      // memory): ask the page itself, which says where the game went.
+      if (failures >= 3) { lookAgain(); return; }
       setTimeout(connect, 1000);
     };
+  }
+
+  function lookAgain() {
+    fetch(`/play/t/${boot.id}?lang=${boot.lang}`, { redirect: "follow" }).then((r) => {
+      if (r.redirected && !r.url.endsWith(`/play/t/${boot.id}`)) { location.replace(r.url); return; }
+      if (r.status === 404) { notice(T.table_gone, "bad", true); return; }
+      setTimeout(connect, 2000);
+    }, () => setTimeout(connect, 2000));
   }
 
   function send(message) {
@@ -61,12 +104,22 @@
       case "snapshot":
         table = m.table;
         version = m.version;
+        if (m.view && view === null) showSeatDraw(m.view);
+        if (m.view && view === null && m.recent) {
+          // The moves made before the page opened: the last one highlighted, all logged.
+          for (const r of m.recent) {
+            if (noteMove(r.before.map(meldTiles), r.events, r.after.map(meldTiles)) !== null) {
+              for (const e of r.events) logEvent(e, 0, true);
+            }
+          }
+        }
+        if (m.chat) for (const c of m.chat) heard(c, false);
         if (m.view) setView(m.view, []);
         else showWaiting();
         break;
       case "table":
         table = m.table;
-        if (!view) showWaiting();
+        if (!view) showWaiting(); else render();
         break;
       case "frame":
         if (version !== null && m.version !== version + 1) {
@@ -75,11 +128,17 @@
         }
         version = m.version;
         watched = null;
-        setView(m.view, m.events);
+        setView(m.view, m.events, true);
         break;
       case "synced":
         version = m.version;
         setView(m.view, []);
+        break;
+      case "ack":
+        hideNotice("bad");  // the corrected move is accepted: the refusal is old news
+        break;
+      case "draft_ok":
+        if (m.check && sentBoards[m.id]) { check = { ...m.check, board: sentBoards[m.id] }; delete sentBoards[m.id]; applyCheck(); }
         break;
       case "refused":
         if (!m.duplicate) notice(`${T.refused}: ${m.reason}`, "bad");
@@ -90,6 +149,9 @@
       case "draft":
         watched = m.board;
         render();
+        break;
+      case "chat":
+        heard(m, true);
         break;
       case "closing":
         // A game over leaves the server's memory some time after its end: its score
@@ -103,8 +165,10 @@
 
   // ------------------------------------------------------------ state from the server
 
-  function setView(v, events) {
+  function setView(v, events, moved) {
     const first = view === null;
+    const before = view ? view.board.map(meldTiles) : null;
+    const wasMine = myTurn();
     view = v;
     table.started = true;
     $("waiting").hidden = true;
@@ -112,43 +176,150 @@
     const key = `${v.turn_no}`;
     const redealt = events.some((e) => e.kind === "redeal");
     if (redealt) rack = [];  // a new deal: every tile is dealt, none drawn
+    // Only a tile drawn now is "newly drawn" (not one a failed turn gave back).
+    const drawn = count(events.filter((e) => e.kind === "draw" && e.seat === me && e.private)
+      .flatMap((e) => e.private.tiles));
+    const shifted = moved ? noteMove(before, events, view.board.map(meldTiles)) || 0 : 0;
     const keep = myTurn() && turnKey === key && !first && !redealt;
     if (!keep) {
       turnKey = key;
-      rebuild();
+      rebuild(drawn);
       undo = [];
+      check = null;
+      restoreTurn();
     }
     if (v.watched_draft) watched = v.watched_draft;
-    for (const e of events) logEvent(e);
+    for (const e of events) logEvent(e, shifted);
     render();
+    if (myTurn() && !wasMine && !first) signalTurn();
+    else if (myTurn() && first) signalTitle();
   }
 
-  function rebuild() {
+  function rebuild(drawn) {
     // The board as the server has it (or our own draft after a reconnect), and the rack
-    // in the order we had it, with new tiles at the end.
-    const src = view.draft && myTurn() ? view.draft : view.board;
+    // in the order we had it, with new tiles in their sorted place (or at the end).
+    const fromDraft = view.draft && myTurn();
+    const src = fromDraft ? view.draft : view.board;
     const onBoard = {};
     for (const m of view.board) for (const t of meldTiles(m)) onBoard[t] = (onBoard[t] || 0) + 1;
     const mine = {};
-    melds = src.map((m) => meldTiles(m).map((t) => {
-      if (onBoard[t]) { onBoard[t]--; return tile(t, false); }
+    const marks = !fromDraft && moves.length ? moves[moves.length - 1].marks : null;
+    melds = src.map((m, i) => meldTiles(m).map((t, j) => {
+      if (onBoard[t]) {
+        onBoard[t]--;
+        const x = tile(t, false);
+        if (marks && marks[i]) x.mark = marks[i][j];
+        return x;
+      }
       mine[t] = (mine[t] || 0) + 1;
       return tile(t, true);
     }));
-    const wanted = {};
-    for (const t of view.rack) wanted[t] = (wanted[t] || 0) + 1;
+    const wanted = count(view.rack);
     for (const [t, k] of Object.entries(mine)) wanted[t] -= k;
     const kept = [];
-    for (const x of rack) if (wanted[x.t] > 0) { wanted[x.t]--; kept.push(x); }
-    const hadRack = rack.length > 0;  // the first rack is dealt, not drawn
-    for (const t of view.rack) if (wanted[t] > 0) { wanted[t]--; const n = tile(t, true); n.fresh = hadRack; kept.push(n); }
+    for (const x of rack) if (wanted[x.t] > 0) { wanted[x.t]--; kept.push({ ...x, mark: undefined }); }
+    const left = { ...(drawn || {}) };
+    for (const t of view.rack) {
+      if (wanted[t] > 0) {
+        wanted[t]--;
+        const n = tile(t, true);
+        if (left[t] > 0) { left[t]--; n.fresh = true; }
+        kept.push(n);
+      }
+    }
     rack = kept.map((x) => ({ ...x, own: true }));
+    if (sortMode) sortTiles(rack, sortMode);
+  }
+
+  // The turn's first position, as the server has it: what Reset goes back to.
+  function turnStart() {
+    return {
+      melds: view.board.map((m) => meldTiles(m).map((t) => tile(t, false))),
+      rack: (() => { const r = view.rack.map((t) => tile(t, true)); if (sortMode) sortTiles(r, sortMode); return r; })(),
+    };
+  }
+
+  // Undo and Reset survive a reload mid-turn: the steps are kept for this tab and turn.
+  const undoKey = () => `meldtour.undo.${boot.id}.${turnKey}`;
+  function saveTurn() { if (myTurn()) session.set(undoKey(), { undo, melds, rack }); }
+  function restoreTurn() {
+    if (!myTurn() || !view.draft) return;
+    const saved = session.get(undoKey());
+    const same = saved && JSON.stringify(saved.melds.map((m) => m.map((x) => x.t))) === JSON.stringify(view.draft.map(meldTiles));
+    if (same) {
+      undo = saved.undo; melds = saved.melds; rack = saved.rack;
+      for (const s of [...undo, { melds, rack }]) for (const x of [...s.rack, ...s.melds.flat()]) tileIds = Math.max(tileIds, x.id + 1);
+    } else {
+      undo = [turnStart()];  // at least Reset: back to the table as the turn began
+    }
+    scheduleDraft();  // the server's check of the restored draft
   }
 
   const meldTiles = (m) => (Array.isArray(m) ? m : m.tiles);
-  // Drawn tiles named in words: "r5" reads "red 5" (the words of the reader's language).
-  const inWords = (tiles) => tiles.map((t) => (t === "J" ? boot.tile_words.J
-    : boot.tile_words[t[0]].replace("%(n)s", t.slice(1)))).join(", ");
+  const tileWord = (t) => (t === "J" ? boot.tile_words.J : boot.tile_words[t[0]].replace("%(n)s", t.slice(1)));
+  const inWords = (tiles) => tiles.map(tileWord).join(", ");
+
+  // ------------------------------------------------------------ what just happened
+
+  // The moves since the page opened (at most the last 12): the board after each, the
+  // tiles it added or moved, and its words; the player can step back through them.
+  const moves = [];
+  let step = null;  // the index of the move shown, or null: now
+
+  function changeMarks(before, after, placed) {
+    const old = count(before.map((m) => m.join(",")));
+    const left = count(placed);
+    return after.map((m) => {
+      const k = m.join(",");
+      if (old[k] > 0) { old[k]--; return m.map(() => null); }
+      return m.map((t) => { if (left[t] > 0) { left[t]--; return "added"; } return "moved"; });
+    });
+  }
+
+  function noteMove(before, events, after) {
+    const play = events.find((e) => e.kind === "play");
+    const placed = play ? play.data.placed : [];
+    const marks = before ? changeMarks(before, after, placed) : after.map((m) => m.map(() => null));
+    const moved = marks.flat().filter((x) => x === "moved").length;
+    const seat = events.find((e) => e.seat !== null && e.seat !== undefined);
+    const lines = events.map((e) => eventLine(e, moved)).filter(Boolean);
+    if (!lines.length) return null;
+    moves.push({ board: after, marks, seat: seat ? seat.seat : null, lines });
+    while (moves.length > 12) moves.shift();
+    step = null;
+    return moved;
+  }
+
+  function showStep(to) {
+    if (!moves.length) return;
+    step = to === null || to >= moves.length - 1 ? null : Math.max(0, to);
+    render();
+  }
+
+  function renderHappened() {
+    const caption = $("last-move");
+    caption.textContent = "";
+    const i = step === null ? moves.length - 1 : step;
+    $("b-back").disabled = i <= 0;
+    $("b-fwd").disabled = step === null;
+    $("b-now").hidden = step === null;
+    if (i < 0) { caption.textContent = T.nothing_yet; return; }
+    if (step !== null) caption.append(`${fill(T.step_of, { i: i + 1, n: moves.length })} · `);
+    moves[i].lines.forEach((l, k) => { if (k) caption.append(" · "); caption.append(l.cloneNode(true)); });
+  }
+
+  function showSeatDraw(v) {
+    if (!v.seat_draw || !v.seat_draw.length) return;
+    const li = document.createElement("li");
+    li.dataset.kind = "seat_draw";
+    li.append(`${T.seat_draw}: `);
+    v.seat_draw.forEach((round, r) => {
+      if (r) li.append(" → ");
+      round.forEach(([seat, t], k) => { if (k) li.append(", "); li.append(`${nameOf(seat)} `, chip(t)); });
+    });
+    li.append(` · ${fill(T.starts, { name: nameOf(v.order[0]) })}`);
+    addLine(li);
+  }
 
   // ------------------------------------------------------------ drafting
 
@@ -158,17 +329,25 @@
 
   function changed(record) {
     melds = melds.filter((m) => m.length > 0);
-    if (myTurn()) {
-      clearTimeout(draftTimer);
-      draftTimer = setTimeout(sendDraft, 300);
-    }
+    scheduleDraft();
+    saveTurn();
     render();
     return record;
   }
 
+  function scheduleDraft() {
+    if (!myTurn()) return;
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(sendDraft, 300);
+  }
+
+  let sentBoards = {};  // the boards of the drafts sent, by request id, until checked
   function sendDraft() {
     if (!myTurn()) return;
-    send({ type: "draft", id: rid(), version, board: boardOut() });
+    const id = rid();
+    if (Object.keys(sentBoards).length > 20) sentBoards = {};
+    sentBoards[id] = JSON.stringify(boardOut());
+    send({ type: "draft", id, version, board: boardOut() });
   }
 
   const boardOut = () => melds.filter((m) => m.length).map((m) => m.map((x) => x.t));
@@ -176,67 +355,126 @@
   function moveTile(from, to) {
     // from: {where: "rack"|"meld", meld, index}; to: {where: "rack"|"meld"|"new", meld, index}
     const list = (p) => (p.where === "rack" ? rack : melds[p.meld]);
-    const item = list(from)[from.index];
-    if (!item) return;
-    if (!myTurn() && (from.where !== "rack" || to.where !== "rack")) return;
+    const item = list(from) && list(from)[from.index];
+    if (!item) return false;
+    if (!myTurn() && (from.where !== "rack" || to.where !== "rack")) return false;
     if (to.where === "rack" && from.where === "meld" && !item.own) {
       notice(T.board_stays, "bad");
-      return;
+      return false;
     }
     const before = snapshot();
     list(from).splice(from.index, 1);
-    let index = to.index;
+    let index = to.index === undefined ? Infinity : to.index;
+    let where;
     if (to.where === "new") {
       melds.push([item]);
+      where = { where: "meld", meld: melds.length - 1, index: 0 };
     } else {
       const target = list(to);
       if (from.where === to.where && from.meld === to.meld && from.index < index) index--;
-      target.splice(Math.max(0, Math.min(index, target.length)), 0, item);
+      index = Math.max(0, Math.min(index, target.length));
+      target.splice(index, 0, item);
+      where = { ...to, index };
     }
     item.fresh = false;
-    if (from.where === "rack" && to.where === "rack") { render(); return; }
+    if (from.where === "meld" && melds[from.meld] && melds[from.meld].length === 0 && where.where === "meld" && where.meld > from.meld) where.meld--;
+    lastPlace = where;
+    if (from.where === "rack" && to.where === "rack") {
+      setSort(null);  // the player's own order from now on
+      render();
+      return true;
+    }
     undo.push(before);
     changed();
+    return true;
   }
 
-  function sortRack(by) {
+  function sortTiles(list, by) {
     const key = (t) => {
-      if (t === "J") return [9, 99];
+      if (t === "J") return [99, 99];
       const c = COLOURS.indexOf(t[0]); const n = Number(t.slice(1));
       return by === "colour" ? [c, n] : [n, c];
     };
-    rack.sort((a, b) => { const x = key(a.t), y = key(b.t); return x[0] - y[0] || x[1] - y[1]; });
-    render();
+    list.sort((a, b) => { const x = key(a.t), y = key(b.t); return x[0] - y[0] || x[1] - y[1]; });
+  }
+
+  // A sort stays on: a drawn tile goes to its place, until the player moves one by hand.
+  function setSort(by) {
+    sortMode = by;
+    store.set("meldtour.sort", by);
+    if (by) { sortTiles(rack, by); say(by === "colour" ? T.sorted_by_colour : T.sorted_by_number); }
   }
 
   // ------------------------------------------------------------ drag and drop (pointer events)
 
   let drag = null;
+  let quietUntil = 0;  // no button takes a click just after a drop (a finger's last touch)
 
   function startDrag(e, from) {
     if (e.button !== undefined && e.button !== 0) return;
     e.preventDefault();
     const el = e.currentTarget;
-    const ghost = el.cloneNode(true);
-    ghost.classList.add("ghost");
-    const r = el.getBoundingClientRect();
-    ghost.style.width = `${r.width}px`;
-    ghost.style.height = `${r.height}px`;
-    document.body.appendChild(ghost);
-    drag = { from, el, ghost, dx: e.clientX - r.left, dy: e.clientY - r.top, id: e.pointerId };
-    el.classList.add("lifted");
-    moveGhost(e);
+    drag = { from, el, ghost: null, x0: e.clientX, y0: e.clientY, dx: 0, dy: 0, id: e.pointerId, moved: false };
     window.addEventListener("pointermove", onMove);
     window.addEventListener("pointerup", onUp);
     window.addEventListener("pointercancel", onCancel);
   }
 
+  function lift() {
+    const el = drag.el;
+    const ghost = el.cloneNode(true);
+    ghost.classList.add("ghost");
+    ghost.removeAttribute("id");
+    const r = el.getBoundingClientRect();
+    ghost.style.width = `${r.width}px`;
+    ghost.style.height = `${r.height}px`;
+    document.body.appendChild(ghost);
+    drag.ghost = ghost;
+    drag.dx = drag.x0 - r.left;
+    drag.dy = drag.y0 - r.top;
+    drag.moved = true;
+    el.classList.add("lifted");
+    document.body.classList.add("dragging");
+    if (myTurn()) $("dock").hidden = false;
+  }
+
   function moveGhost(e) {
+    if (!drag.moved) {
+      if (Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) < 6) return;
+      lift();
+    }
+    drag.lastX = e.clientX; drag.lastY = e.clientY;
     drag.ghost.style.left = `${e.clientX - drag.dx}px`;
     drag.ghost.style.top = `${e.clientY - drag.dy}px`;
     document.querySelectorAll(".drop-hover").forEach((x) => x.classList.remove("drop-hover"));
     const target = dropTarget(e.clientX, e.clientY);
     if (target) target.el.classList.add("drop-hover");
+    autoScroll();
+  }
+
+  // Near the top or the bottom of the screen the page scrolls under the tile, so that
+  // every meld is in reach on a phone (the rack's panel stays at the bottom).
+  let scrolling = null;
+  function autoScroll() {
+    if (scrolling) return;
+    const stepOnce = () => {
+      scrolling = null;
+      if (!drag || !drag.moved) return;
+      const y = drag.lastY;
+      // On a phone the rack's panel sits at the bottom (with its own new-meld zone, just
+      // above which the table's is): only the top edge scrolls there.
+      const docked = getComputedStyle($("mine")).position === "sticky";
+      const h = window.innerHeight;
+      let by = 0;
+      if (y < 70) by = -Math.ceil((70 - y) / 5);
+      else if (!docked && y > h - 40) by = Math.ceil((y - h + 40) / 5);
+      if (by) {
+        window.scrollBy(0, by);
+        moveGhost({ clientX: drag.lastX, clientY: drag.lastY });
+        scrolling = requestAnimationFrame(stepOnce);
+      }
+    };
+    scrolling = requestAnimationFrame(stepOnce);
   }
 
   function onMove(e) { if (drag && e.pointerId === drag.id) moveGhost(e); }
@@ -246,23 +484,28 @@
     window.removeEventListener("pointerup", onUp);
     window.removeEventListener("pointercancel", onCancel);
     document.querySelectorAll(".drop-hover").forEach((x) => x.classList.remove("drop-hover"));
-    if (drag) { drag.ghost.remove(); drag.el.classList.remove("lifted"); }
+    document.body.classList.remove("dragging");
+    $("dock").hidden = true;
+    if (drag && drag.ghost) { drag.ghost.remove(); drag.el.classList.remove("lifted"); }
   }
 
   function onCancel() { endDrag(); drag = null; }
 
   function onUp(e) {
     if (!drag || e.pointerId !== drag.id) return;
-    const { from, el } = drag;
+    const { from, el, moved } = drag;
+    // Where it lands is read before the drag's own zone goes away (and the page moves).
+    const target = moved ? dropTarget(e.clientX, e.clientY) : null;
     endDrag();
     drag = null;
-    const target = dropTarget(e.clientX, e.clientY);
-    if (!target) return;
-    if (e.pointerType !== "touch") { moveTile(from, target.to); return; }
+    // A tap, not a drag, picks the tile up (or puts the tile picked up before it).
+    const act = moved ? () => target && moveTile(from, target.to) : () => tapTile(from);
+    if (e.pointerType !== "touch") { act(); return; }
+    if (moved) quietUntil = Date.now() + 350;
     // A finger: the tile moves once the touch has ended. Redrawing now would take the
     // element from under the finger before its touchend, and the next tap would be lost.
-    let moved = false;
-    const move = () => { if (!moved) { moved = true; moveTile(from, target.to); } };
+    let done = false;
+    const move = () => { if (!done) { done = true; act(); } };
     el.addEventListener("touchend", () => setTimeout(move, 0), { once: true });
     el.addEventListener("touchcancel", () => setTimeout(move, 0), { once: true });
     setTimeout(move, 300);
@@ -282,30 +525,112 @@
     const el = document.elementFromPoint(x, y);
     if (!el) return null;
     const meld = el.closest(".meld");
-    if (meld && myTurn()) {
+    if (meld && myTurn() && step === null) {
       return { el: meld, to: { where: "meld", meld: Number(meld.dataset.meld), index: insertIndex(meld, x) } };
     }
-    const fresh = el.closest(".new-meld");
+    const fresh = el.closest(".new-meld, #dock");
     if (fresh && myTurn()) return { el: fresh, to: { where: "new" } };
     const r = el.closest(".rack");
     if (r) return { el: r, to: { where: "rack", index: insertIndex(r, x) } };
     return null;
   }
 
+  // ------------------------------------------------------------ the keyboard (and taps)
+
+  // A tile is picked up (Enter, Space or a tap), then put where the next Enter or tap
+  // says: on a meld (its end, or before a tile of it), on New meld, or on the rack.
+  const keyOf = (p) => (p.where === "rack" ? `rack:${p.index}` : p.where === "new" ? "new" : `meld:${p.meld}:${p.index}`);
+  const samePlace = (a, b) => a && b && a.where === b.where && a.meld === b.meld && a.index === b.index;
+
+  function tapTile(from) {
+    if (picked && !samePlace(picked, from)) { putPicked(from); return; }
+    if (picked) { picked = null; focusKey = keyOf(from); render(); return; }
+    if (from.where === "meld" && !myTurn()) return;
+    picked = from;
+    focusKey = keyOf(from);
+    const list = from.where === "rack" ? rack : melds[from.meld];
+    say(fill(T.tile_picked, { tile: tileWord(list[from.index].t) }));
+    render();
+  }
+
+  let lastPlace = null;  // where the last tile moved went (the keyboard's focus follows it)
+  function putPicked(to) {
+    const from = picked;
+    picked = null;
+    lastPlace = null;
+    if (!moveTile(from, to)) { render(); return; }
+    if (lastPlace) { focusKey = keyOf(lastPlace); render(); }
+  }
+
+  function onTileKey(e, from) {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tapTile(from); }
+    else if (e.key === "Escape" && picked) { e.preventDefault(); picked = null; render(); }
+  }
+
+  function onZoneKey(e, to) {
+    if ((e.key === "Enter" || e.key === " ") && picked && e.target === e.currentTarget) { e.preventDefault(); putPicked(to); }
+    else if (e.key === "Escape" && picked) { e.preventDefault(); picked = null; render(); }
+  }
+
+  function onZoneClick(e, to) {
+    if (!picked || e.target.closest(".tile") || e.target.closest(".why")) return;
+    putPicked(to);
+  }
+
   // ------------------------------------------------------------ drawing the page
+
+  function chip(t, mark) {
+    const el = document.createElement("span");
+    el.className = `tile small c-${t === "J" ? "joker" : t[0]}${mark ? ` ${mark}` : ""}`;
+    el.textContent = t === "J" ? "☺" : t.slice(1);
+    el.dataset.tile = t;
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", tileWord(t));
+    el.title = tileWord(t);
+    return el;
+  }
+  const chips = (tiles) => { const s = document.createElement("span"); s.className = "tiles"; tiles.forEach((t) => s.append(chip(t))); return s; };
+
+  // A sentence with blanks filled by words or by elements (tiles drawn as tiles).
+  function sentence(template, values) {
+    const out = document.createElement("span");
+    let last = 0;
+    template.replace(/\{(\w+)\}/g, (m, k, at) => {
+      out.append(template.slice(last, at));
+      const v = values[k];
+      out.append(v instanceof Node ? v : String(v === undefined ? "" : v));
+      last = at + m.length;
+      return m;
+    });
+    out.append(template.slice(last));
+    return out;
+  }
 
   function tileEl(x, from, draggable) {
     const el = document.createElement("span");
     const colour = x.t === "J" ? "joker" : x.t[0];
-    el.className = `tile c-${colour}${x.own && from.where === "meld" ? " own" : ""}${x.fresh ? " fresh" : ""}`;
+    const onBoard = from.where === "meld";
+    el.className = `tile c-${colour}${x.own && onBoard ? " own" : ""}${x.fresh ? " fresh" : ""}${x.mark ? ` ${x.mark}` : ""}`;
     el.textContent = x.t === "J" ? "☺" : x.t.slice(1);
     el.dataset.tile = x.t;
-    el.title = x.t;
+    el.dataset.key = keyOf(from);
+    const word = tileWord(x.t);
+    const label = !onBoard ? T.tile_rack : x.mark === "added" ? T.tile_added : x.mark === "moved" ? T.tile_moved
+      : x.own && myTurn() ? T.tile_mine : T.tile_table;
+    el.setAttribute("aria-label", fill(label, { tile: word }));
+    el.title = word;
     if (draggable) {
       el.classList.add("draggable");
+      el.tabIndex = 0;
+      el.setAttribute("role", "button");
+      el.setAttribute("aria-pressed", samePlace(picked, from) ? "true" : "false");
+      if (samePlace(picked, from)) el.classList.add("picked");
       el.addEventListener("pointerdown", (e) => startDrag(e, from));
+      el.addEventListener("keydown", (e) => onTileKey(e, from));
       // A finger held on a tile drags it: no long-press menu.
       el.addEventListener("contextmenu", (e) => e.preventDefault());
+    } else {
+      el.setAttribute("role", "img");
     }
     return el;
   }
@@ -313,6 +638,8 @@
   function render() {
     if (!view) return;
     const mine = myTurn();
+    const active = document.activeElement;
+    if (!focusKey && active && active.dataset && active.dataset.key) focusKey = active.dataset.key;
     $("game").dataset.version = version;
     // status
     $("turn").textContent = view.end !== null ? T.game_over
@@ -321,53 +648,135 @@
     $("pool").textContent = fill(T.pool, { n: view.pool_left });
     const players = $("players");
     players.textContent = "";
-    view.players.forEach((name, seat) => {
+    view.players.forEach((_, seat) => {
       const li = document.createElement("li");
       li.dataset.seat = seat;
       li.className = seat === view.current && view.end === null ? "current" : "";
       const computer = table.seats[seat] && table.seats[seat].kind === "computer";
-      li.innerHTML = "";
       const strong = document.createElement("strong");
-      strong.textContent = name + (seat === me ? ` (${T.you})` : "") + (computer ? ` · ${T.computer}` : "");
-      const count = document.createElement("span");
-      count.className = "count";
-      count.textContent = fill(T.tiles, { n: view.rack_sizes[seat] });
-      li.append(strong, " ", count);
+      strong.textContent = nameOf(seat) + (seat === me ? ` (${T.you})` : "") + (computer ? ` · ${T.computer}` : "");
+      const n = document.createElement("span");
+      n.className = "count";
+      n.textContent = plural("tiles", view.rack_sizes[seat]);
+      li.append(strong, " ", n);
       if (view.melded[seat]) { const m = document.createElement("span"); m.className = "melded"; m.textContent = `✓ ${T.melded}`; li.append(" ", m); }
+      if (bubbles[seat]) { const b = document.createElement("span"); b.className = "bubble"; b.textContent = bubbles[seat]; li.append(" ", b); }
       players.append(li);
     });
-    // board
-    const board = $("board");
-    board.textContent = "";
-    const shown = !mine && watched ? watched.map((m) => meldTiles(m).map((t) => tile(t, false))) : melds;
-    shown.forEach((m, i) => {
-      const row = document.createElement("div");
-      row.className = "meld";
-      row.dataset.meld = i;
-      m.forEach((x, j) => row.append(tileEl(x, { where: "meld", meld: i, index: j }, mine)));
-      board.append(row);
-    });
-    if (mine) {
-      const fresh = document.createElement("div");
-      fresh.className = "new-meld";
-      fresh.textContent = T.new_meld;
-      board.append(fresh);
-    }
+    renderHappened();
+    renderBoard(mine);
+    renderBuild(mine);
     // rack
     const rackEl = $("rack");
     rackEl.textContent = "";
-    rack.forEach((x, i) => rackEl.append(tileEl(x, { where: "rack", index: i }, me !== null && view.end === null)));
+    const canArrange = me !== null && view.end === null;
+    rack.forEach((x, i) => rackEl.append(tileEl(x, { where: "rack", index: i }, canArrange)));
+    rackEl.onkeydown = (e) => onZoneKey(e, { where: "rack" });
+    rackEl.onclick = (e) => onZoneClick(e, { where: "rack" });
+    rackEl.tabIndex = picked ? 0 : -1;
     $("mine").hidden = me === null;
+    $("buttons").hidden = view.end !== null;
+    $("b-mute").hidden = view.end !== null;
     $("watching").hidden = me !== null;
     $("watching").textContent = T.watching;
+    $("keys-hint").hidden = me === null || view.end !== null;
     $("b-done").disabled = !mine;
     $("b-draw").disabled = !mine;
     $("b-draw").textContent = view.pool_left > 0 ? T.draw : T.pass;
     $("b-undo").disabled = !mine || undo.length === 0;
     $("b-reset").disabled = !mine || undo.length === 0;
+    $("b-colour").setAttribute("aria-pressed", String(sortMode === "colour"));
+    $("b-number").setAttribute("aria-pressed", String(sortMode === "number"));
+    $("dock").textContent = T.new_meld_button;
     renderRedeal();
     renderResult();
+    renderChat();
     tick();
+    if (focusKey) {
+      const el = document.querySelector(`[data-key="${focusKey}"]`);
+      if (el) el.focus({ preventScroll: false });
+      focusKey = null;
+    }
+    for (const hook of renderHooks) hook();
+  }
+
+  function renderBoard(mine) {
+    const board = $("board");
+    board.textContent = "";
+    const stepping = step !== null && moves[step];
+    board.classList.toggle("stepping", Boolean(stepping));
+    let shown;
+    if (stepping) shown = moves[step].board.map((m, i) => m.map((t, j) => ({ ...tile(t, false), mark: moves[step].marks[i][j] })));
+    else if (!mine && watched) shown = watched.map((m) => meldTiles(m).map((t) => tile(t, false)));
+    else shown = melds;
+    const editing = mine && !stepping;
+    shown.forEach((m, i) => {
+      const row = document.createElement("div");
+      row.className = "meld";
+      row.dataset.meld = i;
+      row.setAttribute("role", "group");
+      row.setAttribute("aria-label", `${fill(T.meld_label, { i: i + 1 })}: ${inWords(m.map((x) => x.t))}`);
+      m.forEach((x, j) => row.append(tileEl(x, { where: "meld", meld: i, index: j }, editing)));
+      row.dataset.label = row.getAttribute("aria-label");
+      if (editing) {
+        row.tabIndex = 0;
+        row.dataset.key = `meld:${i}`;
+        row.addEventListener("keydown", (e) => onZoneKey(e, { where: "meld", meld: i }));
+        row.addEventListener("click", (e) => onZoneClick(e, { where: "meld", meld: i }));
+      }
+      board.append(row);
+    });
+    if (editing) {
+      const fresh = document.createElement("button");
+      fresh.type = "button";
+      fresh.className = "new-meld";
+      fresh.dataset.key = "new";
+      fresh.textContent = picked ? T.new_meld_button : T.new_meld;
+      fresh.setAttribute("aria-label", T.new_meld_button);
+      fresh.addEventListener("click", () => { if (picked) putPicked({ where: "new" }); });
+      board.append(fresh);
+    }
+    applyCheck();
+  }
+
+  // The server's check of the draft on the melds drawn (in place: a check arriving
+  // while a tile is dragged does not redraw the table under it).
+  function applyCheck() {
+    const editing = myTurn() && step === null;
+    const reasons = editing && check && check.board === JSON.stringify(boardOut()) ? check.reasons || [] : [];
+    document.querySelectorAll("#board .meld").forEach((row) => {
+      const why = reasons[Number(row.dataset.meld)];
+      const old = row.querySelector(":scope > .why");
+      if ((old ? old.title : null) === (why || null)) return;
+      if (old) old.remove();
+      row.classList.toggle("invalid", Boolean(why));
+      row.title = why || "";
+      row.setAttribute("aria-label", why ? `${row.dataset.label} · ${T.invalid_meld}: ${why}` : row.dataset.label);
+      if (!why) return;
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "why";
+      b.textContent = "!";
+      b.title = why;
+      b.setAttribute("aria-label", `${T.invalid_meld}: ${why}`);
+      b.addEventListener("click", (e) => { e.stopPropagation(); notice(`${T.invalid_meld}: ${why}`, "info"); });
+      row.append(b);
+    });
+    renderBuild(myTurn());
+  }
+
+  // The draft's value toward the initial meld, before it is made.
+  function renderBuild(mine) {
+    const el = $("build");
+    const fresh = check && check.board === JSON.stringify(boardOut());
+    if (!mine || step !== null || view.melded[me] || !fresh || !melds.some((m) => m.some((x) => x.own))) { el.hidden = true; return; }
+    el.hidden = false;
+    const need = boot.initial_meld;
+    el.classList.toggle("bad", Boolean(check.touches_board));
+    el.classList.toggle("good", !check.touches_board && check.value >= need);
+    el.textContent = check.touches_board ? T.initial_touches
+      : check.value >= need ? fill(T.initial_enough, { value: check.value })
+        : fill(T.initial_value, { value: check.value, need });
   }
 
   function renderResult() {
@@ -381,15 +790,32 @@
     t.className = "scores";
     const head = t.insertRow();
     for (const c of ["", T.score, T.penalty, T.final_rack]) { const th = document.createElement("th"); th.textContent = c; head.append(th); }
-    view.players.forEach((name, seat) => {
+    view.players.forEach((_, seat) => {
       const r = t.insertRow();
-      r.insertCell().textContent = name;
+      r.insertCell().textContent = nameOf(seat);
       r.insertCell().textContent = view.scores[seat];
       r.insertCell().textContent = view.penalties[seat] || "";
-      r.insertCell().textContent = (view.final_racks ? view.final_racks[seat] : []).join(" ");
+      r.insertCell().append(chips(view.final_racks ? view.final_racks[seat] : []));
     });
     const links = document.createElement("nav");
     links.className = "after-links";
+    if (boot.can_rematch && me !== null) {
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = `/play/t/${boot.id}/rematch`;
+      const b = document.createElement("button");
+      b.className = "primary";
+      b.id = "b-rematch";
+      b.textContent = table.rematch ? T.rematch_join : T.rematch;
+      form.append(b);
+      links.append(form);
+    } else if (table.rematch) {
+      const a = document.createElement("a");
+      a.className = "button primary";
+      a.href = `/play/t/${table.rematch}`;
+      a.textContent = T.rematch_join;
+      links.append(a);
+    }
     for (const [key, path, cls] of [["score_page", "score", "button primary"], ["replay_page", "replay", "button"], ["analysis_page", "analysis", "button"]]) {
       const a = document.createElement("a");
       a.className = cls;
@@ -433,6 +859,7 @@
 
   // The server's clock: seconds left, a bar that empties, and a warning for the last
   // quarter of the turn (at most the last 10 seconds, at least the last 3).
+  let lastWhole = null;
   function tick() {
     const el = $("clock");
     const bar = $("clockbar");
@@ -447,12 +874,15 @@
     const warn = left <= Math.min(10, Math.max(3, total / 4));
     el.hidden = false;
     bar.hidden = false;
-    el.textContent = `${T.time_left} ${fill(T.seconds, { n: Math.ceil(left) })}`;
+    const whole = Math.ceil(left);
+    el.textContent = `${T.time_left} ${fill(T.seconds, { n: whole })}`;
     el.classList.toggle("warning", warn);
     el.classList.toggle("mine", myTurn());
     const fillEl = bar.firstElementChild;
     fillEl.style.width = `${Math.min(100, (100 * left) / total)}%`;
     bar.classList.toggle("warning", warn);
+    if (myTurn() && whole !== lastWhole && whole > 0 && (whole === 10 || whole <= 5) && whole < total) signalWarning();
+    lastWhole = whole;
   }
 
   let seatsShown = null;
@@ -471,7 +901,7 @@
     table.seats.forEach((s, i) => {
       const li = document.createElement("li");
       if (s.kind === "computer") {
-        li.textContent = `${i + 1}. ${boot.levels[s.level] || s.level} · ${T.computer}`;
+        li.textContent = `${i + 1}. ${seatName(i)} · ${T.computer}`;
       } else if (s.taken) {
         li.textContent = `${i + 1}. ${s.name}`;
       } else if (me === null) {
@@ -494,81 +924,196 @@
     });
   }
 
+  // ------------------------------------------------------------ signals
+
+  // "Your turn": a sound, a vibration, the tab's title; a warning sound in the last
+  // seconds. Each can be switched off; the choices are kept in this browser.
+  const signals = { sound: true, warning: true, vibrate: true, title: true, ...store.get("meldtour.signals", {}) };
+  const baseTitle = document.title;
+  let audio = null;
+  const unlockAudio = () => {
+    if (audio || !window.AudioContext) return;
+    try { audio = new AudioContext(); } catch (e) { audio = null; }
+  };
+  window.addEventListener("pointerdown", unlockAudio, { once: true, capture: true });
+  window.addEventListener("keydown", unlockAudio, { once: true, capture: true });
+
+  function beep(freqs, length) {
+    if (!audio) return;
+    try {
+      let at = audio.currentTime;
+      for (const f of freqs) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.frequency.value = f;
+        gain.gain.setValueAtTime(0.15, at);
+        gain.gain.exponentialRampToValueAtTime(0.001, at + length);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(at);
+        osc.stop(at + length);
+        at += length * 0.9;
+      }
+    } catch (e) { /* no sound */ }
+  }
+
+  function signalTitle() { if (signals.title) document.title = `● ${T.title_your_turn} · ${baseTitle}`; }
+  function signalTurn() {
+    signalTitle();
+    if (signals.sound) beep([660, 880], 0.18);
+    if (signals.vibrate && navigator.vibrate) navigator.vibrate([120, 60, 120]);
+  }
+  function signalWarning() { if (signals.sound && signals.warning) beep([440], 0.12); }
+  function renderTitle() { if (!myTurn() || !signals.title) document.title = baseTitle; else signalTitle(); }
+  renderHooks.push(renderTitle);
+
+  function showSignals() {
+    document.querySelectorAll("[data-signal]").forEach((box) => { box.checked = Boolean(signals[box.dataset.signal]); });
+    const mute = $("b-mute");
+    mute.textContent = `♪ ${T.sound}`;
+    mute.classList.toggle("off", !signals.sound);
+    mute.setAttribute("aria-pressed", String(Boolean(signals.sound)));
+  }
+  function setSignal(name, on) {
+    signals[name] = on;
+    store.set("meldtour.signals", signals);
+    showSignals();
+    renderTitle();
+  }
+  document.querySelectorAll("[data-signal]").forEach((box) => box.addEventListener("change", () => setSignal(box.dataset.signal, box.checked)));
+  $("b-mute").addEventListener("click", () => setSignal("sound", !signals.sound));
+  showSignals();
+
+  // ------------------------------------------------------------ chat (fixed phrases)
+
+  const bubbles = {};
+  let chatShown = false;
+  function renderChat() {
+    const box = $("chat");
+    box.hidden = me === null;
+    if (chatShown || me === null) return;
+    chatShown = true;
+    const list = $("phrases");
+    for (const [key, words] of boot.phrases) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.phrase = key;
+      b.textContent = words;
+      b.addEventListener("click", () => send({ type: "chat", id: rid(), phrase: key }));
+      list.append(b);
+    }
+  }
+
+  function heard(m, live) {
+    const found = boot.phrases.find(([key]) => key === m.phrase);
+    const words = found && found[1];
+    if (!words) return;
+    const li = document.createElement("li");
+    li.dataset.kind = "chat";
+    li.className = "chat-line";
+    li.textContent = fill(T.said, { name: nameOf(m.seat), phrase: words });
+    addLine(li);
+    if (live) {
+      bubbles[m.seat] = words;
+      setTimeout(() => { if (bubbles[m.seat] === words) { delete bubbles[m.seat]; render(); } }, 5000);
+      render();
+    }
+  }
+
   // ------------------------------------------------------------ messages
 
   let noticeTimer = null;
-  function notice(text, kind) {
+  function notice(text, kind, stay) {
     const el = $("notice");
     el.hidden = false;
     el.textContent = text;
     el.className = `notice ${kind || ""}`;
     el.dataset.kind = kind || "";
     clearTimeout(noticeTimer);
-    if (kind !== "reconnect") noticeTimer = setTimeout(() => { el.hidden = true; }, 8000);
+    if (kind !== "reconnect" && !stay) noticeTimer = setTimeout(() => { el.hidden = true; }, 8000);
   }
   function hideNotice(kind) { const el = $("notice"); if (el.dataset.kind === kind) el.hidden = true; }
+  function say(text) { $("say").textContent = text; }
 
-  function logEvent(e) {
+  // An event in words, its tiles drawn; null for an event the log does not show.
+  function eventLine(e, moved) {
     const name = e.seat !== null && e.seat !== undefined ? nameOf(e.seat) : "";
-    let text = null;
     switch (e.kind) {
-      case "play": text = fill(T.ev_play, { name, n: e.data.placed.length }); break;
-      case "initial_meld": text = fill(T.ev_initial, { name }); break;
+      case "play": {
+        const s = sentence(T.ev_put, { name, tiles: chips(e.data.placed) });
+        if (moved) s.append(` (${plural("moved", moved)})`);
+        return s;
+      }
+      case "initial_meld": return sentence(T.ev_initial, { name });
       case "draw":
-        if (e.private) text = fill(T.ev_draw_me, { tiles: inWords(e.private.tiles) });
-        else if (e.data.why === "penalty") text = fill(T.ev_penalty, { name, n: e.data.count });
-        else text = fill(T.ev_draw, { name });
-        if (e.private && e.data.why === "penalty") text = `${fill(T.ev_penalty, { name, n: e.data.count })} (${inWords(e.private.tiles)})`;
-        break;
-      case "timeout": text = fill(T.ev_timeout, { name }); break;
-      case "failed_turn": text = fill(e.data.consequence === "keep_completed" ? T.ev_failed_keep : T.ev_failed_revert, { name }); break;
-      case "penalty": text = fill(T.ev_points, { name, n: e.data.points }); break;
-      case "pass": text = fill(T.ev_pass, { name }); break;
-      case "pool_empty": text = T.ev_pool_empty; break;
-      case "redeal": text = fill(T.ev_redeal, { name }); break;
-      case "illegal_end":
-        text = fill(T.ev_illegal_end, { name });
-        if (e.private && e.private.reason) text = `${text}: ${e.private.reason}`;
-        break;
-      case "game_end": text = T.game_over; break;
-      default: break;
+        if (e.private && e.data.why === "penalty") return sentence(T.ev_drew_penalty, { name, tiles: chips(e.private.tiles) });
+        if (e.private) return sentence(T.ev_draw_me, { tiles: chips(e.private.tiles) });
+        if (e.data.why === "penalty") return sentence(plural("penalty", e.data.count, { name }), {});
+        return sentence(T.ev_draw, { name });
+      case "timeout": return sentence(T.ev_timeout, { name });
+      case "failed_turn": return sentence(e.data.consequence === "keep_completed" ? T.ev_failed_keep : T.ev_failed_revert, { name });
+      case "penalty": return sentence(T.ev_points, { name, n: e.data.points });
+      case "pass": return sentence(T.ev_pass, { name });
+      case "pool_empty": return sentence(T.ev_pool_empty, {});
+      case "redeal": return sentence(T.ev_redeal, { name });
+      case "illegal_end": {
+        const s = sentence(T.ev_illegal_end, { name });
+        if (e.private && e.private.reason) s.append(`: ${e.private.reason}`);
+        return s;
+      }
+      case "game_end": return sentence(T.game_over, {});
+      default: return null;
     }
-    if (!text) return;
-    const li = document.createElement("li");
-    li.textContent = text;
-    li.dataset.kind = e.kind;
+  }
+
+  // The log reads top to bottom, the newest line last, numbered from the game's start.
+  function addLine(li) {
     const list = $("events");
-    list.prepend(li);
-    while (list.children.length > 30) list.lastChild.remove();
-    if (e.kind === "timeout" || e.kind === "failed_turn") notice(text, "bad");
+    const follow = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+    list.append(li);
+    while (list.children.length > 60) { list.firstChild.remove(); list.start = (list.start || 1) + 1; }
+    if (follow) list.scrollTop = list.scrollHeight;
+  }
+
+  function logEvent(e, moved, quiet) {
+    const line = eventLine(e, moved);
+    if (!line) return;
+    const li = document.createElement("li");
+    li.dataset.kind = e.kind;
+    li.append(...line.childNodes);
+    addLine(li);
+    if (!quiet && (e.kind === "timeout" || e.kind === "failed_turn")) notice(li.textContent, "bad");
   }
 
   // ------------------------------------------------------------ buttons
 
-  $("b-done").addEventListener("click", () => {
+  const button = (id, act) => $(id).addEventListener("click", (e) => {
+    if (Date.now() < quietUntil && e.detail > 0) return;  // the end of a drag, not a click
+    act(e);
+  });
+  button("b-done", () => {
     if (!myTurn()) return;
     clearTimeout(draftTimer);
     send({ type: "move", id: rid(), version, action: "play", board: boardOut() });
   });
-  $("b-draw").addEventListener("click", () => {
+  button("b-draw", () => {
     if (!myTurn()) return;
     clearTimeout(draftTimer);
     send({ type: "move", id: rid(), version, action: view.pool_left > 0 ? "draw" : "pass" });
   });
-  $("b-undo").addEventListener("click", () => {
+  button("b-undo", () => {
     const last = undo.pop();
     if (!last || !myTurn()) return;
     melds = last.melds; rack = last.rack;
     changed();
   });
-  $("b-reset").addEventListener("click", () => {
+  button("b-reset", () => {
     if (!myTurn() || undo.length === 0) return;
     const first = undo[0];
     undo = [];
     melds = first.melds; rack = first.rack;
     changed();
   });
-  $("b-redeal").addEventListener("click", () => {
+  button("b-redeal", () => {
     if (!canRedeal()) return;
     if (!redealArmed) {  // a second tap confirms: a new deal cannot be taken back
       redealArmed = setTimeout(() => { redealArmed = null; renderRedeal(); }, 5000);
@@ -580,8 +1125,23 @@
     send({ type: "move", id: rid(), version, action: "redeal" });
     renderRedeal();
   });
-  $("b-colour").addEventListener("click", () => sortRack("colour"));
-  $("b-number").addEventListener("click", () => sortRack("number"));
+  button("b-colour", () => { setSort("colour"); render(); });
+  button("b-number", () => { setSort("number"); render(); });
+  button("b-back", () => showStep((step === null ? moves.length - 1 : step) - 1));
+  button("b-fwd", () => showStep(step === null ? null : step + 1));
+  button("b-now", () => showStep(null));
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && picked) { picked = null; render(); } });
+
+  // What another part of the page may use (a hint button, say): the view, the draft,
+  // a place for a button, and a call after each redraw.
+  window.meldtable = {
+    view: () => view,
+    draft: () => boardOut(),
+    rack: () => rack.map((x) => x.t),
+    myTurn,
+    addButton(el) { $("buttons").insertBefore(el, $("buttons").querySelector(".spacer")); },
+    onRender(fn) { renderHooks.push(fn); },
+  };
 
   setInterval(tick, 250);
   if (!table.started) showWaiting();
