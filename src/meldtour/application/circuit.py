@@ -697,7 +697,8 @@ def decline(store: Store, key: str, slug: str, number: int, *, who: str,
         grant = next((g for g in found if any(
             h.person == reg.player_id and h.status == "holds" for h in _holders(s, key))), None)
         if grant is None:
-            raise UseCaseError("circuit.not_holder", name=reg.name, label=key)
+            raise UseCaseError("circuit.not_holder", name=reg.name,
+                               label=found[0].label if found else key)
         rows.add_decline(s, grant.id, reg.id, who=who, why=why, at=now())
         rows.audit(s, at=now(), who=who, action="decline", entity="qualification", key=key,
                    before={"holder": reg.player_id}, after=None, why=why)
