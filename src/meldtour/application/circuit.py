@@ -41,6 +41,7 @@ from meldtour.tournament.ranking import (
     Rating,
     RatingConfig,
     TournamentResult,
+    in_season,
     national_ranking,
     rate_games,
 )
@@ -609,7 +610,7 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
             slug, tname, tday, dkey, dname = meta[k]
             evs.append(EventPoints(slug, tname, dkey, dname, tday, place_of[k][line.player],
                                    len(place_of[k]), pts, True))
-        for r in results:
+        for r in in_season(results, info.config):
             if line.player in r.places and r.key not in counted:
                 slug, tname, tday, dkey, dname = meta[r.key]
                 evs.append(EventPoints(slug, tname, dkey, dname, tday, r.places[line.player],
