@@ -10,7 +10,6 @@ from meldtour.players.levels import make_player
 from meldtour.players.runner import play_game
 from meldtour.store.db import Store
 
-
 #: Games played by computer players, by table size (made once per process, dealt to
 #: the tables in turn: the scores of real games, at a fraction of the time).
 _GAMES: dict[tuple[str, int], list[tuple[tuple[int, ...], int]]] = {}

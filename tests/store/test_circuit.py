@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 

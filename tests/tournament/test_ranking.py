@@ -99,4 +99,4 @@ def test_points_table_season_and_best_k_by_hand() -> None:
     assert by[4].points == pytest.approx(100 * 0.5 ** (10 / 100))
     # player 2: a 60 × 0.5 × 0.5 = 15, b 40 × 0.5**0.1, c 60 × 0.25 = 15: best two
     assert by[2].points == pytest.approx(40 * 0.5 ** 0.1 + 15)
-    assert [line.rank for line in sorted(by.values(), key=lambda x: x.rank)][0] == 1
+    assert min(line.rank for line in by.values()) == 1
