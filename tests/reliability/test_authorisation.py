@@ -132,6 +132,16 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/director/t/{slug}/export/{what}.{fmt}"): "tournament",
     ("GET", "/director/t/{slug}/d/{key}/online"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/online/start"): "tournament",
+    # the circuit: ranking, rating, people (web/routes/circuit.py)
+    ("GET", "/ranking"): "public",
+    ("GET", "/ranking.{fmt}"): "public",
+    ("GET", "/api/ranking"): "public",
+    ("GET", "/rating"): "public",
+    ("GET", "/rating.{fmt}"): "public",
+    ("GET", "/people/{player}"): "public",
+    ("GET", "/director/t/{slug}/d/{key}/qualified"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/quota"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/decline"): "tournament",
     # score entry by the table's link
     ("GET", "/score/{token}"): "scorer",
     ("POST", "/score/{token}/check"): "scorer",

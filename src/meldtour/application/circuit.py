@@ -644,6 +644,7 @@ class Holder:
     division: str
     place: int
     status: str  # "holds", "declined", "next"
+    number: int = 0  # the registration's number in the awarding tournament
 
 
 def grant_qualification(store: Store, slug: str, division: str, key: str, *, label: str,
@@ -659,19 +660,25 @@ def grant_qualification(store: Store, slug: str, division: str, key: str, *, lab
                                                 "seats": seats, "label": label}, why="")
 
 
+def qualifications(store: Store) -> list[tuple[str, str]]:
+    """Every qualification an award grants: (key, label), by key."""
+    with store.reading() as s:
+        return sorted({g.key: g.label for g, *_ in rows.grants(s)}.items())
+
+
 def _holders(s: Any, key: str | None = None) -> list[Holder]:
     out = []
     for g, slug, dkey, _dname in rows.grants(s, key):
         declined = rows.declines(s, g.id)
         left = g.seats
-        for place, reg_id, pid, name in rows.results_of_division(s, g.division_id):
+        for place, reg_id, pid, name, number in rows.results_of_division(s, g.division_id):
             if reg_id in declined:
                 status = "declined"
             elif left > 0:
                 status, left = "holds", left - 1
             else:
                 status = "next"
-            out.append(Holder(g.key, g.label, pid, name, slug, dkey, place, status))
+            out.append(Holder(g.key, g.label, pid, name, slug, dkey, place, status, number))
             if status == "next":
                 break
     return out
@@ -892,7 +899,7 @@ __all__ = [
     "PersonPage", "PersonView", "Played", "RankingEntry", "RankingInfo", "RankingTable",
     "RatingLine", "SeatView", "backfill", "by_qualification", "candidates", "config_data",
     "config_of", "count_division", "decline", "define_ranking", "grant_qualification",
-    "holders", "merge", "parse_day", "people", "person", "person_page", "rankings",
+    "holders", "merge", "qualifications", "parse_day", "people", "person", "person_page", "rankings",
     "rate_division", "ratings", "recompute_ratings", "record_results", "register_qualified",
     "same_person", "seats", "set_person", "set_quota", "split",
 ]

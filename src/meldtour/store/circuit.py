@@ -303,11 +303,11 @@ def result_lines(s: Any, division_ids: Iterable[int] | None = None) -> list[Resu
     return [tuple(r) for r in s.execute(q).all()]
 
 
-def results_of_division(s: Any, division_id: int) -> list[tuple[int, int, int, str]]:
-    """(place, registration id, person, name) of a division, by place."""
+def results_of_division(s: Any, division_id: int) -> list[tuple[int, int, int, str, int]]:
+    """(place, registration id, person, name, number) of a division, by place."""
     return [tuple(r) for r in s.execute(
         select(ResultRow.place, RegistrationRow.id, RegistrationRow.player_id,
-               RegistrationRow.name)
+               RegistrationRow.name, RegistrationRow.number)
         .join(RegistrationRow, ResultRow.registration_id == RegistrationRow.id)
         .where(ResultRow.division_id == division_id)
         .order_by(ResultRow.place, RegistrationRow.number)).all()]

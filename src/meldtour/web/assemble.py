@@ -37,7 +37,7 @@ from .deps import gettext_of
 from .director.deps import LoginRequired, Web, render
 from .director.routes import director, online, printing, score
 from .limits import BodyLimit
-from .routes import play, public, review, site
+from .routes import circuit, play, public, review, site
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -58,7 +58,7 @@ def assemble(settings: Settings) -> FastAPI:
     app.include_router(site.router)
     app.include_router(play.router)
     app.include_router(review.router)  # a game's score and replay, after its table pages
-    for module in (public, director, score, printing, online):
+    for module in (public, director, score, printing, online, circuit):
         app.include_router(module.router)
     keep_games(app)
     return app
