@@ -899,7 +899,8 @@ __all__ = [
     "PersonPage", "PersonView", "Played", "RankingEntry", "RankingInfo", "RankingTable",
     "RatingLine", "SeatView", "backfill", "by_qualification", "candidates", "config_data",
     "config_of", "count_division", "decline", "define_ranking", "grant_qualification",
-    "holders", "merge", "qualifications", "parse_day", "people", "person", "person_page", "rankings",
+    "holders", "merge", "parse_day", "people", "person", "person_page", "qualifications",
+    "rankings",
     "rate_division", "ratings", "recompute_ratings", "record_results", "register_qualified",
     "same_person", "seats", "set_person", "set_quota", "split",
 ]
