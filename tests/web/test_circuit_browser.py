@@ -29,7 +29,8 @@ from meldtour.web.director.deps import Web  # noqa: E402
 from ..circuit_play import play_out  # noqa: E402
 from .test_e2e_tournament import browser  # noqa: E402,F401  (the module's browser)
 
-TOHOKU = ["佐藤花子", "鈴木一郎", "高橋健", "田中美咲", "伊藤翔", "渡辺愛", "山本大輝", "中村さくら"]
+TOHOKU = ["佐藤花子", "鈴木一郎", "高橋健", "田中美咲", "伊藤翔", "渡辺愛", "山本大輝",
+          "中村さくら"]
 
 
 @pytest.fixture(scope="module")
