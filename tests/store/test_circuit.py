@@ -7,6 +7,7 @@ again; qualifications pass down and fill the seats of a division."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections.abc import Iterator
 from datetime import date
 
@@ -121,6 +122,33 @@ def test_decay_best_k_and_season_by_hand(played: tuple[str, Store]) -> None:
         assert line.points == pytest.approx(sum(
             [100, 60, 40, 20][e.place - 1] * {"c2": 1.0, "b3": 1.0}[e.tournament]
             if e.place <= 4 else 0 for e in line.events))
+
+
+def test_a_stage_seeded_by_rating_keeps_the_strongest_apart(played: tuple[str, Store]) -> None:
+    _url, store = played
+    uc.create_tournament(store, "busan-2015", who="d", slug="seeded", seed=3)
+    t = uc.read(store, "seeded")
+    fmt = t.division("general").formats
+    uc.edit_division(store, "seeded", "general", uc.DivisionEdit(formats=(
+        replace(fmt[0], seating="by-rating"), *fmt[1:])), who="d")
+    best = c.ratings(store)[:2]
+    names = [r.name for r in c.ratings(store)]
+    # registered weakest first (the people the merge below changes are left out)
+    chosen = [n for n in dict.fromkeys(reversed(names))
+              if names.count(n) == 1 and "서준" not in n][:6]
+    uc.register_players(store, "seeded", [uc.PlayerEntry(n, "general") for n in chosen],
+                        who="d")
+    uc.check_in_players(store, "seeded", [], who="d", everyone_but=True, division="general")
+    out = uc.seat(store, "seeded", "general", 1, who="d")
+    stage = out.tournament.division("general").stages[0]
+    person = {n: r.player_id for n, r in uc.registrations_by_number(store, "seeded").items()}
+    order = [person[p] for p in stage.entrants]
+    rated = {r.person: r.ordinal for r in c.ratings(store)}
+    assert order == sorted(order, key=lambda p: -rated[p])  # entrants in seed order
+    first = stage.rounds[0].seating.tables
+    table_of = {person[p]: i for i, tb in enumerate(first) for p in tb}
+    if all(b.name in chosen for b in best):
+        assert table_of[best[0].person] != table_of[best[1].person]
 
 
 def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(

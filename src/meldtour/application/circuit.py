@@ -844,6 +844,46 @@ def _tournament_row(s: Any, slug: str | None) -> int:
 
 
 # ---------------------------------------------------------------------------
+# Seeding
+
+
+#: The seating methods that seed a first stage, and what they seed by.
+SEEDED: Final = {"by-rating": "rating", "by-ranking": "ranking"}
+
+
+def seed_order(store: Store, slug: str | None, division: str | None) -> list[int] | None:
+    """The registration numbers of the division in seed order — best rating (mu − 3σ)
+    or most ranking points first, the others after in registration order — when its
+    first stage is yet to start and is seated by rating or ranking; else ``None``."""
+    from .cache import read
+    from .divisions import resolve_division
+
+    t = read(store, slug)
+    try:
+        key = resolve_division(t, division)
+    except (TournamentError, UseCaseError):
+        return None
+    div = t.division(key)
+    if div.stages or not div.formats or div.formats[0].method not in SEEDED:
+        return None
+    with store.reading() as s:
+        loaded = load(s, slug)
+        person_of = {n: r.player_id for n, r in loaded.registrations.items()
+                     if r.division_id == loaded.divisions[key].id}
+    value: dict[int, float]
+    if SEEDED[div.formats[0].method] == "rating":
+        value = {r.person: r.ordinal for r in ratings(store)}
+    else:
+        try:
+            value = {x.person: x.points for x in ranking_table(store).lines}
+        except UseCaseError:  # several rankings and none chosen: registration order
+            value = {}
+    numbers = sorted(person_of)
+    return sorted(numbers, key=lambda n: (person_of[n] not in value,
+                                          -value.get(person_of[n], 0.0), n))
+
+
+# ---------------------------------------------------------------------------
 # A person's page
 
 
@@ -902,5 +942,5 @@ __all__ = [
     "holders", "merge", "parse_day", "people", "person", "person_page", "qualifications",
     "rankings",
     "rate_division", "ratings", "recompute_ratings", "record_results", "register_qualified",
-    "same_person", "seats", "set_person", "set_quota", "split",
+    "same_person", "seats", "seed_order", "set_person", "set_quota", "split",
 ]
