@@ -7,8 +7,8 @@ again; qualifications pass down and fill the seats of a division."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 
 import pytest
