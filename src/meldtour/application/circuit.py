@@ -18,6 +18,8 @@ and the qualifications.
   N, passing down past whoever declines, :func:`decline`); a division with quotas
   (:func:`set_quota`) is by qualification only: :func:`register_qualified` accepts a
   holder and refuses everyone else with the reason.
+
+The defaults and what each number means: docs/circuit.md, "Rankings".
 """
 
 from __future__ import annotations
