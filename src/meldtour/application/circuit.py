@@ -584,7 +584,7 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
         info = _ranking_info(s, key)
         lines = rows.result_lines(s, None if info.counts_all else list(info.events))
         ids = {line[6] for line in lines}
-        names = {p.id: p.name for p in rows.all_people(s)} if ids else {}
+        names = rows.names(s) if ids else {}
         hidden = {pid for pid, d in rows.details(s, ids).items() if not d.public} \
             if public_only else set()
     by_event: dict[str, dict[int, int]] = {}
@@ -602,6 +602,10 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
             results.append(TournamentResult(ek, held, level[ek], places))
     table = national_ranking(results, day, info.config)
     place_of = {r.key: r.places for r in results}
+    played: dict[int, list[TournamentResult]] = {}
+    for r in in_season(results, info.config):
+        for pid in r.places:
+            played.setdefault(pid, []).append(r)
     out = []
     for line in table:
         if line.player in hidden:
@@ -612,8 +616,8 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
             slug, tname, tday, dkey, dname = meta[k]
             evs.append(EventPoints(slug, tname, dkey, dname, tday, place_of[k][line.player],
                                    len(place_of[k]), pts, True))
-        for r in in_season(results, info.config):
-            if line.player in r.places and r.key not in counted:
+        for r in played.get(line.player, ()):
+            if r.key not in counted:
                 slug, tname, tday, dkey, dname = meta[r.key]
                 evs.append(EventPoints(slug, tname, dkey, dname, tday, r.places[line.player],
                                        r.field_size, 0.0, False))

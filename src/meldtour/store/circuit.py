@@ -300,7 +300,13 @@ def result_lines(s: Any, division_ids: Iterable[int] | None = None) -> list[Resu
          .outerjoin(first, first.c.division_id == DivisionRow.id))
     if division_ids is not None:
         q = q.where(ResultRow.division_id.in_(list(division_ids)))
-    return [tuple(r) for r in s.execute(q).all()]
+    # Plain rows through the connection (no ORM loading: 20,000 rows in a ranking).
+    return [tuple(r) for r in s.connection().execute(q).all()]
+
+
+def names(s: Any) -> dict[int, str]:
+    """Every person's name, by id."""
+    return dict(s.connection().execute(select(Player.id, Player.name)).all())
 
 
 def results_of_division(s: Any, division_id: int) -> list[tuple[int, int, int, str, int]]:
@@ -449,7 +455,8 @@ __all__ = [
     "RankingRow", "ResultRow", "add_decline", "add_ranking", "all_people", "all_ratings",
     "audit", "awarded_divisions", "awarded_without_results", "by_member_number",
     "clear_ratings", "declines", "details", "division_id", "division_registrations",
-    "forget_person", "grants", "merges", "move_registrations", "new_person", "people_named",
+    "forget_person", "grants", "merges", "move_registrations", "names", "new_person",
+    "people_named",
     "person", "quota_divisions", "quotas", "ranking_by_key", "ranking_events", "rankings",
     "record_merge", "registration", "registrations_of", "result_lines",
     "results_of_division", "set_details", "set_grant", "set_quota", "set_ranking_event",
