@@ -592,9 +592,12 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
     level: dict[str, str] = {}
     for did, slug, tname, tday, dkey, dname, pid, place, _field, at in lines:
         ek = f"{slug}/{dkey}"
-        by_event.setdefault(ek, {})[pid] = place
-        meta[ek] = (slug, tname, tday or (at or "")[:10], dkey, dname)
-        level[ek] = info.events.get(did, info.default_level)
+        places = by_event.get(ek)
+        if places is None:
+            places = by_event[ek] = {}
+            meta[ek] = (slug, tname, tday or (at or "")[:10], dkey, dname)
+            level[ek] = info.events.get(did, info.default_level)
+        places[pid] = place
     results = []
     for ek, places in by_event.items():
         held = _held(meta[ek][2])

@@ -131,9 +131,19 @@ def national_ranking(
     (of the season's, when the configuration names one)."""
     earned: dict[int, list[tuple[float, str]]] = {}
     for res in in_season(results, config):
-        for player in res.places:
-            pts = decay(tournament_points(res, player, config), res.date, as_of, config)
-            earned.setdefault(player, []).append((pts, res.key))
+        # One tournament's numbers once (its weight, field, decay), then each place.
+        if res.level not in config.weights:
+            tournament_points(res, next(iter(res.places), 0), config)  # the refusal
+        weight = config.weights[res.level]
+        n = res.field_size
+        factor = decay(1.0, res.date, as_of, config)
+        table, size = config.table, len(config.table)
+        for player, place in res.places.items():
+            if table:
+                pts = table[place - 1] * weight if place <= size else 0.0
+            else:
+                pts = config.base * weight * (n - place + 1) / n
+            earned.setdefault(player, []).append((pts * factor, res.key))
     lines = []
     for player, items in earned.items():
         best = sorted(items, key=lambda x: (-x[0], x[1]))[: config.best]
