@@ -142,6 +142,13 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/director/t/{slug}/d/{key}/qualified"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/quota"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/decline"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/grant"): "tournament",
+    ("GET", "/director/t/{slug}/p/{player}/same"): "tournament",
+    ("POST", "/director/t/{slug}/p/{player}/same"): "tournament",
+    ("GET", "/director/people"): "administrator",
+    ("POST", "/director/people/merge"): "administrator",
+    ("POST", "/director/people/{player}/details"): "administrator",
+    ("POST", "/director/people/{player}/split"): "administrator",
     # score entry by the table's link
     ("GET", "/score/{token}"): "scorer",
     ("POST", "/score/{token}/check"): "scorer",

@@ -143,3 +143,45 @@ def test_no_contact_detail_is_in_any_public_page(client: TestClient) -> None:
                                           "/ranking.csv", "/rating.csv")]
     texts += [client.get(f"/people/{p.person}").text for p in circuit.people(store)]
     assert not any("@example.org" in t for t in texts)
+
+
+def test_the_director_merges_splits_and_links_people(client: TestClient) -> None:
+    store = web(client).store()
+    uc.create_tournament(store, "busan-2015", who="d", seed=7, slug="next")
+    uc.register_players(store, "next", [uc.PlayerEntry("이 서준", "general")], who="d")
+    page = client.get("/director/people?name=김민지&lang=en").text
+    assert page.count('class="panel person"') == 2 and "Merge into another person" in page
+    a, b = circuit.people(store, "김민지")
+    token = csrf(client, "/director/people")
+    r = client.post("/director/people/merge?lang=en", data={
+        "csrf": token, "keep": str(a.person), "gone": str(b.person), "why": "same?",
+        "name": "김민지"})
+    assert "both played in busan" in r.text  # refused: two people
+    # the registration of "이 서준" is 이서준 of busan: "the same person as …"
+    lee, = circuit.people(store, "이서준")
+    same = client.get("/director/t/next/p/1/same?lang=ko").text
+    assert "다른 사람은 없습니다" in same  # nobody else of the name "이 서준"
+    r = client.post("/director/t/next/p/1/same?lang=en", data={
+        "csrf": token, "person": str(lee.person), "why": "member card"})
+    assert "this registration is 이서준" in r.text
+    assert {e.tournament for e in circuit.person(store, lee.person).entries} == {
+        "busan", "next"}
+    r = client.post(f"/director/people/{lee.person}/split?lang=en", data={
+        "csrf": token, "tournament": "next", "why": "another 이서준 after all", "name": ""})
+    assert "Split: 1 registrations are now person" in r.text
+    r = client.post(f"/director/people/{lee.person}/details?lang=en", data={
+        "csrf": token, "member": "KRF-3", "birth_year": "19x0", "contact": "", "public": "1"})
+    assert "like 1990" in r.text
+    r = client.post(f"/director/people/{lee.person}/details?lang=en", data={
+        "csrf": token, "member": "KRF-3", "birth_year": "1990", "contact": "",
+        "public": "1"})
+    assert "Details recorded" in r.text
+    assert circuit.person(store, lee.person).member_number == "KRF-3"
+    r = client.post("/director/t/busan/d/general/grant?lang=en", data={
+        "csrf": token, "qualification": "Bad Key", "label": "", "seats": "1"})
+    assert "lower-case letters" in r.text
+    r = client.post("/director/t/busan/d/general/grant?lang=en", data={
+        "csrf": token, "qualification": "club-cup", "label": "Club cup", "seats": "1"})
+    assert "the awards of this division qualify" in r.text
+    page = client.get("/director/t/busan/d/general/qualified?lang=en").text
+    assert "Club cup" in page and "holds it" in page

@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from meldtour import application as usecases
 from meldtour.application import circuit
+from meldtour.store import owners
 
 from ..deps import load_tournament
 from ..director.deps import (
+    DirectorDep,
     StoreDep,
     TournamentDirectorDep,
     csrf_protect,
@@ -162,8 +166,9 @@ def seats_page(request: Request, store: StoreDep, director: TournamentDirectorDe
     except (usecases.UseCaseError, ValueError):
         raise HTTPException(404, f"no division {key!r}") from None
     known = circuit.qualifications(store)
+    grants = [h for h in circuit.holders(store) if (h.tournament, h.division) == (slug, key)]
     return render(request, "director/qualified.html", t=t, slug=slug, div=div, views=views,
-                  known=known, account=director)
+                  known=known, grants=grants, account=director)
 
 
 @director.post("/t/{slug}/d/{key}/quota")
@@ -202,6 +207,140 @@ def decline_post(request: Request, store: StoreDep, director: TournamentDirector
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(request, back, _("Recorded: the seat passes to the next place."))
+
+
+# ---------------------------------------------------------------------------
+# The director: people across tournaments
+
+
+def _administrator(request: Request, store: Any, account: Any) -> None:
+    """People span tournaments: only the site's administrator merges and splits them."""
+    if owners.administrator_id(store) != account.id:
+        _ = gettext_of(request)
+        raise HTTPException(403, _("Only the site's administrator merges and splits "
+                                   "people."))
+
+
+@director.get("/people", response_class=HTMLResponse)
+def people_page(request: Request, store: StoreDep, director: DirectorDep,
+                name: str = "") -> Response:
+    _administrator(request, store, director)
+    name = " ".join(name.split())[:200]
+    found = circuit.people(store, name or None)
+    return render(request, "director/people.html", people=found[:200], query=name,
+                  more=len(found) > 200, account=director)
+
+
+def _back(name: str) -> str:
+    return "/director/people?" + urlencode({"name": name}) if name else "/director/people"
+
+
+@director.post("/people/{player}/details")
+def person_details(request: Request, store: StoreDep, director: DirectorDep, player: int,
+                   member: str = Form(""), birth_year: str = Form(""),
+                   contact: str = Form(""), public: str = Form(""),
+                   name: str = Form("")) -> Response:
+    _administrator(request, store, director)
+    _ = gettext_of(request)
+    year = birth_year.strip()
+    if year and not year.isdigit():
+        return redirect(request, _back(name), _("The birth year must be a year, like 1990."),
+                        "error")
+    try:
+        circuit.set_person(store, player, who=director.name, member_number=member,
+                           birth_year=int(year) if year else None, contact=contact,
+                           public=bool(public))
+    except usecases.UseCaseError as exc:
+        return redirect(request, _back(name), refusal_text(exc, _), "error")
+    return redirect(request, _back(name), _("Details recorded."))
+
+
+@director.post("/people/merge")
+def people_merge(request: Request, store: StoreDep, director: DirectorDep,
+                 keep: str = Form(""), gone: str = Form(""), why: str = Form(""),
+                 name: str = Form("")) -> Response:
+    _administrator(request, store, director)
+    _ = gettext_of(request)
+    if not (keep.isdigit() and gone.isdigit()):
+        return redirect(request, _back(name), _("Choose the two people to merge."), "error")
+    try:
+        out = circuit.merge(store, int(keep), int(gone), who=director.name, why=why)
+    except usecases.UseCaseError as exc:
+        return redirect(request, _back(name), refusal_text(exc, _), "error")
+    return redirect(request, _back(name), _(
+        "Merged: %(n)s registrations are now %(name)s's; the ratings were computed "
+        "again.") % {"n": len(out.moved), "name": out.kept.name})
+
+
+@director.post("/people/{player}/split")
+async def people_split(request: Request, store: StoreDep, director: DirectorDep,
+                       player: int) -> Response:
+    _administrator(request, store, director)
+    _ = gettext_of(request)
+    form = await request.form()
+    name = str(form.get("name", ""))
+    chosen = [str(x) for x in form.getlist("tournament")]
+    try:
+        out = circuit.split(store, player, chosen, who=director.name,
+                            why=str(form.get("why", "")))
+    except usecases.UseCaseError as exc:
+        return redirect(request, _back(name), refusal_text(exc, _), "error")
+    return redirect(request, _back(name), _(
+        "Split: %(n)s registrations are now person #%(person)s; the ratings were "
+        "computed again.") % {"n": len(out.moved), "person": out.kept.person})
+
+
+@director.get("/t/{slug}/p/{player}/same", response_class=HTMLResponse)
+def same_page(request: Request, store: StoreDep, director: TournamentDirectorDep,
+              slug: str, player: int) -> Response:
+    t = load_tournament(store, slug)
+    try:
+        mine, found = circuit.candidates(store, slug, player)
+    except usecases.UseCaseError:
+        raise HTTPException(404, "no such player") from None
+    return render(request, "director/same.html", t=t, slug=slug, player=player, mine=mine,
+                  found=found, account=director)
+
+
+@director.post("/t/{slug}/p/{player}/same")
+def same_post(request: Request, store: StoreDep, director: TournamentDirectorDep,
+              slug: str, player: int, person: str = Form(""),
+              why: str = Form("")) -> Response:
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/p/{player}/same"
+    if not person.isdigit():
+        return redirect(request, back, _("Choose the person this registration is."),
+                        "error")
+    try:
+        out = circuit.same_person(store, slug, player, int(person), who=director.name,
+                                  why=why)
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, refusal_text(exc, _), "error")
+    return redirect(request, back, _("Recorded: this registration is %(name)s (#%(person)s)"
+                                     "; the ratings were computed again.")
+                    % {"name": out.kept.name, "person": out.kept.person})
+
+
+@director.post("/t/{slug}/d/{key}/grant")
+def grant_post(request: Request, store: StoreDep, director: TournamentDirectorDep,
+               slug: str, key: str, qualification: str = Form(""), label: str = Form(""),
+               seats: str = Form("")) -> Response:
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/qualified"
+    qualification = qualification.strip()[:100]
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,99}", qualification):
+        return redirect(request, back, _("A qualification's key is lower-case letters, "
+                                         "digits and -."), "error")
+    if not seats.strip().isdigit():
+        return redirect(request, back, _("The number of seats must be a whole number."),
+                        "error")
+    try:
+        circuit.grant_qualification(store, slug, key, qualification,
+                                    label=" ".join(label.split())[:200], seats=int(seats),
+                                    who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, refusal_text(exc, _), "error")
+    return redirect(request, back, _("Recorded: the awards of this division qualify."))
 
 
 router = APIRouter()
