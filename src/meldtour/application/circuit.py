@@ -654,6 +654,7 @@ class Holder:
     place: int
     status: str  # "holds", "declined", "next"
     number: int = 0  # the registration's number in the awarding tournament
+    tournament_name: str = ""
 
 
 def grant_qualification(store: Store, slug: str, division: str, key: str, *, label: str,
@@ -677,7 +678,7 @@ def qualifications(store: Store) -> list[tuple[str, str]]:
 
 def _holders(s: Any, key: str | None = None) -> list[Holder]:
     out = []
-    for g, slug, dkey, _dname in rows.grants(s, key):
+    for g, slug, dkey, _dname, tname in rows.grants(s, key):
         declined = rows.declines(s, g.id)
         left = g.seats
         for place, reg_id, pid, name, number in rows.results_of_division(s, g.division_id):
@@ -687,7 +688,8 @@ def _holders(s: Any, key: str | None = None) -> list[Holder]:
                 status, left = "holds", left - 1
             else:
                 status = "next"
-            out.append(Holder(g.key, g.label, pid, name, slug, dkey, place, status, number))
+            out.append(Holder(g.key, g.label, pid, name, slug, dkey, place, status, number,
+                              tname))
             if status == "next":
                 break
     return out

@@ -384,9 +384,11 @@ def audit(s: Any, *, at: str, who: str, action: str, entity: str, key: str, befo
 # Qualifications
 
 
-def grants(s: Any, key: str | None = None) -> list[tuple[GrantRow, str, str, str]]:
-    """Grants (with their division's slug, key and name)."""
-    q = (select(GrantRow, TournamentRow.slug, DivisionRow.key, DivisionRow.name)
+def grants(s: Any, key: str | None = None) -> list[tuple[GrantRow, str, str, str, str]]:
+    """Grants (with their tournament's slug, their division's key and name, and the
+    tournament's name)."""
+    q = (select(GrantRow, TournamentRow.slug, DivisionRow.key, DivisionRow.name,
+                TournamentRow.name)
          .join(DivisionRow, GrantRow.division_id == DivisionRow.id)
          .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
          .order_by(GrantRow.id))
