@@ -80,3 +80,23 @@ def test_rating_finds_the_stronger_players() -> None:
     assert strong > weak + 1
     assert all(not x.provisional() for x in ratings.values())
     assert all(x.sigma < RatingConfig().sigma for x in ratings.values())
+
+
+def test_points_table_season_and_best_k_by_hand() -> None:
+    """An organiser's points table (times the level's weight), a season and the best
+    two, with a half-life of 100 days, worked by hand."""
+    cfg = RankingConfig(table=(100, 60, 40), half_life_days=100, best=2,
+                        season_start=date(2026, 1, 1), season_end=date(2026, 12, 31))
+    last_year = TournamentResult("y", date(2025, 12, 1), "world", places(1, 2))
+    a = TournamentResult("a", date(2026, 3, 1), "regional", places(1, 2, 3, 4))
+    b = TournamentResult("b", date(2026, 5, 30), "national", places(4, 3, 2, 1))
+    c = TournamentResult("c", date(2026, 6, 9), "monthly", places(1, 2))
+    by = {x.player: x for x in national_ranking([last_year, a, b, c], date(2026, 6, 9), cfg)}
+    # player 1: a 100 × 0.5 at 100 days = 25; b 4th, past the table: 0; c 100 × 0.25 = 25
+    assert by[1].points == pytest.approx(25 + 25)
+    assert {k for k, _ in by[1].counted} == {"a", "c"}  # not last year's world title
+    # player 4: b 100 × 1 at 10 days, a 4th → 0
+    assert by[4].points == pytest.approx(100 * 0.5 ** (10 / 100))
+    # player 2: a 60 × 0.5 × 0.5 = 15, b 40 × 0.5**0.1, c 60 × 0.25 = 15: best two
+    assert by[2].points == pytest.approx(40 * 0.5 ** 0.1 + 15)
+    assert min(line.rank for line in by.values()) == 1

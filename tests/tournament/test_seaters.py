@@ -44,11 +44,13 @@ def assert_valid(plan: tuple[Seating, ...], people: set[int], table_size: int) -
 
 
 def test_the_registry_names_its_methods() -> None:
-    assert list(SEATERS) == ["random", "balanced", "swiss", "snake"]
+    assert list(SEATERS) == ["random", "balanced", "swiss", "snake", "by-rating",
+                             "by-ranking"]
     for name, seater in SEATERS.items():
         assert seater.name == name and seater.label and seater.description
         assert find_seater(name) is seater
-    assert [s.name for s in seaters_for("seatings")] == ["random", "balanced", "swiss"]
+    assert [s.name for s in seaters_for("seatings")] == ["random", "balanced", "swiss",
+                                                          "by-rating", "by-ranking"]
     assert "snake" in [s.name for s in seaters_for("knockout")]
     with pytest.raises(SeatingError, match="unknown seating method 'nope'"):
         plan_seatings(range(1, 9), 1, method="nope")

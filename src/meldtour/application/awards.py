@@ -22,6 +22,7 @@ from meldtour.tournament.ranking import Rating, rate_games
 from meldtour.tournament.stages import Placing
 
 from .cache import read, slug_of
+from .circuit import record_results
 from .divisions import resolve_division
 from .errors import UseCaseError
 from .sheets import stage_index
@@ -82,6 +83,7 @@ def award(store: Store, slug: str | None, division: str | None, *,
                      after=[{"place": a.place, "number": a.number, "name": a.name}
                             for a in lines], why="")
         _rate(s, loaded, key, who=who, at=at)
+        record_results(s, loaded, key)  # the places the rankings read (the circuit)
         touch(loaded)
     return lines
 

@@ -24,6 +24,7 @@ from meldtour.tournament import (
     withdraw,
 )
 
+from .circuit import by_qualification
 from .divisions import division_key, resolve_division
 from .errors import UseCaseError, engine_error
 from .unit import Outcome, act
@@ -45,7 +46,12 @@ def register_players(
     tick: Callable[[], Any] | None = None,
 ) -> Outcome:
     """Register players in order (past a division's cap they are waitlisted). All or
-    nothing: an error names the row and nothing is registered."""
+    nothing: an error names the row and nothing is registered. A division by
+    qualification takes its holders only (:func:`.circuit.by_qualification`)."""
+    qualified = by_qualification(store, slug, entries, who=who)
+    if qualified is not None:
+        return qualified
+
     def step(t: Tournament) -> Progress:
         notices: list[Notice] = []
         for e in entries:

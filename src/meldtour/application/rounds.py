@@ -23,6 +23,7 @@ from meldtour.tournament import (
 )
 from meldtour.tournament.stages import unseat_round
 
+from .circuit import seed_order
 from .divisions import division_key, resolve_division
 from .errors import UseCaseError
 from .unit import Outcome, act
@@ -43,7 +44,9 @@ def seat(store: Store, slug: str | None, division: str | None, round_number: int
          who: str) -> Outcome:
     """Seat round ``round_number`` of the current stage. Closes check-in and starts
     the first stage when they are not yet, and closes the round before if all its
-    sheets are counted."""
+    sheets are counted. A first stage seated by rating or ranking is seeded so."""
+    seeding = seed_order(store, slug, division)
+
     def step(t: Tournament) -> Progress:
         key = division_key(t, division)
         notices: list[Notice] = []
@@ -53,7 +56,7 @@ def seat(store: Store, slug: str | None, division: str | None, round_number: int
             notices.extend(more)
             div = t.division(key)
         if not div.stages:
-            t, more, _ = start_stage(t, key)
+            t, more, _ = start_stage(t, key, seeding=seeding)
             notices.extend(more)
         index, last, closed = current_round(t, key)
         stage = t.division(key).stages[index]

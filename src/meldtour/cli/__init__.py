@@ -27,6 +27,10 @@ COMMANDS: dict[str, str] = {
     "backup": "backup",
     "restore": "restore",
     "tournament": "tournament",
+    "ranking": "ranking",
+    "rating": "rating",
+    "people": "people",
+    "qualify": "qualify",
 }
 
 

@@ -4,7 +4,10 @@ National ranking points (000: "루미큐브한국랭킹 점수에 합산"). For 
 player earns ``base × weight × percentile``, where the percentile is
 ``(field − place + 1) / field`` (the winner 1, the last 1/field) and the weight is the
 tournament's level. Points lose half their value every ``half_life_days``; a
-player's ranking adds up their ``best`` results. Every number is configurable.
+player's ranking adds up their ``best`` results. Every number is configurable. An
+organiser may give a points table by place instead (``table``: the winner's points,
+the runner-up's, …, times the weight; nothing past its end), and a season (only the
+results held from ``season_start`` to ``season_end`` count: :func:`in_season`).
 
 >>> from datetime import date
 >>> cfg = RankingConfig(best=2)
@@ -48,6 +51,11 @@ class RankingConfig:
     weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_WEIGHTS)
     half_life_days: float = 365.0
     best: int = 4
+    #: Points by place (1st, 2nd, …) at weight 1, instead of ``base × percentile``.
+    table: tuple[float, ...] = ()
+    #: The season: only results held on these days or between them count.
+    season_start: date | None = None
+    season_end: date | None = None
 
     def __post_init__(self) -> None:
         if self.best < 1:
@@ -87,7 +95,23 @@ def tournament_points(result: TournamentResult, player: int, config: RankingConf
                       levels=", ".join(config.weights)) from None
     n = result.field_size
     place = result.places[player]
+    if config.table:
+        return config.table[place - 1] * weight if place <= len(config.table) else 0.0
     return config.base * weight * (n - place + 1) / n
+
+
+def in_season(results: Iterable[TournamentResult],
+              config: RankingConfig) -> list[TournamentResult]:
+    """The results held within the configured season (all of them without one).
+
+    >>> cfg = RankingConfig(season_start=date(2016, 1, 1))
+    >>> [r.key for r in in_season([TournamentResult("a", date(2015, 12, 5), "national", {}),
+    ...                            TournamentResult("b", date(2016, 3, 1), "national", {})], cfg)]
+    ['b']
+    """
+    return [r for r in results
+            if (config.season_start is None or r.date >= config.season_start)
+            and (config.season_end is None or r.date <= config.season_end)]
 
 
 def decay(points: float, held: date, as_of: date, config: RankingConfig) -> float:
@@ -103,12 +127,23 @@ def decay(points: float, held: date, as_of: date, config: RankingConfig) -> floa
 def national_ranking(
     results: Iterable[TournamentResult], as_of: date, config: RankingConfig = RankingConfig()
 ) -> tuple[RankingLine, ...]:
-    """Everyone's ranking points on ``as_of``: the sum of their best decayed results."""
+    """Everyone's ranking points on ``as_of``: the sum of their best decayed results
+    (of the season's, when the configuration names one)."""
     earned: dict[int, list[tuple[float, str]]] = {}
-    for res in results:
-        for player in res.places:
-            pts = decay(tournament_points(res, player, config), res.date, as_of, config)
-            earned.setdefault(player, []).append((pts, res.key))
+    for res in in_season(results, config):
+        # One tournament's numbers once (its weight, field, decay), then each place.
+        if res.level not in config.weights:
+            tournament_points(res, next(iter(res.places), 0), config)  # the refusal
+        weight = config.weights[res.level]
+        n = res.field_size
+        factor = decay(1.0, res.date, as_of, config)
+        table, size = config.table, len(config.table)
+        for player, place in res.places.items():
+            if table:
+                pts = table[place - 1] * weight if place <= size else 0.0
+            else:
+                pts = config.base * weight * (n - place + 1) / n
+            earned.setdefault(player, []).append((pts * factor, res.key))
     lines = []
     for player, items in earned.items():
         best = sorted(items, key=lambda x: (-x[0], x[1]))[: config.best]

@@ -43,7 +43,7 @@ from meldtour.core.refusal import Refused
 from . import refusals as _refusals  # noqa: F401  (the codes below)
 
 #: A seating method's name: a key of :data:`SEATERS` (``balanced``, ``random``,
-#: ``swiss``, ``snake``).
+#: ``swiss``, ``snake``, ``by-rating``, ``by-ranking``).
 SeatingMethod = str
 KnockoutSeating = Literal["random", "snake"]
 
@@ -1032,9 +1032,55 @@ class SwissSeater:
         return tables
 
 
+@dataclass(frozen=True, slots=True)
+class SeededSeater:
+    """Seeded by rating or ranking (the circuit's): the players come in seed order —
+    the application orders a first stage's entrants by their rating or their ranking
+    points — and the first seating snakes them (seeds 1 to T at tables 1 to T: the
+    strongest kept apart early); the seatings after it are planned by the balanced
+    optimiser, with the first one as history. Groups are not kept apart (the seeds
+    decide the first seating).
+
+    >>> s = SeededSeater().seat(SeatingTask(tuple(range(1, 9)), 2, (4, 4)),
+    ...                         random.Random(1))
+    >>> s[0].tables
+    ((1, 4, 5, 8), (2, 3, 6, 7))
+    """
+
+    name: str = "by-rating"
+    label: str = "seeded by rating (the strongest apart)"
+    description: str = ("The players seeded by their rating: the first seating puts seeds 1 "
+                        "to T at tables 1 to T, then back, so the strongest meet late; "
+                        "the seatings after it are balanced.")
+    kinds: frozenset[str] = _ALL_KINDS
+    ahead: bool = True
+    keeps_groups: bool = False
+
+    def seat(self, task: SeatingTask, rng: random.Random) -> tuple[Seating, ...]:
+        if task.rounds == 0:
+            return ()
+        first: tuple[Seating, ...] = () if task.history else (
+            _snake(task.players, task.sizes),)
+        left = task.rounds - len(first)
+        if left <= 0:
+            return first
+        search = _Search(list(task.players), task.sizes, left, (*task.history, *first),
+                         task.groups, task.groups_hard, task.weights, rng)
+        search.run(task.effort)
+        return (*first, *search.result())
+
+
+#: Seeded by ranking: the same seating, the seeds from the circuit's ranking points.
+BY_RANKING: Final = SeededSeater(
+    "by-ranking", "seeded by ranking (the strongest apart)",
+    "The players seeded by their ranking points: the first seating puts seeds 1 to T at "
+    "tables 1 to T, then back, so the strongest meet late; the seatings after it are "
+    "balanced.")
+
 #: The seating methods by name: a new method is one entry here.
 _METHODS: Final[tuple[Seater, ...]] = (
-    RandomSeater(), BalancedSeater(), SwissSeater(), SnakeSeater(),
+    RandomSeater(), BalancedSeater(), SwissSeater(), SnakeSeater(), SeededSeater(),
+    BY_RANKING,
 )
 SEATERS: Final[dict[str, Seater]] = {s.name: s for s in _METHODS}
 

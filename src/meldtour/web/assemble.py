@@ -37,7 +37,7 @@ from .deps import gettext_of
 from .director.deps import LoginRequired, Web, render
 from .director.routes import clock, director, online, players, printing, score, venue, visitors
 from .limits import BodyLimit
-from .routes import play, public, review, site, votes
+from .routes import circuit, play, public, review, site, votes
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -69,6 +69,7 @@ def assemble(settings: Settings) -> FastAPI:
         venue,
         clock,
         players,
+        circuit,
     ):
         app.include_router(module.router)
     keep_games(app)

@@ -1,7 +1,7 @@
 """The table clocks of games played with real tiles
 
 Revision ID: 0012
-Revises: 0009
+Revises: 0010
 
 - ``table_clock``: one row per game of a table's sheet: the turn order and the taps
   the table's phone sent (``meldtour.store.clocks``), what the server made of them
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0012"
-down_revision = "0009"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 

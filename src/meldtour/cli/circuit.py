@@ -1,0 +1,470 @@
+"""The circuit's commands: ``meldtour ranking``, ``meldtour rating``, ``meldtour people``
+and ``meldtour qualify`` (each a module of its own that calls into this one).
+
+    meldtour ranking --json                            # the ranking today
+    meldtour ranking --ranking krf --as-of 2016-01-01 --json
+    meldtour ranking define krf --name "KRF ranking" --best 4 --half-life 365
+    meldtour ranking count krf -t busan -d general --level national
+    meldtour rating --json                             # everyone rated, best first
+    meldtour people list 김민지                          # who is who, with the evidence
+    meldtour people merge 3 17 --why "same member number 1042"
+    meldtour people split 3 --tournament club-2026-02 --why "a different 김민지"
+    meldtour qualify grant wrc-2018 -t busan -d general --seats 4 --label "2018 Korean selection"
+    meldtour qualify decline wrc-2018 -t busan 12 --why "cannot travel"
+    meldtour qualify quota tohoku-seat -t japan -d open --seats 1
+
+Exit codes: 0 done, 1 refused (the message says why), 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from meldtour.cli.db import add_db_argument
+
+
+def _common(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    add_db_argument(p, default)
+    p.add_argument("--json", action="store_true", default=default, help="print JSON")
+    p.add_argument("--who", metavar="NAME", default=default,
+                   help="who acts, for the audit log (default $MELDTOUR_USER or the login)")
+
+
+def _who(args: argparse.Namespace) -> str:
+    who = getattr(args, "who", None) or os.environ.get("MELDTOUR_USER")
+    if who:
+        return str(who)
+    import getpass
+    try:
+        return getpass.getuser()
+    except Exception:
+        return "director"
+
+
+def _json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=1) + "\n")
+
+
+def _person(token: str) -> int:
+    from meldtour.application.errors import UseCaseError
+
+    s = token.strip().lstrip("#")
+    if not s.isdigit():
+        raise UseCaseError("circuit.bad_number", what="a person", value=repr(token))
+    return int(s)
+
+
+def _run(prog: str, args: argparse.Namespace,
+         handler: Callable[[Any, argparse.Namespace], int]) -> int:
+    from meldtour.core.refusal import Refused
+    from meldtour.store.db import open_store
+
+    try:
+        store = open_store(getattr(args, "db", None))
+    except Refused as exc:
+        print(f"meldtour {prog}: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # the database does not answer
+        print(f"meldtour {prog}: cannot open the database: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return handler(store, args)
+    except Refused as exc:
+        print(f"meldtour {prog}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+
+
+def _table(*columns: str) -> Any:
+    from rich.table import Table
+    return Table(*columns)
+
+
+def _print(table: Any) -> None:
+    from rich.console import Console
+    Console(highlight=False, width=None if sys.stdout.isatty() else 120).print(table)
+
+
+# ---------------------------------------------------------------------------
+# meldtour ranking
+
+RANKING_HELP = "The ranking of the circuit (each line with the tournaments behind it)."
+
+
+def ranking_arguments(parser: argparse.ArgumentParser) -> None:
+    _common(parser, None)
+    parser.add_argument("--ranking", metavar="KEY",
+                        help="which ranking (default: the only one; 'national' when none "
+                             "is defined)")
+    parser.add_argument("--as-of", metavar="DATE", help="the ranking on DATE (YYYY-MM-DD, "
+                                                        "default today)")
+    sub = parser.add_subparsers(dest="ranking_action", metavar="ACTION")
+    d = sub.add_parser("define", help="create a ranking or change its numbers")
+    _common(d)
+    d.add_argument("key", metavar="KEY")
+    d.add_argument("--name", default="")
+    d.add_argument("--organisation", default="")
+    d.add_argument("--base", type=float, help="points for a win at weight 1 (default 1000)")
+    d.add_argument("--weight", action="append", default=[], metavar="LEVEL=W",
+                   help="a level's weight (default world=2 national=1 regional=0.5 "
+                        "monthly=0.25)")
+    d.add_argument("--half-life", type=float, metavar="DAYS",
+                   help="points halve every DAYS (0: no decay; default 365)")
+    d.add_argument("--best", type=int, help="how many best results count (default 4)")
+    d.add_argument("--table", metavar="P1,P2,...",
+                   help="points by place instead of the percentile (times the weight)")
+    d.add_argument("--season-start", metavar="DATE")
+    d.add_argument("--season-end", metavar="DATE")
+    d.add_argument("--only-listed", action="store_true",
+                   help="only the divisions named with `count` (default: every awarded one)")
+    d.add_argument("--level", default="national", help="the level of a division counted "
+                                                       "without one (default national)")
+    c = sub.add_parser("count", help="a division counts for a ranking, at a level")
+    _common(c)
+    c.add_argument("key", metavar="KEY")
+    c.add_argument("-t", "--tournament", required=True, metavar="SLUG")
+    c.add_argument("-d", "--division", required=True, metavar="KEY")
+    c.add_argument("--level")
+    ls = sub.add_parser("list", help="the rankings and their numbers")
+    _common(ls)
+
+
+def ranking_run(args: argparse.Namespace) -> int:
+    return _run("ranking", args, _ranking)
+
+
+def _ranking(store: Any, args: argparse.Namespace) -> int:
+    from meldtour.application import circuit as c
+    from meldtour.application.errors import UseCaseError
+
+    action = getattr(args, "ranking_action", None)
+    if action == "define":
+        config: dict[str, Any] = {}
+        for name, value in (("base", args.base), ("half_life_days", args.half_life),
+                            ("best", args.best)):
+            if value is not None:
+                config[name] = value
+        if args.weight:
+            weights = {}
+            for item in args.weight:
+                level, _, w = item.partition("=")
+                try:
+                    weights[level.strip()] = float(w)
+                except ValueError:
+                    raise UseCaseError("circuit.bad_number", what=f"the weight of {level!r}",
+                                       value=repr(w)) from None
+            config["weights"] = weights
+        if args.table:
+            try:
+                config["table"] = [float(x) for x in args.table.split(",") if x.strip()]
+            except ValueError:
+                raise UseCaseError("circuit.bad_number", what="--table",
+                                   value=repr(args.table)) from None
+        for name, value in (("season_start", args.season_start),
+                            ("season_end", args.season_end)):
+            if value:
+                config[name] = c.parse_day(value, f"--{name.replace('_', '-')}").isoformat()  # type: ignore[union-attr]
+        info = c.define_ranking(store, args.key, who=_who(args), name=args.name,
+                                organisation=args.organisation, config=config,
+                                counts_all=not args.only_listed, default_level=args.level)
+        _say_info(args, info)
+        return 0
+    if action == "count":
+        info = c.count_division(store, args.key, args.tournament, args.division,
+                                who=_who(args), level=args.level)
+        _say_info(args, info)
+        return 0
+    if action == "list":
+        infos = c.rankings(store)
+        if args.json:
+            _json([_info_json(i) for i in infos])
+        else:
+            for i in infos:
+                _say_info(args, i)
+        return 0
+    c.backfill(store)
+    table = c.ranking_table(store, args.ranking, c.parse_day(args.as_of))
+    if args.json:
+        _json([line.as_json() for line in table.lines])
+        return 0
+    out = _table("rank", "person", "name", "points", "counted")
+    for line in table.lines:
+        out.add_row(str(line.rank), f"#{line.person}", line.name, f"{line.points:.1f}",
+                    "; ".join(f"{e.tournament}/{e.division} {e.place}. {e.points:.1f}"
+                              for e in line.events if e.counted))
+    out.title = f"{table.info.name} · {table.as_of.isoformat()}"
+    _print(out)
+    return 0
+
+
+def _info_json(info: Any) -> dict[str, Any]:
+    from meldtour.application import circuit as c
+    return {"key": info.key, "name": info.name, "organisation": info.organisation,
+            "config": c.config_data(info.config), "counts_all": info.counts_all,
+            "default_level": info.default_level}
+
+
+def _say_info(args: argparse.Namespace, info: Any) -> None:
+    if getattr(args, "json", False):
+        _json(_info_json(info))
+        return
+    cfg = info.config
+    how = (f"points by place {list(cfg.table)}" if cfg.table
+           else f"{cfg.base:g} × percentile")
+    print(f"{info.key}: {info.name} — {how} × weight "
+          f"({', '.join(f'{k} {v:g}' for k, v in cfg.weights.items())}), half-life "
+          f"{cfg.half_life_days:g} days, best {cfg.best}"
+          + (f", season {cfg.season_start or '…'} – {cfg.season_end or '…'}"
+             if cfg.season_start or cfg.season_end else "")
+          + ("; every awarded division counts" if info.counts_all
+             else f"; {len(info.events)} divisions count"))
+
+
+# ---------------------------------------------------------------------------
+# meldtour rating
+
+RATING_HELP = "Everyone's rating (openskill), best first; provisional under 10 games."
+
+
+def rating_arguments(parser: argparse.ArgumentParser) -> None:
+    _common(parser, None)
+    parser.add_argument("--recompute", action="store_true",
+                        help="compute every rating again from the awarded divisions")
+
+
+def rating_run(args: argparse.Namespace) -> int:
+    return _run("rating", args, _rating)
+
+
+def _rating(store: Any, args: argparse.Namespace) -> int:
+    from meldtour.application import circuit as c
+
+    if args.recompute:
+        with store.transaction() as s:
+            c.recompute_ratings(s)
+    lines = c.ratings(store)
+    if args.json:
+        _json([r.as_json() for r in lines])
+        return 0
+    out = _table("person", "name", "mu", "sigma", "ordinal", "games", "")
+    for r in lines:
+        out.add_row(f"#{r.person}", r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}",
+                    f"{r.ordinal:.2f}", str(r.games), "provisional" if r.provisional else "")
+    _print(out)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# meldtour people
+
+PEOPLE_HELP = "People across tournaments: list, show, set details, merge, split."
+
+
+def people_arguments(parser: argparse.ArgumentParser) -> None:
+    _common(parser, None)
+    sub = parser.add_subparsers(dest="people_action", metavar="ACTION")
+
+    def add(name: str, text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=text, description=text)
+        _common(p)
+        return p
+
+    p = add("list", "everyone (or everyone of NAME), with what tells them apart")
+    p.add_argument("name", nargs="?")
+    p = add("show", "a person's details and tournaments")
+    p.add_argument("person", metavar="PERSON")
+    p = add("set", "record a person's member number, birth year, contact, privacy")
+    p.add_argument("person", metavar="PERSON")
+    p.add_argument("--member", metavar="NUMBER")
+    p.add_argument("--birth-year", type=int)
+    p.add_argument("--contact", help="telephone or e-mail (never shown in public)")
+    p.add_argument("--private", action="store_true", help="keep off the public pages")
+    p.add_argument("--public", action="store_true", help="show on the public pages")
+    p = add("merge", "B is the same person as A: B's registrations move to A")
+    p.add_argument("a", metavar="A")
+    p.add_argument("b", metavar="B")
+    p.add_argument("--why", required=True)
+    p = add("split", "PERSON's registrations in these tournaments are someone else")
+    p.add_argument("person", metavar="PERSON")
+    p.add_argument("--tournament", action="append", required=True, metavar="SLUG")
+    p.add_argument("--why", required=True)
+    p = add("same", "registration NUMBER of tournament SLUG is PERSON")
+    p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
+    p.add_argument("number", type=int, metavar="NUMBER")
+    p.add_argument("person", metavar="PERSON")
+    p.add_argument("--why", required=True)
+    p = add("candidates", "who registration NUMBER of SLUG may be, with the evidence")
+    p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
+    p.add_argument("number", type=int, metavar="NUMBER")
+
+
+def people_run(args: argparse.Namespace) -> int:
+    if not getattr(args, "people_action", None):
+        print("meldtour people: give an action (see --help)", file=sys.stderr)
+        return 2
+    return _run("people", args, _people)
+
+
+def _view_json(v: Any, *, contact: bool = True) -> dict[str, Any]:
+    return {"person": v.person, "name": v.name, "member_number": v.member_number,
+            "birth_year": v.birth_year, **({"contact": v.contact} if contact else {}),
+            "public": v.public,
+            "tournaments": [{"tournament": e.tournament, "date": e.date,
+                             "division": e.division, "number": e.number,
+                             "place": e.place, "field": e.field} for e in v.entries]}
+
+
+def _show(args: argparse.Namespace, views: list[Any]) -> None:
+    if args.json:
+        _json([_view_json(v) for v in views])
+        return
+    out = _table("person", "name", "member", "born", "tournaments")
+    for v in views:
+        out.add_row(f"#{v.person}", v.name, v.member_number or "", str(v.birth_year or ""),
+                    ", ".join(f"{e.tournament} #{e.number}"
+                              + (f" ({e.place}.)" if e.place else "") for e in v.entries))
+    _print(out)
+
+
+def _people(store: Any, args: argparse.Namespace) -> int:
+    from meldtour.application import circuit as c
+
+    action, who = args.people_action, _who(args)
+    if action == "list":
+        _show(args, c.people(store, args.name))
+    elif action == "show":
+        _show(args, [c.person(store, _person(args.person))])
+    elif action == "set":
+        public = False if args.private else True if args.public else None
+        _show(args, [c.set_person(store, _person(args.person), who=who,
+                                  member_number=args.member, birth_year=args.birth_year,
+                                  contact=args.contact, public=public)])
+    elif action == "merge":
+        out = c.merge(store, _person(args.a), _person(args.b), who=who, why=args.why)
+        _moved(args, out, "merged")
+    elif action == "split":
+        out = c.split(store, _person(args.person), args.tournament, who=who, why=args.why)
+        _moved(args, out, "split")
+    elif action == "same":
+        out = c.same_person(store, args.tournament, args.number, _person(args.person),
+                            who=who, why=args.why)
+        _moved(args, out, "linked")
+    elif action == "candidates":
+        mine, found = c.candidates(store, args.tournament, args.number)
+        if args.json:
+            _json({"registration": _view_json(mine, contact=False),
+                   "candidates": [{**_view_json(x.person, contact=False),
+                                   "same_member_number": x.same_member,
+                                   "same_birth_year": x.same_birth_year,
+                                   "played_together": x.shared_tournament}
+                                  for x in found]})
+        else:
+            _show(args, [mine, *[x.person for x in found]])
+    return 0
+
+
+def _moved(args: argparse.Namespace, out: Any, what: str) -> None:
+    if args.json:
+        _json({"person": _view_json(out.kept), "moved": list(out.moved)})
+    else:
+        print(f"{what}: {len(out.moved)} registrations now #{out.kept.person} {out.kept.name}; "
+              "ratings computed again")
+
+
+# ---------------------------------------------------------------------------
+# meldtour qualify
+
+QUALIFY_HELP = "Qualifications: what an award grants, declines, the seats of a division."
+
+
+def qualify_arguments(parser: argparse.ArgumentParser) -> None:
+    _common(parser, None)
+    sub = parser.add_subparsers(dest="qualify_action", metavar="ACTION")
+
+    def add(name: str, text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=text, description=text)
+        _common(p)
+        return p
+
+    p = add("grant", "places 1 to SEATS of a division qualify for KEY")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
+    p.add_argument("-d", "--division", required=True)
+    p.add_argument("--seats", type=int, required=True)
+    p.add_argument("--label", default="")
+    p = add("decline", "the holder NUMBER of tournament SLUG declines KEY: it passes down")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
+    p.add_argument("number", type=int, metavar="NUMBER")
+    p.add_argument("--why", default="")
+    p = add("quota", "keep SEATS of a division for the holders of KEY (0 removes it)")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
+    p.add_argument("-d", "--division", required=True)
+    p.add_argument("--seats", type=int, required=True)
+    p = add("list", "the qualifications' lists: holders, declines, who is next")
+    p.add_argument("key", nargs="?", metavar="KEY")
+    p = add("seats", "who holds which seat of a division by qualification")
+    p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
+    p.add_argument("-d", "--division", required=True)
+
+
+def qualify_run(args: argparse.Namespace) -> int:
+    if not getattr(args, "qualify_action", None):
+        print("meldtour qualify: give an action (see --help)", file=sys.stderr)
+        return 2
+    return _run("qualify", args, _qualify)
+
+
+def _holders_out(args: argparse.Namespace, hs: list[Any]) -> None:
+    if args.json:
+        _json([{"qualification": h.key, "label": h.label, "person": h.person,
+                "name": h.name, "tournament": h.tournament, "division": h.division,
+                "place": h.place, "status": h.status} for h in hs])
+        return
+    out = _table("qualification", "person", "name", "from", "place", "status")
+    for h in hs:
+        out.add_row(h.label, f"#{h.person}", h.name, f"{h.tournament}/{h.division}",
+                    str(h.place), h.status)
+    _print(out)
+
+
+def _qualify(store: Any, args: argparse.Namespace) -> int:
+    from meldtour.application import circuit as c
+
+    action, who = args.qualify_action, _who(args)
+    if action == "grant":
+        c.backfill(store)
+        c.grant_qualification(store, args.tournament, args.division, args.key,
+                              label=args.label, seats=args.seats, who=who)
+        _holders_out(args, c.holders(store, args.key))
+    elif action == "decline":
+        _holders_out(args, c.decline(store, args.key, args.tournament, args.number, who=who,
+                                     why=args.why))
+    elif action == "quota":
+        c.set_quota(store, args.tournament, args.division, args.key, args.seats, who=who)
+        action = "seats"
+    elif action == "list":
+        _holders_out(args, c.holders(store, args.key))
+    if action == "seats":
+        views = c.seats(store, args.tournament, args.division)
+        if args.json:
+            _json([{"qualification": v.key, "label": v.label, "seats": v.seats,
+                    "taken": v.taken,
+                    "holders": [{"person": h.person, "name": h.name, "registered": n}
+                                for h, n in v.holders]} for v in views])
+        else:
+            out = _table("qualification", "seats", "holder", "registered")
+            for v in views:
+                for h, n in v.holders or ((None, None),):
+                    out.add_row(f"{v.label}", f"{v.taken}/{v.seats}",
+                                f"#{h.person} {h.name}" if h else "—",
+                                f"#{n}" if n else "")
+            _print(out)
+    return 0
