@@ -60,10 +60,14 @@ from .rounds import (
     close,
     current_round,
     lock_seating,
+    reopen,
     reseat,
     round_locks,
+    round_state,
     seat,
+    undo_advance,
 )
+from .ranking_rules import set_ranking
 from .sheets import GameEntry, SheetOutcome, correct_sheet, enter_sheet, get_sheet
 from .tournaments import (
     TournamentInfo,
@@ -90,4 +94,5 @@ __all__ = [
     "open_vote", "polls", "ranking", "read", "register_players", "registrations_by_number",
     "reseat", "resolve_division", "round_locks", "seat", "slug_of", "slugs", "snapshot",
     "standings", "withdraw_player",
+    "reopen", "round_state", "set_ranking", "undo_advance",
 ]

@@ -17,11 +17,13 @@ import argparse
 import csv
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from meldtour.cli.jsonlines import rules_argument
+from meldtour.core.refusal import Refused
 from meldtour.core.rules import RuleSet, find_rules
+from meldtour.tournament.numbering import games_before, sheet_games
 from meldtour.tournament.sheets import GameResult, Problem, enter_game, new_sheet, results, submit
 from meldtour.tournament.standings import (
     DEFAULT_CHAIN,
@@ -130,6 +132,11 @@ def build_results(
         sheets.setdefault((r.round, r.table), []).append(r)
     seen_in_round: dict[tuple[int, str], tuple[int, int]] = {}
     games: list[GameResult] = []
+    # games numbered across the stage (round 3 plays games 5 and 6): a round's games
+    # start after those of the rounds before it
+    per_round: dict[int, int] = {}
+    for (rnd, _table), srows in sheets.items():
+        per_round[rnd] = max(per_round.get(rnd, 0), len({r.game for r in srows}))
     for (rnd, table), srows in sorted(sheets.items()):
         players = list(dict.fromkeys(r.player for r in srows))
         by_cell: dict[tuple[int, str], _Row] = {}
@@ -152,11 +159,16 @@ def build_results(
             errors.append(f"line {srows[0].line}: round {rnd}, table {table} has "
                           f"{len(players)} players")
             continue
-        numbers = sorted({r.game for r in srows})
-        if numbers != list(range(1, len(numbers) + 1)):
-            errors.append(f"line {srows[0].line}: round {rnd}, table {table}: games must be "
-                          f"numbered 1, 2, ... (found {', '.join(map(str, numbers))})")
+        found = sorted({r.game for r in srows})
+        try:
+            numbers = list(sheet_games(found, before=games_before(per_round, rnd)))
+        except Refused as exc:
+            errors.append(f"line {srows[0].line}: round {rnd}, table {table}: {exc}")
             continue
+        if numbers != found:  # numbered across the stage: the sheet's games from 1
+            shift = found[0] - numbers[0]
+            srows = [replace(r, game=r.game - shift) for r in srows]
+            by_cell = {(r.game, r.player): r for r in srows}
         for g in numbers:
             for p in players:
                 if (g, p) not in by_cell:
