@@ -135,11 +135,11 @@ def test_ranking_rules_are_refused_once_they_would_change_a_decided_order(
     div = out.tournament.division("d")
     assert div.standing_rules.mode == "points" and div.formats[1].table_size == 3
     refused(lambda: usecases.set_ranking(store, slug, "d", mode="nonsense", chain=[],
-                                         three_table="as_is", who=WHO), "ranking.bad_rules")
+                                         three_table="as_is", who=WHO), "settings.bad_rules")
     usecases.seat(store, slug, "d", None, who=WHO)
     refused(lambda: usecases.set_ranking(store, slug, "d", mode="wins", chain=["lot"],
                                          three_table="as_is", table_sizes={0: 3}, who=WHO),
-            "ranking.stage_started")
+            "settings.stage_started")
     score_round(store, slug)
     usecases.seat(store, slug, "d", None, who=WHO)
     score_round(store, slug)
@@ -150,7 +150,7 @@ def test_ranking_rules_are_refused_once_they_would_change_a_decided_order(
     assert same.tournament.division("d").standing_rules.three_table == "as_is"
     refused(lambda: usecases.set_ranking(store, slug, "d", mode="points",
                                          chain=["head_to_head"], three_table="as_is",
-                                         who=WHO), "ranking.would_change")
+                                         who=WHO), "settings.would_change")
     assert "set_ranking" in actions(store, slug)
 
 

@@ -19,10 +19,10 @@ from .divisions import division_key
 from .unit import Outcome, act
 
 TEMPLATES: Final = {
-    "ranking.would_change": "%(div)s: with these rules the order of %(stage)s, already "
+    "settings.would_change": "%(div)s: with these rules the order of %(stage)s, already "
                             "decided, would change: the rules are kept as they were",
-    "ranking.stage_started": "%(div)s: %(stage)s has started: its table size is fixed",
-    "ranking.bad_rules": "%(div)s: %(reason)s",
+    "settings.stage_started": "%(div)s: %(stage)s has started: its table size is fixed",
+    "settings.bad_rules": "%(div)s: %(reason)s",
 }
 register(TEMPLATES)
 
@@ -52,21 +52,21 @@ def set_ranking(store: Store, slug: str | None, division: str, *, mode: str,
                                   three_table=three_table,  # type: ignore[arg-type]
                                   win_points=div.standing_rules.win_points)
         except Refused as exc:
-            raise TournamentError("ranking.bad_rules", div=div.name,
+            raise TournamentError("settings.bad_rules", div=div.name,
                                   reason=exc.refusal) from None
         formats = list(div.formats)
         for i, size in (table_sizes or {}).items():
             if not 0 <= i < len(formats) or formats[i].table_size == size:
                 continue
             if i < len(div.stages):
-                raise TournamentError("ranking.stage_started", div=div.name,
+                raise TournamentError("settings.stage_started", div=div.name,
                                       stage=formats[i].title)
             formats[i] = replace(formats[i], table_size=size)
         new = t.with_division(replace(div, ranking=rules, formats=tuple(formats)))
         before, after = decided(t, key), decided(new, key)
         for i, order in before.items():
             if after[i] != order:
-                raise TournamentError("ranking.would_change", div=div.name,
+                raise TournamentError("settings.would_change", div=div.name,
                                       stage=div.stages[i].format.title)
         return Progress(new, (Notice("division", f"{div.name}: ranking rules saved", key),))
 

@@ -9,8 +9,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from .model import Round, Tournament
-from .stages import _seed, results_of
+from .model import Round, Tournament, TournamentError
+from .stages import _seed, close_round, results_of, start_stage
 from .standings import rank_players
 
 TableState = Literal["empty", "draft", "conflict", "counted"]
@@ -86,6 +86,44 @@ def next_step(t: Tournament, division: str) -> Step:
     if stage.finished:
         return "advance" if len(div.stages) < len(div.formats) else "awards"
     return "seat"
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What a step would do, for the question before it: players and tables."""
+
+    players: int
+    tables: int
+    advancing: int = 0  # a knockout round: the players who go on
+    finishes: bool = False  # the round closes its stage
+
+
+def close_preview(t: Tournament, division: str) -> Preview | None:
+    """Closing the current round: its players and tables, who goes on (knockout), and
+    whether it finishes the stage; ``None`` when it cannot be closed now."""
+    try:
+        after = close_round(t, division).tournament
+    except TournamentError:
+        return None
+    stage = after.division(division).stages[-1]
+    rnd = stage.rounds[-1]
+    return Preview(len(rnd.seating.players), len(rnd.tables), len(rnd.advanced),
+                   stage.finished)
+
+
+def advance_preview(t: Tournament, division: str) -> Preview | None:
+    """Starting the next stage (closing the round before if it is complete): its
+    entrants and the tables of its first round; ``None`` when it cannot start now."""
+    div = t.division(division)
+    try:
+        if div.stages and div.stages[-1].rounds and not div.stages[-1].rounds[-1].closed:
+            t = close_round(t, division).tournament
+        after = start_stage(t, division).tournament
+    except TournamentError:
+        return None
+    stage = after.division(division).stages[-1]
+    tables = len(stage.plan[0].tables) if stage.plan else 0
+    return Preview(len(stage.entrants), tables)
 
 
 # ---------------------------------------------------------------------------
@@ -170,6 +208,20 @@ def knocked_out(t: Tournament, division: str) -> dict[int, int]:
     return out
 
 
-__all__ = ["BracketRound", "BracketSeat", "BracketStage", "BracketTable", "RoundBoard",
-           "Step", "TableBoard", "TableState", "bracket", "knocked_out", "next_step",
-           "round_board"]
+__all__ = [
+    "BracketRound",
+    "BracketSeat",
+    "BracketStage",
+    "BracketTable",
+    "Preview",
+    "RoundBoard",
+    "Step",
+    "TableBoard",
+    "TableState",
+    "advance_preview",
+    "bracket",
+    "close_preview",
+    "knocked_out",
+    "next_step",
+    "round_board",
+]

@@ -9,10 +9,11 @@ of two games: round 3 plays games 5 and 6).
 (1, 2)
 >>> sheet_games([1, 2], games=2, before=4)
 (1, 2)
->>> sheet_games([3, 4], games=2, before=4)
-Traceback (most recent call last):
-...
-meldtour.core.refusal.Refused: games 3, 4 are numbered neither 1-2 (this seating) nor 5-6 (across the stage)
+>>> try:
+...     sheet_games([3, 4], games=2, before=4)
+... except Refused as exc:
+...     print(exc.code, exc.params["own"], exc.params["across"])
+numbering.neither 1-2 5-6
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from . import redact
 from .config import Settings
 from .deps import gettext_of
 from .director.deps import LoginRequired, Web, render
-from .director.routes import director, online, printing, score
+from .director.routes import director, online, printing, rounds, score
 from .limits import BodyLimit
 from .routes import play, public, review, site
 
@@ -58,7 +58,7 @@ def assemble(settings: Settings) -> FastAPI:
     app.include_router(site.router)
     app.include_router(play.router)
     app.include_router(review.router)  # a game's score and replay, after its table pages
-    for module in (public, director, score, printing, online):
+    for module in (rounds, public, director, score, printing, online):
         app.include_router(module.router)
     keep_games(app)
     return app

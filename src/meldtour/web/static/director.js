@@ -140,6 +140,13 @@
           showTheirs(theirs, d.theirs || []);
           return;
         }
+        if (status === 403 && d.counted && d.theirs) {
+          // Counted already from another device: its sheet beside this one, the cells
+          // that differ marked (nothing typed here is lost).
+          say(d.message || d.error, "error");
+          showTheirs(theirs, d.theirs);
+          return;
+        }
         if (status >= 400) { say(d.error || String(status), "error"); return; }
         theirs.hidden = true;
         form.querySelectorAll("input.theirs-differs").forEach((i) => i.classList.remove("theirs-differs"));

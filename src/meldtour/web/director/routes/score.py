@@ -164,9 +164,17 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
                                    scope.table, entries, who=who, why=why,
                                    version=version if isinstance(version, int) else None,
                                    stage=scope.stage + 1, may_correct=director is not None)
-    except usecases.CountedSheet:  # counted since the sheet above was read
-        return JSONResponse({"error": _("This sheet is counted: only the director can "
-                                        "correct it.")}, status_code=403)
+    except usecases.CountedSheet as counted:  # counted since the sheet above was read
+        # The sheet as counted comes back: the page marks what differs from what was
+        # typed here (and the director's round page shows the table as a conflict).
+        theirs = counted.theirs
+        return JSONResponse({
+            "error": _("This sheet is counted: only the director can correct it."),
+            "counted": True,
+            "message": _("This sheet was counted already, from another device. What "
+                         "differs from what you typed is marked; tell the director if the "
+                         "counted sheet is wrong."),
+            "theirs": _games(theirs) if theirs is not None else None}, status_code=403)
     except SheetConflict as conflict:
         theirs = conflict.theirs
         return JSONResponse({
