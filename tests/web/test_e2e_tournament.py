@@ -89,6 +89,8 @@ def context(browser: Browser, base: str, lang: str, phone: bool = False) -> Brow
 
 
 def post_button(page: Page, text: str) -> None:
+    # closing check-in, a round and advancing ask first: the director says yes
+    page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name=text, exact=True).first.click()
     page.wait_for_load_state("domcontentloaded")
 
