@@ -29,7 +29,7 @@ from meldtour.tournament import StageFormat  # noqa: E402
 from meldtour.web.app import create_app  # noqa: E402
 from meldtour.web.config import Settings  # noqa: E402
 from meldtour.web.director import accounts  # noqa: E402
-from meldtour.web.director.deps import Web  # noqa: E402
+from meldtour.web.director.deps import Scope, Web  # noqa: E402
 
 from .browser import serve  # noqa: E402
 from .test_e2e_tournament import browser  # noqa: E402,F401  (the module's browser)
@@ -120,8 +120,11 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     sign_in(page)
     page.goto(f"/director/t/{SLUG}#general")
     general = page.locator("section#general")
-    expect(general.locator('[data-step="close_check_in"] a.button.primary')).to_have_text(
+    # players still to check in: the desk is the main button
+    expect(general.locator('[data-step="check_in"] a.button.primary')).to_have_text(
         "체크인 데스크")
+    expect(page.locator('section#kids [data-step="close_check_in"] button.primary')) \
+        .to_have_text("체크인 마감 후 1라운드 자리 배정")
     # Closing check-in (with round 1) asks first, naming who plays and who is a no-show.
     said = click(page, "체크인 마감 후 1라운드 자리 배정", accept=False)
     assert "11명" in said and "1명은 불참" in said, said
@@ -191,7 +194,32 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     expect(page.locator('[data-round="2"] .bt')).to_have_count(2)
     expect(page.locator('[data-round="1"] li.on').first).to_contain_text("진출")
     shot(page, "bracket-ko-1280")
+    # A second phone typed the sheet while the first had it counted: its save is refused
+    # and it sees what differs from what it typed, not only "counted".
+    scorer = context(browser, base, "ko", phone=True)
+    sp = scorer.new_page()
+    sp.goto("/score/" + web.scorer_token(Scope(SLUG, "kids", 0, 2, 1)))
+    for s, v in enumerate((-5, 25, -10, -10), 1):
+        sp.locator(f"#p1_{s}").fill(str(v))
+    sp.locator('input[name="w1"][value="2"]').check()
+    score(store, "kids", only=(1,))  # the first phone, meanwhile
+    sp.get_by_role("button", name="기록지 저장").click()
+    expect(sp.locator("#theirs")).to_be_visible()
+    expect(sp.locator("#result")).to_contain_text("이미 집계되었습니다")
+    expect(sp.locator("#theirs td.differs")).to_have_count(4)
+    expect(sp.locator("#theirs-counted")).to_be_visible()
+    expect(sp.locator("#take-theirs")).to_be_hidden()
+    shot(sp, "score-counted-elsewhere-ko-390")
+    scorer.close()
+    page.goto(f"/director/t/{SLUG}/d/kids/round")
+    expect(page.locator('section.tablecard[data-table="1"]')).to_have_attribute(
+        "data-state", "conflict")
     # The standings of a round not played yet say so, not "by lot".
+    page.goto(f"/t/{SLUG}/standings?division=kids")
+    expect(page.locator("p.nogames")).to_have_count(0)  # table 1 of round 2 is counted
+    score(store, "kids", only=(2,))
+    usecases.close(store, SLUG, "kids", who="boss")
+    usecases.seat(store, SLUG, "kids", None, who="boss")  # the final table
     page.goto(f"/t/{SLUG}/standings?division=kids")
     expect(page.locator("p.nogames")).to_contain_text("아직 집계된 게임이 없습니다")
     desk.close()
@@ -207,7 +235,9 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
         shot(p, f"round-{lang}-390")
         p.goto(f"/t/{SLUG}/bracket?division=kids")
         shot(p, f"bracket-{lang}-390")
-        p.goto(f"/director/t/{SLUG}#kids")
+        p.goto(f"/director/t/{SLUG}#general")
+        p.locator("#general-ranking summary").click()
+        expect(p.locator('#general-ranking select[name="mode"]')).to_be_visible()
         shot(p, f"tournament-{lang}-390")
         phone.close()
     wide = context(browser, base, "ja")

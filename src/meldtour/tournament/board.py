@@ -75,8 +75,10 @@ def round_board(rnd: Round, conflicts: Collection[int] = ()) -> RoundBoard:
 def next_step(t: Tournament, division: str) -> Step:
     """The next sensible step of a division, for the page's main button."""
     div = t.division(division)
-    if not div.started:
-        return "close_check_in" if t.in_division(division, "checked_in") else "check_in"
+    if not div.started:  # the desk while players are still to check in
+        present = len(t.in_division(division, "checked_in"))
+        waiting = len(t.in_division(division, "registered"))
+        return "close_check_in" if present >= 3 and not waiting else "check_in"
     if not div.stages or not div.stages[-1].rounds:
         return "seat"
     stage = div.stages[-1]

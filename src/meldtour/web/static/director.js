@@ -138,6 +138,9 @@
           version = d.version;
           say(d.message, "error");
           showTheirs(theirs, d.theirs || []);
+          document.getElementById("theirs-open").hidden = false;
+          document.getElementById("theirs-counted").hidden = true;
+          if (take) take.hidden = false;
           return;
         }
         if (status === 403 && d.counted && d.theirs) {
@@ -145,6 +148,9 @@
           // that differ marked (nothing typed here is lost).
           say(d.message || d.error, "error");
           showTheirs(theirs, d.theirs);
+          document.getElementById("theirs-open").hidden = true;
+          document.getElementById("theirs-counted").hidden = false;
+          if (take) take.hidden = true;
           return;
         }
         if (status >= 400) { say(d.error || String(status), "error"); return; }

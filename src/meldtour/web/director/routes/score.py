@@ -153,10 +153,9 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
     why = str(body.get("why") or "").strip()[:300]
     _ = gettext_of(request)
     director = _director(request, store, scope.slug)
-    if sheet.counted is not None and director is None:
-        return JSONResponse({"error": _("This sheet is counted: only the director can "
-                                        "correct it.")}, status_code=403)
-    if sheet.counted is not None and not why:
+    # A scorer's save over a counted sheet is refused by the use case itself (in its
+    # transaction), which hands back the counted sheet and keeps what was typed.
+    if sheet.counted is not None and director is not None and not why:
         return JSONResponse({"error": _("A correction needs a reason.")}, status_code=400)
     who = director.name if director else f"scorer:table {scope.table}"
     try:
