@@ -140,7 +140,7 @@
           showTheirs(theirs, d.theirs || []);
           document.getElementById("theirs-open").hidden = false;
           document.getElementById("theirs-counted").hidden = true;
-          if (take) take.hidden = false;
+          if (take) take.style.display = "";
           return;
         }
         if (status === 403 && d.counted && d.theirs) {
@@ -150,7 +150,7 @@
           showTheirs(theirs, d.theirs);
           document.getElementById("theirs-open").hidden = true;
           document.getElementById("theirs-counted").hidden = false;
-          if (take) take.hidden = true;
+          if (take) take.style.display = "none";
           return;
         }
         if (status >= 400) { say(d.error || String(status), "error"); return; }
