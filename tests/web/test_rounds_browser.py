@@ -137,11 +137,11 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     expect(page.get_by_role("button", name="자리 배정 잠그기")).to_have_class(
         re.compile("primary"))
     # A new draw: asked first, and the tables change.
-    before = [cards.nth(i).locator("td").first.inner_text() for i in range(3)]
+    before = [cards.nth(i).locator("li .who").first.inner_text() for i in range(3)]
     said = click(page, "자리 다시 뽑기", accept=True)
     assert "1라운드" in said
     expect(page.locator(".flash")).to_be_visible()
-    after = [cards.nth(i).locator("td").first.inner_text() for i in range(3)]
+    after = [cards.nth(i).locator("li .who").first.inner_text() for i in range(3)]
     assert after != before
     # Two tables counted, one a draft: states, totals and what is missing.
     score(store, "general", only=(1, 3), draft=(3,))
@@ -149,7 +149,7 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     assert [cards.nth(i).get_attribute("data-state") for i in range(3)] == \
         ["counted", "empty", "draft"]
     expect(page.locator("#missing")).to_have_text("2, 3번 테이블을 기다리는 중입니다.")
-    expect(cards.nth(0).locator("td.num").first).to_have_text("+21")
+    expect(cards.nth(0).locator("li .num").first).to_have_text("+21")
     expect(page.locator("#roundsum")).to_contain_text("테이블 3개 중 1개 집계됨")
     shot(page, "round-states-ko-1280")
     # The whole round counted: closing asks first (tables and players), "cancel" keeps
