@@ -222,6 +222,16 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     usecases.seat(store, SLUG, "kids", None, who="boss")  # the final table
     page.goto(f"/t/{SLUG}/standings?division=kids")
     expect(page.locator("p.nogames")).to_contain_text("아직 집계된 게임이 없습니다")
+    # The final ranking says in which round each player went out.
+    score(store, "kids")
+    usecases.close(store, SLUG, "kids", who="boss")
+    page.goto(f"/t/{SLUG}/standings?division=kids")
+    ranking = page.locator("table.standings").first.locator("tbody tr")
+    expect(ranking).to_have_count(16)
+    expect(ranking.nth(0)).to_contain_text("결승 테이블")
+    expect(ranking.nth(5)).to_contain_text("2라운드 탈락")
+    expect(ranking.nth(15)).to_contain_text("1라운드 탈락")
+    shot(page, "final-ranking-ko-1280")
     desk.close()
     # The same pages on a phone, in Korean and in Japanese.
     for lang in ("ko", "ja"):

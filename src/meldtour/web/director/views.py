@@ -133,8 +133,15 @@ def final_rows(t: Tournament, key: str) -> list[tuple[int, int, str, str]]:
 
 
 def went_out(t: Tournament, key: str) -> dict[int, int]:
-    """The knockout round each player of the final ranking went out in."""
-    return knocked_out(t, key)
+    """The knockout round each player of the final ranking went out in (0: they
+    played the final table)."""
+    out = knocked_out(t, key)
+    for stage in t.division(key).stages:
+        last = stage.rounds[-1] if stage.rounds else None
+        if stage.format.kind == "knockout" and last is not None and len(last.tables) == 1 \
+                and not last.advanced:
+            out.update(dict.fromkeys(last.seating.players, 0))
+    return out
 
 
 @dataclass(frozen=True)
