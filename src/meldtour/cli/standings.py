@@ -3,7 +3,10 @@
 The CSV's header is ``round,table,game,player,points,penalty`` (``penalty``
 optional; an optional ``winner`` column marks the winner with 1, otherwise the one
 player with the most points won). Rows of one round and table form a score sheet,
-its players in the order of their first row. ``penalty`` is penalty points (``50``
+its players in the order of their first row. A sheet's games are numbered from 1 at
+every seating, or across the stage as a spreadsheet kept over the day numbers them
+(two-game seatings: round 3 plays games 5 and 6); a sheet that follows neither
+numbering is refused, naming its line, round and table. ``penalty`` is penalty points (``50``
 or ``-50``) or ``×`` marks (``××`` = two failed turns under the rule set).
 
 Every sheet is checked as the score-entry screens check it; a failed check exits 1
