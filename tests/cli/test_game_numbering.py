@@ -105,3 +105,14 @@ def test_the_sheet_import_takes_the_stages_numbering(
         assert main(["tournament", "sheet", "enter", "2", "1", str(sheet)]) == 0
         got = usecases.read(store, "day").division("d").stages[0].rounds[1].tables[0].sheet
         assert got.counted is not None and [g.points[0] for g in got.counted] == [30, 30]
+
+
+def test_a_sheets_problem_names_the_files_game_number(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "across.csv", {r: [2 * r - 1, 2 * r] for r in range(1, 4)})
+    rows = path.read_text().splitlines()
+    # round 3's game 6 (the sheet's game 2): a loser written as a plus
+    rows[-1] = rows[-1].rsplit(",", 1)[0] + ",7"
+    path.write_text("\n".join(rows) + "\n")
+    err = standings(capsys, path, code=1)
+    assert "round 3, table 1, game 6, player D) points" in err, err

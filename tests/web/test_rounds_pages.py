@@ -70,5 +70,6 @@ def test_steps_back_refused_in_the_readers_language(client: TestClient) -> None:
     assert flash(text) == "error: 오픈: 1라운드는 이미 열려 있습니다."
     text = form(client, f"/director/t/{slug}/d/open/undo-advance?lang=ja", {},
                 page=f"/director/t/{slug}")
-    assert flash(text) == "error: 오픈: 예선は最初のステージなので、取り消す勝ち上がりはありません。"
+    assert flash(text) == ("error: 오픈: 예선は最初のステージなので、取り消す勝ち上がりは"
+                           "ありません。")
     assert "토너먼트 단계가 없어" in client.get(f"/t/{slug}/bracket?lang=ko").text

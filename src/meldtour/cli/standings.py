@@ -20,7 +20,7 @@ import argparse
 import csv
 import json
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from meldtour.cli.jsonlines import rules_argument
@@ -168,26 +168,25 @@ def build_results(
         except Refused as exc:
             errors.append(f"line {srows[0].line}: round {rnd}, table {table}: {exc}")
             continue
-        if numbers != found:  # numbered across the stage: the sheet's games from 1
-            shift = found[0] - numbers[0]
-            srows = [replace(r, game=r.game - shift) for r in srows]
-            by_cell = {(r.game, r.player): r for r in srows}
+        # the sheet's game (from 1) and the file's number for it (across the stage, or
+        # the same); messages name the file's
+        csv_game = dict(zip(numbers, found, strict=True))
         for g in numbers:
             for p in players:
-                if (g, p) not in by_cell:
-                    first = min(r.line for r in srows if r.game == g)
-                    errors.append(f"line {first}: round {rnd}, table {table}, game {g} has "
-                                  f"no row for player {p}")
+                if (csv_game[g], p) not in by_cell:
+                    first = min(r.line for r in srows if r.game == csv_game[g])
+                    errors.append(f"line {first}: round {rnd}, table {table}, game "
+                                  f"{csv_game[g]} has no row for player {p}")
                     bad = True
         if bad:
             continue
         sheet = new_sheet(rnd, table, [ids[p] for p in players], len(numbers))
         for g in numbers:
-            cells = [by_cell[g, p] for p in players]
+            cells = [by_cell[csv_game[g], p] for p in players]
             marked = [i for i, c in enumerate(cells, 1) if c.winner]
             if any(c.winner is not None for c in cells) and len(marked) != 1:
-                errors.append(f"line {cells[0].line}: round {rnd}, table {table}, game {g} "
-                              f"marks {len(marked)} winners, not one")
+                errors.append(f"line {cells[0].line}: round {rnd}, table {table}, game "
+                              f"{csv_game[g]} marks {len(marked)} winners, not one")
                 bad = True
                 continue
             sheet, _ = enter_game(
@@ -198,23 +197,23 @@ def build_results(
             continue
         sheet, problems = submit(sheet, rules=rules, who="csv")
         for prob in problems:
-            errors.append(_name_row(prob, rnd, by_cell, players, names))
+            errors.append(_name_row(prob, rnd, by_cell, players, csv_game))
         games.extend(results(sheet))
     return games, names, errors
 
 
 def _name_row(prob: Problem, rnd: int, by_cell: dict[tuple[int, str], _Row],
-              players: list[str], names: dict[int, str]) -> str:
+              players: list[str], csv_game: dict[int, int]) -> str:
     c = prob.cell
+    game = csv_game[c.game]
     if c.seat:
-        row = by_cell[c.game, players[c.seat - 1]]
-        where = (f"line {row.line} (round {rnd}, table {c.table}, game {c.game}, "
+        row = by_cell[game, players[c.seat - 1]]
+        where = (f"line {row.line} (round {rnd}, table {c.table}, game {game}, "
                  f"player {players[c.seat - 1]}) {c.field}")
     else:
-        lines = sorted(by_cell[c.game, p].line for p in players)
+        lines = sorted(by_cell[game, p].line for p in players)
         where = (f"lines {lines[0]}-{lines[-1]} (round {rnd}, table {c.table}, "
-                 f"game {c.game})")
-    del names
+                 f"game {game})")
     return f"{where}: {prob.message}"
 
 
