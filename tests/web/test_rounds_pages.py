@@ -73,3 +73,17 @@ def test_steps_back_refused_in_the_readers_language(client: TestClient) -> None:
     assert flash(text) == ("error: 오픈: 예선は最初のステージなので、取り消す勝ち上がりは"
                            "ありません。")
     assert "토너먼트 단계가 없어" in client.get(f"/t/{slug}/bracket?lang=ko").text
+
+
+def test_a_stage_started_without_a_round_offers_its_undo(client: TestClient) -> None:
+    slug = make(client)
+    store = web(client).store()
+    usecases.seat(store, slug, "open", None, who="boss")
+    for x in usecases.read(store, slug).division("open").stages[0].rounds[0].tables:
+        usecases.enter_sheet(store, slug, "open", 1, x.number, [
+            usecases.GameEntry(1, (30 + x.number, -10, -10, -10 - x.number), None, 1)],
+            who="boss")
+    usecases.advance(store, slug, "open", who="boss")
+    html = client.get(f"/director/t/{slug}/d/open/round?lang=ko").text
+    assert "결승 단계가 시작되었고" in html and "진출 되돌리기" in html
+    assert 'action="/director/t/club/d/open/undo-advance"' in html
