@@ -248,6 +248,8 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
         p.goto(f"/director/t/{SLUG}#general")
         p.locator("#general-ranking summary").click()
         expect(p.locator('#general-ranking select[name="mode"]')).to_be_visible()
+        width = p.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, width
         shot(p, f"tournament-{lang}-390")
         phone.close()
     wide = context(browser, base, "ja")
