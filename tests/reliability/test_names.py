@@ -113,6 +113,13 @@ def test_names_in_every_language_are_stored_and_shown_exactly(client: TestClient
 
     usecases.check_in_players(store, slug, [str(n) for n in numbers.values()], who="boss")
     usecases.seat(store, slug, "club", None, who="boss")
+    # every table plays (standings show names, not ranks, once a game is counted)
+    rnd = usecases.read(store, slug).division("club").stages[-1].rounds[-1]
+    for x in rnd.tables:
+        line = (5 * (len(x.players) - 1),) + (-5,) * (len(x.players) - 1)
+        usecases.enter_sheet(store, slug, "club", rnd.number, x.number, [
+            usecases.GameEntry(g, line, None, 1) for g in range(1, len(x.sheet.games) + 1)],
+            who="boss")
 
     for path in (f"/t/{slug}/standings", f"/t/{slug}/standings/live", f"/t/{slug}/seats",
                  f"/t/{slug}/standings?view=projector&lang=ja"):

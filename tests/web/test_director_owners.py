@@ -180,7 +180,14 @@ def test_a_scorer_link_held_by_another_director_corrects_nothing(site: Any) -> N
     sign_in(client, web, p["bo"])
     r = client.post(f"/score/{token}", json={"games": games, "why": "takeover"},
                     headers=headers)
-    assert r.status_code == 403 and usecases.audit_log(store, slug) == before
+    # refused: the sheet is as it was; what was typed is kept for the director (a
+    # refused save, shown as a conflict on the round page), nothing else is written
+    after = usecases.audit_log(store, slug)
+    assert r.status_code == 403 and after[:len(before)] == before
+    assert [x["action"] for x in after[len(before):]] == ["enter_sheet_conflict"]
+    counted = usecases.get_sheet(store, slug, "club", 1, 1)[0].counted
+    assert counted is not None and counted[0].points[0] == 30
+    assert r.json()["theirs"][0]["points"][0] == 30
     sign_in(client, web, p["ann"])
     r = client.post(f"/score/{token}", json={"games": games, "why": "misread"},
                     headers=headers)

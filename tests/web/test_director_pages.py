@@ -159,7 +159,7 @@ def test_the_seating_lock_on_the_round_page(client: TestClient) -> None:
     usecases.seat(store, slug, None, 1, who="d")
     page = f"/director/t/{slug}/d/club/round"
     html = client.get(page + "?lang=en").text
-    assert 'class="lockstate unlocked"' in html and "Seat this round again" in html
+    assert 'class="lockstate unlocked"' in html and "Draw a new seating" in html
     usecases.drop_player(store, slug, "1", who="d")
     text = form(client, f"/director/t/{slug}/d/club/reseat", {}, page=page)
     assert flash(text) == "ok: The round is seated again."
@@ -168,7 +168,7 @@ def test_the_seating_lock_on_the_round_page(client: TestClient) -> None:
     assert 1 not in seated and len(seated) == 8
     text = form(client, f"/director/t/{slug}/d/club/lock", {}, page=page)
     assert flash(text) == "ok: The seating is locked."
-    assert 'class="lockstate locked"' in text and "Seat this round again" not in text
+    assert 'class="lockstate locked"' in text and "Draw a new seating" not in text
     text = form(client, f"/director/t/{slug}/d/club/reseat?lang=ko", {}, page=page)
     assert flash(text) == "error: Club night: 1라운드의 자리 배정은 잠겨 있습니다"
 

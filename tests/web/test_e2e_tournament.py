@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,8 +90,15 @@ def context(browser: Browser, base: str, lang: str, phone: bool = False) -> Brow
 
 
 def post_button(page: Page, text: str) -> None:
-    page.get_by_role("button", name=text, exact=True).first.click()
-    page.wait_for_load_state("domcontentloaded")
+    # closing check-in, a round and advancing ask first: the director says yes
+    def yes(dialog: Any) -> None:
+        dialog.accept()
+    page.on("dialog", yes)
+    try:
+        page.get_by_role("button", name=text, exact=True).first.click()
+        page.wait_for_load_state("domcontentloaded")
+    finally:
+        page.remove_listener("dialog", yes)
 
 
 def game_points(table: int, game: int, seats: int) -> tuple[list[int], int]:
@@ -164,7 +172,7 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
     post_button(director, "대회 만들기")
     slug = director.url.rstrip("/").split("/")[-1]
     general = director.locator("section#general")
-    general.locator("summary").click()
+    general.locator("details:not(.rankrules) > summary").click()  # the settings
     general.locator('input[name="cap"]').fill("11")
     general.locator('input[name="games0"]').fill("2")
     general.locator('input[name="games1"]').fill("2")
@@ -217,9 +225,11 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
     expect(viewer.locator("section.tablecard")).to_have_count(3)
     shot(viewer, "07-seats-projector")
 
-    # The projector's standings, in a second browser context, before any sheet.
+    # The projector's standings, in a second browser context, before any sheet: they
+    # say no game is counted yet (no ranks "by lot").
     viewer.goto(f"/t/{slug}/standings?division=general&view=projector")
-    expect(viewer.locator("table.standings tbody tr")).to_have_count(11)
+    expect(viewer.locator("p.nogames")).to_be_visible()
+    expect(viewer.locator("table.standings tbody tr")).to_have_count(0)
 
     scorer_ctx = context(browser, server, "ko", phone=True)
     scorer = scorer_ctx.new_page()

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from meldtour.core.refusal import Refused
 from meldtour.store.db import StoreError
 from meldtour.tournament import TournamentError
@@ -14,7 +16,11 @@ class UseCaseError(StoreError):
 
 
 class CountedSheet(UseCaseError):
-    """A scorer's save over a sheet that is counted: only the director corrects it."""
+    """A scorer's save over a sheet that is counted: only the director corrects it.
+    ``theirs`` is the sheet as counted (filled in by the use case), so that the
+    device shows what differs from what it typed."""
+
+    theirs: Any = None
 
 
 def engine_error(refused: Refused) -> TournamentError:

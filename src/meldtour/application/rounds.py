@@ -1,10 +1,11 @@
 """Rounds and seating: seat a round (starting the division and its first stage, and
 closing the round before, when they are due), close it, advance to the next stage,
-lock the seating, seat a round again."""
+lock the seating, seat a round again — and the steps back: reopen a closed round,
+undo an advancement while the next stage has no result."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from meldtour.store import audit
@@ -21,7 +22,8 @@ from meldtour.tournament import (
     start_division,
     start_stage,
 )
-from meldtour.tournament.stages import unseat_round
+from meldtour.tournament.board import RoundBoard, round_board
+from meldtour.tournament.undo import reopen_round, reseat_round, undo_stage
 
 from .circuit import seed_order
 from .divisions import division_key, resolve_division
@@ -157,8 +159,10 @@ def lock_seating(store: Store, slug: str | None, division: str | None, *,
 
 
 def reseat(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
-    """Seat the current round again (after a drop or a late entry), while its seating
-    is not locked and nothing is entered on its sheets."""
+    """Seat the current round again with a new draw (after a drop or a late entry, or
+    to mix the tables), while its seating is not locked and nothing is entered on its
+    sheets. The new seating differs from the old one, or the step is refused; the
+    draw's seed text is in the audit line, so it is repeatable."""
     with store.transaction() as s:
         loaded = load(s, slug, "update")
         t = loaded.value
@@ -171,22 +175,88 @@ def reseat(store: Store, slug: str | None, division: str | None, *, who: str) ->
             if loaded.rounds[rkey].locked_at is not None:
                 raise TournamentError("usecase.seating_locked", div=t.division(key).name,
                                       n=number)
-            back = unseat_round(t, key)
-            progress = seat_round(back.tournament, key)
+            progress, seed = reseat_round(t, key)
         except TournamentError as exc:
             raise UseCaseError.of(exc) from None
         # The old round's rows go; the round is written again as new.
         round_rows.drop_round(s, loaded, rkey)
+        new = progress.tournament.division(key).stages[index].rounds[-1]
         audit.record(s, at=now(), who=who, action="reseat", tournament_id=loaded.row.id,
                      entity="round", key=f"{key}/stage {index + 1}/round {number}",
                      before=[list(x.players) for x in
                              t.division(key).stages[index].rounds[-1].tables],
-                     after=None, why="")
-        loaded.value = back.tournament
+                     after={"tables": [list(x.players) for x in new.tables], "draw": seed},
+                     why="")
+        div = t.division(key)
+        back = div.stages[index]
+        loaded.value = t.with_division(replace(div, stages=(
+            *div.stages[:index], replace(back, rounds=back.rounds[:-1]))))
         changes = save(s, loaded, progress.tournament, who=who, action="reseat")
         touch(loaded)
-    return Outcome(progress.tournament, back.notices + progress.notices, (), tuple(changes))
+    return Outcome(progress.tournament, progress.notices, (), tuple(changes))
+
+
+def reopen(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
+    """Reopen the current stage's last round, closed (to correct a sheet before the
+    next round): refused once a later round or stage is seated."""
+    def step(t: Tournament) -> Progress:
+        return reopen_round(t, division_key(t, division))
+
+    return act(store, slug, who, "reopen_round", step)
+
+
+def undo_advance(store: Store, slug: str | None, division: str | None, *,
+                 who: str) -> Outcome:
+    """Undo the start of the division's current stage (an advancement), with its seated
+    rounds, while none of its sheets has anything entered. The round closed before it
+    stays closed (reopen it next, if that is what is wanted)."""
+    with store.transaction() as s:
+        loaded = load(s, slug, "update")
+        t = loaded.value
+        try:
+            key = resolve_division(t, division)
+            progress = undo_stage(t, key)
+        except TournamentError as exc:
+            raise UseCaseError.of(exc) from None
+        index = len(t.division(key).stages) - 1
+        stage = t.division(key).stages[index]
+        round_rows.drop_stage(s, loaded, (key, index))
+        audit.record(s, at=now(), who=who, action="undo_advance",
+                     tournament_id=loaded.row.id, entity="stage",
+                     key=f"{key}/stage {index + 1}",
+                     before={"entrants": list(stage.entrants),
+                             "rounds": [[list(x.players) for x in r.tables]
+                                        for r in stage.rounds]},
+                     after=None, why="")
+        loaded.value = progress.tournament  # the stage's rows are gone already
+        touch(loaded)
+    return Outcome(progress.tournament, progress.notices, (), ())
+
+
+def round_state(store: Store, slug: str | None, division: str) -> RoundBoard | None:
+    """The division's current round as the director watches it: each table's state
+    (a device's refused save since the sheet was last saved is a conflict), its totals
+    and what is missing; ``None`` before the first round."""
+    with store.reading() as s:
+        loaded = load(s, slug)
+        t = loaded.value
+        key = resolve_division(t, division)
+        index, number, _closed = current_round(t, key)
+        if number == 0:
+            return None
+        rnd = t.division(key).stages[index].rounds[-1]
+        prefix = f"{key}/stage {index + 1}/round {number}/table "
+        refused = round_rows.refused_saves(s, loaded.row.id, prefix)
+    conflicts = set()
+    for x in rnd.tables:
+        at = refused.get(f"{prefix}{x.number}")
+        last = max(x.sheet.entered_at or "", x.sheet.submitted_at or "",
+                   *(c.at for c in x.sheet.corrections))
+        if at is not None and at > last:
+            conflicts.add(x.number)
+    return round_board(rnd, conflicts)
 
 
 __all__ = ["RoundKey", "RoundLock", "advance", "close", "current_round", "lock_row",
-           "lock_seating", "reseat", "round_locks", "seat"]
+           "lock_seating", "reopen", "reseat", "round_locks", "round_state", "seat",
+           "undo_advance"]

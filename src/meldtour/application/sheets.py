@@ -200,6 +200,43 @@ def _sheet_action(
     except SheetConflict as conflict:
         _record_conflict(store, slug, conflict, who=who, action=action, why=why, yours=yours)
         raise
+    except CountedSheet as counted:
+        _record_counted(store, slug, found["key"], counted, who=who, action=action,
+                        yours=yours)
+        raise
+
+
+def _differs(sheet: ScoreSheet, yours: Any) -> bool:
+    lines = sheet.counted or sheet.games
+    for g in yours if isinstance(yours, list) else ():
+        n = g.get("game", 0) if isinstance(g, dict) else 0
+        if not 1 <= n <= len(lines):
+            return True
+        line = lines[n - 1]
+        if list(line.points) != list(g.get("points") or []):
+            return True
+        if g.get("winner") not in (None, line.winner):
+            return True
+        if g.get("penalties") is not None and list(g["penalties"]) != list(line.penalties):
+            return True
+    return False
+
+
+def _record_counted(store: Store, slug: str | None, key: SheetKey, counted: CountedSheet, *,
+                    who: str, action: str, yours: Any) -> None:
+    """A scorer's save over a counted sheet: the sheet as counted goes back with the
+    refusal; what was typed, when it differs, is kept in the audit log (and the round
+    page shows the table as a conflict for the director to look at)."""
+    division, index, rnd, table = key
+    with store.transaction() as s:
+        loaded = load(s, slug)
+        theirs = table_sheet(loaded.value, division, rnd, table, index)
+        counted.theirs = theirs
+        if _differs(theirs, yours):
+            audit.record(s, at=now(), who=who, action=f"{action}_conflict",
+                         tournament_id=loaded.row.id, entity="sheet",
+                         key=sheet_key_text(key), before=codec.sheet_data(theirs),
+                         after={"refused": yours, "counted": True}, why="")
 
 
 def _record_conflict(store: Store, slug: str | None, conflict: SheetConflict, *, who: str,

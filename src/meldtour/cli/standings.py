@@ -3,7 +3,10 @@
 The CSV's header is ``round,table,game,player,points,penalty`` (``penalty``
 optional; an optional ``winner`` column marks the winner with 1, otherwise the one
 player with the most points won). Rows of one round and table form a score sheet,
-its players in the order of their first row. ``penalty`` is penalty points (``50``
+its players in the order of their first row. A sheet's games are numbered from 1 at
+every seating, or across the stage as a spreadsheet kept over the day numbers them
+(two-game seatings: round 3 plays games 5 and 6); a sheet that follows neither
+numbering is refused, naming its line, round and table. ``penalty`` is penalty points (``50``
 or ``-50``) or ``×`` marks (``××`` = two failed turns under the rule set).
 
 Every sheet is checked as the score-entry screens check it; a failed check exits 1
@@ -21,7 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from meldtour.cli.jsonlines import rules_argument
+from meldtour.core.refusal import Refused
 from meldtour.core.rules import RuleSet, find_rules
+from meldtour.tournament.numbering import games_before, sheet_games
 from meldtour.tournament.sheets import GameResult, Problem, enter_game, new_sheet, results, submit
 from meldtour.tournament.standings import (
     DEFAULT_CHAIN,
@@ -130,6 +135,11 @@ def build_results(
         sheets.setdefault((r.round, r.table), []).append(r)
     seen_in_round: dict[tuple[int, str], tuple[int, int]] = {}
     games: list[GameResult] = []
+    # games numbered across the stage (round 3 plays games 5 and 6): a round's games
+    # start after those of the rounds before it
+    per_round: dict[int, int] = {}
+    for (rnd, _table), srows in sheets.items():
+        per_round[rnd] = max(per_round.get(rnd, 0), len({r.game for r in srows}))
     for (rnd, table), srows in sorted(sheets.items()):
         players = list(dict.fromkeys(r.player for r in srows))
         by_cell: dict[tuple[int, str], _Row] = {}
@@ -152,27 +162,31 @@ def build_results(
             errors.append(f"line {srows[0].line}: round {rnd}, table {table} has "
                           f"{len(players)} players")
             continue
-        numbers = sorted({r.game for r in srows})
-        if numbers != list(range(1, len(numbers) + 1)):
-            errors.append(f"line {srows[0].line}: round {rnd}, table {table}: games must be "
-                          f"numbered 1, 2, ... (found {', '.join(map(str, numbers))})")
+        found = sorted({r.game for r in srows})
+        try:
+            numbers = list(sheet_games(found, before=games_before(per_round, rnd)))
+        except Refused as exc:
+            errors.append(f"line {srows[0].line}: round {rnd}, table {table}: {exc}")
             continue
+        # the sheet's game (from 1) and the file's number for it (across the stage, or
+        # the same); messages name the file's
+        csv_game = dict(zip(numbers, found, strict=True))
         for g in numbers:
             for p in players:
-                if (g, p) not in by_cell:
-                    first = min(r.line for r in srows if r.game == g)
-                    errors.append(f"line {first}: round {rnd}, table {table}, game {g} has "
-                                  f"no row for player {p}")
+                if (csv_game[g], p) not in by_cell:
+                    first = min(r.line for r in srows if r.game == csv_game[g])
+                    errors.append(f"line {first}: round {rnd}, table {table}, game "
+                                  f"{csv_game[g]} has no row for player {p}")
                     bad = True
         if bad:
             continue
         sheet = new_sheet(rnd, table, [ids[p] for p in players], len(numbers))
         for g in numbers:
-            cells = [by_cell[g, p] for p in players]
+            cells = [by_cell[csv_game[g], p] for p in players]
             marked = [i for i, c in enumerate(cells, 1) if c.winner]
             if any(c.winner is not None for c in cells) and len(marked) != 1:
-                errors.append(f"line {cells[0].line}: round {rnd}, table {table}, game {g} "
-                              f"marks {len(marked)} winners, not one")
+                errors.append(f"line {cells[0].line}: round {rnd}, table {table}, game "
+                              f"{csv_game[g]} marks {len(marked)} winners, not one")
                 bad = True
                 continue
             sheet, _ = enter_game(
@@ -183,23 +197,23 @@ def build_results(
             continue
         sheet, problems = submit(sheet, rules=rules, who="csv")
         for prob in problems:
-            errors.append(_name_row(prob, rnd, by_cell, players, names))
+            errors.append(_name_row(prob, rnd, by_cell, players, csv_game))
         games.extend(results(sheet))
     return games, names, errors
 
 
 def _name_row(prob: Problem, rnd: int, by_cell: dict[tuple[int, str], _Row],
-              players: list[str], names: dict[int, str]) -> str:
+              players: list[str], csv_game: dict[int, int]) -> str:
     c = prob.cell
+    game = csv_game[c.game]
     if c.seat:
-        row = by_cell[c.game, players[c.seat - 1]]
-        where = (f"line {row.line} (round {rnd}, table {c.table}, game {c.game}, "
+        row = by_cell[game, players[c.seat - 1]]
+        where = (f"line {row.line} (round {rnd}, table {c.table}, game {game}, "
                  f"player {players[c.seat - 1]}) {c.field}")
     else:
-        lines = sorted(by_cell[c.game, p].line for p in players)
+        lines = sorted(by_cell[game, p].line for p in players)
         where = (f"lines {lines[0]}-{lines[-1]} (round {rnd}, table {c.table}, "
-                 f"game {c.game})")
-    del names
+                 f"game {game})")
     return f"{where}: {prob.message}"
 
 

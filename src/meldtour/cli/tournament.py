@@ -495,12 +495,16 @@ def _penalty(value: str, rules: Any, where: str) -> int:
         raise Refused(f"{where}: penalty {value!r} is neither points nor × marks") from None
 
 
-def read_sheet_csv(path: Path, t: Any, key: str, sheet: Any,
-                   round_number: int) -> tuple[list[Any], dict[tuple[int, int], int]]:
+def read_sheet_csv(path: Path, t: Any, key: str, sheet: Any, round_number: int, *,
+                   stage: int | None = None) -> tuple[list[Any], dict[tuple[int, int], int]]:
     """A table's games from ``game,player,points[,penalty][,winner]`` (optional
-    ``round`` and ``table`` columns must match). Returns the games and, for each
-    (game, seat), the CSV line."""
+    ``round`` and ``table`` columns must match). Games are numbered from 1, or across
+    the stage (round 3 of two-game seatings: games 5 and 6). Returns the games and,
+    for each (game, seat), the CSV line."""
     from meldtour.application import GameEntry, UseCaseError, find_player
+    from meldtour.application.sheets import stage_index
+    from meldtour.core.refusal import Refused as CoreRefused
+    from meldtour.tournament.numbering import sheet_games
 
     reader = csv.DictReader(_csv_text(path).splitlines())
     fields = {f.strip().lower() for f in reader.fieldnames or []}
@@ -530,14 +534,21 @@ def read_sheet_csv(path: Path, t: Any, key: str, sheet: Any,
         if player not in seats:
             raise Refused(f"{where}: {t.name_of(player)} (#{player}) does not sit at table "
                           f"{sheet.table}")
-        if not 1 <= game <= len(sheet.games):
-            raise Refused(f"{where}: table {sheet.table} plays games 1-{len(sheet.games)}")
+        if game < 1:
+            raise Refused(f"{where}: game {game}: games are numbered from 1")
         seat = seats[player]
         if seat in rows.setdefault(game, {}):
             raise Refused(f"{where}: game {game} of {t.name_of(player)} appears twice")
         win = r.get("winner", "")
         rows[game][seat] = (points, _penalty(r.get("penalty", ""), rules, where),
                             None if win == "" else win in ("1", "yes", "true", "x", "W"), line)
+    rnd_rows = t.division(key).stages[stage_index(t, key, stage)].rounds[:round_number - 1]
+    before = sum(len(r.tables[0].sheet.games) for r in rnd_rows if r.tables)
+    try:
+        own = sheet_games(list(rows), games=len(sheet.games), before=before)
+    except CoreRefused as exc:
+        raise Refused(f"{path}: round {round_number}, table {sheet.table}: {exc}") from None
+    rows = {g: rows[n] for g, n in zip(own, sorted(rows), strict=True)}
     games = []
     lines: dict[tuple[int, int], int] = {}
     for game in sorted(rows):
@@ -627,7 +638,8 @@ def cmd_sheet(store: Any, args: argparse.Namespace) -> int:
             version=args.version, stage=args.stage), args, None)
         return _report_sheet(args, t, result, {})
     if args.file is not None:
-        games, lines = read_sheet_csv(args.file, t, key, sheet, args.round)
+        games, lines = read_sheet_csv(args.file, t, key, sheet, args.round,
+                                      stage=args.stage)
     else:
         games, lines = _prompt_sheet(t, key, sheet, version), {}
     result = _guard(lambda: uc.enter_sheet(

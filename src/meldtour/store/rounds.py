@@ -1,4 +1,5 @@
-"""A round's rows: dropping a seated round (to seat it again).
+"""A round's rows: dropping a seated round (to seat it again), dropping a stage (to
+undo an advancement), and the sheets a device's save was refused on.
 
 Functions of a session (a unit of work the caller runs).
 """
@@ -7,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 
-from .models import CorrectionRow, GameRow
+from .models import AuditRow, CorrectionRow, GameRow
 from .repository import Loaded
 
 
@@ -29,4 +30,24 @@ def drop_round(s: Any, loaded: Loaded, key: tuple[str, int, int]) -> None:
     s.flush()
 
 
-__all__ = ["drop_round"]
+def drop_stage(s: Any, loaded: Loaded, key: tuple[str, int]) -> None:
+    """Delete a stage's rows — its rounds (as :func:`drop_round`), the stage — from the
+    database and from ``loaded``."""
+    for rkey in sorted(k for k in loaded.rounds if k[:2] == key):
+        drop_round(s, loaded, rkey)
+    row = loaded.stages.pop(key)
+    s.delete(row)
+    s.flush()
+
+
+def refused_saves(s: Any, tournament_id: int, prefix: str) -> dict[str, str]:
+    """The sheets (by audit key, under ``prefix`` such as ``general/stage 1/round 2/``)
+    whose save a device was refused, with the time of the latest refusal."""
+    q = (select(AuditRow.key, AuditRow.at)
+         .where(AuditRow.tournament_id == tournament_id, AuditRow.entity == "sheet",
+                AuditRow.action.like("%_conflict"), AuditRow.key.startswith(prefix))
+         .order_by(AuditRow.id))
+    return {key: at for key, at in s.execute(q)}
+
+
+__all__ = ["drop_round", "drop_stage", "refused_saves"]

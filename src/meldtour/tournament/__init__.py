@@ -15,6 +15,8 @@ given the tournament's seed. It imports only :mod:`meldtour.core` and ``openskil
 - :mod:`.simulate`: plausible results made from real tiles, for rehearsals and tests.
 """
 
+from . import numbering as _numbering  # noqa: F401  (its codes)
+from . import undo as _undo  # noqa: F401  (its codes)
 from .model import (
     Division,
     Notice,

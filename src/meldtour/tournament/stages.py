@@ -133,12 +133,13 @@ def _players_next(stage: Stage) -> tuple[int, ...]:
     return stage.active
 
 
-def _plan(t: Tournament, div: Division, index: int, stage: Stage) -> Stage:
-    """Plan the seatings of the rounds to come from the players still in the stage."""
+def _plan(t: Tournament, div: Division, index: int, stage: Stage, *, draw: str = "") -> Stage:
+    """Plan the seatings of the rounds to come from the players still in the stage
+    (``draw``: another draw of the same round, seeded by it too)."""
     fmt = stage.format
     players = _players_next(stage)
     number = len(stage.rounds) + 1
-    seed = _seed(t, div, index, f"round{number}")
+    seed = _seed(t, div, index, f"round{number}" + (f"/{draw}" if draw else ""))
     groups = _groups(t, div, players)
     size = fmt.table_size
     if fmt.kind == "knockout":

@@ -35,7 +35,17 @@ from . import redact
 from .config import Settings
 from .deps import gettext_of
 from .director.deps import LoginRequired, Web, render
-from .director.routes import clock, director, online, players, printing, score, venue, visitors
+from .director.routes import (
+    clock,
+    director,
+    online,
+    players,
+    printing,
+    rounds,
+    score,
+    venue,
+    visitors,
+)
 from .limits import BodyLimit
 from .routes import circuit, play, public, review, site, votes
 
@@ -59,6 +69,7 @@ def assemble(settings: Settings) -> FastAPI:
     app.include_router(play.router)
     app.include_router(review.router)  # a game's score and replay, after its table pages
     for module in (
+        rounds,  # before the director's: it answers some of the same paths
         public,
         votes,
         visitors,

@@ -12,6 +12,7 @@ from meldtour.application.rounds import current_round
 from meldtour.core.refusal import Refused, render
 from meldtour.core.rules import PRESETS
 from meldtour.tournament import Problem, Tournament, final_ranking, stage_standings
+from meldtour.tournament.board import knocked_out
 from meldtour.tournament.model import Division, Round, Stage
 from meldtour.tournament.standings import score_text
 
@@ -28,6 +29,10 @@ CRITERIA = {
     "wins": N_("wins"), "points": N_("points"), "score": N_("score"),
     "best_game": N_("best game"), "second_best": N_("second-best game"),
     "head_to_head": N_("head to head"), "lot": N_("lot"), "tied": N_("tied"),
+}
+TABLE_STATES = {
+    "empty": N_("not entered"), "draft": N_("draft"), "conflict": N_("conflict"),
+    "counted": N_("counted"),
 }
 KINDS = {"seatings": N_("seatings"), "knockout": N_("knockout"), "final": N_("final")}
 TEMPLATE_TITLES = {
@@ -112,16 +117,31 @@ def standings_rows(t: Tournament, key: str, _: Gettext,
     if not div.stages:
         return [], None, ""
     i = len(div.stages) - 1 if index is None else index
+    table = stage_standings(t, key, i)
+    if not any(s.games for s in table):  # no game counted: no ranks (not "by lot")
+        return [], cut_of(div, i), div.stages[i].format.title
     rows = [Row(s.rank, s.player, t.name_of(s.player), s.wins, points_text(s.points),
                 score_text(s.score), s.games, _(CRITERIA.get(str(s.decided_by),
                                                             str(s.decided_by))))
-            for s in stage_standings(t, key, i)]
+            for s in table]
     stage = div.stages[i]
     return rows, cut_of(div, i), stage.format.title
 
 
 def final_rows(t: Tournament, key: str) -> list[tuple[int, int, str, str]]:
     return [(p.place, p.player, p.name, p.stage) for p in final_ranking(t, key)]
+
+
+def went_out(t: Tournament, key: str) -> dict[int, int]:
+    """The knockout round each player of the final ranking went out in (0: they
+    played the final table)."""
+    out = knocked_out(t, key)
+    for stage in t.division(key).stages:
+        last = stage.rounds[-1] if stage.rounds else None
+        if stage.format.kind == "knockout" and last is not None and len(last.tables) == 1 \
+                and not last.advanced:
+            out.update(dict.fromkeys(last.seating.players, 0))
+    return out
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from ..director.views import (
     player_day,
     refusal_text,
     standings_rows,
+    went_out,
 )
 from ..i18n import environment
 
@@ -154,7 +155,8 @@ def _standings_fragment(request: Request, t: Tournament, key: str, projector: bo
     rows, cut, title = standings_rows(t, key, _)
     finals = final_rows(t, key) if view.finished else []
     return str(environment(locale_of(request)).get_template("public/_standings.html").render(
-        rows=rows, cut=cut, title=title, view=view, finals=finals, projector=projector))
+        rows=rows, cut=cut, title=title, view=view, finals=finals, projector=projector,
+        out=went_out(t, key) if finals else {}))
 
 
 def etag_of(html: str) -> str:

@@ -138,6 +138,19 @@
           version = d.version;
           say(d.message, "error");
           showTheirs(theirs, d.theirs || []);
+          document.getElementById("theirs-open").hidden = false;
+          document.getElementById("theirs-counted").hidden = true;
+          if (take) take.style.display = "";
+          return;
+        }
+        if (status === 403 && d.counted && d.theirs) {
+          // Counted already from another device: its sheet beside this one, the cells
+          // that differ marked (nothing typed here is lost).
+          say(d.message || d.error, "error");
+          showTheirs(theirs, d.theirs);
+          document.getElementById("theirs-open").hidden = true;
+          document.getElementById("theirs-counted").hidden = false;
+          if (take) take.style.display = "none";
           return;
         }
         if (status >= 400) { say(d.error || String(status), "error"); return; }

@@ -41,8 +41,18 @@ from ..deps import (
     render,
     start_session,
 )
+from ..rounds_view import MODES, STEPS, THREE_TABLE, TIE_BREAKS
+from ..rounds_view import actions as round_actions
 from ..security import MIN_PASSWORD
-from ..views import KINDS, STATUS, TEMPLATE_TITLES, division_view, refusal_text
+from ..views import (
+    KINDS,
+    STATUS,
+    TABLE_STATES,
+    TEMPLATE_TITLES,
+    division_view,
+    points_text,
+    refusal_text,
+)
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 
@@ -297,8 +307,11 @@ def overview(request: Request, store: StoreDep, director: TournamentDirectorDep,
              slug: str) -> Response:
     t = load_tournament(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
+    _ = gettext_of(request)
     return render(request, "director/tournament.html", account=director, t=t, slug=slug,
                   views=views, kinds=KINDS, seaters=seaters_for("seatings"),
+                  acts={d.key: round_actions(t, d.key, _) for d in t.divisions},
+                  modes=MODES, tie_breaks=TIE_BREAKS, three_table=THREE_TABLE, steps=STEPS,
                   info=usecases.info(store, slug),
                   polls=usecases.polls(store, slug), presets=list(PRESETS),
                   directors=owners.directors(store, slug))
@@ -398,7 +411,8 @@ def checkin_desk(request: Request, store: StoreDep, director: TournamentDirector
     key = _division(t, key)
     regs = usecases.search_players(t.in_division(key), q[:80])  # "#5", 5, or a name part
     return render(request, "director/checkin.html", account=director, t=t, slug=slug,
-                  view=division_view(t, key), regs=regs, q=q, status=STATUS)
+                  view=division_view(t, key), regs=regs, q=q, status=STATUS,
+                  start_question=round_actions(t, key, gettext_of(request)).start)
 
 
 @router.post("/t/{slug}/d/{key}/checkin/{player}")
@@ -563,7 +577,9 @@ def round_page(request: Request, web: WebDep, store: StoreDep, director: Tournam
                                                       view.round.number))
         entered = any(x.sheet.entered_by is not None for x in view.round.tables)
     return render(request, "director/round.html", account=director, t=t, slug=slug,
-                  view=view, links=links, lock=lock, entered=entered)
+                  view=view, links=links, lock=lock, entered=entered,
+                  board=usecases.round_state(store, slug, key), states=TABLE_STATES,
+                  acts=round_actions(t, key, gettext_of(request)), points_text=points_text)
 
 
 @router.post("/t/{slug}/d/{key}/award")

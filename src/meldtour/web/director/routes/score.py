@@ -153,10 +153,9 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
     why = str(body.get("why") or "").strip()[:300]
     _ = gettext_of(request)
     director = _director(request, store, scope.slug)
-    if sheet.counted is not None and director is None:
-        return JSONResponse({"error": _("This sheet is counted: only the director can "
-                                        "correct it.")}, status_code=403)
-    if sheet.counted is not None and not why:
+    # A scorer's save over a counted sheet is refused by the use case itself (in its
+    # transaction), which hands back the counted sheet and keeps what was typed.
+    if sheet.counted is not None and director is not None and not why:
         return JSONResponse({"error": _("A correction needs a reason.")}, status_code=400)
     who = director.name if director else f"scorer:table {scope.table}"
     try:
@@ -164,9 +163,17 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
                                    scope.table, entries, who=who, why=why,
                                    version=version if isinstance(version, int) else None,
                                    stage=scope.stage + 1, may_correct=director is not None)
-    except usecases.CountedSheet:  # counted since the sheet above was read
-        return JSONResponse({"error": _("This sheet is counted: only the director can "
-                                        "correct it.")}, status_code=403)
+    except usecases.CountedSheet as counted:  # counted since the sheet above was read
+        # The sheet as counted comes back: the page marks what differs from what was
+        # typed here (and the director's round page shows the table as a conflict).
+        theirs = counted.theirs
+        return JSONResponse({
+            "error": _("This sheet is counted: only the director can correct it."),
+            "counted": True,
+            "message": _("This sheet was counted already, from another device. What "
+                         "differs from what you typed is marked; tell the director if the "
+                         "counted sheet is wrong."),
+            "theirs": _games(theirs) if theirs is not None else None}, status_code=403)
     except SheetConflict as conflict:
         theirs = conflict.theirs
         return JSONResponse({
