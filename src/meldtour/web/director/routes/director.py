@@ -57,8 +57,8 @@ DEMO_PLAYERS = [
 def _division(t: Tournament, key: str) -> str:
     try:
         return t.division(key).key
-    except TournamentError:
-        raise HTTPException(404, f"no division {key!r}") from None
+    except TournamentError as exc:
+        raise HTTPException(404, exc.refusal) from None
 
 
 # ---------------------------------------------------------------- accounts
