@@ -73,6 +73,7 @@ from .tournaments import (
     create_tournament,
     edit_tournament,
     info,
+    make_key,
     make_slug,
     slugs,
 )
@@ -86,7 +87,7 @@ __all__ = [
     "cast_vote", "check_in_players", "close", "close_check_in", "close_vote",
     "correct_sheet", "create_blank_tournament", "create_tournament", "current_round",
     "drop_player", "edit_division", "edit_tournament", "enter_late", "enter_sheet",
-    "find_player", "get_sheet", "info", "lock_seating", "make_slug", "my_vote",
+    "find_player", "get_sheet", "info", "lock_seating", "make_key", "make_slug", "my_vote",
     "open_vote", "polls", "ranking", "read", "register_players", "registrations_by_number",
     "reseat", "resolve_division", "round_locks", "seat", "slug_of", "slugs", "snapshot",
     "standings", "withdraw_player",

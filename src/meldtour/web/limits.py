@@ -123,7 +123,7 @@ class BodyLimit:
 
         try:
             await self.app(scope, bounded, tracked)
-        except TooLarge as exc:
+        except TooLarge:
             if not started:
                 await _refuse(scope, send, 413, BODY_OVER, limit=limit)
 
