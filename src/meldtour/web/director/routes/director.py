@@ -447,8 +447,9 @@ def start(request: Request, store: StoreDep, director: TournamentDirectorDep, sl
         return redirect(request, f"/director/t/{slug}/d/{key}/checkin",
                         _refused(request, exc), "error")
     dropped = len(out.tournament.in_division(key, "no_show"))
-    return redirect(request, f"/director/t/{slug}#{key}",
-                    _("Check-in is closed: %(n)s no-shows are not seated.") % {"n": dropped})
+    text = _("Check-in is closed: %(n)s no-shows are not seated.") % {"n": dropped} \
+        if dropped else _("Check-in is closed: every player is present.")
+    return redirect(request, f"/director/t/{slug}#{key}", text)
 
 
 @router.post("/t/{slug}/d/{key}/withdraw/{player}")
