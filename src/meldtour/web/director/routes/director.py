@@ -27,7 +27,7 @@ from meldtour.tournament.templates import TEMPLATES, from_template
 
 from ...deps import client_of, load_tournament
 from .. import accounts
-from ..audit_words import audit_lines, local_time, zone_name, zone_of
+from ..audit_words import audit_lines, local_time, who_text, zone_name, zone_of
 from ..deps import (
     DirectorDep,
     Scope,
@@ -605,10 +605,13 @@ def round_page(request: Request, web: WebDep, store: StoreDep, director: Tournam
         lock = usecases.round_locks(store, slug).get((key, view.stage_index,
                                                       view.round.number))
         entered = any(x.sheet.entered_by is not None for x in view.round.tables)
+    # Who locked it, as the subject of the sentence, and when, at the local time.
     locked_at = local_time(lock.at, tournament_zone(request, store, slug), with_date=False) \
         if lock is not None else ""
+    locked_by = who_text(lock.by, gettext_of(request)) if lock is not None else ""
     return render(request, "director/round.html", account=director, t=t, slug=slug,
-                  view=view, links=links, lock=lock, entered=entered, locked_at=locked_at)
+                  view=view, links=links, lock=lock, entered=entered, locked_at=locked_at,
+                  locked_by=locked_by)
 
 
 @router.post("/t/{slug}/d/{key}/award")
