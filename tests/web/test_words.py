@@ -48,7 +48,8 @@ def main(html: str) -> str:
 
 @pytest.mark.parametrize(("path", "status", "ko", "ja"), [
     ("/t/unknown", 404, "없는 대회입니다: 'unknown'", "'unknown'"),
-    ("/score/not-a-token", 404, "점수 입력 링크는 올바르지 않습니다", "スコア入力リンクは正しくありません"),
+    ("/score/not-a-token", 404, "점수 입력 링크는 올바르지 않습니다",
+     "スコア入力リンクは正しくありません"),
     ("/no/such/page", 404, "페이지를 찾을 수 없습니다", "ページが見つかりません"),
     ("/t/demo/p/999", 404, "페이지를 찾을 수 없습니다", "ページが見つかりません"),
     ("/t/demo/p/abc", 400, "비어 있거나 올바르지 않습니다: 선수", "正しくありません: 選手"),
@@ -181,7 +182,8 @@ def test_sentences_zones_and_unknown_codes() -> None:
              {"at": "2015-12-05T07:09:00+00:00", "who": "boss", "action": "reopen_round",
               "entity": "round", "key": "general/stage 1/round 2", "why": "오타"}]
     said = audit_lines(lines, t, ZoneInfo("Asia/Seoul"), ko)
-    assert said[0].sentence == "공개 참가 신청 양식(출처 1a2b3c4d)이 선수를 등록했습니다: #5 김민지."
+    assert said[0].sentence == ("공개 참가 신청 양식(출처 1a2b3c4d)이 선수를 등록했습니다: "
+                                "#5 김민지.")
     assert said[0].when == "2015-12-05 16:06"
     # A code with no sentence yet (a newer change) still reads as one.
     assert said[1].sentence == "boss 님이 내용을 바꿨습니다(reopen_round): 일반부 예선 2라운드."

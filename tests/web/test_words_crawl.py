@@ -247,7 +247,8 @@ def urls(site: Site) -> tuple[list[str], list[str]]:
             if missing:
                 unknown.append(f"{route}: {', '.join(missing)}")
                 break
-            out.append(re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: params[m.group(1)], route))
+            out.append(re.sub(r"\{(\w+)(?::\w+)?\}",
+                              lambda m, p=params: p[m.group(1)], route))  # type: ignore[misc]
     errors = ["/t/no-such-tournament", "/score/not-a-token", "/no/such/page",
               f"/t/{site.slugs['open']}/p/999", f"/t/{site.slugs['open']}/p/abc",
               f"/director/t/{site.slugs['open']}/d/nope/checkin"]
