@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
+from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
@@ -22,9 +23,17 @@ router = APIRouter(prefix="/director")
 
 
 
+def disposition(kind: str, name: str) -> str:
+    """A Content-Disposition header for ``name``, which may hold a Korean or Japanese
+    slug: an ASCII fallback, and the name itself as RFC 6266's ``filename*``."""
+    fallback = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_"
+                       for c in name)
+    return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
 def _pdf(data: bytes, name: str) -> Response:
     return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="{name}"'})
+                    headers={"Content-Disposition": disposition("inline", name)})
 
 
 @router.get("/t/{slug}/d/{key}/pdf/{kind}")
@@ -115,7 +124,7 @@ def export(store: StoreDep, director: TournamentDirectorDep, slug: str, what: st
             writer.writerow([_safe_cell(v) for v in row])
         # A BOM so that spreadsheet programs read Korean and Japanese names as UTF-8.
         return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                        headers={"Content-Disposition": disposition("attachment", name)})
     from openpyxl import Workbook
 
     wb = Workbook()
@@ -127,7 +136,7 @@ def export(store: StoreDep, director: TournamentDirectorDep, slug: str, what: st
     out = io.BytesIO()
     wb.save(out)
     return Response(out.getvalue(), headers={
-        "Content-Disposition": f'attachment; filename="{name}"'},
+        "Content-Disposition": disposition("attachment", name)},
         media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 
 
