@@ -84,13 +84,13 @@ def test_wrong_method_too_large_and_control_characters(client: TestClient) -> No
                     content=b"name=" + b"x" * (BODY_MAX_BYTES + 10))
     assert r.status_code == 413 and "보낸 내용이 너무 큽니다" in main(r.text)
     # A control character in a form field: the page names the field by its label.
-    for lang, label, words in (("ko", "“이름” 항목에 제어 문자", "제어 문자 없이 다시 입력하세요"),
-                               ("ja", "“名前” 欄に制御文字", "入力し直してください")):
+    for lang, label, words in (("ko", "‘이름’ 항목에 제어 문자", "제어 문자 없이 다시 입력하세요"),
+                               ("ja", "「名前」欄に制御文字", "入力し直してください")):
         r = client.post(f"/t/demo/register?lang={lang}", headers=PAGE,
                         data={"name": "김\x00민지", "division": "general"})
         assert r.status_code == 400 and label in main(r.text) and words in main(r.text)
     r = client.get("/t/demo?lang=ko&q=a%00b", headers=PAGE)
-    assert r.status_code == 400 and "“검색” 항목에 제어 문자" in main(r.text)
+    assert r.status_code == 400 and "‘검색’ 항목에 제어 문자" in main(r.text)
     # Nothing was registered.
     assert "김\x00민지" not in {x.name for x in usecases.read(web(client).store(),
                                                             "demo").registrations}

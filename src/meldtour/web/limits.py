@@ -183,9 +183,12 @@ async def _refuse(scope: Scope, send: Send, status: int, message: str,
                for k, v in scope.get("headers") or []}
     if "app" in scope and wants_page(headers):
         request = Request({**scope, "type": "http", "path": _printable(scope.get("path", ""))})
-        gettext = translations(locale_of(request)).gettext
-        said = {k: (f"“{field_label(v, gettext)}”" if k == "field" else v)
-                for k, v in params.items()}
+        locale = locale_of(request)
+        gettext = translations(locale).gettext
+        # The field by its label; the translations quote it as their language does.
+        said = {k: (field_label(v, gettext) if k == "field" else v) for k, v in params.items()}
+        if locale == "en" and "field" in said:
+            said["field"] = f"“{said['field']}”"
         response: Response = error_page(request, status, gettext(message) % said)
         response.headers["connection"] = "close"
     else:

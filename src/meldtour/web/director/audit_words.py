@@ -79,6 +79,10 @@ TABLE = N_("%(division)s, %(stage)s, round %(round)s, table %(table)s")
 STAGE_N = N_("stage %(n)s")
 MORE = N_("%(what)s and %(n)s more")
 
+#: Reasons the app itself writes (stored as these English words): said in the reader's
+#: language; a person's reason is shown as typed.
+REASONS: frozenset[str] = frozenset({N_("a score sheet was saved")})
+
 #: Zones by their names on the page.
 ZONE_NAMES: Mapping[str, str] = {
     "Asia/Seoul": N_("Korea time"), "Asia/Tokyo": N_("Japan time"), "UTC": N_("UTC"),
@@ -170,12 +174,18 @@ def what_text(entity: str, key: str, t: Tournament | None, gettext: Gettext) -> 
 
 @dataclass(frozen=True, slots=True)
 class AuditLine:
-    """One change as the page shows it."""
+    """One change as the page shows it: its local day and time, its sentence and
+    reason, and how many audit lines it stands for."""
 
-    when: str
+    day: str
+    time: str
     sentence: str
     why: str
     lines: int
+
+    @property
+    def when(self) -> str:
+        return f"{self.day} {self.time}".strip()
 
 
 #: What a change names of the parts it wrote: a seating names its round (not its
@@ -228,7 +238,10 @@ def audit_lines(lines: Sequence[Mapping[str, Any]], t: Tournament | None, zone: 
         whats = [what_text(str(g.get("entity", "")), str(g.get("key", "")), t, gettext)
                  for g in shown or group]
         why = next((str(g["why"]) for g in group if g.get("why")), "")
-        out.append(AuditLine(local_time(first.get("at"), zone),
+        if why in REASONS:
+            why = gettext(why)
+        day, _, hour = local_time(first.get("at"), zone).partition(" ")
+        out.append(AuditLine(day, hour,
                              sentence(str(first.get("action", "")), str(first.get("who", "")),
                                       whats, gettext), why, len(group)))
     return out
