@@ -274,3 +274,21 @@ def test_no_shows_are_not_counted_as_zero(client: TestClient) -> None:
     r = client.post("/director/t/zero/d/club/start?lang=ko",
                     data={"csrf": csrf(client, "/director/t/zero")})
     assert "모든 선수가 출석했습니다" in r.text and "0명" not in r.text
+
+
+def test_the_command_line_names_a_template_in_a_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from meldtour.cli import main as cli_main
+
+    monkeypatch.setenv("MELDTOUR_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    monkeypatch.delenv("MELDTOUR_TOURNAMENT", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["db", "upgrade"]) == 0
+    capsys.readouterr()
+    assert cli_main(["tournament", "new", "--template", "busan-2015", "--locale", "ko",
+                     "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["name"] == "KRC 2015 부산" and out["slug"] == "krc-2015-부산"
