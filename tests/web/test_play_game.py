@@ -187,7 +187,7 @@ def test_a_complete_game_in_two_browsers() -> None:
                     expect(page.locator("#events li[data-kind=timeout]")).to_have_text(
                         "보라의 시간이 다 되었습니다", timeout=(TURN + 5) * 1000)
                     expect(page.locator("#events")).to_contain_text(
-                        "보라이(가) 벌칙으로 타일 3개를 가져왔습니다")
+                        "보라 님이 벌칙으로 타일 3개를 가져왔습니다")
                     # ... and which three, in words, to her alone.
                     tile = r"(?:(?:검정|빨강|주황|파랑) \d+|조커)"
                     expect(page.locator("#events li[data-kind=draw]")).to_have_text(
