@@ -220,7 +220,7 @@ def test_engine_refusals_are_translated() -> None:
     ko, ja = translations("ko").gettext, translations("ja").gettext
     assert refusal_text(TournamentError("division.started_registration_closed",
                                         div="General"), ko) == \
-        "General은(는) 시작했습니다: 참가 신청이 마감되었습니다"
+        "General: 이미 시작해서 참가 신청이 마감되었습니다"
     assert refusal_text(TournamentError("division.round_waits", div="General", n=2,
                                         tables="1, 3"), ja) \
         == "General: 第2ラウンドはまだ1, 3番卓の記録用紙を待っています"

@@ -273,7 +273,7 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
     expect(director.locator("h1")).to_contain_text("2라운드")
     score_round(director, scorer, slug, {}, 2)
     director.goto(f"/director/t/{slug}")
-    post_button(director, "진출: final 시작")
+    post_button(director, "진출: 결승 시작")
     expect(director.locator(".flash")).to_contain_text("다음 단계가 시작")
     post_button(director, "다음 라운드 자리 배정")
     expect(director.locator("section.tablecard")).to_have_count(1)

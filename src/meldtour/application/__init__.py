@@ -75,6 +75,7 @@ from .tournaments import (
     create_tournament,
     edit_tournament,
     info,
+    make_key,
     make_slug,
     slugs,
 )
@@ -212,6 +213,7 @@ __all__ += [
     "get_sheet",
     "info",
     "lock_seating",
+    "make_key",
     "make_slug",
     "my_vote",
     "open_vote",

@@ -4,6 +4,7 @@ of them."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -20,12 +21,31 @@ from .errors import UseCaseError
 
 
 def make_slug(name: str) -> str:
-    """A tournament's slug from its name (Latin letters and digits; else ``tournament``).
+    """A tournament's slug from its name: its letters and digits in any script, lower
+    case, joined by hyphens, at most 60 characters; else ``tournament``. A Korean or
+    Japanese name stays readable in the address bar (browsers show it, and send it
+    percent-encoded); old ASCII slugs are unchanged.
 
     >>> make_slug("KRC 2015 Busan!")
     'krc-2015-busan'
-    >>> make_slug("부산 오픈")
+    >>> make_slug("2015 부산 오픈")
+    '2015-부산-오픈'
+    >>> make_slug("ラミィキューブ日本選手権 ２０２６")
+    'ラミィキューブ日本選手権-2026'
+    >>> make_slug("!!!")
     'tournament'
+    """
+    text = unicodedata.normalize("NFKC", name).lower()
+    s = re.sub(r"[\W_]+", "-", text).strip("-")[:60].strip("-")
+    return s or "tournament"
+
+
+def make_key(name: str) -> str:
+    """A division's key from its name: Latin letters and digits only (it names files
+    and command-line arguments), else ``tournament`` (the caller picks another).
+
+    >>> make_key("Open A"), make_key("일반부")
+    ('open-a', 'tournament')
     """
     s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
     return s or "tournament"
@@ -33,11 +53,12 @@ def make_slug(name: str) -> str:
 
 def create_tournament(
     store: Store, template: str, *, who: str, name: str = "", date: str = "", seed: int = 0,
-    slug: str | None = None, venue: str = "",
+    slug: str | None = None, venue: str = "", locale: str = "en",
 ) -> tuple[str, Tournament]:
-    """A new tournament from a template; returns its slug and value."""
+    """A new tournament from a template, named in ``locale`` (its divisions and
+    stages); returns its slug and value."""
     try:
-        value = from_template(template, name=name, date=date, seed=seed)
+        value = from_template(template, name=name, date=date, seed=seed, locale=locale)
     except Refused as exc:
         raise UseCaseError.of(exc) from None
     return _insert(store, value, template, who=who, name=name, slug=slug, venue=venue)
@@ -47,7 +68,8 @@ def _insert(store: Store, value: Tournament, template: str, *, who: str, name: s
             slug: str | None, venue: str) -> tuple[str, Tournament]:
     chosen = slug is not None
     slug = slug or make_slug(name or value.name)
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", slug):
+    slug = unicodedata.normalize("NFC", slug)
+    if not re.fullmatch(r"[^\W_][\w.-]*", slug) or len(slug) > 100:
         raise UseCaseError("usecase.bad_slug", slug=repr(slug))
     at = now()
     with store.transaction() as s:
@@ -57,7 +79,7 @@ def _insert(store: Store, value: Tournament, template: str, *, who: str, name: s
         if taken(slug):
             if chosen:
                 raise UseCaseError("usecase.slug_taken", slug=repr(slug))
-            # A made-up slug (a name in Hangul or kana makes "tournament") gets a number.
+            # A made-up slug that is taken (a second "Club night") gets a number.
             base, n = slug, 2
             while taken(f"{base}-{n}"):
                 n += 1
@@ -151,4 +173,4 @@ def any_tournament(store: Store) -> bool:
 
 
 __all__ = ["TournamentInfo", "all_tournaments", "any_tournament", "create_blank_tournament",
-           "create_tournament", "edit_tournament", "info", "make_slug", "slugs"]
+           "create_tournament", "edit_tournament", "info", "make_key", "make_slug", "slugs"]

@@ -70,6 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--date", default="", help="its date, YYYY-MM-DD")
     p.add_argument("--seed", type=int, default=0, help="seed of every draw (default 0)")
     p.add_argument("--slug", help="its short name for -t (default: from the name)")
+    p.add_argument("--locale", choices=("ko", "ja", "en"), default="en",
+                   help="the language of its divisions' and stages' names (default en)")
 
     add("list", "the tournaments in the database")
     add("show", "the tournament: divisions, players, stages and rounds")
@@ -263,7 +265,8 @@ def cmd_new(store: Any, args: argparse.Namespace) -> int:
     from meldtour import application as uc
 
     slug, t = uc.create_tournament(store, args.template, who=_who(args), name=args.name,
-                                   date=args.date, seed=args.seed, slug=args.slug)
+                                   date=args.date, seed=args.seed, slug=args.slug,
+                                   locale=getattr(args, "locale", "en"))
     if _opt(args, "json"):
         _print_json({"slug": slug, "name": t.name, "date": t.date, "seed": t.seed,
                      "divisions": [d.key for d in t.divisions]})

@@ -17,6 +17,7 @@ with :class:`SheetConflict`.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -110,6 +111,8 @@ def find_tournament(session: Session, slug: str | None) -> TournamentRow:
             raise NotFound("store.several_tournaments",
                            slugs=", ".join(tournament_slugs(session)))
         return rows[0]
+    # A Korean or Japanese slug typed on another device may come decomposed (NFD).
+    slug = unicodedata.normalize("NFC", slug)
     row = session.scalars(select(TournamentRow).where(TournamentRow.slug == slug)).first()
     if row is None:
         known = tournament_slugs(session)

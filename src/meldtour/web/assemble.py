@@ -29,9 +29,8 @@ from meldtour.live.cluster import Cluster
 from meldtour.live.log import StoreLog
 from meldtour.live.online import seat_tokens
 from meldtour.store.db import DATABASE_DOWN, SchemaError, Store
-from meldtour.store.repository import NotFound
 
-from . import redact
+from . import errors, redact
 from .config import Settings
 from .deps import gettext_of
 from .director.deps import LoginRequired, Web, render
@@ -118,10 +117,6 @@ def add_handlers(app: FastAPI) -> None:
                                         message=str(exc))
         return response
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        # A use case asked for a tournament (or a part of one) that is not there.
-        return JSONResponse({"detail": str(exc)}, status_code=404)
-
     async def database_down(request: Request, exc: Exception) -> Response:
         # The database does not answer (stopped, restarting, unreachable): say so, and
         # let the client try again; the connection pool reconnects once it is back.
@@ -132,11 +127,15 @@ def add_handlers(app: FastAPI) -> None:
         if "json" in request.headers.get("content-type", "") \
                 or "json" in request.headers.get("accept", ""):
             return JSONResponse({"error": text}, status_code=503, headers=headers)
+        if errors.wants_page(request.headers):
+            return errors.error_page(request, 503, text, headers)
         return PlainTextResponse(text, status_code=503, headers=headers)
 
     app.add_exception_handler(LoginRequired, login_required)
     app.add_exception_handler(SchemaError, schema_error)
-    app.add_exception_handler(NotFound, not_found)
+    # Errors as pages in the reader's language (a refusal no route caught, such as a
+    # tournament that is not there, included); JSON for the APIs: web/errors.py.
+    errors.install(app)
     for error in DATABASE_DOWN:
         app.add_exception_handler(error, database_down)
 

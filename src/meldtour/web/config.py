@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 DEV_SECRET = "development-only-secret-do-not-use"
 
@@ -66,6 +67,9 @@ class Settings:
     #: QR codes carry when none is set on the director's address page; None: the
     #: address of the request (``meldtour.web.address``).
     public_url: str | None = None
+    #: ``MELDTOUR_TIME_ZONE`` (e.g. ``Asia/Seoul``): the local time of a tournament made
+    #: from scratch (a template's own place wins); None: by ``default_locale``.
+    time_zone: str | None = None
 
     @property
     def is_development(self) -> bool:
@@ -91,6 +95,7 @@ class Settings:
             redis_url=env.get("MELDTOUR_REDIS_URL") or None,
             redis_prefix=env.get("MELDTOUR_REDIS_PREFIX") or None,
             public_url=env.get("MELDTOUR_PUBLIC_URL", "").strip().rstrip("/") or None,
+            time_zone=env.get("MELDTOUR_TIME_ZONE") or None,
         )
         settings.check()
         return settings
@@ -102,6 +107,12 @@ class Settings:
                 "MELDTOUR_SECRET_KEY must be set to a random value of 32 characters or more "
                 f"when MELDTOUR_ENV is {self.env!r} ({weak}; e.g. python3 -c "
                 "'import secrets; print(secrets.token_urlsafe(32))')")
+        if self.time_zone is not None:
+            try:
+                ZoneInfo(self.time_zone)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ConfigError(f"MELDTOUR_TIME_ZONE {self.time_zone!r} is not a time "
+                                  "zone (such as Asia/Seoul or Asia/Tokyo)") from None
         if self.default_locale not in ("ko", "ja", "en"):
             raise ConfigError(
                 f"MELDTOUR_DEFAULT_LOCALE {self.default_locale!r} is not ko, ja or en")

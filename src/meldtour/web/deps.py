@@ -58,8 +58,9 @@ def load_tournament(store: Store, slug: str) -> Tournament:
     """The tournament ``slug``, or 404."""
     try:
         return usecases.read(store, slug)
-    except NotFound:
-        raise HTTPException(404, f"no tournament {slug!r}") from None
+    except NotFound as exc:
+        # Said by its code on the error page (web/errors.py), in the reader's language.
+        raise HTTPException(404, exc.refusal) from None
 
 
 __all__ = ["gettext_of", "load_tournament", "locale_of", "render"]

@@ -10,14 +10,19 @@ the director's imports (CSV/XLSX of players) are allowed more.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import parse_qsl
 
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meldtour.core import jsontext
 from meldtour.core.refusal import Refused
+
+from .deps import locale_of
+from .errors import error_page, field_label, wants_page
+from .i18n import N_, translations
 
 #: A request body that is not an upload: forms, a score sheet's JSON.
 BODY_MAX_BYTES = 256 * 1024
@@ -57,14 +62,14 @@ class BodyLimit:
             try:
                 size = int(declared)
             except ValueError:
-                await _refuse(send, 400, "the Content-Length header is not a number")
+                await _refuse(scope, send, 400, BAD_LENGTH)
                 return
             if size > limit:
-                await _refuse(send, 413, f"the request body is {size} bytes: at most {limit}")
+                await _refuse(scope, send, 413, BODY_SIZE, size=size, limit=limit)
                 return
         bad = _control_in_address(scope)
         if bad is not None:
-            await _refuse(send, 400, bad)
+            await _refuse(scope, send, 400, bad[0], **bad[1])
             return
         if kind == b"application/x-www-form-urlencoded":
             # A form is small (its limit is checked as it is read): read it whole, check
@@ -78,14 +83,14 @@ class BodyLimit:
                 chunks.append(message.get("body", b""))
                 size += len(chunks[-1])
                 if size > limit:
-                    await _refuse(send, 413, f"the request body is over {limit} bytes")
+                    await _refuse(scope, send, 413, BODY_OVER, limit=limit)
                     return
                 if not message.get("more_body", False):
                     break
             form = b"".join(chunks)
             bad = _control_in_form(form)
             if bad is not None:
-                await _refuse(send, 400, bad)
+                await _refuse(scope, send, 400, bad[0], **bad[1])
                 return
             replayed = False
 
@@ -107,7 +112,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
-                    raise TooLarge(f"the request body is over {limit} bytes")
+                    raise TooLarge(BODY_OVER % {"limit": limit})
             return message
 
         async def tracked(message: Message) -> None:
@@ -118,9 +123,9 @@ class BodyLimit:
 
         try:
             await self.app(scope, bounded, tracked)
-        except TooLarge as exc:
+        except TooLarge:
             if not started:
-                await _refuse(send, 413, str(exc))
+                await _refuse(scope, send, 413, BODY_OVER, limit=limit)
 
     def _ws_receive(self, receive: Receive, send: Send) -> Receive:
         async def bounded() -> Message:
@@ -135,36 +140,70 @@ class BodyLimit:
         return bounded
 
 
-def _control_in_address(scope: Scope) -> str | None:
+#: What the edge refuses, as message ids (the page says them in the reader's language).
+BAD_LENGTH = N_("the Content-Length header is not a number")
+BODY_SIZE = N_("the request body is %(size)s bytes: at most %(limit)s")
+BODY_OVER = N_("the request body is over %(limit)s bytes")
+ADDRESS_CONTROL = N_("the address holds a control character (such as NUL): it is not a page")
+QUERY_CONTROL = N_("the address's field %(field)s holds a control character (such as NUL)")
+FORM_NOT_UTF8 = N_("the form is not UTF-8 text")
+FORM_CONTROL = N_("the field %(field)s holds a control character (such as NUL): type it "
+                  "again without it")
+
+Refusal = tuple[str, dict[str, Any]]
+
+
+def _control_in_address(scope: Scope) -> Refusal | None:
     path = scope.get("path", "")
     if any(jsontext.is_control(ch) for ch in path):
-        return "the address holds a control character (such as NUL): it is not a page"
+        return ADDRESS_CONTROL, {}
     query = scope.get("query_string", b"").decode("latin-1")
     for key, value in parse_qsl(query, keep_blank_values=True):
         if any(jsontext.is_control(ch) for ch in key + value):
-            return f"the address's field {key[:40]!r} holds a control character (such as NUL)"
+            return QUERY_CONTROL, {"field": key[:40]}
     return None
 
 
-def _control_in_form(body: bytes) -> str | None:
+def _control_in_form(body: bytes) -> Refusal | None:
     try:
         fields = parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict")
     except (UnicodeDecodeError, ValueError):
-        return "the form is not UTF-8 text"
+        return FORM_NOT_UTF8, {}
     for key, value in fields:
         if any(jsontext.is_control(ch) for ch in key + value):
-            return (f"the field {key[:40]!r} holds a control character (such as NUL): "
-                    "type it again without it")
+            return FORM_CONTROL, {"field": key[:40]}
     return None
 
 
-async def _refuse(send: Send, status: int, reason: str) -> None:
-    body = json.dumps({"detail": reason}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
-    await send({"type": "http.response.body", "body": body})
+async def _refuse(scope: Scope, send: Send, status: int, message: str,
+                  **params: Any) -> None:
+    """The refusal: a page in the reader's language for a page request (naming the
+    field by its label), else JSON with the English sentence (a field as ``'name'``)."""
+    headers = {k.decode("latin-1"): v.decode("latin-1")
+               for k, v in scope.get("headers") or []}
+    if "app" in scope and wants_page(headers):
+        request = Request({**scope, "type": "http", "path": _printable(scope.get("path", ""))})
+        locale = locale_of(request)
+        gettext = translations(locale).gettext
+        # The field by its label; the translations quote it as their language does.
+        said = {k: (field_label(v, gettext) if k == "field" else v) for k, v in params.items()}
+        if locale == "en" and "field" in said:
+            said["field"] = f"“{said['field']}”"
+        response: Response = error_page(request, status, gettext(message) % said)
+        response.headers["connection"] = "close"
+    else:
+        said = {k: (repr(v) if k == "field" else v) for k, v in params.items()}
+        response = JSONResponse({"detail": message % said}, status_code=status,
+                                headers={"connection": "close"})
+
+    async def nothing() -> Message:
+        return {"type": "http.disconnect"}
+
+    await response(scope, nothing, send)
+
+
+def _printable(path: str) -> str:
+    return "".join(ch for ch in path if not jsontext.is_control(ch))
 
 
 def parse_json(data: bytes | str, limit: int = JSON_MAX_DEPTH) -> Any:

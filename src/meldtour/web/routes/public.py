@@ -51,8 +51,8 @@ def pick_division(t: Tournament, key: str | None) -> str:
     if key:
         try:
             return t.division(key).key
-        except TournamentError:
-            raise HTTPException(404, f"no division {key!r}") from None
+        except TournamentError as exc:
+            raise HTTPException(404, exc.refusal) from None
     started = [d.key for d in t.divisions if d.stages]
     return (started or [t.divisions[0].key])[0]
 
@@ -135,8 +135,8 @@ def player_page(request: Request, store: StoreDep, slug: str, player: int) -> Re
     t = load_tournament(store, slug)
     try:
         reg = t.registration(player)
-    except TournamentError:
-        raise HTTPException(404, "no such player") from None
+    except TournamentError as exc:
+        raise HTTPException(404, exc.refusal) from None
     seats = player_day(t, player)
     view = division_view(t, reg.division)
     now = seats[0] if seats and view.round is not None and not view.round_closed \
@@ -209,8 +209,8 @@ def _live_fragment(request: Request, store: StoreDep, slug: str, division: str |
     mark the live streams' watcher read (an older one: the fragment is at least as new)."""
     try:
         snap = usecases.snapshot(store, slug)
-    except NotFound:
-        raise HTTPException(404, f"no tournament {slug!r}") from None
+    except NotFound as exc:
+        raise HTTPException(404, exc.refusal) from None
     key = (slug, division, projector, lang, snap.mark)
     cache = _fragment_cache(request)
     with _FRAGMENTS_LOCK:
@@ -326,8 +326,8 @@ async def standings_events(request: Request, slug: str, division: str | None = N
 
     try:
         mark = await run_in_threadpool(opening)
-    except NotFound:
-        raise HTTPException(404, f"no tournament {slug!r}") from None
+    except NotFound as exc:
+        raise HTTPException(404, exc.refusal) from None
     has = request.headers.get("last-event-id") or has
 
     async def stream() -> AsyncIterator[str]:

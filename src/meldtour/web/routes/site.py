@@ -9,6 +9,7 @@ from meldtour import __version__
 from meldtour.core.rules import PRESETS
 
 from ..deps import gettext_of, render
+from ..i18n import N_
 from ..rules_text import PRESET_TITLES, describe
 
 router = APIRouter()
@@ -32,7 +33,7 @@ def rules_index(request: Request) -> HTMLResponse:
 @router.get("/rules/{preset}", response_class=HTMLResponse)
 def rules_page(request: Request, preset: str) -> HTMLResponse:
     if preset not in PRESETS:
-        raise HTTPException(404, f"unknown rules preset {preset!r}")
+        raise HTTPException(404, N_("There are no rules of that name."))
     rows = describe(PRESETS[preset], gettext_of(request))
     return render(request, "rules.html", preset=preset, title=PRESET_TITLES.get(preset, preset),
                   rows=rows)

@@ -9,6 +9,7 @@ is shown in the reader's language (:func:`..views.refusal_text`)."""
 from __future__ import annotations
 
 import re
+from zoneinfo import ZoneInfo
 
 import segno
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
@@ -22,11 +23,12 @@ from meldtour.store.db import Store
 from meldtour.tournament import StageFormat, Tournament, TournamentError, awards
 from meldtour.tournament.seating import SEATERS, seaters_for
 from meldtour.tournament.side import family_prizes
-from meldtour.tournament.templates import TEMPLATES
+from meldtour.tournament.templates import TEMPLATES, from_template
 
 from ...address import public_url
 from ...deps import client_of, load_tournament
 from .. import accounts
+from ..audit_words import audit_lines, local_time, who_text, zone_name, zone_of
 from ..deps import (
     DirectorDep,
     Scope,
@@ -37,6 +39,7 @@ from ..deps import (
     current_account,
     end_session,
     gettext_of,
+    locale_of,
     redirect,
     render,
     start_session,
@@ -65,11 +68,19 @@ DEMO_PLAYERS = [
 
 
 
+def tournament_zone(request: Request, store: Store, slug: str) -> ZoneInfo:
+    """The tournament's time zone: its template's place, else the site's
+    (``MELDTOUR_TIME_ZONE``)."""
+    settings = request.app.state.settings
+    return zone_of(usecases.info(store, slug).template, settings.time_zone,
+                   settings.default_locale)
+
+
 def _division(t: Tournament, key: str) -> str:
     try:
         return t.division(key).key
-    except TournamentError:
-        raise HTTPException(404, f"no division {key!r}") from None
+    except TournamentError as exc:
+        raise HTTPException(404, exc.refusal) from None
 
 
 # ---------------------------------------------------------------- accounts
@@ -232,7 +243,7 @@ async def new_blank_tournament(request: Request, store: StoreDep,
     form = await request.form()
     name = _text(form, "name", limit=120)
     division = _text(form, "division", limit=80) or _("Main division")
-    key = usecases.make_slug(division)[:40]
+    key = usecases.make_key(division)[:40]
     if key == "tournament":
         key = "main"
     try:
@@ -259,22 +270,32 @@ def new_tournament(request: Request, store: StoreDep, director: DirectorDep,
     if template not in TEMPLATES:
         raise HTTPException(400, "unknown template")
     name = name.strip()[:120]
-    slug = _free_slug(store, name, template)
+    # The divisions and stages are named in the director's language; so is the
+    # tournament when no name is given, and its slug is made from that name.
+    locale = locale_of(request)
+    slug = _free_slug(store, name or from_template(template, locale=locale).name, template)
     try:
         slug, _t = usecases.create_tournament(store, template, who=director.name, name=name,
                                               date=date.strip()[:20], slug=slug,
-                                              venue=" ".join(venue.split())[:200])
+                                              venue=" ".join(venue.split())[:200],
+                                              locale=locale)
     except usecases.UseCaseError as exc:
         return redirect(request, "/director", _refused(request, exc), "error")
     owners.record_creator(store, slug, director.id)
     return redirect(request, f"/director/t/{slug}", _("Tournament created."))
 
 
-def create_demo(store: Store, who: str) -> str:
+#: The demo's name in each language (its divisions and stages are the template's).
+DEMO_NAMES = {"ko": "데모 — KRC 2015 부산", "ja": "デモ — KRC 2015 釜山",
+              "en": "Demo — KRC 2015 Busan"}
+
+
+def create_demo(store: Store, who: str, locale: str = "en") -> str:
     """The demo: the Busan template with 13 players in the general division, 12 of them
-    checked in, and round 1 seated."""
+    checked in, and round 1 seated; named in ``locale``."""
     slug, _t = usecases.create_tournament(store, "busan-2015", who=who,
-                                          name="Demo — KRC 2015 Busan", slug="demo")
+                                          name=DEMO_NAMES.get(locale, DEMO_NAMES["en"]),
+                                          slug="demo", locale=locale)
     entries = [usecases.PlayerEntry(n, "general", (tag,) if tag else (), g)
                for n, tag, g in DEMO_PLAYERS]
     usecases.register_players(store, slug, entries, who=who)
@@ -293,7 +314,7 @@ def demo(request: Request, store: StoreDep) -> Response:
     if not empty and account is None:
         raise HTTPException(403, "sign in to create a demo")
     try:
-        slug = create_demo(store, account.name if account else "demo")
+        slug = create_demo(store, account.name if account else "demo", locale_of(request))
     except usecases.UseCaseError as exc:
         return redirect(request, "/tournaments", _refused(request, exc), "error")
     if account is not None:  # made before any account: the administrator's alone
@@ -358,7 +379,7 @@ async def add_division(request: Request, store: StoreDep, director: TournamentDi
     t = load_tournament(store, slug)
     form = await request.form()
     name = _text(form, "name", limit=80)
-    key = usecases.make_slug(name)[:40]
+    key = usecases.make_key(name)[:40]
     if key == "tournament" or key in {d.key for d in t.divisions}:
         key = f"d{len(t.divisions) + 1}"
     try:
@@ -438,8 +459,9 @@ def start(request: Request, store: StoreDep, director: TournamentDirectorDep, sl
         return redirect(request, f"/director/t/{slug}/d/{key}/checkin",
                         _refused(request, exc), "error")
     dropped = len(out.tournament.in_division(key, "no_show"))
-    return redirect(request, f"/director/t/{slug}#{key}",
-                    _("Check-in is closed: %(n)s no-shows are not seated.") % {"n": dropped})
+    text = _("Check-in is closed: %(n)s no-shows are not seated.") % {"n": dropped} \
+        if dropped else _("Check-in is closed: every player is present.")
+    return redirect(request, f"/director/t/{slug}#{key}", text)
 
 
 @router.post("/t/{slug}/d/{key}/withdraw/{player}")
@@ -576,8 +598,13 @@ def round_page(request: Request, web: WebDep, store: StoreDep, director: Tournam
         lock = usecases.round_locks(store, slug).get((key, view.stage_index,
                                                       view.round.number))
         entered = any(x.sheet.entered_by is not None for x in view.round.tables)
+    # Who locked it, as the subject of the sentence, and when, at the local time.
+    locked_at = local_time(lock.at, tournament_zone(request, store, slug), with_date=False) \
+        if lock is not None else ""
+    locked_by = who_text(lock.by, gettext_of(request)) if lock is not None else ""
     return render(request, "director/round.html", account=director, t=t, slug=slug,
-                  view=view, links=links, lock=lock, entered=entered,
+                  view=view, links=links, lock=lock, entered=entered, locked_at=locked_at,
+                  locked_by=locked_by,
                   board=usecases.round_state(store, slug, key), states=TABLE_STATES,
                   acts=round_actions(t, key, gettext_of(request)), points_text=points_text)
 
@@ -609,6 +636,9 @@ def awards_page(request: Request, store: StoreDep, director: TournamentDirectorD
 @router.get("/t/{slug}/audit", response_class=HTMLResponse)
 def audit(request: Request, store: StoreDep, director: TournamentDirectorDep,
           slug: str) -> Response:
-    load_tournament(store, slug)
-    lines = usecases.audit_log(store, slug)[::-1]
-    return render(request, "director/audit.html", account=director, slug=slug, lines=lines)
+    t = load_tournament(store, slug)
+    zone = tournament_zone(request, store, slug)
+    _ = gettext_of(request)
+    lines = audit_lines(usecases.audit_log(store, slug), t, zone, _)[::-1]
+    return render(request, "director/audit.html", account=director, slug=slug, t=t,
+                  lines=lines, zone=zone_name(zone, _))

@@ -81,8 +81,8 @@ async def online_page(request: Request, store: StoreDep, director: TournamentDir
     t = await asyncio.to_thread(load_tournament, store, slug)
     try:
         key = t.division(key).key
-    except TournamentError:
-        raise HTTPException(404, f"no division {key!r}") from None
+    except TournamentError as exc:
+        raise HTTPException(404, exc.refusal) from None
     view = division_view(t, key)
     tid, _slug, template = await asyncio.to_thread(online.tournament_of, store, slug)
     tables: dict[int, list[GameLine]] = {}

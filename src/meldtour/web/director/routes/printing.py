@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Callable, Iterator
+from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
@@ -32,9 +33,17 @@ Gettext = Callable[[str], str]
 
 
 
+def disposition(kind: str, name: str) -> str:
+    """A Content-Disposition header for ``name``, which may hold a Korean or Japanese
+    slug: an ASCII fallback, and the name itself as RFC 6266's ``filename*``."""
+    fallback = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_"
+                       for c in name)
+    return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
 def _pdf(data: bytes, name: str) -> Response:
     return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="{name}"'})
+                    headers={"Content-Disposition": disposition("inline", name)})
 
 
 @router.get("/t/{slug}/d/{key}/pdf/{kind}")
@@ -177,7 +186,7 @@ def export(request: Request, store: StoreDep, director: TournamentDirectorDep, s
             writer.writerow(["" if v is None else _safe_cell(v) for v in row])
         # A BOM so that spreadsheet programs read Korean and Japanese names as UTF-8.
         return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+                        headers={"Content-Disposition": disposition("attachment", name)})
     from openpyxl import Workbook
 
     wb = Workbook()
@@ -189,7 +198,7 @@ def export(request: Request, store: StoreDep, director: TournamentDirectorDep, s
     out = io.BytesIO()
     wb.save(out)
     return Response(out.getvalue(), headers={
-        "Content-Disposition": f'attachment; filename="{name}"'},
+        "Content-Disposition": disposition("attachment", name)},
         media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 
 

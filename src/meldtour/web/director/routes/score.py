@@ -19,6 +19,7 @@ from meldtour.tournament.sheets import check_game, enter_game
 from meldtour.tournament.stages import table_sheet
 from meldtour.web.limits import TooLarge, parse_json
 
+from ...i18n import N_
 from ..accounts import Account
 from ..deps import Scope, StoreDep, WebDep, csrf_protect, current_account, gettext_of, render
 from ..views import points_text, problem_data, refusal_text
@@ -29,7 +30,9 @@ router = APIRouter(dependencies=[Depends(csrf_protect)])
 def _scope(web: WebDep, token: str) -> Scope:
     scope = web.scope_of(token)
     if scope is None:
-        raise HTTPException(404, "this score-entry link is not valid")
+        raise HTTPException(404, N_("This score-entry link is not valid: scan the QR code "
+                                    "on the printed sheet again, or ask the director for "
+                                    "the table's link."))
     return scope
 
 
@@ -43,7 +46,9 @@ def _sheet(store: StoreDep, scope: Scope) -> tuple[Any, ScoreSheet, int]:
         version = snap.versions[(scope.division, scope.stage, scope.round, scope.table)]
     except (NotFound, usecases.UseCaseError, TournamentError, KeyError, IndexError,
             ValueError):
-        raise HTTPException(404, "no such table") from None
+        raise HTTPException(404, N_("This table is not in the tournament any more (the round "
+                                    "was seated again?): ask the director for the new "
+                                    "sheet.")) from None
     return t, sheet, version
 
 

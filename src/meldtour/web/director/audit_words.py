@@ -1,0 +1,251 @@
+"""The audit log as sentences in the director's language, at the tournament's local time.
+
+Every audit line carries an action code (``check_in``, ``seat``, ``enter_sheet`` …),
+who did it (an account's name, ``scorer:table 3``, ``web:registration@1a2b3c4d``,
+``online play``) and what it touched (an entity and its key: ``registration`` ``#5
+김민지``, ``round`` ``general/stage 1/round 2``). As with refusals
+(:mod:`meldtour.core.refusal`), each code has one English sentence here
+(:data:`ACTIONS`, the catalogs' message id) and each language its words in the
+catalogs, one place per language; the pieces are filled in after translation:
+
+- ``%(who)s`` is a subject *with its particle* (``boss 님이``, ``3번 테이블 기록원이``,
+  ``bossさんが``): the sentence never needs a "이(가)";
+- ``%(what)s`` is what was touched, always after a colon, so it needs no particle.
+
+Consecutive lines of one change (a seating writes its stage, its round and each
+table's sheet) read as one sentence. Times are the tournament's local time
+(:func:`zone_of`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from meldtour.tournament import Tournament, TournamentError
+from meldtour.tournament.templates import TEMPLATE_ZONES
+
+from ..i18n import N_
+
+Gettext = Callable[[str], str]
+
+#: Each action code's sentence (English; the catalogs' message ids).
+ACTIONS: Mapping[str, str] = {
+    "create_tournament": N_("%(who)s created the tournament: %(what)s."),
+    "edit_tournament": N_("%(who)s changed the tournament's details: %(what)s."),
+    "add director": N_("%(who)s added a director: %(what)s."),
+    "add_division": N_("%(who)s added a division: %(what)s."),
+    "edit_division": N_("%(who)s changed a division's settings: %(what)s."),
+    "register": N_("%(who)s registered a player: %(what)s."),
+    "check_in": N_("%(who)s marked a player present: %(what)s."),
+    "close_check_in": N_("%(who)s closed check-in: %(what)s."),
+    "withdraw": N_("%(who)s recorded a withdrawal before the start: %(what)s."),
+    "drop": N_("%(who)s took a player out of the next rounds: %(what)s."),
+    "late_entry": N_("%(who)s entered a late player: %(what)s."),
+    "seat": N_("%(who)s seated a round: %(what)s."),
+    "reseat": N_("%(who)s seated the round again: %(what)s."),
+    "lock_seating": N_("%(who)s locked the seating: %(what)s."),
+    "close_round": N_("%(who)s closed a round: %(what)s."),
+    "advance": N_("%(who)s started the next stage: %(what)s."),
+    "enter_sheet": N_("%(who)s saved a score sheet: %(what)s."),
+    "correct_sheet": N_("%(who)s corrected a counted score sheet: %(what)s."),
+    "enter_sheet_conflict": N_("%(who)s tried to save a score sheet another device had "
+                               "just saved; nothing was changed: %(what)s."),
+    "correct_sheet_conflict": N_("%(who)s tried to correct a score sheet another device "
+                                 "had just saved; nothing was changed: %(what)s."),
+    "award": N_("%(who)s recorded the prizes: %(what)s."),
+    "rate": N_("%(who)s updated the players' ratings: %(what)s."),
+    "open_vote": N_("%(who)s opened the winner-guess vote: %(what)s."),
+    "close_vote": N_("%(who)s closed the winner-guess vote: %(what)s."),
+}
+#: An action with no sentence yet (a newer code): still a sentence, with its code.
+UNKNOWN_ACTION = N_("%(who)s made a change (%(action)s): %(what)s.")
+
+#: Who did it, as the subject of a sentence (with its particle in Korean and Japanese).
+DIRECTOR = N_("%(name)s")
+SCORER = N_("The scorer of table %(table)s")
+REGISTRATION_FORM = N_("The public registration form (source %(source)s)")
+ONLINE = N_("Online play")
+IMPORT = N_("An import (%(source)s)")
+
+#: What was touched.
+STAGE = N_("%(division)s, %(stage)s")
+ROUND = N_("%(division)s, %(stage)s, round %(round)s")
+TABLE = N_("%(division)s, %(stage)s, round %(round)s, table %(table)s")
+STAGE_N = N_("stage %(n)s")
+MORE = N_("%(what)s and %(n)s more")
+
+#: Reasons the app itself writes (stored as these English words): said in the reader's
+#: language; a person's reason is shown as typed.
+REASONS: frozenset[str] = frozenset({N_("a score sheet was saved")})
+
+#: Zones by their names on the page.
+ZONE_NAMES: Mapping[str, str] = {
+    "Asia/Seoul": N_("Korea time"), "Asia/Tokyo": N_("Japan time"), "UTC": N_("UTC"),
+}
+#: The site's zone by its default language, when ``MELDTOUR_TIME_ZONE`` is not set.
+LOCALE_ZONES: Mapping[str, str] = {"ko": "Asia/Seoul", "ja": "Asia/Tokyo", "en": "UTC"}
+
+_PATH = re.compile(r"^(?P<div>[^/]+)/stage (?P<stage>\d+)"
+                   r"(?:/round (?P<round>\d+))?(?:/table (?P<table>\d+))?$")
+
+
+def zone_of(template: str, site_zone: str | None, default_locale: str) -> ZoneInfo:
+    """A tournament's time zone: its template's place (Busan: Asia/Seoul; the Japanese
+    championship and the club night: Asia/Tokyo), else the site's
+    (``MELDTOUR_TIME_ZONE``, else by the site's default language)."""
+    name = TEMPLATE_ZONES.get(template) or site_zone or LOCALE_ZONES.get(default_locale,
+                                                                         "UTC")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def zone_name(zone: ZoneInfo, gettext: Gettext) -> str:
+    label = ZONE_NAMES.get(zone.key)
+    return gettext(label) if label else zone.key
+
+
+def local_time(at: str | None, zone: ZoneInfo, with_date: bool = True) -> str:
+    """An ISO time in UTC (the store's) as the zone's local ``YYYY-MM-DD HH:MM``."""
+    if not at:
+        return ""
+    try:
+        when = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return at[:16].replace("T", " ")
+    if when.tzinfo is None:
+        from datetime import UTC
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(zone).strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
+
+
+def who_text(who: str, gettext: Gettext) -> str:
+    """The subject of the sentence: who made the change."""
+    if who.startswith("scorer:table "):
+        return gettext(SCORER) % {"table": who.removeprefix("scorer:table ")}
+    if who.startswith("web:registration@"):
+        return gettext(REGISTRATION_FORM) % {"source": who.split("@", 1)[1]}
+    if who == "online play":
+        return gettext(ONLINE)
+    if who in ("csv", "xlsx", "import"):
+        return gettext(IMPORT) % {"source": who.upper()}
+    return gettext(DIRECTOR) % {"name": who}
+
+
+def _stage_name(t: Tournament | None, div: str, n: int, gettext: Gettext) -> tuple[str, str]:
+    if t is None:
+        return div, gettext(STAGE_N) % {"n": n}
+    try:
+        d = t.division(div)
+    except TournamentError:
+        return div, gettext(STAGE_N) % {"n": n}
+    formats = d.formats
+    name = formats[n - 1].name if 0 < n <= len(formats) and formats[n - 1].name else ""
+    return d.name, name or gettext(STAGE_N) % {"n": n}
+
+
+def what_text(entity: str, key: str, t: Tournament | None, gettext: Gettext) -> str:
+    """What the line touched, by its entity and key, with the tournament's names."""
+    found = _PATH.match(key)
+    if found and entity in ("stage", "round", "sheet", "vote", "rating"):
+        division, stage = _stage_name(t, found["div"], int(found["stage"]), gettext)
+        args = {"division": division, "stage": stage, "round": found["round"],
+                "table": found["table"]}
+        if found["table"]:
+            return gettext(TABLE) % args
+        if found["round"]:
+            return gettext(ROUND) % args
+        return gettext(STAGE) % args
+    if entity in ("division", "award", "rating") and t is not None:
+        try:
+            return t.division(key).name
+        except TournamentError:
+            return key
+    if entity == "tournament" and t is not None:
+        return t.name
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class AuditLine:
+    """One change as the page shows it: its local day and time, its sentence and
+    reason, and how many audit lines it stands for."""
+
+    day: str
+    time: str
+    sentence: str
+    why: str
+    lines: int
+
+    @property
+    def when(self) -> str:
+        return f"{self.day} {self.time}".strip()
+
+
+#: What a change names of the parts it wrote: a seating names its round (not its
+#: stage, or each table's sheet); a check-in its players.
+SHOWN: Mapping[str, tuple[str, ...]] = {
+    **dict.fromkeys(("seat", "reseat", "lock_seating", "close_round"), ("round",)),
+    "advance": ("stage",),
+    **dict.fromkeys(("enter_sheet", "correct_sheet", "enter_sheet_conflict",
+                     "correct_sheet_conflict"), ("sheet",)),
+    **dict.fromkeys(("register", "check_in", "withdraw", "drop", "late_entry"),
+                    ("registration",)),
+    **dict.fromkeys(("add_division", "edit_division", "close_check_in"), ("division",)),
+    **dict.fromkeys(("create_tournament", "edit_tournament"), ("tournament",)),
+}
+
+
+def _same_change(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Lines of one change, or of one run of the same change by the same person in the
+    same minute (a check-in desk marking players present)."""
+    return (a.get("who"), a.get("action")) == (b.get("who"), b.get("action")) \
+        and str(a.get("at", ""))[:16] == str(b.get("at", ""))[:16]
+
+
+def sentence(action: str, who: str, whats: Sequence[str], gettext: Gettext) -> str:
+    shown = list(dict.fromkeys(w for w in whats if w))
+    what = ", ".join(shown[:3])
+    if len(shown) > 3:
+        what = gettext(MORE) % {"what": what, "n": len(shown) - 3}
+    template = ACTIONS.get(action)
+    args: dict[str, Any] = {"who": who_text(who, gettext), "what": what or "—",
+                            "action": action}
+    return gettext(template or UNKNOWN_ACTION) % args
+
+
+def audit_lines(lines: Sequence[Mapping[str, Any]], t: Tournament | None, zone: ZoneInfo,
+                gettext: Gettext) -> list[AuditLine]:
+    """The lines (in the order given) as sentences, consecutive lines of one change
+    (same time, who and action) as one."""
+    groups: list[list[Mapping[str, Any]]] = []
+    for line in lines:
+        if groups and _same_change(groups[-1][0], line):
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    out = []
+    for group in groups:
+        first = group[0]
+        wanted = SHOWN.get(str(first.get("action", "")))
+        shown = [g for g in group if g.get("entity") in wanted] if wanted else []
+        whats = [what_text(str(g.get("entity", "")), str(g.get("key", "")), t, gettext)
+                 for g in shown or group]
+        why = next((str(g["why"]) for g in group if g.get("why")), "")
+        if why in REASONS:
+            why = gettext(why)
+        day, _, hour = local_time(first.get("at"), zone).partition(" ")
+        out.append(AuditLine(day, hour,
+                             sentence(str(first.get("action", "")), str(first.get("who", "")),
+                                      whats, gettext), why, len(group)))
+    return out
+
+
+__all__ = ["ACTIONS", "AuditLine", "audit_lines", "local_time", "sentence", "who_text",
+           "zone_name", "zone_of"]
