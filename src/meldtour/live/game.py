@@ -16,6 +16,11 @@ The protocol, as dicts (the web layer sends them as JSON):
   recipient's view after it), ``ack`` / ``refused`` (with the engine's reason) /
   ``stale`` (the submission named an old version: ignored) for a request id,
   ``draft`` (someone's draft, when the table lets others watch), ``synced``.
+* hints (casual tables only): client ``{"type": "hint", "id": req, "version": v}``;
+  server ``{"type": "hint", "id": req, "version": v, "board": [...] | None,
+  "tiles": [...], "action": "play"|"draw"|"pass"}`` to that seat alone (the solver's
+  best play, a draft the player may take or leave: nothing changes on the server), or
+  ``refused`` with a ``live.hint.*`` code (:data:`HINT_CODES`).
 
 The version is the number of moves applied (``len(state.history)``): it names the
 state a submission was made against, so a move or draft made against an old state is
@@ -44,11 +49,12 @@ from meldtour.core.record import move_to_json, read_record
 from meldtour.core.refusal import Refusal, Refused, english, register
 from meldtour.core.search import PlayFinder
 from meldtour.core.state import GameState
-from meldtour.core.tiles import NotationError
+from meldtour.core.tiles import NotationError, format_tiles
 from meldtour.core.views import event_for, player_view
 from meldtour.players import Player
 from meldtour.players.base import no_play
 from meldtour.players.levels import make_player
+from meldtour.solver import solve
 
 from .clock import Clock
 from .log import GameLog
@@ -65,6 +71,10 @@ IDS_KEPT = 2048
 #: Messages waiting for one socket before it is dropped (the client reconnects).
 QUEUE_SIZE = 512
 NAME_LENGTH = 24
+#: Hints one seat may ask for in ``HINT_WINDOW`` seconds (each turn's hint is worked
+#: out once: asking again that turn repeats it, and counts).
+HINTS_PER_WINDOW = 6
+HINT_WINDOW = 60.0
 
 
 #: The table's refusals of a request to sit down.
@@ -76,6 +86,16 @@ register({
     "live.spectator": "spectators cannot move",
     "live.not_started": "the game has not started",
     "live.unknown_action": "unknown action %(action)r: one of play, draw, pass, redeal",
+})
+
+#: Why a hint is refused.
+HINT_CODES = ("live.hint.tournament", "live.hint.off", "live.hint.not_your_turn",
+              "live.hint.too_many")
+register({
+    "live.hint.tournament": "No hints at a tournament's table.",
+    "live.hint.off": "The host of this table has turned hints off.",
+    "live.hint.not_your_turn": "A hint is for your own turn.",
+    "live.hint.too_many": "At most %(n)s hints a minute: try again in a moment.",
 })
 
 
@@ -178,6 +198,10 @@ class LiveGame:
         self.players: dict[int, Player] = {}
         #: Called (awaited) once the game is over and its result logged.
         self.on_over: Callable[[LiveGame], Awaitable[None]] | None = None
+        #: Per seat: when its recent hints were asked for, and the last one worked out
+        #: (the version it was for, the answer).
+        self.hints_asked: dict[int, deque[float]] = {}
+        self.hint_kept: dict[int, tuple[int, dict[str, Any]]] = {}
         factory = make or (lambda level, name, seed: make_player(level, name, seed))
         for i, seat in enumerate(config.seats):
             if seat.kind == "computer":
@@ -211,6 +235,7 @@ class LiveGame:
         rules = self.config.rules
         return {"id": self.id, "preset": rules.name, "turn_seconds": rules.turn_seconds,
                 "watch_drafts": self.config.watch_drafts, "seats": seats,
+                "hints": self.config.hints and not self.config.tournament,
                 "started": self.started, "over": self.over}
 
     # ------------------------------------------------------------ the owner task
@@ -328,6 +353,8 @@ class LiveGame:
             self._hello(sub, message.get("version"))
         elif kind in ("move", "draft"):
             await self._submission(sub, message)
+        elif kind == "hint":
+            await self._hint(sub, message)
         else:
             sub.send({"type": "error", "reason": f"unknown message type {kind!r}"})
 
@@ -513,6 +540,50 @@ class LiveGame:
             self._answer(sub, key, refused(rid, exc.refusal, version=self.version))
             return
         self._answer(sub, key, {"type": "ack", "id": rid, "version": self.version})
+
+    async def _hint(self, sub: Subscriber, message: dict[str, Any]) -> None:
+        """The solver's best play for the seat to move, to that seat alone."""
+        rid = message.get("id")
+        rid = str(rid) if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+        seat = sub.seat
+        state = self.state
+        code: str | None = None
+        params: dict[str, Any] = {}
+        if seat is None:
+            code = "live.spectator"
+        elif self.config.tournament:
+            code = "live.hint.tournament"
+        elif not self.config.hints:
+            code = "live.hint.off"
+        elif state is None:
+            code = "live.not_started"
+        elif state.end is not None:
+            code, params = "game.over", {"end": state.end}
+        elif state.current != seat:
+            code = "live.hint.not_your_turn"
+        if code is None and seat is not None:
+            now = self.clock.now()
+            asked = self.hints_asked.setdefault(seat, deque())
+            while asked and asked[0] <= now - HINT_WINDOW:
+                asked.popleft()
+            if len(asked) >= HINTS_PER_WINDOW:
+                code, params = "live.hint.too_many", {"n": HINTS_PER_WINDOW}
+            else:
+                asked.append(now)
+        if code is not None or state is None or seat is None:
+            sub.send(refused(rid, Refusal(code or "live.not_started", params), hint=True))
+            return
+        version = self.version
+        kept = self.hint_kept.get(seat)
+        if kept is None or kept[0] != version:
+            rack = state.racks[seat]
+            found = await asyncio.to_thread(solve, state.board, rack, state.rules,
+                                            state.melded[seat])
+            action = "play" if found.placed else ("draw" if state.pool else "pass")
+            kept = (version, {"board": format_board(found.board) if found.placed else None,
+                              "tiles": format_tiles(found.tiles), "action": action})
+            self.hint_kept[seat] = kept
+        sub.send({"type": "hint", "id": rid, "version": version, **kept[1]})
 
     def _move_of(self, seat: int, message: dict[str, Any]) -> Move:
         at = self.clock.now()
