@@ -13,7 +13,7 @@ ends is replaced by a new one, so N games stay in play. The round trip of a move
 from sending it to its ``ack``: the engine's check, the log's committed transaction,
 the broadcast; it is measured once every game has started (after ``--ramp`` seconds,
 during which the tables are created and joined), for ``--seconds``. Bounded: at most
-250 games, 600 s in all (with ``--soak``, 500 games and 1,260 s), traffic only to
+500 games, 600 s in all (with ``--soak``, 500 games and 1,260 s), traffic only to
 127.0.0.1.
 
 ``--soak SECONDS`` is the long run: the server's resident memory sampled every
@@ -50,7 +50,7 @@ from meldtour.players.levels import make_player
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
-MAX_GAMES = 250
+MAX_GAMES = 500
 MAX_SECONDS = 600.0
 MAX_SOAK_GAMES = 500    # with --soak: twice the aim's 200 games, for up to 20 minutes
 MAX_SOAK_SECONDS = 1260.0

@@ -271,6 +271,15 @@ class LiveGame:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
+    def release(self) -> None:
+        """Drop what only a running game needs (the frames kept for reconnecting
+        clients, the answers to resent requests, the hints): once the server lets the
+        game go, these are freed at once, whoever still holds the game."""
+        self.frames.clear()
+        self.answers.clear()
+        self.hints_asked.clear()
+        self.hint_kept.clear()
+
     # ------------------------------------------------------------ public requests
 
     async def join(self, seat: int, name: str) -> str:

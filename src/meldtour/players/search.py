@@ -1,8 +1,9 @@
 """The ``expert`` player: it searches. Near the end of a game (an opponent close to
 going out) it lists a few candidate plays and judges each by sampled futures.
 
-* *Candidates*: the solver's best play; the best play that holds back the melds the
-  rack makes on its own (:meth:`~meldtour.players.expert.ExpertPlayer.held_back`);
+* *Candidates*: what ``cautious`` (today's expert, :class:`~meldtour.players.expert.
+  ExpertPlayer`) would do; the solver's best play; the best play that holds back the
+  melds the rack makes on its own (:meth:`~meldtour.players.expert.ExpertPlayer.held_back`);
   the best play that keeps the jokers; the beginner's play (new melds from the rack
   and tiles at the ends of melds, the table left as it lies: it feeds least); and
   drawing.
@@ -12,12 +13,16 @@ going out) it lists a few candidate plays and judges each by sampled futures.
   others), and the rest become the pool in a random order. The same sampled futures
   judge every candidate (common random numbers).
 * *Play-out*: after the candidate, ``rounds`` rounds are played by the fast policy
-  (``greedy``: the solver's best play, else a draw) for every seat, its own included.
+  (``greedy``: the solver's best play, else a draw) for every seat, its own included,
+  and then the opponents' turns after its last play (so that what that play feeds
+  them counts: a future that ended just before would favour holding tiles back).
   A future where someone goes out is scored as the rules score it
   (:func:`~meldtour.core.scoring.rack_total`); one where nobody does is valued by the
   rack sizes (a soft-max) and the rack totals.
-* *Choice*: the candidate with the best mean value; a draw only when it beats the
-  best play by ``margin`` (never while a play empties the rack).
+* *Choice*: ``cautious``'s move unless another candidate is clearly better (by
+  ``margin`` and ``z`` standard errors of the paired differences): so it draws where
+  ``cautious`` would only if no play is rated clearly better, and never while a play
+  empties the rack.
 
 It sees only its :class:`~meldtour.core.views.PlayerView`. Its samples come from a
 generator seeded by its seed, the seat and the turn number, and the work is a count
@@ -49,7 +54,7 @@ from .expert import ExpertPlayer, _attaches, _minus, unseen_tiles
 
 #: Sampled futures per candidate and rounds played out, by time budget (seconds): what
 #: keeps the decision's p99 within the budget on the shared machine (BENCHMARKS.md).
-BUDGETS: Final[dict[float, tuple[int, int]]] = {0.1: (4, 1), 0.3: (8, 1), 1.0: (16, 1)}
+BUDGETS: Final[dict[float, tuple[int, int]]] = {0.1: (3, 1), 0.3: (6, 1), 1.0: (12, 1)}
 #: The turn clock must be at least this many budgets long for the search to run.
 TIGHT: Final = 8.0
 
@@ -75,14 +80,16 @@ class SearchPlayer:
     #: How much likelier an unseen tile that fits no meld's end is in an opponent's rack.
     stuck_weight: float = 4.0
     #: Game points (per 100) against a win: a lost game's rack total counts too.
-    points_weight: float = 0.2
+    points_weight: float = 0.1
     #: The soft-max weight of a tile on the rack when nobody went out in a future.
-    size_weight: float = 0.5
-    #: How much better (in mean value) a draw must be than the best play.
+    size_weight: float = 0.15
+    #: How much better (in mean value) another candidate must be than the best play,
+    #: and by how many standard errors of the paired differences.
     margin: float = 0.05
+    z: float = 1.64
     #: Redraw the rack of the player who moved last (up to this many times) until it has
     #: no play on the table it left: it would have laid one.
-    redraws: int = 4
+    redraws: int = 2
     fallback: ExpertPlayer = field(default_factory=ExpertPlayer)
 
     def __post_init__(self) -> None:
@@ -104,30 +111,42 @@ class SearchPlayer:
             return no_play(view)
         if full.placed == len(view.rack) or not melded or not view.pool_left:
             return Play(seat, full.board)
+        base = self.fallback.decide(view)
         if rules.turn_seconds < self.budget * TIGHT:
-            return self.fallback.decide(view)
+            return base
         others = [n for s, n in enumerate(view.rack_sizes) if s != seat]
         if min(others) > self.close:
-            return Play(seat, full.board)
-        chosen = self.search(view, self.candidates(view, full))
+            return base
+        chosen = self.search(view, self.candidates(view, full, base))
         if chosen.play is None:
             return no_play(view)
         return Play(seat, chosen.play.board)
 
-    def candidates(self, view: PlayerView, full: Solution) -> list[Candidate]:
-        """The plays worth judging (distinct boards), then drawing."""
+    def candidates(self, view: PlayerView, full: Solution,
+                   base: Move | None = None) -> list[Candidate]:
+        """The moves worth judging, distinct: first ``base`` (``cautious``'s choice, the
+        one kept unless another is clearly better), then the solver's best play, the
+        held-back play, the play that keeps the jokers, the beginner's play (the table
+        left as it lies) and drawing."""
         rules = view.rules
-        out = [Candidate("best", full)]
-        seen = {_key(full.board)}
+        out: list[Candidate] = []
+        seen: set[object] = set()
 
         def add(label: str, s: Solution | None) -> None:
-            if s is not None and s.placed and _key(s.board) not in seen:
-                seen.add(_key(s.board))
+            key = "draw" if s is None else _key(s.board)
+            if key not in seen and (s is None or s.placed):
+                seen.add(key)
                 out.append(Candidate(label, s))
 
+        if isinstance(base, Play):
+            placed = _minus(view.rack, _minus(_tiles(base.board), _tiles(view.board)))
+            add("cautious", Solution(len(view.rack) - len(placed), 0, base.board,
+                                     (), placed))
+        elif base is not None:
+            add("cautious", None)
+        add("best", full)
         add("hold", self.fallback.held_back(view))
-        jokers = [t for t in view.rack if t == JOKER_CODE]
-        if jokers:
+        if JOKER_CODE in view.rack:
             rest = tuple(t for t in view.rack if t != JOKER_CODE)
             add("keep jokers", solve(view.board, rest, rules, True))
         own = solve((), view.rack, rules, True)
@@ -136,32 +155,43 @@ class SearchPlayer:
         if len(left) < len(view.rack):
             placed = _minus(view.rack, tuple(left))
             add("simple", Solution(len(placed), 0, board, placed, tuple(left)))
-        out.append(Candidate("draw", None))
+        add("draw", None)
         return out
 
     def search(self, view: PlayerView, candidates: Sequence[Candidate]) -> Candidate:
-        """The candidate with the best mean value over the sampled futures."""
-        values = self.values(view, candidates)
-        best = max(range(len(candidates)), key=lambda i: (values[i], -i))
-        if candidates[best].play is None:
-            plays = [i for i, c in enumerate(candidates) if c.play is not None]
-            top = max(plays, key=lambda i: (values[i], -i))
-            if values[best] < values[top] + self.margin:
-                return candidates[top]
-        return candidates[best]
+        """The first candidate, unless another one is clearly better: its
+        mean value over the same futures higher by ``margin`` and by ``z`` standard
+        errors of the paired differences (a noisy edge is no reason to hold back)."""
+        table = self.outcomes(view, candidates)
+        chosen, edge = 0, 0.0
+        for i in range(1, len(candidates)):
+            mean = self.clear_edge(table, i)
+            if mean is not None and mean > edge:
+                chosen, edge = i, mean
+        return candidates[chosen]
+
+    def clear_edge(self, table: Sequence[Sequence[float]], i: int) -> float | None:
+        """Candidate ``i``'s mean edge over the first, if clearly better, else None."""
+        n = len(table)
+        diffs = [row[i] - row[0] for row in table]
+        mean = sum(diffs) / n
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+        return mean if mean - self.margin - self.z * sd / math.sqrt(n) > 0 else None
 
     def values(self, view: PlayerView, candidates: Sequence[Candidate]) -> list[float]:
         """Each candidate's mean value over the same sampled futures."""
+        table = self.outcomes(view, candidates)
+        return [sum(row[i] for row in table) / len(table) for i in range(len(candidates))]
+
+    def outcomes(self, view: PlayerView, candidates: Sequence[Candidate]
+                 ) -> list[list[float]]:
+        """Per sampled future, each candidate's value (the same futures for all)."""
         seat = seat_of(view)
         samples, rounds = self.counts
         rng = random.Random(f"search/{self.seed}/{seat}/{view.turn_no}")
         futures = [self.sample(view, rng) for _ in range(samples)]
-        totals = [0.0] * len(candidates)
-        for racks, pool in futures:
-            for i, c in enumerate(candidates):
-                totals[i] += self.play_out(view, c, [list(r) for r in racks], list(pool),
-                                           rounds)
-        return [t / samples for t in totals]
+        return [[self.play_out(view, c, [list(r) for r in racks], list(pool), rounds)
+                 for c in candidates] for racks, pool in futures]
 
     def sample(self, view: PlayerView, rng: random.Random
                ) -> tuple[list[tuple[Tile, ...]], tuple[Tile, ...]]:
@@ -217,7 +247,9 @@ class SearchPlayer:
             racks[seat] = list(c.play.rack_left)
         n = len(view.order)
         at = view.order.index(seat)
-        for ply in range(1, rounds * n + 1):
+        # Each round ends with the opponents' answers to this seat's play: a future is
+        # judged after what its last play fed them, not just before.
+        for ply in range(1, rounds * n + n):
             s = view.order[(at + ply) % n]
             try:
                 found = solve_tiles(board, racks[s], melded[s], wrap, threshold)
@@ -257,6 +289,10 @@ def _plays(board: tuple[Meld, ...], rack: Sequence[Tile], wrap: bool, threshold:
         return solve_tiles(board, rack, True, wrap, threshold).placed > 0
     except ValueError:
         return False
+
+
+def _tiles(board: Sequence[Meld]) -> tuple[Tile, ...]:
+    return tuple(t for m in board for t in m.tiles)
 
 
 def _key(board: Sequence[Meld]) -> tuple[tuple[Tile, ...], ...]:
