@@ -23,7 +23,7 @@ KRC = find_rules("krc-2015")
 
 
 def test_levels_and_their_sentences() -> None:
-    assert set(LEVELS) == {"beginner", "greedy", "expert"} == set(DESCRIPTIONS)
+    assert set(LEVELS) == {"beginner", "greedy", "cautious", "expert"} == set(DESCRIPTIONS)
     for level, sentence in DESCRIPTIONS.items():
         # One sentence a player reads: starts with a capital, ends with one full stop.
         assert sentence[0].isupper() and sentence.endswith(".")
