@@ -44,7 +44,7 @@ def test_a_backup_carries_the_accounts(tmp_path: Path) -> None:
     target.engine.dispose()
 
 
-def test_names_without_latin_letters_get_distinct_slugs(tmp_path: Path) -> None:
+def test_names_without_latin_letters_get_readable_distinct_slugs(tmp_path: Path) -> None:
     import pytest
 
     from meldtour.application import UseCaseError, create_tournament
@@ -53,11 +53,14 @@ def test_names_without_latin_letters_get_distinct_slugs(tmp_path: Path) -> None:
     upgrade(store.engine)
     first, _ = create_tournament(store, "club-night", who="t", name="부산 클럽 대회")
     second, _ = create_tournament(store, "club-night", who="t", name="東京月例会")
-    assert (first, second) == ("tournament", "tournament-2")
+    # Readable in the address bar (issue 16); a second of the same name gets a number.
+    assert (first, second) == ("부산-클럽-대회", "東京月例会")
+    third, _ = create_tournament(store, "club-night", who="t", name="부산 클럽 대회")
+    assert third == "부산-클럽-대회-2"
     # The store says the slug is taken, by code; the command line adds "choose another
     # --slug" (tests/cli/test_tournament_cli.py), the web its own words.
-    with pytest.raises(UseCaseError, match=r"there is already a tournament 'tournament'$") \
+    with pytest.raises(UseCaseError, match=r"there is already a tournament '부산-클럽-대회'$") \
             as refused:
-        create_tournament(store, "club-night", who="t", name="x", slug="tournament")
+        create_tournament(store, "club-night", who="t", name="x", slug="부산-클럽-대회")
     assert refused.value.code == "usecase.slug_taken"
     store.engine.dispose()
