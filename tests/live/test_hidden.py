@@ -100,7 +100,11 @@ def hidden_tiles(seat: int | None, message: dict[str, Any],
     # event field apart (a play names its placed tiles and the board that holds them).
     parts = [[view.get("board"), view.get("rack")],
              *(v for k, v in view.items() if k not in ("board", "rack")),
-             *(v for k, v in message.items() if k not in ("view", "events"))]
+             *(v for k, v in message.items() if k not in ("view", "events", "recent"))]
+    # The recent moves (a page's "what just happened"), each on its own: a board of an
+    # earlier move was on the table for all to see, and a table only grows.
+    for move in message.get("recent") or []:
+        parts.extend(move.values() if isinstance(move, dict) else [move])
     for event in message.get("events", []):
         parts.extend((event.get("private") or {}).values())
         parts.extend(event["data"].values())

@@ -78,6 +78,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/play/tables"): "public",
     ("GET", "/play/t/{game_id}"): "public",
     ("POST", "/play/t/{game_id}/join"): "public",
+    ("POST", "/play/t/{game_id}/rematch"): "public",
     ("WS", "/play/t/{game_id}/ws"): "ws",
     ("GET", "/play/t/{game_id}/score"): "public",
     ("GET", "/play/t/{game_id}/replay"): "public",

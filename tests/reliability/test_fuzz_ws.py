@@ -28,7 +28,7 @@ import httpx2 as httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from meldtour.cli import check
@@ -322,12 +322,14 @@ def test_report_how_many_frames_were_tried() -> None:
 
 
 def test_no_table_and_junk_first(server: Server, table: list[Table]) -> None:
-    """A socket to a table that does not exist is refused at the handshake (403); junk as
-    the very first frames on a new socket is answered and the socket stays."""
-    with pytest.raises(InvalidStatus) as refused:
-        connect(f"ws://127.0.0.1:{server.port}/play/t/nope/ws", open_timeout=TIMEOUT,
-                legacy=True)
-    assert refused.value.response.status_code == 403
+    """A socket to a table the server does not hold is closed at once with 4404 (the
+    page of a finished game learns it is gone, rather than "reconnecting" for ever);
+    junk as the very first frames on a new socket is answered and the socket stays."""
+    gone = connect(f"ws://127.0.0.1:{server.port}/play/t/nope/ws", open_timeout=TIMEOUT,
+                   legacy=True)
+    with pytest.raises(ConnectionClosed) as closed:
+        gone.recv(timeout=TIMEOUT)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
     t = table[0]
     ws = connect(f"ws://127.0.0.1:{server.port}/play/t/{t.id}/ws", open_timeout=TIMEOUT,
                  legacy=True)

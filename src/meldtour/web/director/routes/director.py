@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import FormData
 
 from meldtour import application as usecases
+from meldtour.application import clock as clock_uc
 from meldtour.core.rules import PRESETS
 from meldtour.store import owners
 from meldtour.store.db import Store
@@ -606,7 +607,10 @@ def round_page(request: Request, web: WebDep, store: StoreDep, director: Tournam
                   view=view, links=links, lock=lock, entered=entered, locked_at=locked_at,
                   locked_by=locked_by,
                   board=usecases.round_state(store, slug, key), states=TABLE_STATES,
-                  acts=round_actions(t, key, gettext_of(request)), points_text=points_text)
+                  acts=round_actions(t, key, gettext_of(request)), points_text=points_text,
+                  clocks=clock_uc.round_clocks(store, clock_uc.TableAt(
+                      slug, key, view.stage_index, view.round.number, 0))
+                  if view.round is not None else {})
 
 
 @router.post("/t/{slug}/d/{key}/award")
