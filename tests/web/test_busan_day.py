@@ -212,7 +212,8 @@ def test_the_busan_day_from_the_pages_in_korean(site: tuple[int, Web], browser: 
     director.wait_for_url(re.compile(r"/director/t/[^/#?]+$"))
     slug = unquote(director.url.rsplit("/", 1)[-1])  # a readable slug, in Korean
     t = usecases.read(store, slug)
-    assert [d.name for d in t.divisions][0] == "일반부"
+    assert [d.name for d in t.divisions] == ["일반부", "초등 저학년부 (1~3학년)",
+                                            "초등 고학년부 (4~6학년)"]
 
     # 128 players in one pasted list: two errors and a duplicate, mended in the preview.
     general, lower, upper = names(64), names(32, 64), names(32, 96)
