@@ -179,14 +179,16 @@ def test_sentences_zones_and_unknown_codes() -> None:
     t = from_template("busan-2015", locale="ko")
     lines = [{"at": "2015-12-05T07:06:00+00:00", "who": "web:registration@1a2b3c4d",
               "action": "register", "entity": "registration", "key": "#5 김민지", "why": ""},
-             {"at": "2015-12-05T07:09:00+00:00", "who": "boss", "action": "reopen_round",
+             {"at": "2015-12-05T07:09:00+00:00", "who": "boss",
+              "action": "a_code_from_next_year",
               "entity": "round", "key": "general/stage 1/round 2", "why": "오타"}]
     said = audit_lines(lines, t, ZoneInfo("Asia/Seoul"), ko)
     assert said[0].sentence == ("공개 참가 신청 양식(출처 1a2b3c4d)이 선수를 등록했습니다: "
                                 "#5 김민지.")
     assert said[0].when == "2015-12-05 16:06"
     # A code with no sentence yet (a newer change) still reads as one.
-    assert said[1].sentence == "boss 님이 내용을 바꿨습니다(reopen_round): 일반부 예선 2라운드."
+    assert said[1].sentence == ("boss 님이 내용을 바꿨습니다(a_code_from_next_year): "
+                                "일반부 예선 2라운드.")
     assert said[1].why == "오타"
     assert audit_words.who_text("online play", translations("ja").gettext) == "オンライン対局が"
 

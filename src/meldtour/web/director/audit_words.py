@@ -61,6 +61,22 @@ ACTIONS: Mapping[str, str] = {
     "rate": N_("%(who)s updated the players' ratings: %(what)s."),
     "open_vote": N_("%(who)s opened the winner-guess vote: %(what)s."),
     "close_vote": N_("%(who)s closed the winner-guess vote: %(what)s."),
+    "decline": N_("%(who)s recorded that a qualification was declined: %(what)s."),
+    "draw_prizes": N_("%(who)s drew the winner-guess prizes: %(what)s."),
+    "edit_player": N_("%(who)s changed a player's details: %(what)s."),
+    "person": N_("%(who)s changed a person's details: %(what)s."),
+    "qualification": N_("%(who)s granted a qualification: %(what)s."),
+    "quota": N_("%(who)s set a division's seats by qualification: %(what)s."),
+    "ranking": N_("%(who)s set up a ranking: %(what)s."),
+    "ranking_counts": N_("%(who)s chose what counts for a ranking: %(what)s."),
+    "reinstate": N_("%(who)s reinstated a player who arrived late: %(what)s."),
+    "reopen_round": N_("%(who)s reopened a round: %(what)s."),
+    "set_ranking": N_("%(who)s changed a division's ranking rules: %(what)s."),
+    "undo_advance": N_("%(who)s undid the start of the next stage: %(what)s."),
+    "undo_check_in": N_("%(who)s undid a check-in: %(what)s."),
+    "void_votes": N_("%(who)s voided the votes of one source: %(what)s."),
+    "vote_codes": N_("%(who)s made vote codes: %(what)s."),
+    "withdraw_source": N_("%(who)s withdrew the registrations of one source: %(what)s."),
 }
 #: An action with no sentence yet (a newer code): still a sentence, with its code.
 UNKNOWN_ACTION = N_("%(who)s made a change (%(action)s): %(what)s.")
