@@ -24,7 +24,8 @@ def sqlite_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 def test_an_xlsx_file_is_imported(sqlite_db: str, tmp_path: Path,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     cli(capsys, "db", "upgrade")
-    cli(capsys, "tournament", "new", "--template", "busan-2015", "--slug", "busan")
+    cli(capsys, "tournament", "new", "--template", "busan-2015", "--slug", "busan",
+        "--locale", "ko")
     book = Workbook()
     book.active.append(["이름", "부", "가족", "세대"])
     book.active.append(["김민지", "general", "김", 1])

@@ -43,7 +43,7 @@ def problems(rows: list[uc.RosterRow]) -> dict[int, list[tuple[str, str]]]:
 
 
 def test_a_list_is_checked_line_by_line_then_saved_all_or_nothing(store: Store) -> None:
-    slug, _t = uc.create_tournament(store, "busan-2015", who="d", slug="busan")
+    slug, _t = uc.create_tournament(store, "busan-2015", who="d", slug="busan", locale="ko")
     uc.register_players(store, slug, [uc.PlayerEntry("정도윤", "general")], who="d")
     t = uc.read(store, slug)
     rows = check_roster(t, read_roster(LIST))
@@ -52,7 +52,7 @@ def test_a_list_is_checked_line_by_line_then_saved_all_or_nothing(store: Store) 
                               7: [("generation", "players.generation_not_number")]}
     same = {r.line: [(s.code, dict(s.params)) for s in r.same_as] for r in rows if r.same_as}
     assert same == {6: [("players.same_in_list", {"line": 2})],
-                    8: [("players.same_registered", {"n": 1, "div": "일반부 General"})]}
+                    8: [("players.same_registered", {"n": 1, "div": "일반부"})]}
     # A division named by a word of its name, where only one fits.
     loose = check_roster(t, read_roster("a,일반부\nb,저학년부\nc,초등\nd,GENERAL\n"))
     assert [r.division for r in loose] == ["general", "lower", "초등", "general"]

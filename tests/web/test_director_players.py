@@ -25,7 +25,8 @@ def director(tmp_path: Path) -> Iterator[TestClient]:
         c.headers["Accept-Language"] = "ko"
         sign_up(c)
         store = web(c).store()
-        usecases.create_tournament(store, "busan-2015", who="d", slug="busan")
+        usecases.create_tournament(store, "busan-2015", who="d", slug="busan",
+                                   locale="ko")
         usecases.register_players(store, "busan", [usecases.PlayerEntry(n, "general") for n in
                                                    ("김민지", "이서준", "박지호", "최하은",
                                                     "정도윤")], who="d")
@@ -58,7 +59,7 @@ def test_files_are_previewed_and_big_input_refused(director: TestClient) -> None
         assert r.status_code == 200, r.text[:300]
         assert r.text.count('class="line') == 2
         assert "family:강" in r.text
-        assert "이미 등록됨: 일반부 General, 1번" in r.text  # 김민지 is #1 of the general division
+        assert "이미 등록됨: 일반부, 1번" in r.text  # 김민지 is #1 of the general division
         assert 'name="keep1" value="keep"' in r.text
     assert count(c) == 5
     # A paste over 200 KB and a file over 2 MB: refused, in Korean, nothing saved.
@@ -121,7 +122,7 @@ def test_one_player_and_the_desk(director: TestClient) -> None:
     # A move to another division from the player's page, before the start.
     r = c.post("/director/t/busan/p/2", data={"csrf": token, "name": "이서준",
                                               "division": "upper", "club": "부산"})
-    assert "이제 초등 고학년부 Elementary 4-6 부문 소속입니다" in r.text
+    assert "이제 초등 고학년부 (4~6학년) 부문 소속입니다" in r.text
     reg = usecases.read(web(c).store(), "busan").registration(2)
     assert (reg.division, reg.tags) == ("upper", {"club:부산"})
     r = c.post("/director/t/busan/p/2", data={"csrf": token, "name": "이서준",

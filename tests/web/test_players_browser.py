@@ -86,7 +86,7 @@ def test_the_players_of_a_day_in_korean(site: tuple[str, Web, str], browser: Bro
     slug = "phone" if phone else "desk"
     width = "390" if phone else "1280"
     store = web.store()
-    usecases.create_tournament(store, "busan-2015", who="boss", slug=slug)
+    usecases.create_tournament(store, "busan-2015", who="boss", slug=slug, locale="ko")
     usecases.register_players(store, slug, [usecases.PlayerEntry("황보라", "lower")],
                               who="boss")  # already registered: 황보라 in the list is marked
     ctx = signed_in(browser, site, "ko", phone=phone)
@@ -106,7 +106,7 @@ def test_the_players_of_a_day_in_korean(site: tuple[str, Web, str], browser: Bro
     expect(page.locator("#line16 .err")).to_contain_text("세대")
     expect(page.locator("#line15 .same")).to_contain_text("5번째 줄과 같은 이름")
     expect(page.locator("#line20 .same")).to_contain_text(
-        "이미 등록됨: 초등 저학년부 Elementary 1-3, 1번")
+        "이미 등록됨: 초등 저학년부 (1~3학년), 1번")
     shot(page, f"players-preview-errors-ko-{width}")
     assert len(usecases.read(store, slug).registrations) == 1
     # Saving now is refused, nothing is saved.
@@ -166,7 +166,7 @@ def test_the_players_of_a_day_in_korean(site: tuple[str, Web, str], browser: Bro
 def test_the_pages_in_japanese(site: tuple[str, Web, str], browser: Browser) -> None:  # noqa: F811
     _base, web, _s = site
     store = web.store()
-    usecases.create_tournament(store, "busan-2015", who="boss", slug="jp")
+    usecases.create_tournament(store, "busan-2015", who="boss", slug="jp", locale="ja")
     usecases.register_players(store, "jp", [usecases.PlayerEntry("山田花子", "general")],
                               who="boss")
     for phone in (False, True):
@@ -180,7 +180,7 @@ def test_the_pages_in_japanese(site: tuple[str, Web, str], browser: Browser) -> 
             "名前\t部門\t世代\n山田花子\tgeneral\t1\n\tgeneral\t\n佐藤一郎\tseniors\t\n")
         page.get_by_role("button", name="一覧を確認").click()
         expect(page.locator("#summary")).to_contain_text("エラーのある行:3, 4")
-        expect(page.locator("#line2 .same")).to_contain_text("登録済み:일반부 General、1番")
+        expect(page.locator("#line2 .same")).to_contain_text("登録済み:一般の部、1番")
         shot(page, f"players-preview-ja-{width}")
         page.goto("/director/t/jp/p/1")
         expect(page.get_by_role("button", name="選手情報を保存")).to_be_visible()
