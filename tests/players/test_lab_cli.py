@@ -28,7 +28,7 @@ def test_wilson_interval() -> None:
 
 
 def test_seats_rotate_and_mirror_replays_each_deal_per_rotation() -> None:
-    levels = ["cautious", "greedy", "greedy"]
+    levels = ["expert", "greedy", "greedy"]
     plain = [play_lab_game(KRC, levels, i, 7) for i in range(3)]
     assert [r.seed for r in plain] == [7, 8, 9]
     assert [r.seats[0] for r in plain] == [0, 1, 2]
@@ -65,7 +65,7 @@ def run(args: list[str]) -> subprocess.CompletedProcess[str]:
 
 
 def test_simulate_contract_and_jobs_do_not_change_results() -> None:
-    args = ["simulate", "--rules", "krc-2015", "--players", "cautious,greedy,greedy,beginner",
+    args = ["simulate", "--rules", "krc-2015", "--players", "expert,greedy,greedy,beginner",
             "--games", "6", "--seed", "3", "--mirror", "--json"]
     one = run(args)
     assert one.returncode == 0, one.stderr
@@ -73,7 +73,7 @@ def test_simulate_contract_and_jobs_do_not_change_results() -> None:
     out = json.loads(one.stdout)
     assert set(out) == {"games", "players", "games_per_second"}
     assert out["games"] == 8  # rounded up to whole rotations of four players
-    assert [p["name"] for p in out["players"]] == ["cautious", "greedy", "greedy", "beginner"]
+    assert [p["name"] for p in out["players"]] == ["expert", "greedy", "greedy", "beginner"]
     assert out["games_per_second"] > 0
     two = json.loads(run([*args, "--jobs", "2"]).stdout)
     for a, b in zip(out["players"], two["players"], strict=True):

@@ -12,10 +12,8 @@ from meldtour.players.lab import lab_games, summarise
 KRC = find_rules("krc-2015")
 
 
-def test_cautious_beats_greedy_head_to_head() -> None:
-    # ``cautious`` is the expert of before the search (issue 19); the searching
-    # expert's guard is in test_search.py.
-    levels = ["cautious", "greedy"]
+def test_expert_beats_greedy_head_to_head() -> None:
+    levels = ["expert", "greedy"]
     results = list(lab_games(KRC, levels, range(60), 500, mirror=True))
     s = summarise(levels, results, seconds=1.0)
     expert = s["players"][0]

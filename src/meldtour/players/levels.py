@@ -1,7 +1,7 @@
 """The computer players by level: one sentence each for the players, and a lookup.
 
 >>> sorted(LEVELS)
-['beginner', 'cautious', 'expert', 'greedy']
+['beginner', 'expert', 'greedy']
 >>> make_player("greedy").name
 'greedy'
 """
@@ -17,7 +17,6 @@ from . import Player
 from .beginner import BeginnerPlayer
 from .expert import ExpertPlayer
 from .greedy import GreedyPlayer
-from .search import SearchPlayer
 
 #: What each level does, in a sentence a player understands (English; the web app
 #: translates these by key).
@@ -27,19 +26,15 @@ DESCRIPTIONS: Final[dict[str, str]] = {
                 "rearranges the table.",
     "greedy": "Every turn it puts down as many tiles as it possibly can, rearranging the "
               "table as needed, and draws only when it cannot play at all.",
-    "cautious": "Plays like greedy until someone is close to going out, then works out from "
-                "the tiles it has not seen whether its play would let them finish, and draws "
-                "instead when that risk is too high.",
-    "expert": "Once someone is close to going out it weighs a few plays, holding back and "
-              "drawing by playing out sampled futures of the game, and picks the one that "
-              "wins most often.",
+    "expert": "Plays like greedy until someone is close to going out, then works out from "
+              "the tiles it has not seen whether its play would let them finish, and draws "
+              "instead when that risk is too high.",
 }
 
 LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
     "beginner": lambda name, seed: BeginnerPlayer(name),
     "greedy": lambda name, seed: GreedyPlayer(name),
-    "cautious": lambda name, seed: ExpertPlayer(name, seed),
-    "expert": lambda name, seed: SearchPlayer(name, seed),
+    "expert": lambda name, seed: ExpertPlayer(name, seed),
 }
 
 

@@ -44,7 +44,6 @@ COOKIE = "meldtour_seat_"
 LEVEL_NAMES = {
     "beginner": N_("Beginner"),
     "greedy": N_("Greedy"),
-    "cautious": N_("Cautious"),
     "expert": N_("Expert"),
 }
 LEVEL_TEXTS = {
@@ -53,12 +52,9 @@ LEVEL_TEXTS = {
                    "rearranges the table."),
     "greedy": N_("Every turn it puts down as many tiles as it possibly can, rearranging the "
                  "table as needed, and draws only when it cannot play at all."),
-    "cautious": N_("Plays like greedy until someone is close to going out, then works out "
-                   "from the tiles it has not seen whether its play would let them finish, and "
-                   "draws instead when that risk is too high."),
-    "expert": N_("Once someone is close to going out it weighs a few plays, holding back and "
-                 "drawing by playing out sampled futures of the game, and picks the one that "
-                 "wins most often."),
+    "expert": N_("Plays like greedy until someone is close to going out, then works out from "
+                 "the tiles it has not seen whether its play would let them finish, and draws "
+                 "instead when that risk is too high."),
 }
 # ---------------------------------------------------------------- refusals in words
 
@@ -307,16 +303,6 @@ PHRASE_WORDS = {
 }
 
 
-#: The hint button's words (static/hint.js; catalog domain ``hint``).
-HINT_TEXTS = {
-    "shown": N_("Hint: the best play lays {n} tile(s); it is on the table as your draft"),
-    "keep": N_("Keep it"),
-    "back": N_("Put it back"),
-    "none_draw": N_("Hint: no play goes down from your rack: draw a tile"),
-    "none_pass": N_("Hint: no play goes down from your rack: pass"),
-}
-
-
 # ---------------------------------------------------------------- pages
 
 
@@ -382,7 +368,6 @@ async def create_table(
     seat2: str = Form("greedy"),
     seat3: str = Form("greedy"),
     watch_drafts: bool = Form(False),
-    hints: bool = Form(False),
 ) -> RedirectResponse:
     if preset not in PRESETS:
         raise HTTPException(400, f"unknown rules preset {preset!r}")
@@ -399,8 +384,7 @@ async def create_table(
     try:
         seconds = int(turn_seconds) if turn_seconds.strip() else None
         config = TableConfig.make(preset, seats, turn_seconds=seconds,
-                                  seed=secret_seed(), watch_drafts=watch_drafts,
-                                  hints=hints)
+                                  seed=secret_seed(), watch_drafts=watch_drafts)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
     _ = translations(locale_of(request)).gettext
@@ -445,7 +429,6 @@ async def table_page(request: Request, game_id: str) -> Response:
     error = f"table.{request.query_params.get('error')}"  # a refusal to sit down
     return render(request, "table.html", game=game, seat=seat, boot=boot,
                    texts={k: _(v) for k, v in (TEXTS | TABLE_TEXTS).items()},
-                   hint_texts={k: _(v) for k, v in HINT_TEXTS.items()},
                    error=TEMPLATES[error] if error in TABLE_CODES else None, levels=LEVEL_NAMES,
                    preset_title=PRESET_TITLES.get(game.config.rules.name))
 
