@@ -104,7 +104,13 @@ def hidden_tiles(seat: int | None, message: dict[str, Any],
     # The recent moves (a page's "what just happened"), each on its own: a board of an
     # earlier move was on the table for all to see, and a table only grows.
     for move in message.get("recent") or []:
-        parts.extend(move.values() if isinstance(move, dict) else [move])
+        if not isinstance(move, dict):
+            parts.append(move)
+            continue
+        parts.extend(v for k, v in move.items() if k != "events")
+        for event in move.get("events") or []:
+            parts.extend((event.get("private") or {}).values())
+            parts.extend((event.get("data") or {}).values())
     for event in message.get("events", []):
         parts.extend((event.get("private") or {}).values())
         parts.extend(event["data"].values())
