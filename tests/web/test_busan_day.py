@@ -20,7 +20,6 @@ import json
 import re
 import shutil
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,13 +28,13 @@ from urllib.parse import unquote
 
 import pytest
 
-from .test_e2e_tournament import CHROMIUM, context, free_port
+from .browser import serve
+from .test_e2e_tournament import CHROMIUM, context
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not CHROMIUM.exists():
     pytest.skip("Debian's Chromium is not installed", allow_module_level=True)
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from meldtour import application as usecases  # noqa: E402
@@ -73,15 +72,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Web]]:
     app = create_app(settings)
     web = Web(settings, url=f"sqlite:///{tmp_path_factory.mktemp('busan') / 'm.db'}")
     app.state.director = web
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="0.0.0.0", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.02)
-    yield port, web
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serve(app, host="0.0.0.0") as base:
+        yield int(base.rsplit(":", 1)[1]), web
 
 
 def accept_all(page: Page, said: list[str]) -> None:

@@ -5,19 +5,17 @@ refused with the reason; the public ranking shows the tournaments behind a line.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
 
-from .test_e2e_tournament import CHROMIUM, context, free_port, shot
+from .browser import serve
+from .test_e2e_tournament import CHROMIUM, context, shot
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not CHROMIUM.exists():
     pytest.skip("Debian's Chromium is not installed", allow_module_level=True)
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, expect  # noqa: E402
 
 from meldtour import application as uc  # noqa: E402
@@ -57,15 +55,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
     holders = circuit.holders(store, "tohoku-seat")
     winner = next(h.name for h in holders if h.status == "holds")
     other = next(n for n in TOHOKU if n != winner)
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", web, winner, other
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serve(app) as base:
+        yield base, web, winner, other
 
 
 def test_the_tohoku_winner_takes_the_seat_and_others_are_refused(

@@ -7,20 +7,19 @@ width in Korean, Japanese and English go to ``shots/`` (not committed)."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .test_e2e_tournament import ARGS, CHROMIUM, free_port
+from .browser import serve
+from .test_e2e_tournament import ARGS, CHROMIUM
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not CHROMIUM.exists():
     pytest.skip("Debian's Chromium is not installed", allow_module_level=True)
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E402
 
 from meldtour import application as usecases  # noqa: E402
@@ -55,15 +54,8 @@ def app_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web
     usecases.register_players(store, SLUG, [usecases.PlayerEntry(n) for n in NAMES], who="d")
     usecases.check_in_players(store, SLUG, [], who="d", everyone_but=True)
     usecases.seat(store, SLUG, None, 1, who="d")
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", web
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serve(app) as base:
+        yield base, web
 
 
 def phone(browser: Browser, base: str, lang: str) -> BrowserContext:

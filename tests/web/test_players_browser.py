@@ -6,20 +6,19 @@ eye."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .test_e2e_tournament import CHROMIUM, context, free_port
+from .browser import serve
+from .test_e2e_tournament import CHROMIUM, context
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not CHROMIUM.exists():
     pytest.skip("Debian's Chromium is not installed", allow_module_level=True)
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E402
 
 from meldtour import application as usecases  # noqa: E402
@@ -49,15 +48,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
     app.state.director = web
     account = accounts.create(web.store(), "boss", "a long secret 1")  # the administrator
     session = web.session.sign({"a": account.id, "exp": int(time.time()) + 3600, "n": "b"})
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", web, session
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serve(app) as base:
+        yield base, web, session
 
 
 def signed_in(browser: Browser, site: tuple[str, Web, str], lang: str,  # noqa: F811

@@ -9,20 +9,18 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .test_e2e_tournament import CHROMIUM, free_port
+from .browser import serve
+from .test_e2e_tournament import CHROMIUM
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 if not CHROMIUM.exists():
     pytest.skip("Debian's Chromium is not installed", allow_module_level=True)
 
-import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from meldtour import application as usecases  # noqa: E402
@@ -67,15 +65,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Web]]:
                                                for n in names(64)], who="d")
     usecases.check_in_players(store, "busan", [], who="d", everyone_but=True)
     usecases.seat(store, "busan", "general", 1, who="d")
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="0.0.0.0", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.02)
-    yield port, web
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serve(app, host="0.0.0.0") as base:
+        yield int(base.rsplit(":", 1)[1]), web
 
 
 def new_page(browser: Browser, base: str, lang: str, width: int,  # noqa: F811

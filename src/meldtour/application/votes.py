@@ -132,6 +132,14 @@ def _latest_poll(s: Any, loaded: Loaded, division: str) -> WinnerPollRow | None:
     return poll_rows.latest(s, div_row.id)
 
 
+def _open_poll(s: Any, loaded: Loaded, division: str) -> WinnerPollRow:
+    """The division's vote that is open; refused when none is."""
+    row = _latest_poll(s, loaded, division)
+    if row is None or row.closed:
+        raise UseCaseError("usecase.no_vote_open", div=loaded.value.division(division).name)
+    return row
+
+
 def polls(store: Store, slug: str | None) -> dict[str, PollView]:
     """Each division's latest winner-guess vote (divisions without one are left out)."""
     with store.reading() as s:
@@ -191,9 +199,7 @@ def close_vote(store: Store, slug: str | None, division: str | None, *,
     with store.transaction() as s:
         loaded = load(s, slug, "update")
         key = resolve_division(loaded.value, division)
-        row = _latest_poll(s, loaded, key)
-        if row is None or row.closed:
-            raise UseCaseError("usecase.no_vote_open", div=loaded.value.division(key).name)
+        row = _open_poll(s, loaded, key)
         row.closed, row.closed_at = True, now()
         view = _poll_view(s, key, row)
         audit.record(s, at=row.closed_at, who=who, action="close_vote",
@@ -286,9 +292,7 @@ def void_source(store: Store, slug: str | None, division: str | None, source: st
     with store.transaction() as s:
         loaded = load(s, slug, "update")
         key = resolve_division(loaded.value, division)
-        row = _latest_poll(s, loaded, key)
-        if row is None or row.closed:
-            raise UseCaseError("usecase.no_vote_open", div=loaded.value.division(key).name)
+        row = _open_poll(s, loaded, key)
         if row.draw:
             raise UseCaseError("usecase.vote_drawn")
         n = poll_rows.void_source(s, row.id, source)

@@ -19,13 +19,13 @@ Exit codes: 0 done, 1 refused (the message says why), 2 usage.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from meldtour.cli.db import add_db_argument
+from meldtour.cli.db import print_json as _json
+from meldtour.cli.db import who_of as _who
 
 
 def _common(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
@@ -33,21 +33,6 @@ def _common(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> Non
     p.add_argument("--json", action="store_true", default=default, help="print JSON")
     p.add_argument("--who", metavar="NAME", default=default,
                    help="who acts, for the audit log (default $MELDTOUR_USER or the login)")
-
-
-def _who(args: argparse.Namespace) -> str:
-    who = getattr(args, "who", None) or os.environ.get("MELDTOUR_USER")
-    if who:
-        return str(who)
-    import getpass
-    try:
-        return getpass.getuser()
-    except Exception:
-        return "director"
-
-
-def _json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=1) + "\n")
 
 
 def _person(token: str) -> int:

@@ -21,6 +21,28 @@ def add_db_argument(parser: argparse.ArgumentParser, default: object = None) -> 
              " postgresql://user@host/db or a path to an SQLite file")
 
 
+def who_of(args: argparse.Namespace) -> str:
+    """Who acts, for the audit log: ``--who``, else ``$MELDTOUR_USER``, else the login
+    name (the commands that change a tournament share this)."""
+    import getpass
+    import os
+
+    who = getattr(args, "who", None) or os.environ.get("MELDTOUR_USER")
+    if who:
+        return str(who)
+    try:
+        return getpass.getuser()
+    except Exception:
+        return "director"
+
+
+def print_json(obj: object) -> None:
+    """A command's answer for scripts: JSON, not ASCII-escaped, on one stdout write."""
+    import json
+
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=1) + "\n")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_db_argument(parser)
     sub = parser.add_subparsers(dest="db_command", metavar="ACTION")

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import getpass
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -34,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from meldtour.cli.db import add_db_argument
+from meldtour.cli.db import print_json as _print_json
+from meldtour.cli.db import who_of as _who
 
 HELP = "Run a tournament from the terminal: players, check-in, seating, sheets, standings."
 
@@ -185,16 +185,6 @@ def _opt(args: argparse.Namespace, name: str) -> Any:
     return getattr(args, name, None)
 
 
-def _who(args: argparse.Namespace) -> str:
-    who = _opt(args, "who") or os.environ.get("MELDTOUR_USER")
-    if who:
-        return str(who)
-    try:
-        return getpass.getuser()
-    except Exception:
-        return "director"
-
-
 def _console() -> Any:
     from rich.console import Console
 
@@ -213,10 +203,6 @@ def _progress(total: int, what: str, enabled: bool) -> Iterator[Callable[[], Non
                   console=Console(stderr=True), disable=not show, transient=True) as bar:
         task = bar.add_task(what, total=total)
         yield lambda: bar.advance(task)
-
-
-def _print_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=1) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,10 +27,10 @@ from fpdf import FPDF
 
 from meldtour.tournament import Tournament, awards, final_ranking, stage_standings
 from meldtour.tournament.collation import seats_by_name
-from meldtour.tournament.model import Round, Stage, Table
+from meldtour.tournament.model import Division, Round, Stage, Table
 from meldtour.tournament.side import FamilyPrize
 
-from .i18n import translations
+from .i18n import N_, translations
 
 FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
 #: Face in NotoSansCJK-*.ttc: 0 Japanese, 1 Korean (2–4 Chinese).
@@ -175,6 +175,21 @@ def _stage_round(t: Tournament, division: str, stage: int, round_number: int
     raise ValueError(f"{div.name}: stage {stage + 1} has no round {round_number}")
 
 
+def _round_doc(t: Tournament, division: str, stage: int, round_number: int, locale: str,
+               heading: str) -> tuple[_Doc, Division, Stage, Round]:
+    """A round's printout, its first page begun: the tournament, the division and
+    ``heading`` (a message id with ``stage`` and ``round``)."""
+    div = t.division(division)
+    st, rnd = _stage_round(t, division, stage, round_number)
+    doc = _Doc(locale, f"{t.name} — {div.name}")
+    doc.add_page()
+    doc.text_line(f"{t.name} · {t.date}", 10)
+    doc.text_line(div.name, 12, bold=True)
+    doc.text_line(doc._(heading) % {"stage": st.format.title, "round": rnd.number}, 16,
+                  bold=True, h=10)
+    return doc, div, st, rnd
+
+
 def _points(value: int | None) -> str:
     if value is None:
         return ""
@@ -273,15 +288,9 @@ def _sheet_page(doc: _Doc, t: Tournament, division_name: str, st: Stage, rnd: Ro
 def seat_list(t: Tournament, division: str, stage: int, round_number: int,
               locale: str) -> bytes:
     """Who sits where: a list of every table, then a card for each table."""
-    div = t.division(division)
-    st, rnd = _stage_round(t, division, stage, round_number)
-    doc = _Doc(locale, f"{t.name} — {div.name}")
+    doc, div, st, rnd = _round_doc(t, division, stage, round_number, locale,
+                                   N_("%(stage)s · round %(round)d: seats"))
     _ = doc._
-    doc.add_page()
-    doc.text_line(f"{t.name} · {t.date}", 10)
-    doc.text_line(div.name, 12, bold=True)
-    doc.text_line(_("%(stage)s · round %(round)d: seats")
-                  % {"stage": st.format.title, "round": rnd.number}, 16, bold=True, h=10)
     width = doc.w - doc.l_margin - doc.r_margin
     widths = [20.0] + [(width - 20) / 4] * 4
     doc.grid_row([_("Table"), *[_("Seat %(n)d") % {"n": i} for i in range(1, 5)]], widths,
@@ -465,15 +474,9 @@ def seat_names(t: Tournament, division: str, stage: int, round_number: int,
                locale: str) -> bytes:
     """The round's players in the reader's order of names (가나다순, Japanese order,
     alphabetical) with their table and seat: the list players look their name up in."""
-    div = t.division(division)
-    st, rnd = _stage_round(t, division, stage, round_number)
-    doc = _Doc(locale, f"{t.name} — {div.name}")
+    doc, _div, _st, rnd = _round_doc(t, division, stage, round_number, locale,
+                                   N_("%(stage)s · round %(round)d: seats by name"))
     _ = doc._
-    doc.add_page()
-    doc.text_line(f"{t.name} · {t.date}", 10)
-    doc.text_line(div.name, 12, bold=True)
-    doc.text_line(_("%(stage)s · round %(round)d: seats by name")
-                  % {"stage": st.format.title, "round": rnd.number}, 16, bold=True, h=10)
     doc.text_line(_("Names in alphabetical order"), 9)
     doc.ln(2)
     width = doc.w - doc.l_margin - doc.r_margin
