@@ -20,12 +20,13 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 
 
 @contextmanager
-def serve(app: Any) -> Iterator[str]:
-    """The app under uvicorn in a thread, on 127.0.0.1 and a free port; its base URL."""
+def serve(app: Any, host: str = "127.0.0.1") -> Iterator[str]:
+    """The app under uvicorn in a thread, on a free port of ``host`` (``0.0.0.0``: every
+    interface, as a venue laptop serves the phones); its base URL on 127.0.0.1."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port,
                                            log_level="warning", ws="websockets-sansio"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
