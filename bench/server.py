@@ -3,6 +3,7 @@ player a computer player driving its own real WebSocket, on one server process.
 
     .venv/bin/python bench/server.py [--games 200] [--seconds 60] [--think 2.0]
                                      [--level beginner] [--clients 1] [--db URL]
+                                     [--servers 1] [--redis URL]
 
 The server is the real app (``uvicorn meldtour.web.app:create_app --factory``, one
 process) on a free port of 127.0.0.1, logging every move to a temporary SQLite database
@@ -13,8 +14,13 @@ ends is replaced by a new one, so N games stay in play. The round trip of a move
 from sending it to its ``ack``: the engine's check, the log's committed transaction,
 the broadcast; it is measured once every game has started (after ``--ramp`` seconds,
 during which the tables are created and joined), for ``--seconds``. Bounded: at most
-250 games, 600 s in all (with ``--soak``, 500 games and 1,260 s), traffic only to
+500 games, 600 s in all (with ``--soak``, 500 games and 1,260 s), traffic only to
 127.0.0.1.
+
+``--servers 2`` runs two server processes on the same database (use PostgreSQL:
+``--db``) sharing the games through Redis (``--redis``, keys under a prefix of the run):
+tables are made on each in turn, and seats 1 and 3 of every game play through the
+other process, so half of the moves cross between them.
 
 ``--soak SECONDS`` is the long run: the server's resident memory sampled every
 SECONDS, and the round trips quoted per minute as well as over the whole window.
@@ -50,11 +56,12 @@ from meldtour.players.levels import make_player
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
-MAX_GAMES = 250
+MAX_GAMES = 500
 MAX_SECONDS = 600.0
 MAX_SOAK_GAMES = 500    # with --soak: twice the aim's 200 games, for up to 20 minutes
 MAX_SOAK_SECONDS = 1260.0
 PRESET = "standard"
+ADDRESSES = 100
 TURN = 600  # the longest turn a table allows: the bench measures the server, not time-outs
 
 
@@ -136,9 +143,10 @@ async def seat_client(base: str, game_id: str, seat: int, token: str, level: str
                                       **move_to_json(move)}))
 
 
-async def one_table(http: httpx.AsyncClient, base: str, level: str, think: float,
+async def one_table(http: httpx.AsyncClient, others: list[str], level: str, think: float,
                     stop_at: float, stats: Stats, rng: random.Random) -> None:
-    """Tables one after another, each played to its end, until the time is up."""
+    """Tables one after another, each played to its end, until the time is up.
+    ``others[0]`` is the server the table is made on."""
     while time.monotonic() < stop_at:
         made = await http.post("/play/tables", data={
             "preset": PRESET, "turn_seconds": str(TURN), "seat_count": "4",
@@ -158,8 +166,11 @@ async def one_table(http: httpx.AsyncClient, base: str, level: str, think: float
                 return
             tokens.append(token)
         stats.games_started += 1
+        # With two servers, seats 1 and 3 play through the other process: their moves
+        # and frames cross between the processes through Redis.
         results = await asyncio.gather(*(
-            seat_client(base, gid, s, tokens[s], level, think, stop_at, stats, rng)
+            seat_client(others[s % len(others)], gid, s, tokens[s], level, think, stop_at,
+                        stats, rng)
             for s in range(4)), return_exceptions=True)
         for r in results:
             if isinstance(r, BaseException):
@@ -172,19 +183,32 @@ async def one_table(http: httpx.AsyncClient, base: str, level: str, think: float
 
 async def clients(base: str, games: int, level: str, think: float, seconds: float,
                   ramp: float, seed: int) -> dict[str, Any]:
+    """``base``: one server's URL, or several joined by ``|`` (tables are made on each
+    in turn)."""
     stats = Stats()
     stats.measure_from = time.monotonic() + ramp
     stop_at = time.monotonic() + ramp + seconds
-    limits = httpx.Limits(max_connections=64)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    bases = base.split("|")
+    # The lobby lets one client address open 30 tables in 10 minutes: the tables come
+    # from ADDRESSES loopback addresses of their own (127.0.S.2 ...), each opening a few.
+    https = [[httpx.AsyncClient(
+        base_url=b, timeout=60, limits=httpx.Limits(max_connections=16),
+        transport=httpx.AsyncHTTPTransport(local_address=f"127.0.{seed % 250}.{j + 2}"))
+        for j in range(ADDRESSES)] for b in bases]
+    try:
         async def start(i: int) -> None:
             await asyncio.sleep(ramp * i / max(games, 1))
+            k = i % len(bases)
             try:
-                await one_table(http, base, level, think, stop_at,
-                                stats, random.Random(seed * 100_003 + i))
+                await one_table(https[k][i % ADDRESSES], bases[k:] + bases[:k], level, think,
+                                stop_at, stats, random.Random(seed * 100_003 + i))
             except Exception as exc:  # a table that could not be made or joined
                 stats.errors.append(repr(exc)[:200])
         await asyncio.gather(*(start(i) for i in range(games)))
+    finally:
+        for row in https:
+            for http in row:
+                await http.aclose()
     return {"rtt": stats.rtt, "moves": stats.moves, "started": stats.games_started,
             "finished": stats.games_finished, "refused": stats.refused,
             "stale": stats.stale, "timeouts": stats.timeouts, "errors": stats.errors[:20]}
@@ -239,6 +263,11 @@ def main() -> None:
                          "src), to compare two versions in the same time window")
     ap.add_argument("--profile", default=None,
                     help="record the server with py-spy into this file (collapsed stacks)")
+    ap.add_argument("--servers", type=int, default=1,
+                    help="server processes (2: they share the games through Redis, and "
+                         "half of each game's sockets are on the other process)")
+    ap.add_argument("--redis", default="redis://127.0.0.1:6379/0",
+                    help="with --servers 2: the Redis (keys under a prefix of this run)")
     ap.add_argument("--soak", type=float, default=0.0, metavar="SECONDS",
                     help="a soak: also sample the server's memory (resident set) every "
                          "SECONDS and quote the round trip per minute; allows up to "
@@ -252,35 +281,46 @@ def main() -> None:
         sys.exit(f"--seconds is 1 to {most_seconds:.0f}")
     if not 1 <= a.clients <= 4:
         sys.exit("--clients is 1 to 4")
+    if not 1 <= a.servers <= 2:
+        sys.exit("--servers is 1 or 2")
 
     with tempfile.TemporaryDirectory(prefix="meldtour-bench-") as tmp:
         url = a.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
-        port = free_port()
-        base = f"http://{HOST}:{port}"
+        ports = [free_port() for _ in range(a.servers)]
+        base = "|".join(f"http://{HOST}:{port}" for port in ports)
         env = {**os.environ, "MELDTOUR_DATABASE_URL": url, "MELDTOUR_ENV": "test",
                "PYTHONPATH": str(Path(a.src).resolve() if a.src else ROOT / "src")}
+        if a.servers > 1:
+            env["MELDTOUR_REDIS_URL"] = a.redis
+            env["MELDTOUR_REDIS_PREFIX"] = f"bench-{os.getpid()}-{int(time.time())}"
         if a.probe:
             env["PYTHONPATH"] += os.pathsep + str(ROOT / "bench" / "probe")
-            env["MELDTOUR_PROBE"] = str(Path(a.probe).resolve())
         log = (Path(tmp) / "server.log").open("wb")
-        server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
-             "--host", HOST, "--port", str(port), "--log-level", "warning",
-             "--backlog", "4096"],
-            cwd=tmp, env=env, stdout=log, stderr=subprocess.STDOUT)
+        servers = []
+        for i, port in enumerate(ports):
+            if a.probe:
+                env["MELDTOUR_PROBE"] = str(Path(a.probe + (f".{i}" if i else "")).resolve())
+            servers.append(subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
+                 "--host", HOST, "--port", str(port), "--log-level", "warning",
+                 "--backlog", "4096"],
+                cwd=tmp, env=dict(env), stdout=log, stderr=subprocess.STDOUT))
+        server = servers[0]
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                if server.poll() is not None:
-                    sys.exit("the server did not start:\n" + Path(log.name).read_text())
-                try:
-                    if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline:
-                    sys.exit("the server did not start in 60 s")
-                time.sleep(0.2)
+            deadline = time.monotonic() + 180  # a loaded machine starts it slowly
+            for proc, port in zip(servers, ports, strict=True):
+                while True:
+                    if proc.poll() is not None:
+                        sys.exit("the server did not start:\n" + Path(log.name).read_text())
+                    try:
+                        if httpx.get(f"http://{HOST}:{port}/healthz",
+                                     timeout=1).status_code == 200:
+                            break
+                    except httpx.HTTPError:
+                        pass
+                    if time.monotonic() > deadline:
+                        sys.exit("the server did not start in 180 s")
+                    time.sleep(0.2)
             spy = None
             if a.profile:
                 spy = subprocess.Popen(
@@ -288,7 +328,7 @@ def main() -> None:
                      str(server.pid), "--rate", "200", "--format", "raw", "--duration",
                      str(int(a.ramp + a.seconds)), "-o", a.profile],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            cpu0, t0 = sum(cpu_seconds(p.pid) for p in servers), time.monotonic()
             if a.probe:  # the server reads it when it writes its figures
                 Path(a.probe + ".from").write_text(str(time.time() + a.ramp))
             shares = [a.games // a.clients + (i < a.games % a.clients)
@@ -304,20 +344,22 @@ def main() -> None:
                     while not waiting.ready():
                         if a.soak:
                             memory.append((round(time.monotonic() - t0, 1),
-                                           rss_mib(server.pid)))
+                                           sum(rss_mib(p.pid) for p in servers)))
                         waiting.wait(a.soak or 1.0)
                     parts = waiting.get()
             wall = time.monotonic() - t0
-            cpu = cpu_seconds(server.pid) - cpu0
+            cpu = sum(cpu_seconds(p.pid) for p in servers) - cpu0
             if spy is not None:
                 spy.wait(60)
         finally:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(10)
+            for proc in servers:
+                proc.send_signal(signal.SIGTERM)
+            for proc in servers:
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(10)
             log.close()
             text = Path(log.name).read_text(errors="replace")
             server_errors = text.count("Traceback") + text.count("ERROR")
@@ -328,7 +370,8 @@ def main() -> None:
     rtt = sorted(x for _when, x in timed)
     moves = sum(p["moves"] for p in parts)
     out = {
-        "games": a.games, "sockets": 4 * a.games, "seconds": round(wall, 1),
+        "games": a.games, "servers": a.servers, "sockets": 4 * a.games,
+        "seconds": round(wall, 1),
         "think": a.think, "level": a.level, "clients": a.clients,
         "db": "sqlite" if a.db is None else url.split(":")[0],
         "started": sum(p["started"] for p in parts),

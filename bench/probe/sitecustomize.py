@@ -18,6 +18,10 @@ _FROM = [float("inf")]  # epoch seconds: the measured window's start (FILE.from)
 _gc: list[tuple[int, float]] = []
 _lag: list[float] = []
 _start: list[float] = [0.0]
+#: The objects the collector tracks (its full passes scan them all), counted once
+#: CENSUS_AFTER seconds into the measured window: in all, and the commonest types.
+CENSUS_AFTER = 30.0
+_census: dict[str, object] = {}
 
 
 def _on_gc(phase: str, info: dict[str, int]) -> None:
@@ -34,12 +38,25 @@ async def _monitor() -> None:
         await asyncio.sleep(0.01)
         if time.time() >= _FROM[0]:
             _lag.append(time.perf_counter() - t - 0.01)
+            if not _census and time.time() >= _FROM[0] + CENSUS_AFTER:
+                _take_census()
         if t - last > 2.0:  # uvicorn ends by its signal: no atexit to rely on
             last = t
             if _FROM[0] == float("inf") and _OUT and os.path.exists(_OUT + ".from"):
                 with open(_OUT + ".from") as f, contextlib.suppress(ValueError):
                     _FROM[0] = float(f.read())  # not yet if the bench is writing it
             _dump()
+
+
+def _take_census() -> None:
+    from collections import Counter
+
+    objects = gc.get_objects()
+    kinds = Counter(type(o).__name__ for o in objects)
+    _census["tracked"] = len(objects)
+    _census["frozen"] = gc.get_freeze_count()
+    _census["types"] = dict(kinds.most_common(12))
+    del objects
 
 
 def _q(xs: list[float], q: float) -> float:
@@ -63,6 +80,7 @@ def _dump() -> None:
         xs = [d for g, d in _gc if g == gen]
         out[f"gc{gen}_ms"] = {"n": len(xs), "total": 1000 * sum(xs), "p99": 1000 * _q(xs, 0.99),
                               "max": 1000 * max(xs, default=0.0)}
+    out["census"] = _census
     with open(_OUT, "w") as f:
         json.dump(out, f)
 

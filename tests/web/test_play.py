@@ -265,3 +265,18 @@ def test_the_seat_cookie_is_secure_outside_development() -> None:
                         follow_redirects=False)
         cookie = next(v for v in joined.headers.get_list("set-cookie") if "meldtour_seat" in v)
         assert "Secure" in cookie and "HttpOnly" in cookie
+
+
+def test_the_host_chooses_whether_hints_are_offered(client: TestClient) -> None:
+    seats = {"preset": "standard", "seat_count": "2", "seat0": "human", "seat1": "expert"}
+    with_hints = client.post("/play/tables", data={**seats, "hints": "true"},
+                             follow_redirects=False).headers["location"]
+    without = client.post("/play/tables", data=seats,
+                          follow_redirects=False).headers["location"]
+    live = client.app.state.live  # type: ignore[attr-defined]
+    assert live.get(with_hints.rsplit("/", 1)[1]).config.hints is True
+    assert live.get(without.rsplit("/", 1)[1]).config.hints is False
+    lobby = client.get("/play?lang=ko").text
+    assert 'name="hints" value="true" checked' in lobby
+    page = client.get(f"{with_hints}?lang=ja").text
+    assert 'id="b-hint"' in page and "hint.js" in page and "ヒント" in page

@@ -102,64 +102,68 @@ def _solve(
     The score is (tiles used beyond ``b``, their value) — or (value, tiles) when
     ``by_value`` — and ``_NONE`` when ``b`` cannot all be placed.
     """
-    memo: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Score, tuple[tuple[int, ...], ...]]]
-    memo = {}
+    memo: _Memo = {}
+    return _go(list(a), list(b), memo, wrap, by_value)
 
-    def go(a: list[int], b: list[int]) -> tuple[Score, tuple[tuple[int, ...], ...]]:
-        key = (tuple(a), tuple(b))
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        code = next((t for t in _ORDER if a[t] > 0), -1)
-        if code < 0:
-            result: tuple[Score, tuple[tuple[int, ...], ...]] = (
-                ((0, 0), ()) if b[JOKER_CODE] == 0 else (_NONE, ())
-            )
-            memo[key] = result
-            return result
-        best: tuple[Score, tuple[tuple[int, ...], ...]] = (_NONE, ())
-        if a[code] > b[code]:  # leave one rack copy on the rack
-            a[code] -= 1
-            best = go(a, b)
-            a[code] += 1
-        for meld in _melds_with(code, a, wrap):
-            used_rack = 0
-            rack_value = 0
-            counts: dict[int, int] = {}
-            for t in meld:
-                counts[t] = counts.get(t, 0) + 1
-            if any(a[t] < k for t, k in counts.items()):
-                continue
-            taken_b: dict[int, int] = {}
-            for t, k in counts.items():
-                a[t] -= k
-                tb = min(b[t], k)
-                taken_b[t] = tb
-                b[t] -= tb
-                used_rack += k - tb
-            mval = _value(meld, wrap)
-            # Value of the rack tiles placed: the meld's value minus what its board
-            # tiles were worth is not defined with jokers, so count the meld's value
-            # share by tile: numbered tiles at face value, jokers at their reading.
-            if used_rack:
-                rack_value = _rack_share(meld, counts, taken_b, mval)
-            sub = go(a, b)
-            for t, k in counts.items():
-                a[t] += k
-                b[t] += taken_b[t]
-            if sub[0] == _NONE:
-                continue
-            s0, s1 = sub[0]
-            if by_value:
-                score = (s0 + rack_value, s1 + used_rack)
-            else:
-                score = (s0 + used_rack, s1 + rack_value)
-            if score > best[0]:
-                best = (score, (meld, *sub[1]))
-        memo[key] = best
-        return best
 
-    return go(list(a), list(b))
+_Memo = dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Score, tuple[tuple[int, ...], ...]]]
+
+
+def _go(a: list[int], b: list[int], memo: _Memo, wrap: bool, by_value: bool
+        ) -> tuple[Score, tuple[tuple[int, ...], ...]]:
+    """:func:`_solve`'s recursion (a function of its own, not a closure: a closure that
+    calls itself is a reference cycle per call, freed only by the collector's full
+    passes, which a long-running server keeps few)."""
+    key = (tuple(a), tuple(b))
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    code = next((t for t in _ORDER if a[t] > 0), -1)
+    if code < 0:
+        result: tuple[Score, tuple[tuple[int, ...], ...]] = (
+            ((0, 0), ()) if b[JOKER_CODE] == 0 else (_NONE, ())
+        )
+        memo[key] = result
+        return result
+    best: tuple[Score, tuple[tuple[int, ...], ...]] = (_NONE, ())
+    if a[code] > b[code]:  # leave one rack copy on the rack
+        a[code] -= 1
+        best = _go(a, b, memo, wrap, by_value)
+        a[code] += 1
+    for meld in _melds_with(code, a, wrap):
+        used_rack = 0
+        rack_value = 0
+        counts: dict[int, int] = {}
+        for t in meld:
+            counts[t] = counts.get(t, 0) + 1
+        if any(a[t] < k for t, k in counts.items()):
+            continue
+        taken_b: dict[int, int] = {}
+        for t, k in counts.items():
+            a[t] -= k
+            tb = min(b[t], k)
+            taken_b[t] = tb
+            b[t] -= tb
+            used_rack += k - tb
+        mval = _value(meld, wrap)
+        # Value of the rack tiles placed: the meld's value minus what its board
+        # tiles were worth is not defined with jokers, so count the meld's value
+        # share by tile: numbered tiles at face value, jokers at their reading.
+        if used_rack:
+            rack_value = _rack_share(meld, counts, taken_b, mval)
+        sub = _go(a, b, memo, wrap, by_value)
+        for t, k in counts.items():
+            a[t] += k
+            b[t] += taken_b[t]
+        if sub[0] == _NONE:
+            continue
+        s0, s1 = sub[0]
+        score = (s0 + rack_value, s1 + used_rack) if by_value else (
+            s0 + used_rack, s1 + rack_value)
+        if score > best[0]:
+            best = (score, (meld, *sub[1]))
+    memo[key] = best
+    return best
 
 
 def _rack_share(

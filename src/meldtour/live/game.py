@@ -20,6 +20,11 @@ The protocol, as dicts (the web layer sends them as JSON):
   ``draft_ok`` (a draft held, with its ``check``: each meld's refusal or None, the new
   melds' value, whether it touches the board), ``draft`` (someone's draft, when the
   table lets others watch), ``chat`` (a phrase said at the table), ``synced``.
+* hints (casual tables only): client ``{"type": "hint", "id": req, "version": v}``;
+  server ``{"type": "hint", "id": req, "version": v, "board": [...] | None,
+  "tiles": [...], "action": "play"|"draw"|"pass"}`` to that seat alone (the solver's
+  best play, a draft the player may take or leave: nothing changes on the server), or
+  ``refused`` with a ``live.hint.*`` code (:data:`HINT_CODES`).
 
 The version is the number of moves applied (``len(state.history)``): it names the
 state a submission was made against, so a move or draft made against an old state is
@@ -52,11 +57,12 @@ from meldtour.core.record import move_to_json, read_record
 from meldtour.core.refusal import Refusal, Refused, english, register
 from meldtour.core.search import PlayFinder
 from meldtour.core.state import GameState
-from meldtour.core.tiles import NotationError
+from meldtour.core.tiles import NotationError, format_tiles
 from meldtour.core.views import event_for, player_view
 from meldtour.players import Player
 from meldtour.players.base import no_play
 from meldtour.players.levels import make_player
+from meldtour.solver import solve
 
 from .clock import Clock
 from .log import GameLog
@@ -80,6 +86,10 @@ PHRASES = ("hello", "good_luck", "nice", "thinking", "sorry", "thanks", "good_ga
            "again")
 CHAT_KEPT = 20
 CHAT_LIMITS = (RateLimitItemPerSecond(1, 2), RateLimitItemPerMinute(12))
+#: Hints one seat may ask for in ``HINT_WINDOW`` seconds (each turn's hint is worked
+#: out once: asking again that turn repeats it, and counts).
+HINTS_PER_WINDOW = 6
+HINT_WINDOW = 60.0
 
 
 #: The table's refusals of a request to sit down.
@@ -93,6 +103,16 @@ register({
     "live.unknown_action": "unknown action %(action)r: one of play, draw, pass, redeal",
     "live.chat_phrase": "there is no phrase %(phrase)r",
     "live.chat_too_fast": "one message at a time: wait a moment before the next",
+})
+
+#: Why a hint is refused.
+HINT_CODES = ("live.hint.tournament", "live.hint.off", "live.hint.not_your_turn",
+              "live.hint.too_many")
+register({
+    "live.hint.tournament": "No hints at a tournament's table.",
+    "live.hint.off": "The host of this table has turned hints off.",
+    "live.hint.not_your_turn": "A hint is for your own turn.",
+    "live.hint.too_many": "At most %(n)s hints a minute: try again in a moment.",
 })
 
 
@@ -201,6 +221,10 @@ class LiveGame:
         #: The game the same table plays next (a rematch), once someone asked for it.
         self.rematch: str | None = None
         self.rematch_task: asyncio.Future[Any] | None = None
+        #: Per seat: when its recent hints were asked for, and the last one worked out
+        #: (the version it was for, the answer).
+        self.hints_asked: dict[int, deque[float]] = {}
+        self.hint_kept: dict[int, tuple[int, dict[str, Any]]] = {}
         factory = make or (lambda level, name, seed: make_player(level, name, seed))
         for i, seat in enumerate(config.seats):
             if seat.kind == "computer":
@@ -234,6 +258,7 @@ class LiveGame:
         rules = self.config.rules
         return {"id": self.id, "preset": rules.name, "turn_seconds": rules.turn_seconds,
                 "watch_drafts": self.config.watch_drafts, "seats": seats,
+                "hints": self.config.hints and not self.config.tournament,
                 "started": self.started, "over": self.over, "rematch": self.rematch}
 
     # ------------------------------------------------------------ the owner task
@@ -268,6 +293,15 @@ class LiveGame:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+
+    def release(self) -> None:
+        """Drop what only a running game needs (the frames kept for reconnecting
+        clients, the answers to resent requests, the hints): once the server lets the
+        game go, these are freed at once, whoever still holds the game."""
+        self.frames.clear()
+        self.answers.clear()
+        self.hints_asked.clear()
+        self.hint_kept.clear()
 
     # ------------------------------------------------------------ public requests
 
@@ -353,6 +387,8 @@ class LiveGame:
             await self._submission(sub, message)
         elif kind == "chat":
             self._chat(sub, message)
+        elif kind == "hint":
+            await self._hint(sub, message)
         else:
             sub.send({"type": "error", "reason": f"unknown message type {kind!r}"})
 
@@ -538,6 +574,50 @@ class LiveGame:
             self._answer(sub, key, refused(rid, exc.refusal, version=self.version))
             return
         self._answer(sub, key, {"type": "ack", "id": rid, "version": self.version})
+
+    async def _hint(self, sub: Subscriber, message: dict[str, Any]) -> None:
+        """The solver's best play for the seat to move, to that seat alone."""
+        rid = message.get("id")
+        rid = str(rid) if isinstance(rid, str | int) and not isinstance(rid, bool) else None
+        seat = sub.seat
+        state = self.state
+        code: str | None = None
+        params: dict[str, Any] = {}
+        if seat is None:
+            code = "live.spectator"
+        elif self.config.tournament:
+            code = "live.hint.tournament"
+        elif not self.config.hints:
+            code = "live.hint.off"
+        elif state is None:
+            code = "live.not_started"
+        elif state.end is not None:
+            code, params = "game.over", {"end": state.end}
+        elif state.current != seat:
+            code = "live.hint.not_your_turn"
+        if code is None and seat is not None:
+            now = self.clock.now()
+            asked = self.hints_asked.setdefault(seat, deque())
+            while asked and asked[0] <= now - HINT_WINDOW:
+                asked.popleft()
+            if len(asked) >= HINTS_PER_WINDOW:
+                code, params = "live.hint.too_many", {"n": HINTS_PER_WINDOW}
+            else:
+                asked.append(now)
+        if code is not None or state is None or seat is None:
+            sub.send(refused(rid, Refusal(code or "live.not_started", params), hint=True))
+            return
+        version = self.version
+        kept = self.hint_kept.get(seat)
+        if kept is None or kept[0] != version:
+            rack = state.racks[seat]
+            found = await asyncio.to_thread(solve, state.board, rack, state.rules,
+                                            state.melded[seat])
+            action = "play" if found.placed else ("draw" if state.pool else "pass")
+            kept = (version, {"board": format_board(found.board) if found.placed else None,
+                              "tiles": format_tiles(found.tiles), "action": action})
+            self.hint_kept[seat] = kept
+        sub.send({"type": "hint", "id": rid, "version": version, **kept[1]})
 
     def _move_of(self, seat: int, message: dict[str, Any]) -> Move:
         at = self.clock.now()

@@ -206,7 +206,7 @@ class OnlineRounds:
         config = TableConfig(
             rules, tuple(SeatConfig("computer", s["computer"]) if s["computer"]
                          else SeatConfig("human") for s in g.seats),
-            seed=secret_seed(), bot_delay=self.bot_delay)
+            seed=secret_seed(), bot_delay=self.bot_delay, tournament=True)
         try:
             game = await self.server.open_table(
                 config, g.game_id, names=[s["name"] for s in g.seats],

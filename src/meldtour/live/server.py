@@ -52,16 +52,55 @@ MAX_WAITING = 300
 OverHook = Callable[[LiveGame], Awaitable[None]]
 
 
+#: With :func:`tune_gc`: every this many seconds the heartbeat moves what has survived
+#: into the collector's permanent generation (``gc.freeze``)...
+FREEZE_EVERY = 60.0
+#: ... and every this many seconds lets the collector see everything once more
+#: (``gc.unfreeze``), so that a reference cycle frozen meanwhile is still freed.
+THAW_EVERY = 1800.0
+
+
+@dataclass
+class _Freezer:
+    on: bool = False
+    frozen_at: float = 0.0
+    thawed_at: float = 0.0
+
+    def step(self, now: float) -> None:
+        """The heartbeat's turn (``time.monotonic`` seconds)."""
+        if not self.on:
+            return
+        if now - self.thawed_at >= THAW_EVERY:
+            gc.unfreeze()
+            self.thawed_at = self.frozen_at = now
+        elif now - self.frozen_at >= FREEZE_EVERY:
+            gc.freeze()
+            self.frozen_at = now
+
+
+_FREEZER = _Freezer()
+
+
 def tune_gc() -> None:
     """The garbage collector for a game server (measured with ``bench/server.py
     --probe``: its full collections were the event loop's longest stalls). What is
     alive once the server has started — the modules and the app, ≈ 140 000 objects —
     is moved out of the collector's sight (``gc.freeze``: freed as usual by reference
     counting, never scanned again), and full collections come ten times less often
-    (the young generations keep their defaults: larger ones pause longer)."""
+    (the young generations keep their defaults: larger ones pause longer).
+
+    The games' own objects are long-lived too (states, boards, the meld cache's
+    entries: ≈ 2 million at 400 games, a full pass of 1–2 s), so the heartbeat freezes
+    what survived every :data:`FREEZE_EVERY` seconds: a full pass then scans only the
+    last minute's objects. That leaks only reference cycles that die while frozen —
+    the live layer makes none per move (a closure of the solver's and of the engine's
+    search did, and were fixed; ``bench/server.py --probe`` counts) — and those are
+    freed every :data:`THAW_EVERY` seconds, when everything is unfrozen once."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(700, 10, 100)
+    now = time.monotonic()
+    _FREEZER.on, _FREEZER.frozen_at, _FREEZER.thawed_at = True, now, now
 
 
 class Moved(RuntimeError):
@@ -370,6 +409,7 @@ class LiveServer:
                 await self._forget_idle(time.monotonic())
             except Exception:
                 log.exception("games over could not be let go")
+            _FREEZER.step(time.monotonic())
             await asyncio.sleep(HEARTBEAT)
 
     async def _forget_ended(self, now: float) -> None:
@@ -481,6 +521,7 @@ class LiveServer:
         for sub in list(game.subscribers):
             sub.send({"type": "closing", "reason": reason})
             game.unsubscribe(sub)
+        game.release()
 
     async def _request(self, op: str, message: dict[str, Any]) -> Any:
         """Another node's request on a game of this one."""

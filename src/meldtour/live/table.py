@@ -56,6 +56,11 @@ class TableConfig:
     #: to move first waits this long, so that a person holding enough doubles has time
     #: to demand the redeal (it waits whoever holds what: the wait tells nobody anything).
     redeal_grace: float = 5.0
+    #: Whether a person at the table may ask for a hint (the solver's best play): the
+    #: lobby's tables offer it unless the host turns it off.
+    hints: bool = False
+    #: A tournament's table: never a hint, whatever ``hints`` says.
+    tournament: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.seats) <= 4:
@@ -89,7 +94,8 @@ class TableConfig:
             "rules": self.rules_json(),
             "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
             "seed": self.seed, "watch_drafts": self.watch_drafts, "bot_delay": self.bot_delay,
-            "redeal_grace": self.redeal_grace,
+            "redeal_grace": self.redeal_grace, "hints": self.hints,
+            "tournament": self.tournament,
         }
         if self.deal is not None:
             out["deal"] = {"racks": [format_tiles(r) for r in self.deal.racks],
@@ -108,4 +114,5 @@ class TableConfig:
         return TableConfig(
             rules, tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
             int(data.get("seed", 0)), bool(data.get("watch_drafts", False)), deal,
-            float(data.get("bot_delay", 0.8)), float(data.get("redeal_grace", 5.0)))
+            float(data.get("bot_delay", 0.8)), float(data.get("redeal_grace", 5.0)),
+            bool(data.get("hints", False)), bool(data.get("tournament", False)))

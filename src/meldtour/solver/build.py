@@ -122,21 +122,24 @@ def _run_melds(runs: list[_Run], wrap: bool) -> list[Meld]:
     """Runs in order; a chain of runs joined across 13-1 is one run (cut if too long)."""
     out: list[Meld] = []
     seen: set[int] = set()
-
-    def emit(first: _Run) -> None:
-        cells: list[tuple[int, bool]] = []
-        run: _Run | None = first
-        while run is not None and id(run) not in seen:
-            seen.add(id(run))
-            cells.extend(run.cells)
-            run = run.next
-        if cells:
-            out.extend(_run_meld(first.colour, piece, wrap) for piece in _cut(cells))
-
     for run in runs:
         if not run.credit:  # a chain starts at a run that began after 1
-            emit(run)
+            _emit(run, seen, out, wrap)
     for run in runs:  # the rest go round in a cycle
         if id(run) not in seen:
-            emit(run)
+            _emit(run, seen, out, wrap)
     return out
+
+
+def _emit(first: _Run, seen: set[int], out: list[Meld], wrap: bool) -> None:
+    """The chain of runs from ``first`` as melds onto ``out``. (A function of its own,
+    not a closure: compiled, a closure and its environment make a reference cycle per
+    call, garbage only the collector's full passes free.)"""
+    cells: list[tuple[int, bool]] = []
+    run: _Run | None = first
+    while run is not None and id(run) not in seen:
+        seen.add(id(run))
+        cells.extend(run.cells)
+        run = run.next
+    if cells:
+        out.extend(_run_meld(first.colour, piece, wrap) for piece in _cut(cells))

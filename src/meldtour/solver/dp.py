@@ -191,10 +191,8 @@ def _tables(p: Problem) -> _Tables:
             acc += p.avail[n][order[n][k]] * (BIG + n + 1)
             ahead[n][k] = acc
     # Jokers that the runs too short to stop would need at the next two numbers.
-    def later(n: int, c: int) -> int:
-        return p.avail[n % 13][c] if (n < 13 or p.wrap) else 0
-
-    short = [[SHORTFALL[later(n + 1, c)][later(n + 2, c)] for c in range(4)] for n in range(13)]
+    short = [[SHORTFALL[_later(p, n + 1, c)][_later(p, n + 2, c)] for c in range(4)]
+             for n in range(13)]
     starts = _guesses(p) if p.wrap else [0]
     key_bits = _GUESS_SHIFT + 24 if p.wrap else (_GUESS_SHIFT if p.threshold is not None
                                                   else _CAP_SHIFT)
@@ -209,6 +207,12 @@ def _tables(p: Problem) -> _Tables:
         for n in range(13)
     ]
     return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS, order, idle)
+
+
+def _later(p: Problem, n: int, c: int) -> int:
+    """The copies of colour ``c`` at number ``n`` (past 13: at ``n - 13`` when runs wrap).
+    (Not a closure: compiled, one would make a reference cycle per call.)"""
+    return p.avail[n % 13][c] if (n < 13 or p.wrap) else 0
 
 
 def _guesses(p: Problem) -> list[int]:

@@ -215,11 +215,13 @@ TEXTS = {
     "take_seat": N_("Take this seat"),
     "your_name": N_("Your name"),
     "free_seat": N_("Free seat"),
-    "ev_play": N_("{name} put down {n} tile(s)"),
+    "ev_play_one": N_("{name} put down {n} tile"),
+    "ev_play": N_("{name} put down {n} tiles"),
     "ev_initial": N_("{name} made the initial meld"),
     "ev_draw": N_("{name} drew a tile"),
     "ev_draw_me": N_("You drew {tiles}"),
-    "ev_penalty": N_("{name} drew {n} penalty tile(s)"),
+    "ev_penalty_one": N_("{name} drew {n} penalty tile"),
+    "ev_penalty": N_("{name} drew {n} penalty tiles"),
     "ev_timeout": N_("Time ran out for {name}"),
     "ev_failed_keep": N_("{name}'s turn failed: the completed melds stay, the other tiles "
                          "go back to the rack"),
@@ -303,6 +305,17 @@ PHRASE_WORDS = {
 }
 
 
+#: The hint button's words (static/hint.js; catalog domain ``hint``).
+HINT_TEXTS = {
+    "shown_one": N_("Hint: the best play lays {n} tile; it is on the table as your draft"),
+    "shown": N_("Hint: the best play lays {n} tiles; it is on the table as your draft"),
+    "keep": N_("Keep it"),
+    "back": N_("Put it back"),
+    "none_draw": N_("Hint: no play goes down from your rack: draw a tile"),
+    "none_pass": N_("Hint: no play goes down from your rack: pass"),
+}
+
+
 # ---------------------------------------------------------------- pages
 
 
@@ -368,6 +381,7 @@ async def create_table(
     seat2: str = Form("greedy"),
     seat3: str = Form("greedy"),
     watch_drafts: bool = Form(False),
+    hints: bool = Form(False),
 ) -> RedirectResponse:
     if preset not in PRESETS:
         raise HTTPException(400, f"unknown rules preset {preset!r}")
@@ -384,7 +398,8 @@ async def create_table(
     try:
         seconds = int(turn_seconds) if turn_seconds.strip() else None
         config = TableConfig.make(preset, seats, turn_seconds=seconds,
-                                  seed=secret_seed(), watch_drafts=watch_drafts)
+                                  seed=secret_seed(), watch_drafts=watch_drafts,
+                                  hints=hints)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
     _ = translations(locale_of(request)).gettext
@@ -429,6 +444,7 @@ async def table_page(request: Request, game_id: str) -> Response:
     error = f"table.{request.query_params.get('error')}"  # a refusal to sit down
     return render(request, "table.html", game=game, seat=seat, boot=boot,
                    texts={k: _(v) for k, v in (TEXTS | TABLE_TEXTS).items()},
+                   hint_texts={k: _(v) for k, v in HINT_TEXTS.items()},
                    error=TEMPLATES[error] if error in TABLE_CODES else None, levels=LEVEL_NAMES,
                    preset_title=PRESET_TITLES.get(game.config.rules.name))
 

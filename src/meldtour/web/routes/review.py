@@ -157,12 +157,14 @@ def describe(step: Step, names: list[str], gettext: Callable[[str], str], seat: 
         data, private = seen.data, seen.private
         text = None
         if seen.kind == "play":
-            text = t["ev_play"].format(name=name, n=len(data.get("placed", ())))
+            n = len(data.get("placed", ()))
+            text = t["ev_play_one" if n == 1 else "ev_play"].format(name=name, n=n)
         elif seen.kind == "initial_meld":
             text = t["ev_initial"].format(name=name)
         elif seen.kind == "draw":
             if data.get("why") == "penalty":
-                text = t["ev_penalty"].format(name=name, n=data.get("count", 1))
+                n = data.get("count", 1)
+                text = t["ev_penalty_one" if n == 1 else "ev_penalty"].format(name=name, n=n)
             else:
                 text = t["ev_draw"].format(name=name)
             if private is not None and seen.seat is not None:

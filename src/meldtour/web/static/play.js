@@ -100,6 +100,7 @@
 
   function receive(m) {
     if (m.now !== undefined) offset = m.now - Date.now() / 1000;
+    for (const listen of listeners) listen(m);
     switch (m.type) {
       case "snapshot":
         table = m.table;
@@ -1141,6 +1142,42 @@
     myTurn,
     addButton(el) { $("buttons").insertBefore(el, $("buttons").querySelector(".spacer")); },
     onRender(fn) { renderHooks.push(fn); },
+  };
+
+  // ------------------------------------------------------------ for other scripts (hint.js)
+
+  const listeners = [];
+  // Lay a board (tile codes by meld, from the turn's table and our rack) as the draft;
+  // returns the arrangement it replaced, for put().
+  function lay(board) {
+    if (!myTurn()) return null;
+    const before = snapshot();
+    const onBoard = {};
+    for (const m of view.board) for (const t of meldTiles(m)) onBoard[t] = (onBoard[t] || 0) + 1;
+    const used = {};
+    const next = board.map((m) => m.map((t) => {
+      if (onBoard[t]) { onBoard[t]--; return tile(t, false); }
+      used[t] = (used[t] || 0) + 1;
+      return tile(t, true);
+    }));
+    const left = [];
+    for (const x of [...rack, ...melds.flat().filter((y) => y.own)]) {
+      if (used[x.t]) used[x.t]--; else left.push({ ...x });
+    }
+    melds = next; rack = left;
+    undo.push(before);
+    changed();
+    return before;
+  }
+  function put(arrangement) {
+    if (!myTurn() || !arrangement) return;
+    melds = arrangement.melds; rack = arrangement.rack;
+    changed();
+  }
+  window.meldtourTable = {
+    texts: T, seat: me, send, rid, lay, put, myTurn,
+    version: () => version, table: () => table, turn: () => (view ? view.turn_no : null),
+    listen: (f) => listeners.push(f),
   };
 
   setInterval(tick, 250);
