@@ -28,15 +28,17 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from typing import Any, Final
+from typing import Any, Final, Literal, Protocol
 
+from meldtour.core.refusal import Refusal
 from meldtour.core.refusal import register as register_codes
 from meldtour.store import circuit as rows
 from meldtour.store.db import Store
 from meldtour.store.models import Rating as RatingRow
 from meldtour.store.repository import Loaded, load, now, save, touch
-from meldtour.tournament import Tournament, TournamentError, final_ranking
+from meldtour.tournament import Notice, Tournament, TournamentError, final_ranking
 from meldtour.tournament import register as engine_register
+from meldtour.tournament.entries import name_key
 from meldtour.tournament.ranking import (
     DEFAULT_WEIGHTS,
     RankingConfig,
@@ -58,6 +60,8 @@ register_codes({
                                "people",
     "circuit.needs_why": "say why (the reason is kept in the audit log)",
     "circuit.member_taken": "member number %(number)s belongs to %(person)s already",
+    "circuit.member_differs": "the member number of %(person)s is %(theirs)s, not %(yours)s",
+    "circuit.birth_year_differs": "%(person)s was born in %(theirs)s, not %(yours)s",
     "circuit.birth_year": "the birth year %(year)s is not a year between 1900 and today",
     "circuit.no_registration": "%(tournament)s has no player number %(number)s",
     "circuit.split_nothing": "%(person)s has no registration in %(tournaments)s",
@@ -179,28 +183,39 @@ def set_person(store: Store, pid: int, *, who: str, member_number: str | None = 
                public: bool | None = None) -> PersonView:
     """Record what tells the person apart (only what is given changes)."""
     with store.transaction() as s:
-        before = _person_view(s, pid)
-        values: dict[str, Any] = {}
-        if member_number is not None:
-            number = member_number.strip()[:40] or None
-            if number:
-                other = rows.by_member_number(s, number)
-                if other is not None and other != pid:
-                    raise UseCaseError("circuit.member_taken", number=repr(number),
-                                       person=f"#{other}")
-            values["member_number"] = number
-        if birth_year is not None:
-            if not 1900 <= birth_year <= datetime.now(UTC).year:
-                raise UseCaseError("circuit.birth_year", year=birth_year)
-            values["birth_year"] = birth_year
-        if contact is not None:
-            values["contact"] = contact.strip()[:200] or None
-        if public is not None:
-            values["public"] = public
-        rows.set_details(s, pid, **values)
-        rows.audit(s, at=now(), who=who, action="person", entity="person", key=f"#{pid}",
-                   before=_evidence(before), after=_evidence(_person_view(s, pid)), why="")
-        return _person_view(s, pid)
+        return _set_details(s, pid, who=who, member_number=member_number,
+                            birth_year=birth_year, contact=contact, public=public)
+
+
+def _set_details(s: Any, pid: int, *, who: str, member_number: str | None = None,
+                 birth_year: int | None = None, contact: str | None = None,
+                 public: bool | None = None) -> PersonView:
+    before = _person_view(s, pid)
+    values: dict[str, Any] = {}
+    if member_number is not None:
+        number = member_number.strip()[:40] or None
+        if number:
+            other = rows.by_member_number(s, number)
+            if other is not None and other != pid:
+                raise UseCaseError("circuit.member_taken", number=repr(number),
+                                   person=f"#{other}")
+        values["member_number"] = number
+    if birth_year is not None:
+        _check_birth_year(birth_year)
+        values["birth_year"] = birth_year
+    if contact is not None:
+        values["contact"] = contact.strip()[:200] or None
+    if public is not None:
+        values["public"] = public
+    rows.set_details(s, pid, **values)
+    rows.audit(s, at=now(), who=who, action="person", entity="person", key=f"#{pid}",
+               before=_evidence(before), after=_evidence(_person_view(s, pid)), why="")
+    return _person_view(s, pid)
+
+
+def _check_birth_year(year: int) -> None:
+    if not 1900 <= year <= datetime.now(UTC).year:
+        raise UseCaseError("circuit.birth_year", year=year)
 
 
 def _evidence(v: PersonView) -> dict[str, Any]:
@@ -211,12 +226,46 @@ def _evidence(v: PersonView) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """Someone a registration may be the same person as, with the evidence."""
+    """Someone a registration may be the same person as, with the evidence: the same
+    member number or birth year, or a different one, and whether they played in one
+    tournament (which makes them two people)."""
 
     person: PersonView
     same_member: bool
     same_birth_year: bool
     shared_tournament: bool
+    other_member: bool = False
+    other_birth_year: bool = False
+
+
+def _name_index(s: Any) -> dict[str, list[int]]:
+    """Every person by their name's key (width, case and spaces aside), by id."""
+    out: dict[str, list[int]] = {}
+    for pid, name in sorted(rows.names(s).items()):
+        out.setdefault(name_key(name), []).append(pid)
+    return out
+
+
+def _candidates(s: Any, index: Mapping[str, Sequence[int]], name: str, *,
+                member: str | None, birth_year: int | None, tournaments: set[str],
+                besides: int | None = None) -> list[Candidate]:
+    """The people of the same name who have played (besides ``besides``), each with the
+    evidence for and against being the one who has ``member`` and ``birth_year`` and
+    plays in ``tournaments``."""
+    out = []
+    for pid in index.get(name_key(name), ()):
+        if pid == besides:
+            continue
+        v = _person_view(s, pid)
+        if not v.entries:
+            continue
+        out.append(Candidate(
+            v, bool(member) and member == v.member_number,
+            birth_year is not None and birth_year == v.birth_year,
+            bool(tournaments & {e.tournament for e in v.entries}),
+            bool(member and v.member_number and member != v.member_number),
+            birth_year is not None and v.birth_year is not None and birth_year != v.birth_year))
+    return out
 
 
 def candidates(store: Store, slug: str, number: int) -> tuple[PersonView, list[Candidate]]:
@@ -229,18 +278,35 @@ def candidates(store: Store, slug: str, number: int) -> tuple[PersonView, list[C
             raise UseCaseError("circuit.no_registration", tournament=repr(slug),
                                number=f"#{number}")
         mine = _person_view(s, reg.player_id)
-        out = []
-        for p in rows.people_named(s, reg.name):
-            if p.id == reg.player_id:
-                continue
-            v = _person_view(s, p.id)
-            if not v.entries:
-                continue
-            out.append(Candidate(
-                v, bool(mine.member_number) and mine.member_number == v.member_number,
-                bool(mine.birth_year) and mine.birth_year == v.birth_year,
-                bool({e.tournament for e in mine.entries} & {e.tournament for e in v.entries})))
-        return mine, out
+        return mine, _candidates(s, _name_index(s), reg.name, member=mine.member_number,
+                                 birth_year=mine.birth_year,
+                                 tournaments={e.tournament for e in mine.entries},
+                                 besides=reg.player_id)
+
+
+def suggest(found: Sequence[Candidate], taken: Iterable[int] = ()) -> int | None:
+    """The person the evidence names (``None``: a new person): the one with the same
+    member number, else the only one with the same birth year and no other member
+    number — never one who played in the same tournament or is ``taken``, and never
+    by the name alone (two 김민지 stay two people).
+
+    >>> def c(pid, member=False, year=False, other=False, shared=False):
+    ...     v = PersonView(pid, "김민지", None, None, None, True, ())
+    ...     return Candidate(v, member, year, shared, other)
+    >>> suggest([c(1), c(2)]), suggest([c(1), c(2, year=True)])
+    (None, 2)
+    >>> suggest([c(1, year=True), c(2, year=True)]), suggest([c(1, year=True), c(2, member=True)])
+    (None, 2)
+    >>> suggest([c(1, year=True, other=True)]), suggest([c(1, member=True, shared=True)])
+    (None, None)
+    """
+    out = set(taken)
+    free = [c for c in found if not c.shared_tournament and c.person.person not in out]
+    by_member = [c for c in free if c.same_member]
+    if by_member:
+        return by_member[0].person.person
+    by_year = [c for c in free if c.same_birth_year and not c.other_member]
+    return by_year[0].person.person if len(by_year) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,21 +358,27 @@ def same_person(store: Store, slug: str, number: int, target: int, *, who: str,
         if reg is None:
             raise UseCaseError("circuit.no_registration", tournament=repr(slug),
                                number=f"#{number}")
-        t = _person_view(s, target)
-        if reg.player_id == target:
-            raise UseCaseError("circuit.same_person", person=f"#{target}",
-                               other=f"{slug} #{number}")
-        if slug in {e.tournament for e in t.entries}:
-            raise UseCaseError("circuit.played_together", a=f"#{target} {t.name}",
-                               b=f"#{number} {reg.name}", tournament=slug)
-        source = reg.player_id
-        rows.move_registrations(s, [reg.id], target)
-        rows.record_merge(s, kind="link", source=source, target=target,
-                          registrations=[reg.id], who=who, why=why, at=now())
-        if not rows.registrations_of(s, source):
-            rows.forget_person(s, source)
+        _link(s, reg, slug, target, who=who, why=why)
         recompute_ratings(s)
         return MergeOutcome(_person_view(s, target), (reg.id,))
+
+
+def _link(s: Any, reg: Any, slug: str, target: int, *, who: str, why: str) -> None:
+    """Move the registration ``reg`` of ``slug`` to the person ``target`` (recorded as
+    a link); refused when it is theirs already or they play in ``slug``."""
+    t = _person_view(s, target)
+    if reg.player_id == target:
+        raise UseCaseError("circuit.same_person", person=f"#{target}",
+                           other=f"{slug} #{reg.number}")
+    if slug in {e.tournament for e in t.entries}:
+        raise UseCaseError("circuit.played_together", a=f"#{target} {t.name}",
+                           b=f"#{reg.number} {reg.name}", tournament=slug)
+    source = reg.player_id
+    rows.move_registrations(s, [reg.id], target)
+    rows.record_merge(s, kind="link", source=source, target=target,
+                      registrations=[reg.id], who=who, why=why, at=now())
+    if not rows.registrations_of(s, source):
+        rows.forget_person(s, source)
 
 
 def split(store: Store, pid: int, tournaments: Sequence[str], *, who: str,
@@ -331,6 +403,171 @@ def split(store: Store, pid: int, tournaments: Sequence[str], *, who: str,
                           who=who, why=why, at=at)
         recompute_ratings(s)
         return MergeOutcome(_person_view(s, other.id), tuple(ids))
+
+
+# ---------------------------------------------------------------------------
+# Who a new registration is
+
+#: A new registration's person as chosen: a person's id, :data:`NEW` (a new person,
+#: whatever the evidence), or ``None`` (a new person unless the evidence names one
+#: who played before: :func:`suggest`).
+PersonChoice = int | Literal["new"] | None
+NEW: Final = "new"
+
+
+class Said(Protocol):
+    """What a new registration says about who the player is (a line of a list, the
+    director's form): :class:`~meldtour.application.registration.PlayerEntry`."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def member_number(self) -> str | None: ...
+    @property
+    def birth_year(self) -> int | None: ...
+    @property
+    def person(self) -> PersonChoice: ...
+    @property
+    def line(self) -> int | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who a new registration is: the people of the same name who played before (with
+    the evidence), the one the evidence names (``suggested``), the one it will be
+    (``chosen``; ``None``: a new person), and what stands in the way, by field
+    (``member``, ``birth_year``, ``person``): a member number of someone else,
+    evidence that contradicts the person chosen, a person who plays here already."""
+
+    candidates: tuple[Candidate, ...]
+    suggested: int | None
+    chosen: int | None
+    problems: tuple[tuple[str, Refusal], ...] = ()
+
+
+def _identify(s: Any, index: Mapping[str, Sequence[int]], slug: str, said: Said,
+              taken: set[int], besides: int | None = None) -> Identity:
+    member = (said.member_number or "").strip() or None
+    year = said.birth_year
+    found = [replace(c, shared_tournament=True) if c.person.person in taken else c
+             for c in _candidates(s, index, said.name, member=member, birth_year=year,
+                                  tournaments={slug}, besides=besides)]
+    suggested = suggest(found)
+    problems: list[tuple[str, Refusal]] = []
+    chosen: int | None
+    if said.person is None:
+        chosen = suggested
+    elif said.person == NEW:
+        chosen = None
+    else:
+        chosen = said.person
+        if rows.person(s, chosen) is None or not rows.registrations_of(s, chosen):
+            problems.append(("person", Refusal("circuit.no_person", {"person": f"#{chosen}"})))
+            chosen = None
+        else:
+            v = _person_view(s, chosen)
+            if chosen in taken or slug in {e.tournament for e in v.entries}:
+                problems.append(("person", Refusal("circuit.played_together", {
+                    "a": f"#{chosen} {v.name}", "b": said.name, "tournament": slug})))
+    if chosen is not None and not problems:
+        v = _person_view(s, chosen)
+        who = f"#{chosen} {v.name}"
+        if member and v.member_number and member != v.member_number:
+            problems.append(("member", Refusal("circuit.member_differs", {
+                "person": who, "theirs": v.member_number, "yours": member})))
+        if year is not None and v.birth_year is not None and year != v.birth_year:
+            problems.append(("birth_year", Refusal("circuit.birth_year_differs", {
+                "person": who, "theirs": v.birth_year, "yours": year})))
+    if member:
+        owner = rows.by_member_number(s, member)
+        if owner is not None and owner != chosen and owner != besides:
+            problems.append(("member", Refusal("circuit.member_taken", {
+                "number": repr(member), "person": f"#{owner} {_person_view(s, owner).name}"})))
+    if year is not None and not 1900 <= year <= datetime.now(UTC).year:
+        problems.append(("birth_year", Refusal("circuit.birth_year", {"year": year})))
+    return Identity(tuple(found), suggested, chosen, tuple(problems))
+
+
+def identify(store: Store, slug: str, lines: Sequence[Said]) -> list[Identity]:
+    """Who each new registration of a list would be, in order (what the director's
+    preview shows; nothing is written): a person an earlier line is counts as playing
+    here for the lines after it."""
+    with store.reading() as s:
+        index = _name_index(s)
+        taken: set[int] = set()
+        out = []
+        for said in lines:
+            found = _identify(s, index, slug, said, taken)
+            if found.chosen is not None:
+                taken.add(found.chosen)
+            out.append(found)
+        return out
+
+
+def settle_people(s: Any, slug: str, placed: Sequence[tuple[Any, Said]], *,
+                  who: str) -> list[Notice]:
+    """In the registration's unit of work, once its new registrations are written (each
+    a new person): link each to the person chosen, or named by the evidence (a link,
+    as :func:`same_person` records it), record the director's "a new person" over
+    people of the same name, and record the member number and birth year given (what
+    the person lacks). All or nothing: the first problem refuses the whole unit,
+    naming the line."""
+    index = _name_index(s)
+    notices = []
+    for reg, said in placed:
+        try:
+            found = _identify(s, index, slug, said, set(), besides=reg.player_id)
+            if found.problems:
+                refusal = found.problems[0][1]
+                raise UseCaseError(refusal.code, **refusal.params)
+            pid = reg.player_id
+            if found.chosen is not None:
+                _link(s, reg, slug, found.chosen, who=who, why=_why(said, found))
+                pid = found.chosen
+                notices.append(Notice("person", f"#{reg.number} {reg.name} is person #{pid}, "
+                                      "who played before", player=reg.number))
+            elif said.person == NEW and any(not c.shared_tournament for c in found.candidates):
+                rows.record_merge(s, kind="new", source=pid, target=pid,
+                                  registrations=[reg.id], who=who,
+                                  why="registration: a new person, chosen", at=now())
+            v = _person_view(s, pid)
+            member = (said.member_number or "").strip() or None
+            values: dict[str, Any] = {}
+            if member and not v.member_number:
+                values["member_number"] = member
+            if said.birth_year is not None and v.birth_year is None:
+                values["birth_year"] = said.birth_year
+            if values:
+                _set_details(s, pid, who=who, **values)
+        except UseCaseError as exc:
+            if said.line is None:
+                raise
+            raise UseCaseError("usecase.row", line=said.line, reason=exc.refusal) from None
+    return notices
+
+
+def _why(said: Said, found: Identity) -> str:
+    """The link's reason in the people's log (the app's own words)."""
+    if said.person is not None:
+        return "registration: the same person, chosen"
+    c = next(c for c in found.candidates if c.person.person == found.chosen)
+    if c.same_member:
+        return f"registration: the same member number {c.person.member_number}"
+    return f"registration: the same birth year {c.person.birth_year}"
+
+
+def possible_same(store: Store, slug: str) -> set[int]:
+    """The registrations of ``slug`` that may be someone who played before: a person
+    new in this tournament, with people of the same name who played elsewhere, and no
+    choice recorded (registered on the public form, or from a list without evidence).
+    The director decides on the registration's "the same person as …" page."""
+    with store.reading() as s:
+        here = rows.registrations_in(s, slug)
+        elsewhere = rows.people_elsewhere(s, slug)
+        decided = rows.chosen_new(s, [pid for _id, _n, pid, _name in here])
+    keys: set[str] = {name_key(name) for pid, name in elsewhere.items()}
+    return {number for rid, number, pid, name in here
+            if pid not in elsewhere and rid not in decided and name_key(name) in keys}
 
 
 # ---------------------------------------------------------------------------

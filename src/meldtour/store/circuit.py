@@ -215,6 +215,37 @@ def registration(s: Any, slug: str, number: int) -> RegistrationRow | None:
     return row
 
 
+def registrations_in(s: Any, slug: str) -> list[tuple[int, int, int, str]]:
+    """(registration id, number, person, name) of every registration of ``slug``."""
+    return [tuple(r) for r in s.execute(
+        select(RegistrationRow.id, RegistrationRow.number, RegistrationRow.player_id,
+               RegistrationRow.name)
+        .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
+        .where(TournamentRow.slug == slug).order_by(RegistrationRow.number)).all()]
+
+
+def people_elsewhere(s: Any, slug: str) -> dict[int, str]:
+    """Every person with a registration in a tournament other than ``slug``: id → name."""
+    return dict(s.execute(
+        select(Player.id, Player.name).distinct()
+        .join(RegistrationRow, RegistrationRow.player_id == Player.id)
+        .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
+        .where(TournamentRow.slug != slug)).all())
+
+
+def chosen_new(s: Any, player_ids: Iterable[int]) -> set[int]:
+    """The registrations (ids) of these people that the director chose to be a new
+    person over others of the same name (a ``new`` line of the people's log)."""
+    ids = list(player_ids)
+    if not ids:
+        return set()
+    out: set[int] = set()
+    for regs in s.scalars(select(MergeRow.registrations).where(
+            MergeRow.kind == "new", MergeRow.target_id.in_(ids))):
+        out.update(regs)
+    return out
+
+
 def move_registrations(s: Any, ids: Sequence[int], target: int) -> None:
     for r in s.scalars(select(RegistrationRow).where(RegistrationRow.id.in_(list(ids)))):
         r.player_id = target
@@ -456,11 +487,11 @@ __all__ = [
     "DeclineRow", "GrantRow", "MergeRow", "PersonRow", "QuotaRow", "RankingEventRow",
     "RankingRow", "ResultRow", "add_decline", "add_ranking", "all_people", "all_ratings",
     "audit", "awarded_divisions", "awarded_without_results", "by_member_number",
-    "clear_ratings", "declines", "details", "division_id", "division_registrations",
+    "chosen_new", "clear_ratings", "declines", "details", "division_id", "division_registrations",
     "forget_person", "grants", "merges", "move_registrations", "names", "new_person",
-    "people_named",
+    "people_elsewhere", "people_named",
     "person", "quota_divisions", "quotas", "ranking_by_key", "ranking_events", "rankings",
-    "record_merge", "registration", "registrations_of", "result_lines",
+    "record_merge", "registration", "registrations_in", "registrations_of", "result_lines",
     "results_of_division", "set_details", "set_grant", "set_quota", "set_ranking_event",
     "store_results",
 ]
