@@ -397,6 +397,25 @@ def set_ranking_event(s: Any, ranking_id: int, division_id: int, level: str) -> 
     s.flush()
 
 
+def unset_ranking_event(s: Any, ranking_id: int, division_id: int) -> None:
+    s.execute(delete(RankingEventRow).where(RankingEventRow.ranking_id == ranking_id,
+                                            RankingEventRow.division_id == division_id))
+    s.flush()
+
+
+def every_division(s: Any) -> list[tuple[str, str, str, str, str, bool, int]]:
+    """(slug, tournament name, date, division key, division name, awarded, division id)
+    of every division, the newest tournament first."""
+    awarded = set(s.scalars(select(AwardRow.division_id).distinct()))
+    return [(slug, tname, day or "", key, dname, did in awarded, did)
+            for slug, tname, day, key, dname, did in s.execute(
+                select(TournamentRow.slug, TournamentRow.name, TournamentRow.date,
+                       DivisionRow.key, DivisionRow.name, DivisionRow.id)
+                .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+                .order_by(TournamentRow.date.desc(), TournamentRow.id.desc(),
+                          DivisionRow.position)).all()]
+
+
 def division_id(s: Any, slug: str, key: str) -> int | None:
     did: int | None = s.scalar(
         select(DivisionRow.id).join(TournamentRow,
@@ -493,5 +512,5 @@ __all__ = [
     "person", "quota_divisions", "quotas", "ranking_by_key", "ranking_events", "rankings",
     "record_merge", "registration", "registrations_in", "registrations_of", "result_lines",
     "results_of_division", "set_details", "set_grant", "set_quota", "set_ranking_event",
-    "store_results",
+    "store_results", "unset_ranking_event",
 ]
