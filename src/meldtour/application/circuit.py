@@ -584,7 +584,8 @@ def possible_same(store: Store, slug: str) -> set[int]:
         here = rows.registrations_in(s, slug)
         elsewhere = rows.people_elsewhere(s, slug)
         decided = rows.chosen_new(s, [pid for _id, _n, pid, _name in here])
-    keys: set[str] = {name_key(name) for pid, name in elsewhere.items()}
+    playing = {pid for _id, _n, pid, _name in here}
+    keys = {name_key(name) for pid, name in elsewhere.items() if pid not in playing}
     return {number for rid, number, pid, name in here
             if pid not in elsewhere and rid not in decided and name_key(name) in keys}
 

@@ -380,7 +380,8 @@ def _ranking_form(request: Request, store: Any, director: Any, form: circuit.Ran
     if form.counts is not None:  # as sent back
         sent = {(slug, key): lvl for slug, key, lvl in form.counts}
         divisions = [(d, sent.get((d.tournament, d.division), lvl)) for d, lvl in divisions]
-    weights = list(form.weights) + [("", "")] * SPARE_LEVELS
+    weights = [(lv, w) for lv, w in form.weights if lv.strip() or w.strip()]
+    weights += [("", "")] * SPARE_LEVELS
     levels = [lv for lv, _w in form.weights if lv.strip()] or list(DEFAULT_WEIGHTS)
     return render(request, "director/ranking.html", status_code, account=director,
                   form=form, new=new, errors=errors or {}, weights=weights, levels=levels,
