@@ -1,12 +1,15 @@
 """The circuit: people across tournaments, the organisations' rankings, the ratings
 and the qualifications.
 
-- **People.** A person is found again by name when registered (two of one name in one
-  tournament are two people); a member number, a birth year or a contact tells people
-  apart, and the director says which registrations are one person (:func:`merge`,
-  :func:`same_person`) or not (:func:`split`). Each is audited and recomputes the
-  ratings (the rankings are computed from the places on every reading).
-- **Rankings.** An organisation's ranking (:func:`define_ranking`) counts every
+- **People.** A new registration is a new person unless the director chooses who it
+  is or the evidence names someone who played before (:func:`identify`,
+  :func:`settle_people`, :func:`suggest`: the same member number or birth year; a name
+  alone never does — two 김민지 stay two people); the director says later which
+  registrations are one person (:func:`merge`, :func:`same_person`) or not
+  (:func:`split`). Each is audited and recomputes the ratings (the rankings are
+  computed from the places on every reading).
+- **Rankings.** An organisation's ranking (:func:`define_ranking`; as typed in a form
+  or on the command line, :func:`save_ranking`) counts every
   awarded division or those it names (:func:`count_division`), with its numbers; the
   table is :func:`ranking_table`, the pure
   :func:`~meldtour.tournament.ranking.national_ranking` over the stored places.

@@ -58,8 +58,11 @@ class PersonRow(Base):
 
 
 class MergeRow(Base):
-    """A merge (two people are one) or a split (some registrations are another person):
-    which registrations moved from whom to whom, who did it and why."""
+    """A merge (two people are one), a link (a registration is someone's: "the same
+    person as …", also at registration) or a split (some registrations are another
+    person): which registrations moved from whom to whom, who did it and why. A ``new``
+    line records the director's "a new person" over people of the same name (source
+    and target are that person)."""
 
     __tablename__ = "person_merge"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

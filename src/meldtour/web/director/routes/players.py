@@ -25,7 +25,7 @@ from starlette.formparsers import MultiPartException
 from meldtour import application as usecases
 from meldtour.application import circuit
 from meldtour.application.players import same_name, tags_of
-from meldtour.application.roster import RosterRow, check_roster, check_row
+from meldtour.application.roster import RosterRow, check_roster
 from meldtour.core.refusal import render
 from meldtour.tournament import Registration, Tournament, TournamentError
 
@@ -212,7 +212,7 @@ async def add_player(request: Request, store: StoreDep, director: TournamentDire
                     " ".join(tags_of(_text(form, "family", 60), _text(form, "club", 60), ())),
                     _text(form, "generation", 20), member=_text(form, "member", 60),
                     birth_year=_text(form, "birth_year", 20))
-    lines = _lines(request, store, slug, t, [check_row(row)], {}, None)
+    lines = _lines(request, store, slug, t, [row], {}, None)
     if lines[0].errors or lines[0].same or lines[0].known:
         return _preview(request, t, slug, director, lines, None)
     return _register(request, store, slug, director, lines)
