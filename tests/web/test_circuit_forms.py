@@ -90,6 +90,11 @@ def test_the_single_add_and_the_late_entry_ask_who_it_is(client: TestClient) -> 
     checked = re.search(r'name="person0" value="(\w+)" checked', r.text)
     assert checked and checked.group(1) == str(spring[1])  # the birth year's
     assert uc.read(store, "autumn").registrations == ()
+    # a pasted list: a birth year in error is the line's error, said once
+    r = client.post("/director/t/autumn/players/preview?lang=en", data={
+        "csrf": token, "paste": "name,birth year,member\n김민지,19x0,KRF-1\n"})
+    assert r.text.count('data-field="birth_year"') == 1 and "not a year" in r.text
+    assert 'name="member0" value="KRF-1"' in r.text
     # the desk's late entry (the division started, late entry allowed)
     uc.register_players(store, "autumn", [uc.PlayerEntry(n) for n in ("한유진", "오세훈",
                                                                       "서지민")], who="boss")

@@ -570,12 +570,13 @@ def settle_people(s: Any, slug: str, placed: Sequence[tuple[Any, Said]], *,
 
 def _why(said: Said, found: Identity) -> str:
     """The link's reason in the people's log (the app's own words)."""
-    if said.person is not None:
-        return "registration: the same person, chosen"
-    c = next(c for c in found.candidates if c.person.person == found.chosen)
-    if c.same_member:
-        return f"registration: the same member number {c.person.member_number}"
-    return f"registration: the same birth year {c.person.birth_year}"
+    c = next((c for c in found.candidates if c.person.person == found.chosen), None)
+    evidence = "" if c is None else \
+        f"the same member number {c.person.member_number}" if c.same_member else \
+        f"the same birth year {c.person.birth_year}" if c.same_birth_year else ""
+    if said.person is None:
+        return f"registration: {evidence}"
+    return "registration: the same person, chosen" + (f" ({evidence})" if evidence else "")
 
 
 def possible_same(store: Store, slug: str) -> set[int]:

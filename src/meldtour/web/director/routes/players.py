@@ -120,11 +120,14 @@ def _back(form: FormData, slug: str, default: str) -> str:
 
 
 def _said(row: RosterRow, person: str) -> usecases.PlayerEntry:
-    """What a row says about who the player is (a birth year in error says nothing)."""
-    year = row.birth_year if row.birth_year.isascii() and row.birth_year.isdigit() else ""
+    """What a checked row says about who the player is (a member number or a birth
+    year in error says nothing: its error is the row's own)."""
+    wrong = {p.field for p in row.problems}
+    year = "" if "birth_year" in wrong else row.birth_year
+    member = "" if "member" in wrong else row.member
     choice: circuit.PersonChoice = int(person) if person.isdigit() \
         else circuit.NEW if person == "new" else None
-    return usecases.PlayerEntry(row.name, line=row.line, member_number=row.member or None,
+    return usecases.PlayerEntry(row.name, line=row.line, member_number=member or None,
                                 birth_year=int(year) if year else None, person=choice)
 
 
