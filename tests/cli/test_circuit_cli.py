@@ -28,8 +28,9 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         for slug, day in (("spring", "2026-03-07"), ("autumn", "2026-10-03")):
             uc.create_tournament(store, "busan-2015", who="d", seed=len(slug), slug=slug,
                                  date=day)
-            uc.register_players(store, slug, [uc.PlayerEntry(n, "general") for n in NAMES],
-                                who="d")
+            # each found again in autumn by the birth year given (never by the name alone)
+            uc.register_players(store, slug, [uc.PlayerEntry(n, "general", birth_year=1980 + i)
+                                              for i, n in enumerate(NAMES)], who="d")
             uc.check_in_players(store, slug, [], who="d", everyone_but=True,
                                 division="general")
             play_out(store, slug, "general", seed=len(slug))

@@ -175,6 +175,11 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/director/people/merge"): "administrator",
     ("POST", "/director/people/{player}/details"): "administrator",
     ("POST", "/director/people/{player}/split"): "administrator",
+    ("GET", "/director/rankings"): "administrator",
+    ("GET", "/director/rankings/new"): "administrator",
+    ("GET", "/director/rankings/{key}"): "administrator",
+    ("POST", "/director/rankings"): "administrator",
+    ("POST", "/director/rankings/{key}"): "administrator",
     # score entry by the table's link
     ("GET", "/score/{token}"): "scorer",
     ("POST", "/score/{token}/check"): "scorer",

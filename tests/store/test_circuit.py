@@ -29,12 +29,23 @@ EVENTS = (("c1", "club-night", "2025-10-04", C1, "club", "monthly"),
           ("c2", "busan-2015", "2026-02-07", C2, "general", "monthly"),
           ("b3", "busan-2015", "2026-05-02", B3, "general", "national"))
 AS_OF = date(2026, 6, 1)
+#: The birth years the lists give (the evidence that finds a person again: a name alone
+#: never does); the second 김민지 of c1 and "이 서준" give none.
+BORN = {n: 1980 + i for i, n in enumerate(dict.fromkeys(C1 + C2 + B3))}
+
+
+def _entries(names: list[str], div: str) -> list[uc.PlayerEntry]:
+    out = []
+    for n in names:
+        unknown = n == "이 서준" or (n == "김민지" and any(e.name == n for e in out))
+        out.append(uc.PlayerEntry(n, div, birth_year=None if unknown else BORN[n]))
+    return out
 
 
 def _play(store: Store) -> None:
     for i, (slug, template, day, names, div, _level) in enumerate(EVENTS, 1):
         uc.create_tournament(store, template, who="d", seed=i, slug=slug, date=day)
-        uc.register_players(store, slug, [uc.PlayerEntry(n, div) for n in names], who="d")
+        uc.register_players(store, slug, _entries(names, div), who="d")
         uc.check_in_players(store, slug, [], who="d", everyone_but=True, division=div)
         play_out(store, slug, div, seed=i)
     c.define_ranking(store, "krf", who="d", name="KRF", organisation="KRF",
@@ -133,11 +144,13 @@ def test_a_stage_seeded_by_rating_keeps_the_strongest_apart(played: tuple[str, S
         replace(fmt[0], seating="by-rating"), *fmt[1:])), who="d")
     best = c.ratings(store)[:2]
     names = [r.name for r in c.ratings(store)]
-    # registered weakest first (the people the merge below changes are left out)
+    # registered weakest first (the people the merge below changes are left out), each
+    # as the person rated
+    rated_people = {r.name: r.person for r in c.ratings(store)}
     chosen = [n for n in dict.fromkeys(reversed(names))
               if names.count(n) == 1 and "서준" not in n][:6]
-    uc.register_players(store, "seeded", [uc.PlayerEntry(n, "general") for n in chosen],
-                        who="d")
+    uc.register_players(store, "seeded", [uc.PlayerEntry(n, "general", person=rated_people[n])
+                                          for n in chosen], who="d")
     uc.check_in_players(store, "seeded", [], who="d", everyone_but=True, division="general")
     out = uc.seat(store, "seeded", "general", 1, who="d")
     stage = out.tournament.division("general").stages[0]
@@ -155,7 +168,7 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
         played: tuple[str, Store], capsys: pytest.CaptureFixture[str]) -> None:
     url, store = played
     kims = c.people(store, "김민지")
-    assert len(kims) == 2  # two in c1; c2 and b3 found the first one again by name
+    assert len(kims) == 2  # two in c1; c2 and b3 found the first again by birth year
     a, b = kims
     assert [e.tournament for e in a.entries] == ["c1", "c2", "b3"]
     with pytest.raises(uc.UseCaseError) as refused:

@@ -34,14 +34,19 @@ def test_two_players_of_one_name_are_awarded_and_rated_apart(store: Store) -> No
         regs = list(s.scalars(select(RegistrationRow).where(RegistrationRow.name == "김민지")))
         assert len(regs) == 2 and regs[0].player_id != regs[1].player_id
         assert s.scalar(select(func.count()).select_from(Rating)) == len(NAMES)
-    # A second tournament finds each 김민지 again, once each, and a third is new.
+    # A second tournament never finds a 김민지 again by the name alone: three new people;
+    # the one whose birth year is given is the earlier 김민지 of that birth year.
+    from meldtour.application import circuit
+    circuit.set_person(store, regs[1].player_id, who="d", birth_year=2001)
     slug2, _ = uc.create_tournament(store, "club-night", who="d", seed=4, slug="club2")
-    uc.register_players(store, slug2, [uc.PlayerEntry(n) for n in ("김민지", "김민지", "김민지")],
-                        who="d")
+    uc.register_players(store, slug2, [uc.PlayerEntry("김민지"), uc.PlayerEntry("김민지"),
+                                       uc.PlayerEntry("김민지", birth_year=2001)], who="d")
     with store.transaction() as s:
         pids = [r.player_id for r in s.scalars(select(RegistrationRow).join(TournamentRow)
-                                               .where(TournamentRow.slug == "club2"))]
-    assert len(set(pids)) == 3 and {r.player_id for r in regs} < set(pids)
+                                               .where(TournamentRow.slug == "club2")
+                                               .order_by(RegistrationRow.number))]
+    assert len(set(pids)) == 3 and pids[2] == regs[1].player_id
+    assert not {pids[0], pids[1]} & {r.player_id for r in regs}
 
 
 def test_the_awards_command_names_both(tmp_path: Path, db_url: str,

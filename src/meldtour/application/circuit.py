@@ -1,12 +1,15 @@
 """The circuit: people across tournaments, the organisations' rankings, the ratings
 and the qualifications.
 
-- **People.** A person is found again by name when registered (two of one name in one
-  tournament are two people); a member number, a birth year or a contact tells people
-  apart, and the director says which registrations are one person (:func:`merge`,
-  :func:`same_person`) or not (:func:`split`). Each is audited and recomputes the
-  ratings (the rankings are computed from the places on every reading).
-- **Rankings.** An organisation's ranking (:func:`define_ranking`) counts every
+- **People.** A new registration is a new person unless the director chooses who it
+  is or the evidence names someone who played before (:func:`identify`,
+  :func:`settle_people`, :func:`suggest`: the same member number or birth year; a name
+  alone never does — two 김민지 stay two people); the director says later which
+  registrations are one person (:func:`merge`, :func:`same_person`) or not
+  (:func:`split`). Each is audited and recomputes the ratings (the rankings are
+  computed from the places on every reading).
+- **Rankings.** An organisation's ranking (:func:`define_ranking`; as typed in a form
+  or on the command line, :func:`save_ranking`) counts every
   awarded division or those it names (:func:`count_division`), with its numbers; the
   table is :func:`ranking_table`, the pure
   :func:`~meldtour.tournament.ranking.national_ranking` over the stored places.
@@ -25,18 +28,22 @@ The defaults and what each number means: docs/circuit.md, "Rankings".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from typing import Any, Final
+from functools import partial
+from typing import Any, Final, Literal, Protocol
 
+from meldtour.core.jsontext import is_control
+from meldtour.core.refusal import Refusal, Refused
 from meldtour.core.refusal import register as register_codes
 from meldtour.store import circuit as rows
 from meldtour.store.db import Store
 from meldtour.store.models import Rating as RatingRow
 from meldtour.store.repository import Loaded, load, now, save, touch
-from meldtour.tournament import Tournament, TournamentError, final_ranking
+from meldtour.tournament import Notice, Tournament, TournamentError, final_ranking
 from meldtour.tournament import register as engine_register
+from meldtour.tournament.entries import name_key
 from meldtour.tournament.ranking import (
     DEFAULT_WEIGHTS,
     RankingConfig,
@@ -58,6 +65,8 @@ register_codes({
                                "people",
     "circuit.needs_why": "say why (the reason is kept in the audit log)",
     "circuit.member_taken": "member number %(number)s belongs to %(person)s already",
+    "circuit.member_differs": "the member number of %(person)s is %(theirs)s, not %(yours)s",
+    "circuit.birth_year_differs": "%(person)s was born in %(theirs)s, not %(yours)s",
     "circuit.birth_year": "the birth year %(year)s is not a year between 1900 and today",
     "circuit.no_registration": "%(tournament)s has no player number %(number)s",
     "circuit.split_nothing": "%(person)s has no registration in %(tournaments)s",
@@ -78,6 +87,23 @@ register_codes({
                                 "registers the right one",
     "circuit.registered_already": "%(name)s is registered in this tournament already",
     "circuit.one_at_a_time": "a division by qualification takes one registration at a time",
+    "circuit.ranking_field": "%(field)s: %(reason)s",
+    "circuit.ranking_exists": "there is a ranking %(key)s already: change it on its own page",
+    "circuit.ranking_key_reserved": "%(key)s names a page of its own: choose another key",
+    "circuit.ranking_method": "the points are by percentile or by a table (not %(method)s)",
+    "circuit.not_a_number": "%(value)s is not a number",
+    "circuit.not_whole": "%(value)s is not a whole number",
+    "circuit.too_small": "%(value)s is less than %(least)s",
+    "circuit.too_big": "%(value)s is more than %(most)s",
+    "circuit.control_character": "the text holds a control character (%(char)s)",
+    "circuit.table_empty": "give the points of each place from the first, such as 100, 60, 40",
+    "circuit.too_many_places": "a points table has at most %(most)s places (not %(n)s)",
+    "circuit.level_name": "a level's name is letters, digits, - and _ (not %(level)s)",
+    "circuit.level_twice": "the level %(level)s is given twice",
+    "circuit.not_a_date": "%(value)s is not a date YYYY-MM-DD",
+    "circuit.season_order": "the season ends (%(end)s) before it starts (%(start)s)",
+    "circuit.weight_item": "give a level's weight as LEVEL=W, such as national=1 (not "
+                           "%(item)s)",
 })
 
 DEFAULT_RANKING: Final = "national"
@@ -179,28 +205,39 @@ def set_person(store: Store, pid: int, *, who: str, member_number: str | None = 
                public: bool | None = None) -> PersonView:
     """Record what tells the person apart (only what is given changes)."""
     with store.transaction() as s:
-        before = _person_view(s, pid)
-        values: dict[str, Any] = {}
-        if member_number is not None:
-            number = member_number.strip()[:40] or None
-            if number:
-                other = rows.by_member_number(s, number)
-                if other is not None and other != pid:
-                    raise UseCaseError("circuit.member_taken", number=repr(number),
-                                       person=f"#{other}")
-            values["member_number"] = number
-        if birth_year is not None:
-            if not 1900 <= birth_year <= datetime.now(UTC).year:
-                raise UseCaseError("circuit.birth_year", year=birth_year)
-            values["birth_year"] = birth_year
-        if contact is not None:
-            values["contact"] = contact.strip()[:200] or None
-        if public is not None:
-            values["public"] = public
-        rows.set_details(s, pid, **values)
-        rows.audit(s, at=now(), who=who, action="person", entity="person", key=f"#{pid}",
-                   before=_evidence(before), after=_evidence(_person_view(s, pid)), why="")
-        return _person_view(s, pid)
+        return _set_details(s, pid, who=who, member_number=member_number,
+                            birth_year=birth_year, contact=contact, public=public)
+
+
+def _set_details(s: Any, pid: int, *, who: str, member_number: str | None = None,
+                 birth_year: int | None = None, contact: str | None = None,
+                 public: bool | None = None) -> PersonView:
+    before = _person_view(s, pid)
+    values: dict[str, Any] = {}
+    if member_number is not None:
+        number = member_number.strip()[:40] or None
+        if number:
+            other = rows.by_member_number(s, number)
+            if other is not None and other != pid:
+                raise UseCaseError("circuit.member_taken", number=repr(number),
+                                   person=f"#{other}")
+        values["member_number"] = number
+    if birth_year is not None:
+        _check_birth_year(birth_year)
+        values["birth_year"] = birth_year
+    if contact is not None:
+        values["contact"] = contact.strip()[:200] or None
+    if public is not None:
+        values["public"] = public
+    rows.set_details(s, pid, **values)
+    rows.audit(s, at=now(), who=who, action="person", entity="person", key=f"#{pid}",
+               before=_evidence(before), after=_evidence(_person_view(s, pid)), why="")
+    return _person_view(s, pid)
+
+
+def _check_birth_year(year: int) -> None:
+    if not 1900 <= year <= datetime.now(UTC).year:
+        raise UseCaseError("circuit.birth_year", year=year)
 
 
 def _evidence(v: PersonView) -> dict[str, Any]:
@@ -211,12 +248,46 @@ def _evidence(v: PersonView) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """Someone a registration may be the same person as, with the evidence."""
+    """Someone a registration may be the same person as, with the evidence: the same
+    member number or birth year, or a different one, and whether they played in one
+    tournament (which makes them two people)."""
 
     person: PersonView
     same_member: bool
     same_birth_year: bool
     shared_tournament: bool
+    other_member: bool = False
+    other_birth_year: bool = False
+
+
+def _name_index(s: Any) -> dict[str, list[int]]:
+    """Every person by their name's key (width, case and spaces aside), by id."""
+    out: dict[str, list[int]] = {}
+    for pid, name in sorted(rows.names(s).items()):
+        out.setdefault(name_key(name), []).append(pid)
+    return out
+
+
+def _candidates(s: Any, index: Mapping[str, Sequence[int]], name: str, *,
+                member: str | None, birth_year: int | None, tournaments: set[str],
+                besides: int | None = None) -> list[Candidate]:
+    """The people of the same name who have played (besides ``besides``), each with the
+    evidence for and against being the one who has ``member`` and ``birth_year`` and
+    plays in ``tournaments``."""
+    out = []
+    for pid in index.get(name_key(name), ()):
+        if pid == besides:
+            continue
+        v = _person_view(s, pid)
+        if not v.entries:
+            continue
+        out.append(Candidate(
+            v, bool(member) and member == v.member_number,
+            birth_year is not None and birth_year == v.birth_year,
+            bool(tournaments & {e.tournament for e in v.entries}),
+            bool(member and v.member_number and member != v.member_number),
+            birth_year is not None and v.birth_year is not None and birth_year != v.birth_year))
+    return out
 
 
 def candidates(store: Store, slug: str, number: int) -> tuple[PersonView, list[Candidate]]:
@@ -229,18 +300,35 @@ def candidates(store: Store, slug: str, number: int) -> tuple[PersonView, list[C
             raise UseCaseError("circuit.no_registration", tournament=repr(slug),
                                number=f"#{number}")
         mine = _person_view(s, reg.player_id)
-        out = []
-        for p in rows.people_named(s, reg.name):
-            if p.id == reg.player_id:
-                continue
-            v = _person_view(s, p.id)
-            if not v.entries:
-                continue
-            out.append(Candidate(
-                v, bool(mine.member_number) and mine.member_number == v.member_number,
-                bool(mine.birth_year) and mine.birth_year == v.birth_year,
-                bool({e.tournament for e in mine.entries} & {e.tournament for e in v.entries})))
-        return mine, out
+        return mine, _candidates(s, _name_index(s), reg.name, member=mine.member_number,
+                                 birth_year=mine.birth_year,
+                                 tournaments={e.tournament for e in mine.entries},
+                                 besides=reg.player_id)
+
+
+def suggest(found: Sequence[Candidate], taken: Iterable[int] = ()) -> int | None:
+    """The person the evidence names (``None``: a new person): the one with the same
+    member number, else the only one with the same birth year and no other member
+    number — never one who played in the same tournament or is ``taken``, and never
+    by the name alone (two 김민지 stay two people).
+
+    >>> def c(pid, member=False, year=False, other=False, shared=False):
+    ...     v = PersonView(pid, "김민지", None, None, None, True, ())
+    ...     return Candidate(v, member, year, shared, other)
+    >>> suggest([c(1), c(2)]), suggest([c(1), c(2, year=True)])
+    (None, 2)
+    >>> suggest([c(1, year=True), c(2, year=True)]), suggest([c(1, year=True), c(2, member=True)])
+    (None, 2)
+    >>> suggest([c(1, year=True, other=True)]), suggest([c(1, member=True, shared=True)])
+    (None, None)
+    """
+    out = set(taken)
+    free = [c for c in found if not c.shared_tournament and c.person.person not in out]
+    by_member = [c for c in free if c.same_member]
+    if by_member:
+        return by_member[0].person.person
+    by_year = [c for c in free if c.same_birth_year and not c.other_member]
+    return by_year[0].person.person if len(by_year) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,21 +380,27 @@ def same_person(store: Store, slug: str, number: int, target: int, *, who: str,
         if reg is None:
             raise UseCaseError("circuit.no_registration", tournament=repr(slug),
                                number=f"#{number}")
-        t = _person_view(s, target)
-        if reg.player_id == target:
-            raise UseCaseError("circuit.same_person", person=f"#{target}",
-                               other=f"{slug} #{number}")
-        if slug in {e.tournament for e in t.entries}:
-            raise UseCaseError("circuit.played_together", a=f"#{target} {t.name}",
-                               b=f"#{number} {reg.name}", tournament=slug)
-        source = reg.player_id
-        rows.move_registrations(s, [reg.id], target)
-        rows.record_merge(s, kind="link", source=source, target=target,
-                          registrations=[reg.id], who=who, why=why, at=now())
-        if not rows.registrations_of(s, source):
-            rows.forget_person(s, source)
+        _link(s, reg, slug, target, who=who, why=why)
         recompute_ratings(s)
         return MergeOutcome(_person_view(s, target), (reg.id,))
+
+
+def _link(s: Any, reg: Any, slug: str, target: int, *, who: str, why: str) -> None:
+    """Move the registration ``reg`` of ``slug`` to the person ``target`` (recorded as
+    a link); refused when it is theirs already or they play in ``slug``."""
+    t = _person_view(s, target)
+    if reg.player_id == target:
+        raise UseCaseError("circuit.same_person", person=f"#{target}",
+                           other=f"{slug} #{reg.number}")
+    if slug in {e.tournament for e in t.entries}:
+        raise UseCaseError("circuit.played_together", a=f"#{target} {t.name}",
+                           b=f"#{reg.number} {reg.name}", tournament=slug)
+    source = reg.player_id
+    rows.move_registrations(s, [reg.id], target)
+    rows.record_merge(s, kind="link", source=source, target=target,
+                      registrations=[reg.id], who=who, why=why, at=now())
+    if not rows.registrations_of(s, source):
+        rows.forget_person(s, source)
 
 
 def split(store: Store, pid: int, tournaments: Sequence[str], *, who: str,
@@ -331,6 +425,173 @@ def split(store: Store, pid: int, tournaments: Sequence[str], *, who: str,
                           who=who, why=why, at=at)
         recompute_ratings(s)
         return MergeOutcome(_person_view(s, other.id), tuple(ids))
+
+
+# ---------------------------------------------------------------------------
+# Who a new registration is
+
+#: A new registration's person as chosen: a person's id, :data:`NEW` (a new person,
+#: whatever the evidence), or ``None`` (a new person unless the evidence names one
+#: who played before: :func:`suggest`).
+PersonChoice = int | Literal["new"] | None
+NEW: Final = "new"
+
+
+class Said(Protocol):
+    """What a new registration says about who the player is (a line of a list, the
+    director's form): :class:`~meldtour.application.registration.PlayerEntry`."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def member_number(self) -> str | None: ...
+    @property
+    def birth_year(self) -> int | None: ...
+    @property
+    def person(self) -> PersonChoice: ...
+    @property
+    def line(self) -> int | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who a new registration is: the people of the same name who played before (with
+    the evidence), the one the evidence names (``suggested``), the one it will be
+    (``chosen``; ``None``: a new person), and what stands in the way, by field
+    (``member``, ``birth_year``, ``person``): a member number of someone else,
+    evidence that contradicts the person chosen, a person who plays here already."""
+
+    candidates: tuple[Candidate, ...]
+    suggested: int | None
+    chosen: int | None
+    problems: tuple[tuple[str, Refusal], ...] = ()
+
+
+def _identify(s: Any, index: Mapping[str, Sequence[int]], slug: str, said: Said,
+              taken: set[int], besides: int | None = None) -> Identity:
+    member = (said.member_number or "").strip() or None
+    year = said.birth_year
+    found = [replace(c, shared_tournament=True) if c.person.person in taken else c
+             for c in _candidates(s, index, said.name, member=member, birth_year=year,
+                                  tournaments={slug}, besides=besides)]
+    suggested = suggest(found)
+    problems: list[tuple[str, Refusal]] = []
+    chosen: int | None
+    if said.person is None:
+        chosen = suggested
+    elif said.person == NEW:
+        chosen = None
+    else:
+        chosen = said.person
+        if rows.person(s, chosen) is None or not rows.registrations_of(s, chosen):
+            problems.append(("person", Refusal("circuit.no_person", {"person": f"#{chosen}"})))
+            chosen = None
+        else:
+            v = _person_view(s, chosen)
+            if chosen in taken or slug in {e.tournament for e in v.entries}:
+                problems.append(("person", Refusal("circuit.played_together", {
+                    "a": f"#{chosen} {v.name}", "b": said.name, "tournament": slug})))
+    if chosen is not None and not problems:
+        v = _person_view(s, chosen)
+        who = f"#{chosen} {v.name}"
+        if member and v.member_number and member != v.member_number:
+            problems.append(("member", Refusal("circuit.member_differs", {
+                "person": who, "theirs": v.member_number, "yours": member})))
+        if year is not None and v.birth_year is not None and year != v.birth_year:
+            problems.append(("birth_year", Refusal("circuit.birth_year_differs", {
+                "person": who, "theirs": v.birth_year, "yours": year})))
+    if member:
+        owner = rows.by_member_number(s, member)
+        if owner is not None and owner != chosen and owner != besides:
+            problems.append(("member", Refusal("circuit.member_taken", {
+                "number": repr(member), "person": f"#{owner} {_person_view(s, owner).name}"})))
+    if year is not None and not 1900 <= year <= datetime.now(UTC).year:
+        problems.append(("birth_year", Refusal("circuit.birth_year", {"year": year})))
+    return Identity(tuple(found), suggested, chosen, tuple(problems))
+
+
+def identify(store: Store, slug: str, lines: Sequence[Said]) -> list[Identity]:
+    """Who each new registration of a list would be, in order (what the director's
+    preview shows; nothing is written): a person an earlier line is counts as playing
+    here for the lines after it."""
+    with store.reading() as s:
+        index = _name_index(s)
+        taken: set[int] = set()
+        out = []
+        for said in lines:
+            found = _identify(s, index, slug, said, taken)
+            if found.chosen is not None:
+                taken.add(found.chosen)
+            out.append(found)
+        return out
+
+
+def settle_people(s: Any, slug: str, placed: Sequence[tuple[Any, Said]], *,
+                  who: str) -> list[Notice]:
+    """In the registration's unit of work, once its new registrations are written (each
+    a new person): link each to the person chosen, or named by the evidence (a link,
+    as :func:`same_person` records it), record the director's "a new person" over
+    people of the same name, and record the member number and birth year given (what
+    the person lacks). All or nothing: the first problem refuses the whole unit,
+    naming the line."""
+    index = _name_index(s)
+    notices = []
+    for reg, said in placed:
+        try:
+            found = _identify(s, index, slug, said, set(), besides=reg.player_id)
+            if found.problems:
+                refusal = found.problems[0][1]
+                raise UseCaseError(refusal.code, **refusal.params)
+            pid = reg.player_id
+            if found.chosen is not None:
+                _link(s, reg, slug, found.chosen, who=who, why=_why(said, found))
+                pid = found.chosen
+                notices.append(Notice("person", f"#{reg.number} {reg.name} is person #{pid}, "
+                                      "who played before", player=reg.number))
+            elif said.person == NEW and any(not c.shared_tournament for c in found.candidates):
+                rows.record_merge(s, kind="new", source=pid, target=pid,
+                                  registrations=[reg.id], who=who,
+                                  why="registration: a new person, chosen", at=now())
+            v = _person_view(s, pid)
+            member = (said.member_number or "").strip() or None
+            values: dict[str, Any] = {}
+            if member and not v.member_number:
+                values["member_number"] = member
+            if said.birth_year is not None and v.birth_year is None:
+                values["birth_year"] = said.birth_year
+            if values:
+                _set_details(s, pid, who=who, **values)
+        except UseCaseError as exc:
+            if said.line is None:
+                raise
+            raise UseCaseError("usecase.row", line=said.line, reason=exc.refusal) from None
+    return notices
+
+
+def _why(said: Said, found: Identity) -> str:
+    """The link's reason in the people's log (the app's own words)."""
+    c = next((c for c in found.candidates if c.person.person == found.chosen), None)
+    evidence = "" if c is None else \
+        f"the same member number {c.person.member_number}" if c.same_member else \
+        f"the same birth year {c.person.birth_year}" if c.same_birth_year else ""
+    if said.person is None:
+        return f"registration: {evidence}"
+    return "registration: the same person, chosen" + (f" ({evidence})" if evidence else "")
+
+
+def possible_same(store: Store, slug: str) -> set[int]:
+    """The registrations of ``slug`` that may be someone who played before: a person
+    new in this tournament, with people of the same name who played elsewhere, and no
+    choice recorded (registered on the public form, or from a list without evidence).
+    The director decides on the registration's "the same person as …" page."""
+    with store.reading() as s:
+        here = rows.registrations_in(s, slug)
+        elsewhere = rows.people_elsewhere(s, slug)
+        decided = rows.chosen_new(s, [pid for _id, _n, pid, _name in here])
+    playing = {pid for _id, _n, pid, _name in here}
+    keys = {name_key(name) for pid, name in elsewhere.items() if pid not in playing}
+    return {number for rid, number, pid, name in here
+            if pid not in elsewhere and rid not in decided and name_key(name) in keys}
 
 
 # ---------------------------------------------------------------------------
@@ -459,11 +720,13 @@ def _ranking_info(s: Any, key: str | None) -> RankingInfo:
                        row.counts_all, row.default_level, rows.ranking_events(s, row.id))
 
 
-def rankings(store: Store) -> list[RankingInfo]:
+def rankings(store: Store, *, stored: bool = False) -> list[RankingInfo]:
+    """The rankings defined, oldest first; none defined: the default one (or nothing,
+    ``stored``)."""
     with store.reading() as s:
         defined = rows.rankings(s)
         if not defined:
-            return [_ranking_info(s, None)]
+            return [] if stored else [_ranking_info(s, None)]
         return [_ranking_info(s, r.key) for r in defined]
 
 
@@ -478,23 +741,31 @@ def define_ranking(store: Store, key: str, *, who: str, name: str = "",
         raise UseCaseError("ranking.unknown_level", level=repr(default_level),
                            levels=", ".join(cfg.weights))
     with store.transaction() as s:
-        row = rows.ranking_by_key(s, key)
-        before = None
-        if row is None:
-            row = rows.add_ranking(s, key=key, name=name or key, organisation=organisation,
-                                   config=config_data(cfg), counts_all=counts_all,
-                                   default_level=default_level, created_at=now())
-        else:
-            before = {"config": row.config, "counts_all": row.counts_all}
-            row.name = name or row.name
-            row.organisation = organisation or row.organisation
-            row.config, row.counts_all = config_data(cfg), counts_all
-            row.default_level = default_level
-        rows.audit(s, at=now(), who=who, action="ranking", entity="ranking", key=key,
-                   before=before, after={"config": row.config, "counts_all": counts_all},
-                   why="")
-        s.flush()
+        _define(s, key, who=who, name=name, organisation=organisation, cfg=cfg,
+                counts_all=counts_all, default_level=default_level)
         return _ranking_info(s, key)
+
+
+def _define(s: Any, key: str, *, who: str, name: str, organisation: str,
+            cfg: RankingConfig, counts_all: bool, default_level: str) -> Any:
+    row = rows.ranking_by_key(s, key)
+    before = None
+    if row is None:
+        row = rows.add_ranking(s, key=key, name=name or key, organisation=organisation,
+                               config=config_data(cfg), counts_all=counts_all,
+                               default_level=default_level, created_at=now())
+    else:
+        before = {"config": row.config, "counts_all": row.counts_all,
+                  "default_level": row.default_level}
+        row.name = name or row.name
+        row.organisation = organisation or row.organisation
+        row.config, row.counts_all = config_data(cfg), counts_all
+        row.default_level = default_level
+    rows.audit(s, at=now(), who=who, action="ranking", entity="ranking", key=key,
+               before=before, after={"config": row.config, "counts_all": counts_all,
+                                     "default_level": default_level}, why="")
+    s.flush()
+    return row
 
 
 def count_division(store: Store, key: str, slug: str, division: str, *, who: str,
@@ -509,12 +780,264 @@ def count_division(store: Store, key: str, slug: str, division: str, *, who: str
         if lvl not in info.config.weights:
             raise UseCaseError("ranking.unknown_level", level=repr(lvl),
                                levels=", ".join(info.config.weights))
-        did = _division(s, slug, division)
-        rows.set_ranking_event(s, row.id, did, lvl)
-        rows.audit(s, at=now(), who=who, action="ranking_counts", entity="ranking",
-                   key=key, before=None, after={"tournament": slug, "division": division,
-                                                "level": lvl}, why="")
+        _count(s, row.id, key, slug, _division(s, slug, division), division, lvl, who=who)
         return _ranking_info(s, key)
+
+
+def _count(s: Any, ranking_id: int, key: str, slug: str, did: int, division: str,
+           level: str | None, *, who: str) -> None:
+    """List the division at ``level`` for the ranking (``None``: no longer listed)."""
+    if level is None:
+        rows.unset_ranking_event(s, ranking_id, did)
+    else:
+        rows.set_ranking_event(s, ranking_id, did, level)
+    rows.audit(s, at=now(), who=who, action="ranking_counts", entity="ranking",
+               key=key, before=None, after={"tournament": slug, "division": division,
+                                            "level": level}, why="")
+
+
+# ---------------------------------------------------------------------------
+# A ranking's definition as typed (the director's form, ``meldtour ranking define``)
+
+#: How a tournament's points are given: ``base × weight × percentile``, or a points
+#: table by place (times the weight).
+RANKING_METHODS: Final = ("percentile", "table")
+#: The largest number a ranking takes (points, weights, days) and the most places of a
+#: points table or results that count.
+MAX_NUMBER: Final = 1_000_000_000
+MAX_PLACES: Final = 1000
+#: Keys the director's pages use for a page of their own (``/director/rankings/new``).
+RESERVED_KEYS: Final = frozenset({"new"})
+
+
+@dataclass(frozen=True, slots=True)
+class RankingForm:
+    """A ranking's definition as typed, every number as text; an empty one is the
+    default (docs/circuit.md, "Rankings"). ``weights``: (level, weight) pairs, none
+    for the defaults; ``counts``: the divisions listed (tournament, division, level —
+    ``""``: not listed), ``None`` to leave them as they are; ``new``: refused when the
+    key is taken."""
+
+    key: str
+    name: str = ""
+    organisation: str = ""
+    method: str = "percentile"
+    base: str = ""
+    table: str = ""
+    weights: tuple[tuple[str, str], ...] = ()
+    half_life: str = ""
+    best: str = ""
+    season_start: str = ""
+    season_end: str = ""
+    only_listed: bool = False
+    level: str = ""
+    counts: tuple[tuple[str, str, str], ...] | None = None
+    new: bool = False
+
+    @classmethod
+    def blank(cls) -> RankingForm:
+        """A new ranking's form: every number its default."""
+        return replace(cls.of(RankingInfo("", "", "", RankingConfig(), True, DEFAULT_LEVEL,
+                                           {})), new=True, counts=None)
+
+    @classmethod
+    def of(cls, info: RankingInfo, counts: Sequence[tuple[str, str, str]] = ()) -> RankingForm:
+        """The form of a ranking as it is (to edit it)."""
+        c = info.config
+        return cls(info.key, info.name, info.organisation,
+                   "table" if c.table else "percentile", f"{c.base:g}",
+                   ", ".join(f"{x:g}" for x in c.table),
+                   tuple((k, f"{w:g}") for k, w in c.weights.items()),
+                   f"{c.half_life_days:g}", str(c.best),
+                   c.season_start.isoformat() if c.season_start else "",
+                   c.season_end.isoformat() if c.season_end else "",
+                   not info.counts_all, info.default_level, tuple(counts))
+
+
+class RankingRefused(UseCaseError):
+    """A ranking's definition refused, with each field's refusal (``fields``, by the
+    field's name: ``key``, ``base``, ``table``, ``weights``, ``half_life``, ``best``,
+    ``season_start``, ``season_end``, ``level``, ``count:SLUG/DIVISION``); its message
+    is the first one's."""
+
+    def __init__(self, fields: Mapping[str, Refusal]) -> None:
+        field, first = next(iter(fields.items()))
+        super().__init__("circuit.ranking_field", field=field, reason=first)
+        self.fields = dict(fields)
+
+
+def _number(text: str, *, whole: bool = False, least: float = 0) -> float:
+    t = text.strip()
+    try:
+        x = int(t) if whole else float(t)
+    except ValueError:
+        raise UseCaseError("circuit.not_whole" if whole else "circuit.not_a_number",
+                           value=repr(text.strip()[:40])) from None
+    if x != x or x in (float("inf"), float("-inf")):
+        raise UseCaseError("circuit.not_a_number", value=repr(text.strip()[:40]))
+    if x < least:
+        raise UseCaseError("circuit.too_small", value=f"{x:g}", least=f"{least:g}")
+    if x > MAX_NUMBER:
+        raise UseCaseError("circuit.too_big", value=f"{x:g}", most=f"{MAX_NUMBER:,}")
+    return x
+
+
+def _text(text: str, limit: int) -> str:
+    bad = next((c for c in text if is_control(c)), None)
+    if bad is not None:
+        raise UseCaseError("circuit.control_character", char=repr(bad))
+    return " ".join(text.split())[:limit]
+
+
+def check_ranking(form: RankingForm) -> tuple[dict[str, Any], dict[str, Refusal]]:
+    """The ranking's stored numbers from the form, and every field's refusal (none:
+    it may be saved). Nothing is read or written."""
+    errors: dict[str, Refusal] = {}
+    config: dict[str, Any] = {}
+
+    def field(name: str, f: Callable[[], Any]) -> Any:
+        try:
+            return f()
+        except Refused as exc:
+            errors.setdefault(name, exc.refusal)
+            return None
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,99}", form.key):
+        errors["key"] = Refusal("circuit.ranking_key", {"key": repr(form.key[:100])})
+    elif form.new and form.key in RESERVED_KEYS:
+        errors["key"] = Refusal("circuit.ranking_key_reserved", {"key": repr(form.key)})
+    field("name", lambda: _text(form.name, 200))
+    field("organisation", lambda: _text(form.organisation, 200))
+    if form.method not in RANKING_METHODS:
+        errors["method"] = Refusal("circuit.ranking_method", {"method": repr(form.method[:20])})
+    if form.base.strip():
+        config["base"] = field("base", lambda: _number(form.base))
+    if form.method == "table":
+        def table() -> list[float]:
+            items = [x for x in re.split(r"[\s,;]+", form.table.strip()) if x]
+            if not items:
+                raise UseCaseError("circuit.table_empty")
+            if len(items) > MAX_PLACES:
+                raise UseCaseError("circuit.too_many_places", n=len(items), most=MAX_PLACES)
+            return [_number(x) for x in items]
+        config["table"] = field("table", table)
+    weights: dict[str, float] = {}
+    for level, w in form.weights:
+        level = level.strip()
+        if not level and not w.strip():
+            continue
+        if not re.fullmatch(r"[\w-]{1,40}", level):
+            errors.setdefault("weights", Refusal("circuit.level_name",
+                                                 {"level": repr(level[:40])}))
+        elif level in weights:
+            errors.setdefault("weights", Refusal("circuit.level_twice",
+                                                 {"level": repr(level)}))
+        elif w.strip():
+            value = field("weights", partial(_number, w))
+            if value is not None:
+                weights[level] = value
+    if weights:
+        config["weights"] = weights
+    if form.half_life.strip():
+        half = field("half_life", lambda: _number(form.half_life, least=-MAX_NUMBER))
+        if half is not None and half < 0:
+            errors["half_life"] = Refusal("ranking.half_life")
+        config["half_life_days"] = half
+    if form.best.strip():
+        best = field("best", lambda: _number(form.best, whole=True, least=-MAX_NUMBER))
+        if best is not None and best < 1:
+            errors["best"] = Refusal("ranking.best")
+        elif best is not None and best > MAX_PLACES:
+            errors["best"] = Refusal("circuit.too_big", {"value": str(best),
+                                                         "most": str(MAX_PLACES)})
+        config["best"] = best
+    days: dict[str, date | None] = {}
+    for name in ("season_start", "season_end"):
+        text = getattr(form, name).strip()
+        days[name] = None
+        if text:
+            try:
+                days[name] = date.fromisoformat(text)
+            except ValueError:
+                errors[name] = Refusal("circuit.not_a_date", {"value": repr(text[:40])})
+            config[name] = text
+    start, end = days["season_start"], days["season_end"]
+    if start and end and end < start:
+        errors["season_end"] = Refusal("circuit.season_order", {"start": start.isoformat(),
+                                                               "end": end.isoformat()})
+    levels = weights or dict(DEFAULT_WEIGHTS)
+    level = form.level.strip() or DEFAULT_LEVEL
+    if level not in levels:
+        errors["level"] = Refusal("ranking.unknown_level", {"level": repr(level[:40]),
+                                                            "levels": ", ".join(levels)})
+    for slug, division, lvl in form.counts or ():
+        if lvl and lvl not in levels:
+            errors[f"count:{slug}/{division}"] = Refusal("ranking.unknown_level", {
+                "level": repr(lvl[:40]), "levels": ", ".join(levels)})
+    return config, errors
+
+
+def save_ranking(store: Store, form: RankingForm, *, who: str) -> RankingInfo:
+    """Create or change a ranking from what was typed, with the divisions it lists, in
+    one transaction (audited); every field's refusal at once
+    (:class:`RankingRefused`), and then nothing is changed."""
+    config, errors = check_ranking(form)
+    if errors:
+        raise RankingRefused(errors)
+    cfg = config_of(config)
+    level = form.level.strip() or DEFAULT_LEVEL
+    with store.transaction() as s:
+        row = rows.ranking_by_key(s, form.key)
+        if row is not None and form.new:
+            raise RankingRefused({"key": Refusal("circuit.ranking_exists",
+                                                 {"key": repr(form.key)})})
+        listed: dict[int, str] = rows.ranking_events(s, row.id) if row is not None else {}
+        changes: list[tuple[str, str, int, str | None]] = []
+        for slug, division, lvl in form.counts or ():
+            did = rows.division_id(s, slug, division)
+            if did is None:
+                errors[f"count:{slug}/{division}"] = Refusal("circuit.no_division", {
+                    "tournament": repr(slug), "division": repr(division)})
+            elif listed.get(did) != (lvl or None):
+                changes.append((slug, division, did, lvl or None))
+        after = dict(listed)
+        for _slug, _div, did, now_at in changes:
+            if now_at is None:
+                after.pop(did, None)
+            else:
+                after[did] = now_at
+        lost = sorted({x for x in after.values() if x not in cfg.weights})
+        if lost:  # a division listed at a level the weights no longer have
+            errors["weights"] = Refusal("ranking.unknown_level", {
+                "level": ", ".join(map(repr, lost)), "levels": ", ".join(cfg.weights)})
+        if errors:
+            raise RankingRefused(errors)
+        row = _define(s, form.key, who=who, name=_text(form.name, 200),
+                      organisation=_text(form.organisation, 200), cfg=cfg,
+                      counts_all=not form.only_listed, default_level=level)
+        for slug, division, did, now_at in changes:
+            _count(s, row.id, form.key, slug, did, division, now_at, who=who)
+        return _ranking_info(s, form.key)
+
+
+@dataclass(frozen=True, slots=True)
+class DivisionChoice:
+    """A division a ranking may list: its tournament, and whether it is awarded."""
+
+    tournament: str
+    tournament_name: str
+    date: str
+    division: str
+    division_name: str
+    awarded: bool
+    id: int
+
+
+def ranking_divisions(store: Store) -> list[DivisionChoice]:
+    """Every division of every tournament, newest tournament first (the ranking form's
+    list)."""
+    with store.reading() as s:
+        return [DivisionChoice(*r) for r in rows.every_division(s)]
 
 
 def _division(s: Any, slug: str, division: str) -> int:
@@ -946,12 +1469,15 @@ def person_page(store: Store, pid: int) -> PersonPage | None:
 
 
 __all__ = [
-    "DEFAULT_RANKING", "Candidate", "Entry", "EventPoints", "Holder", "MergeOutcome",
-    "PersonPage", "PersonView", "Played", "RankingEntry", "RankingInfo", "RankingTable",
-    "RatingLine", "SeatView", "backfill", "by_qualification", "candidates", "config_data",
+    "DEFAULT_RANKING", "MAX_NUMBER", "MAX_PLACES", "NEW", "RANKING_METHODS", "Candidate",
+    "DivisionChoice", "Entry", "EventPoints", "Holder", "Identity", "MergeOutcome",
+    "PersonChoice", "PersonPage", "PersonView", "Played", "RankingEntry", "RankingForm",
+    "RankingInfo", "RankingRefused", "RankingTable", "RatingLine", "Said", "SeatView",
+    "backfill", "by_qualification", "candidates", "check_ranking", "config_data",
     "config_of", "count_division", "decline", "define_ranking", "grant_qualification",
-    "holders", "merge", "parse_day", "people", "person", "person_page", "qualifications",
-    "rankings",
-    "rate_division", "ratings", "recompute_ratings", "record_results", "register_qualified",
-    "same_person", "seats", "seed_order", "set_person", "set_quota", "split",
+    "holders", "identify", "merge", "parse_day", "people", "person", "person_page",
+    "possible_same", "qualifications", "ranking_divisions", "rankings", "rate_division",
+    "ratings", "recompute_ratings", "record_results", "register_qualified", "same_person",
+    "save_ranking", "seats", "seed_order", "set_person", "set_quota", "settle_people",
+    "split", "suggest",
 ]

@@ -10,7 +10,7 @@ from typing import Any
 
 from meldtour.store.db import Store
 from meldtour.store.models import RegistrationRow
-from meldtour.store.repository import load
+from meldtour.store.repository import Loaded, load
 from meldtour.tournament import (
     Notice,
     Progress,
@@ -24,7 +24,7 @@ from meldtour.tournament import (
     withdraw,
 )
 
-from .circuit import by_qualification
+from .circuit import PersonChoice, by_qualification, settle_people
 from .divisions import division_key, resolve_division
 from .errors import UseCaseError, engine_error
 from .unit import Outcome, act
@@ -32,28 +32,41 @@ from .unit import Outcome, act
 
 @dataclass(frozen=True, slots=True)
 class PlayerEntry:
-    """A player to register; ``line`` names the row of the file it came from."""
+    """A player to register; ``line`` names the row of the file it came from.
+
+    Who the player is: ``person`` — a person who played before (by id), ``"new"``, or
+    ``None``: a new person unless the evidence given (``member_number``,
+    ``birth_year``) names one who played before (:func:`.circuit.suggest`); a name
+    alone never does. The member number and birth year are recorded for the person.
+    """
 
     name: str
     division: str | None = None
     tags: tuple[str, ...] = ()
     generation: int | None = None
     line: int | None = None
+    member_number: str | None = None
+    birth_year: int | None = None
+    person: PersonChoice = None
 
 
 def register_players(
     store: Store, slug: str | None, entries: Sequence[PlayerEntry], *, who: str,
     tick: Callable[[], Any] | None = None,
 ) -> Outcome:
-    """Register players in order (past a division's cap they are waitlisted). All or
-    nothing: an error names the row and nothing is registered. A division by
-    qualification takes its holders only (:func:`.circuit.by_qualification`)."""
+    """Register players in order (past a division's cap they are waitlisted), each as
+    the person chosen or named by the evidence, else a new person
+    (:func:`.circuit.settle_people`). All or nothing: an error names the row and
+    nothing is registered. A division by qualification takes its holders only
+    (:func:`.circuit.by_qualification`)."""
     qualified = by_qualification(store, slug, entries, who=who)
     if qualified is not None:
         return qualified
+    new: list[int] = []
 
     def step(t: Tournament) -> Progress:
         notices: list[Notice] = []
+        known = {r.player for r in t.registrations}
         for e in entries:
             try:
                 division = resolve_division(t, e.division, for_import=True)
@@ -66,9 +79,20 @@ def register_players(
             notices.extend(more)
             if tick:
                 tick()
+        new[:] = [r.player for r in t.registrations if r.player not in known]
         return Progress(t, tuple(notices))
 
-    return act(store, slug, who, "register", step)
+    return act(store, slug, who, "register", step, then=_people(new, entries, who))
+
+
+def _people(new: Sequence[int], entries: Sequence[PlayerEntry],
+            who: str) -> Callable[[Any, Loaded], Sequence[Notice]]:
+    """The registrations just written (by number), each as its entry's person."""
+    def then(s: Any, loaded: Loaded) -> Sequence[Notice]:
+        placed = [(loaded.registrations[n], e) for n, e in zip(new, entries, strict=True)]
+        return settle_people(s, loaded.row.slug, placed, who=who)
+
+    return then
 
 
 def find_player(t: Tournament, token: str, division: str | None = None) -> int:
@@ -152,16 +176,26 @@ def drop_player(store: Store, slug: str | None, player: str, *, who: str,
 
 
 def enter_late(store: Store, slug: str | None, division: str | None, name: str, *,
-               who: str, tags: Sequence[str] = (), generation: int | None = None) -> Outcome:
+               who: str, tags: Sequence[str] = (), generation: int | None = None,
+               member_number: str | None = None, birth_year: int | None = None,
+               person: PersonChoice = None) -> Outcome:
     """Enter a player after the start where the division allows late entry (before
-    the start this is an ordinary registration)."""
+    the start this is an ordinary registration), as the person chosen or named by the
+    evidence (as :func:`register_players`)."""
+    new: list[int] = []
+
     def step(t: Tournament) -> Progress:
         if not name.strip():
             raise TournamentError("registration.needs_name")
-        return late_entry(t, division_key(t, division), name, tags=tags,
+        known = {r.player for r in t.registrations}
+        done = late_entry(t, division_key(t, division), name, tags=tags,
                           generation=generation)
+        new[:] = [r.player for r in done.tournament.registrations if r.player not in known]
+        return done
 
-    return act(store, slug, who, "late_entry", step)
+    entry = PlayerEntry(" ".join(name.split()), division, tuple(tags), generation,
+                        member_number=member_number, birth_year=birth_year, person=person)
+    return act(store, slug, who, "late_entry", step, then=_people(new, [entry], who))
 
 
 def _player(t: Tournament, token: str) -> int:

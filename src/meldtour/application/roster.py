@@ -22,16 +22,16 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import Literal
 
 from meldtour.core.jsontext import is_control
 from meldtour.core.refusal import Refusal, register
 from meldtour.tournament import Tournament, TournamentError
-from meldtour.tournament.entries import check_generation, check_name, check_tags
+from meldtour.tournament.entries import check_generation, check_name, check_tags, name_key
 
 from .divisions import resolve_division
 from .errors import UseCaseError
@@ -53,15 +53,19 @@ register({
     "players.generation_not_number": "generation %(value)s is not a whole number",
     "players.same_in_list": "the same name as line %(line)s",
     "players.same_registered": "already registered as #%(n)s in %(div)s",
+    "players.bad_member": "a member number is at most %(limit)s characters, without "
+                          "control characters",
 })
 
 Kind = Literal["text", "xlsx"]
-Field = Literal["name", "division", "tags", "generation", ""]
+Field = Literal["name", "division", "tags", "generation", "member", "birth_year", ""]
 
 #: A list registers at most this many (a day's divisions hold far fewer).
 MAX_ROWS = 5000
 #: A list's size: 10 MB.
 MAX_BYTES = 10 * 1024 * 1024
+#: A member number's length (as the people's details keep it).
+MAX_MEMBER = 40
 
 #: The header's words per column, in the three languages.
 HEADERS: Mapping[str, str] = {
@@ -72,9 +76,14 @@ HEADERS: Mapping[str, str] = {
     "generation": "generation", "세대": "generation", "世代": "generation",
     "family": "family", "가족": "family", "家族": "family",
     "club": "club", "클럽": "club", "クラブ": "club",
+    "member": "member", "member number": "member", "회원번호": "member",
+    "회원 번호": "member", "会員番号": "member",
+    "birth year": "birth_year", "born": "birth_year", "출생연도": "birth_year",
+    "출생 연도": "birth_year", "생년": "birth_year", "生年": "birth_year",
+    "生まれ年": "birth_year",
 }
 #: The columns of a list without a header, in order.
-POSITIONAL = ("name", "division", "tags", "generation")
+POSITIONAL = ("name", "division", "tags", "generation", "member", "birth_year")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +106,9 @@ class RosterRow:
     generation: str = ""
     problems: tuple[RowProblem, ...] = ()
     same_as: tuple[Refusal, ...] = ()
+    #: What tells the person apart: the organisation's member number, the birth year.
+    member: str = ""
+    birth_year: str = ""
 
     def tag_list(self) -> tuple[str, ...]:
         return tuple(x for x in self.tags.replace(";", " ").replace(",", " ").split() if x)
@@ -105,19 +117,8 @@ class RosterRow:
         """The registration it asks for (a row without problems)."""
         return PlayerEntry(" ".join(self.name.split()), self.division or None,
                            self.tag_list(), int(self.generation) if self.generation else None,
-                           self.line)
-
-
-def name_key(name: str) -> str:
-    """How likely duplicates are told: width, case and spaces aside ("김 민지" and
-    "김민지", "ＫＩＭ" and "kim").
-
-    >>> name_key(" 김 민지 ") == name_key("김민지")
-    True
-    >>> name_key("ＫＩＭ Minji") == name_key("kimminji")
-    True
-    """
-    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+                           self.line, self.member or None,
+                           int(self.birth_year) if self.birth_year else None)
 
 
 def decode(raw: bytes | str, limit: int = MAX_BYTES) -> str:
@@ -187,9 +188,11 @@ def _columns(first: Sequence[str]) -> list[str] | None:
 def read_roster(raw: bytes | str, kind: Kind = "text", *, header: bool = False,
                 limit: int = MAX_BYTES, max_rows: int = MAX_ROWS) -> list[RosterRow]:
     """The rows of a list, each with the problems found in it alone. A list is a header
-    row (``name,division,tags,generation`` or their Korean or Japanese words, and
-    ``family`` and ``club`` columns for those tags) and its rows, or — unless
-    ``header`` is required — rows of name, division, tags, generation in that order.
+    row (``name,division,tags,generation`` or their Korean or Japanese words,
+    ``family`` and ``club`` columns for those tags, ``member`` and ``birth year``
+    columns for what tells the person apart) and its rows, or — unless ``header`` is
+    required — rows of name, division, tags, generation, member number, birth year in
+    that order.
     Blank lines are skipped; a list that cannot be read at all is refused whole."""
     if kind == "xlsx":
         if isinstance(raw, str):
@@ -223,7 +226,9 @@ def read_roster(raw: bytes | str, kind: Kind = "text", *, header: bool = False,
                 tags = f"{tags} {kind_}:{'_'.join(fields[kind_].split())}".strip()
         out.append(check_row(RosterRow(line, fields.get("name", ""),
                                        fields.get("division", ""), tags,
-                                       fields.get("generation", ""))))
+                                       fields.get("generation", ""),
+                                       member=fields.get("member", ""),
+                                       birth_year=fields.get("birth_year", ""))))
     return out
 
 
@@ -252,8 +257,17 @@ def check_row(row: RosterRow) -> RosterRow:
             check_generation(int(gen))
         except TournamentError as exc:
             problems.append(RowProblem("generation", exc.refusal))
-    return replace(row, name=" ".join(row.name.split()), generation=gen,
-                   problems=tuple(problems), same_as=())
+    member = " ".join(row.member.split())
+    if len(member) > MAX_MEMBER or any(is_control(c, line_ends=False) for c in member):
+        problems.append(RowProblem("member", Refusal("players.bad_member",
+                                                     {"limit": MAX_MEMBER})))
+    year = row.birth_year.strip()
+    if year and not (year.isascii() and year.isdigit()
+                     and 1900 <= int(year) <= date.today().year):
+        problems.append(RowProblem("birth_year", Refusal("circuit.birth_year",
+                                                         {"year": repr(year[:20])})))
+    return replace(row, name=" ".join(row.name.split()), generation=gen, member=member,
+                   birth_year=year, problems=tuple(problems), same_as=())
 
 
 def check_roster(t: Tournament, rows: Sequence[RosterRow],

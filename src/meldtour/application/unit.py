@@ -3,11 +3,12 @@ what changed (an audit line each), commit — or roll the whole unit back."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from meldtour.store.db import Store
-from meldtour.store.repository import Change, Lock, SheetKey, load, save, touch
+from meldtour.store.repository import Change, Loaded, Lock, SheetKey, load, save, touch
 from meldtour.tournament import Notice, Problem, Progress, Tournament, TournamentError
 
 from .errors import UseCaseError
@@ -28,8 +29,11 @@ def act(
     store: Store, slug: str | None, who: str, action: str,
     step: Callable[[Tournament], Progress], *, lock: Lock = "update", why: str = "",
     expected: Mapping[SheetKey, int] | None = None,
+    then: Callable[[Any, Loaded], Sequence[Notice]] | None = None,
 ) -> Outcome:
-    """Run the engine's ``step`` on the tournament in one transaction and save it."""
+    """Run the engine's ``step`` on the tournament in one transaction and save it;
+    ``then`` (the session and the rows as saved) does what else belongs to the same
+    unit of work and may add notices (or refuse it all)."""
     with store.transaction() as s:
         loaded = load(s, slug, lock)
         try:
@@ -38,9 +42,11 @@ def act(
             raise UseCaseError.of(exc) from None
         changes = save(s, loaded, progress.tournament, who=who, action=action, why=why,
                        expected=expected)
+        more = tuple(then(s, loaded)) if then is not None else ()
         if lock == "update" and changes:
             touch(loaded)
-    return Outcome(progress.tournament, progress.notices, progress.problems, tuple(changes))
+    return Outcome(progress.tournament, progress.notices + more, progress.problems,
+                   tuple(changes))
 
 
 __all__ = ["Outcome", "act"]

@@ -95,13 +95,13 @@ def ranking_arguments(parser: argparse.ArgumentParser) -> None:
     d.add_argument("key", metavar="KEY")
     d.add_argument("--name", default="")
     d.add_argument("--organisation", default="")
-    d.add_argument("--base", type=float, help="points for a win at weight 1 (default 1000)")
+    d.add_argument("--base", help="points for a win at weight 1 (default 1000)")
     d.add_argument("--weight", action="append", default=[], metavar="LEVEL=W",
                    help="a level's weight (default world=2 national=1 regional=0.5 "
                         "monthly=0.25)")
-    d.add_argument("--half-life", type=float, metavar="DAYS",
+    d.add_argument("--half-life", metavar="DAYS",
                    help="points halve every DAYS (0: no decay; default 365)")
-    d.add_argument("--best", type=int, help="how many best results count (default 4)")
+    d.add_argument("--best", help="how many best results count (default 4)")
     d.add_argument("--table", metavar="P1,P2,...",
                    help="points by place instead of the percentile (times the weight)")
     d.add_argument("--season-start", metavar="DATE")
@@ -124,40 +124,38 @@ def ranking_run(args: argparse.Namespace) -> int:
     return _run("ranking", args, _ranking)
 
 
+#: A ranking's fields by the options of ``meldtour ranking define``.
+OPTIONS = {"key": "KEY", "name": "--name", "organisation": "--organisation",
+           "base": "--base", "table": "--table", "weights": "--weight",
+           "half_life": "--half-life", "best": "--best", "season_start": "--season-start",
+           "season_end": "--season-end", "level": "--level"}
+
+
 def _ranking(store: Any, args: argparse.Namespace) -> int:
     from meldtour.application import circuit as c
     from meldtour.application.errors import UseCaseError
+    from meldtour.core.refusal import english
 
     action = getattr(args, "ranking_action", None)
     if action == "define":
-        config: dict[str, Any] = {}
-        for name, value in (("base", args.base), ("half_life_days", args.half_life),
-                            ("best", args.best)):
-            if value is not None:
-                config[name] = value
-        if args.weight:
-            weights = {}
-            for item in args.weight:
-                level, _, w = item.partition("=")
-                try:
-                    weights[level.strip()] = float(w)
-                except ValueError:
-                    raise UseCaseError("circuit.bad_number", what=f"the weight of {level!r}",
-                                       value=repr(w)) from None
-            config["weights"] = weights
-        if args.table:
-            try:
-                config["table"] = [float(x) for x in args.table.split(",") if x.strip()]
-            except ValueError:
-                raise UseCaseError("circuit.bad_number", what="--table",
-                                   value=repr(args.table)) from None
-        for name, value in (("season_start", args.season_start),
-                            ("season_end", args.season_end)):
-            if value:
-                config[name] = c.parse_day(value, f"--{name.replace('_', '-')}").isoformat()  # type: ignore[union-attr]
-        info = c.define_ranking(store, args.key, who=_who(args), name=args.name,
-                                organisation=args.organisation, config=config,
-                                counts_all=not args.only_listed, default_level=args.level)
+        weights = []
+        for item in args.weight:
+            level, eq, w = item.partition("=")
+            if not eq:
+                raise UseCaseError("circuit.weight_item", item=repr(item))
+            weights.append((level, w))
+        form = c.RankingForm(args.key, args.name, args.organisation,
+                             "table" if args.table else "percentile", args.base or "",
+                             args.table or "", tuple(weights), args.half_life or "",
+                             args.best or "", args.season_start or "",
+                             args.season_end or "", args.only_listed, args.level)
+        try:
+            info = c.save_ranking(store, form, who=_who(args))
+        except c.RankingRefused as exc:
+            for field, refusal in exc.fields.items():
+                print(f"meldtour ranking define: {OPTIONS.get(field, field)}: "
+                      f"{english(refusal)}", file=sys.stderr)
+            return 1
         _say_info(args, info)
         return 0
     if action == "count":

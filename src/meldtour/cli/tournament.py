@@ -79,7 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = add("players", "register players from a CSV file, or list them")
     psub = p.add_subparsers(dest="players_action", metavar="ACTION")
     imp = psub.add_parser("import", help="register players from FILE.csv or .xlsx "
-                                         "(header name,division,tags,generation)")
+                                         "(header name,division,tags,generation, and "
+                                         "member,birth year to find people again)")
     _common(imp)
     imp.add_argument("file", type=Path, metavar="FILE.csv")
     ls = psub.add_parser("list", help="the registrations")
@@ -339,9 +340,10 @@ def _file_bytes(path: Path) -> bytes:
 
 
 def read_players_csv(path: Path) -> list[Any]:
-    """Rows of ``name,division,tags,generation`` (a CSV file, or an XLSX workbook's
-    first sheet) (only ``name`` is required; tags are
-    separated by ``;`` or spaces), read by the one reader of players' lists
+    """Rows of ``name,division,tags,generation`` (and ``member``, ``birth year``: who
+    played before is found again by them, never by the name alone) (a CSV file, or an
+    XLSX workbook's first sheet) (only ``name`` is required; tags are separated by
+    ``;`` or spaces), read by the one reader of players' lists
     (:mod:`meldtour.application.roster`, which the director's import page uses too).
     Errors name the row."""
     from meldtour.application.roster import read_roster
@@ -369,15 +371,18 @@ def cmd_players(store: Any, args: argparse.Namespace) -> int:
         with _progress(len(entries), "registering", not _opt(args, "json")) as tick:
             out = uc.register_players(store, _slug(args), entries, who=_who(args), tick=tick)
         waiting = [n for n in out.notices if n.what == "waitlisted"]
+        again = [n for n in out.notices if n.what == "person"]
         if _opt(args, "json"):
             _print_json({"registered": len(entries) - len(waiting),
-                         "waitlisted": len(waiting),
+                         "waitlisted": len(waiting), "found_again": len(again),
                          "notices": [n.text for n in out.notices]})
         else:
             con = _console()
             con.print(f"registered {len(entries) - len(waiting)} players"
-                      + (f", {len(waiting)} on the waitlist" if waiting else ""))
-            for n in waiting:
+                      + (f", {len(waiting)} on the waitlist" if waiting else "")
+                      + (f"; {len(again)} found again by member number or birth year"
+                         if again else ""))
+            for n in waiting + again:
                 con.print(f"• {n.text}")
         return 0
     if args.players_action == "list":

@@ -58,8 +58,11 @@ class PersonRow(Base):
 
 
 class MergeRow(Base):
-    """A merge (two people are one) or a split (some registrations are another person):
-    which registrations moved from whom to whom, who did it and why."""
+    """A merge (two people are one), a link (a registration is someone's: "the same
+    person as …", also at registration) or a split (some registrations are another
+    person): which registrations moved from whom to whom, who did it and why. A ``new``
+    line records the director's "a new person" over people of the same name (source
+    and target are that person)."""
 
     __tablename__ = "person_merge"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -215,6 +218,37 @@ def registration(s: Any, slug: str, number: int) -> RegistrationRow | None:
     return row
 
 
+def registrations_in(s: Any, slug: str) -> list[tuple[int, int, int, str]]:
+    """(registration id, number, person, name) of every registration of ``slug``."""
+    return [tuple(r) for r in s.execute(
+        select(RegistrationRow.id, RegistrationRow.number, RegistrationRow.player_id,
+               RegistrationRow.name)
+        .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
+        .where(TournamentRow.slug == slug).order_by(RegistrationRow.number)).all()]
+
+
+def people_elsewhere(s: Any, slug: str) -> dict[int, str]:
+    """Every person with a registration in a tournament other than ``slug``: id → name."""
+    return dict(s.execute(
+        select(Player.id, Player.name).distinct()
+        .join(RegistrationRow, RegistrationRow.player_id == Player.id)
+        .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
+        .where(TournamentRow.slug != slug)).all())
+
+
+def chosen_new(s: Any, player_ids: Iterable[int]) -> set[int]:
+    """The registrations (ids) of these people that the director chose to be a new
+    person over others of the same name (a ``new`` line of the people's log)."""
+    ids = list(player_ids)
+    if not ids:
+        return set()
+    out: set[int] = set()
+    for regs in s.scalars(select(MergeRow.registrations).where(
+            MergeRow.kind == "new", MergeRow.target_id.in_(ids))):
+        out.update(regs)
+    return out
+
+
 def move_registrations(s: Any, ids: Sequence[int], target: int) -> None:
     for r in s.scalars(select(RegistrationRow).where(RegistrationRow.id.in_(list(ids)))):
         r.player_id = target
@@ -366,6 +400,25 @@ def set_ranking_event(s: Any, ranking_id: int, division_id: int, level: str) -> 
     s.flush()
 
 
+def unset_ranking_event(s: Any, ranking_id: int, division_id: int) -> None:
+    s.execute(delete(RankingEventRow).where(RankingEventRow.ranking_id == ranking_id,
+                                            RankingEventRow.division_id == division_id))
+    s.flush()
+
+
+def every_division(s: Any) -> list[tuple[str, str, str, str, str, bool, int]]:
+    """(slug, tournament name, date, division key, division name, awarded, division id)
+    of every division, the newest tournament first."""
+    awarded = set(s.scalars(select(AwardRow.division_id).distinct()))
+    return [(slug, tname, day or "", key, dname, did in awarded, did)
+            for slug, tname, day, key, dname, did in s.execute(
+                select(TournamentRow.slug, TournamentRow.name, TournamentRow.date,
+                       DivisionRow.key, DivisionRow.name, DivisionRow.id)
+                .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+                .order_by(TournamentRow.date.desc(), TournamentRow.id.desc(),
+                          DivisionRow.position)).all()]
+
+
 def division_id(s: Any, slug: str, key: str) -> int | None:
     did: int | None = s.scalar(
         select(DivisionRow.id).join(TournamentRow,
@@ -456,11 +509,11 @@ __all__ = [
     "DeclineRow", "GrantRow", "MergeRow", "PersonRow", "QuotaRow", "RankingEventRow",
     "RankingRow", "ResultRow", "add_decline", "add_ranking", "all_people", "all_ratings",
     "audit", "awarded_divisions", "awarded_without_results", "by_member_number",
-    "clear_ratings", "declines", "details", "division_id", "division_registrations",
+    "chosen_new", "clear_ratings", "declines", "details", "division_id", "division_registrations",
     "forget_person", "grants", "merges", "move_registrations", "names", "new_person",
-    "people_named",
+    "people_elsewhere", "people_named",
     "person", "quota_divisions", "quotas", "ranking_by_key", "ranking_events", "rankings",
-    "record_merge", "registration", "registrations_of", "result_lines",
+    "record_merge", "registration", "registrations_in", "registrations_of", "result_lines",
     "results_of_division", "set_details", "set_grant", "set_quota", "set_ranking_event",
-    "store_results",
+    "store_results", "unset_ranking_event",
 ]

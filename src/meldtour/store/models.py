@@ -61,7 +61,8 @@ class Account(Base):
 
 
 class Player(Base):
-    """A person, across tournaments (identified by name when players are imported)."""
+    """A person, across tournaments: a new one for each new registration, unless the
+    application links the registration to a person who played before."""
 
     __tablename__ = "player"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -453,18 +453,13 @@ def _save_registration(w: Writer, old: Registration | None, new: Registration) -
     row = loaded.registrations.get(new.player)
     division_id = loaded.divisions[new.division].id
     if row is None:
-        # A person is found again by name across tournaments, but never twice in one
-        # tournament: two registrations of one name in a day are two people (two 김민지
-        # at a club night), each with a person of their own (docs/tournament.md,
-        # "1. Divisions and registration", People).
-        taken = {r.player_id for r in loaded.registrations.values()}
-        player = w.session.scalars(select(Player).where(Player.name == new.name,
-                                                        Player.id.not_in(taken))
-                                   .order_by(Player.id).limit(1)).first()
-        if player is None:
-            player = Player(name=new.name, created_at=w.at)
-            w.session.add(player)
-            w.session.flush()
+        # Each new registration is a new person: a name alone never makes two
+        # registrations one person (two 김민지 are two people). The application links
+        # it to a person who played before when the director chose so or the evidence
+        # says so (a member number, a birth year: docs/circuit.md, "People").
+        player = Player(name=new.name, created_at=w.at)
+        w.session.add(player)
+        w.session.flush()
         row = RegistrationRow(tournament_id=loaded.row.id, division_id=division_id,
                               player_id=player.id, number=new.player, name=new.name,
                               tags=data["tags"], generation=new.generation, status=new.status,

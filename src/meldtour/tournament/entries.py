@@ -25,6 +25,7 @@ start, a check-in undone, and a no-show reinstated under the number they had.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -56,6 +57,18 @@ register_codes({
 MAX_NAME = 80
 #: The eldest generation is 1; three-generation families need 1-3, a few more are fine.
 MAX_GENERATION = 9
+
+
+def name_key(name: str) -> str:
+    """How likely duplicates are told: width, case and spaces aside ("김 민지" and
+    "김민지", "ＫＩＭ" and "kim").
+
+    >>> name_key(" 김 민지 ") == name_key("김민지")
+    True
+    >>> name_key("ＫＩＭ Minji") == name_key("kimminji")
+    True
+    """
+    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def check_name(name: str) -> str:
@@ -166,4 +179,4 @@ def reinstate(t: Tournament, player: int) -> Progress:
 
 
 __all__ = ["MAX_GENERATION", "MAX_NAME", "check_generation", "check_name", "check_tags",
-           "edit_registration", "move_registration", "reinstate", "undo_check_in"]
+           "edit_registration", "move_registration", "name_key", "reinstate", "undo_check_in"]

@@ -18,10 +18,13 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.datastructures import FormData
 
 from meldtour import application as usecases
 from meldtour.application import circuit
+from meldtour.core.refusal import render as render_refusal
 from meldtour.store import owners
+from meldtour.tournament.ranking import DEFAULT_WEIGHTS
 
 from ..deps import load_tournament
 from ..director.deps import (
@@ -40,10 +43,11 @@ director = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 
 
 def _table(store: Any, ranking: str | None, as_of: str | None) -> circuit.RankingTable:
+    """The ranking asked for (none: the first defined, or the default one)."""
     try:
         circuit.backfill(store)
-        return circuit.ranking_table(store, ranking or None, circuit.parse_day(as_of),
-                                     public_only=True)
+        return circuit.ranking_table(store, ranking or circuit.rankings(store)[0].key,
+                                     circuit.parse_day(as_of), public_only=True)
     except usecases.UseCaseError as exc:
         raise HTTPException(400 if exc.code == "circuit.bad_date" else 404, str(exc)) from None
 
@@ -341,6 +345,130 @@ def grant_post(request: Request, store: StoreDep, director: TournamentDirectorDe
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(request, back, _("Recorded: the awards of this division qualify."))
+
+
+# ---------------------------------------------------------------------------
+# The director: a ranking's definition (the site's administrator)
+
+#: The divisions the ranking form lists (the newest first, and every one listed).
+FORM_DIVISIONS = 300
+#: The weight lines the form has beyond the ranking's levels (to add a level).
+SPARE_LEVELS = 2
+
+
+def _rankings_admin(request: Request, store: Any, account: Any) -> None:
+    """Rankings span the site's tournaments: only the site's administrator defines
+    them (as people, merges and splits)."""
+    if owners.administrator_id(store) != account.id:
+        _ = gettext_of(request)
+        raise HTTPException(403, _("Only the site's administrator defines rankings."))
+
+
+def _form_divisions(store: Any, info: circuit.RankingInfo | None
+                    ) -> list[tuple[circuit.DivisionChoice, str]]:
+    listed = dict(info.events) if info else {}
+    every = circuit.ranking_divisions(store)
+    shown = [d for i, d in enumerate(every) if i < FORM_DIVISIONS or d.id in listed]
+    return [(d, listed.get(d.id, "")) for d in shown]
+
+
+def _ranking_form(request: Request, store: Any, director: Any, form: circuit.RankingForm,
+                  *, new: bool, errors: dict[str, list[str]] | None = None,
+                  status_code: int = 200) -> Response:
+    info = None if new else _stored(store, form.key)
+    divisions = _form_divisions(store, info)
+    if form.counts is not None:  # as sent back
+        sent = {(slug, key): lvl for slug, key, lvl in form.counts}
+        divisions = [(d, sent.get((d.tournament, d.division), lvl)) for d, lvl in divisions]
+    weights = [(lv, w) for lv, w in form.weights if lv.strip() or w.strip()]
+    weights += [("", "")] * SPARE_LEVELS
+    levels = [lv for lv, _w in form.weights if lv.strip()] or list(DEFAULT_WEIGHTS)
+    return render(request, "director/ranking.html", status_code, account=director,
+                  form=form, new=new, errors=errors or {}, weights=weights, levels=levels,
+                  divisions=divisions, methods=circuit.RANKING_METHODS)
+
+
+@director.get("/rankings", response_class=HTMLResponse)
+def rankings_page(request: Request, store: StoreDep, director: DirectorDep) -> Response:
+    _rankings_admin(request, store, director)
+    return render(request, "director/rankings.html", account=director,
+                  rankings=circuit.rankings(store, stored=True))
+
+
+@director.get("/rankings/new", response_class=HTMLResponse)
+def ranking_new(request: Request, store: StoreDep, director: DirectorDep) -> Response:
+    _rankings_admin(request, store, director)
+    return _ranking_form(request, store, director, circuit.RankingForm.blank(), new=True)
+
+
+def _stored(store: Any, key: str) -> circuit.RankingInfo:
+    info = next((r for r in circuit.rankings(store, stored=True) if r.key == key), None)
+    if info is None:
+        raise HTTPException(404, f"no ranking {key!r}")
+    return info
+
+
+@director.get("/rankings/{key}", response_class=HTMLResponse)
+def ranking_edit(request: Request, store: StoreDep, director: DirectorDep,
+                 key: str) -> Response:
+    _rankings_admin(request, store, director)
+    info = _stored(store, key)
+    return _ranking_form(request, store, director, circuit.RankingForm.of(info), new=False)
+
+
+def _form_of(form: FormData, key: str, new: bool) -> circuit.RankingForm:
+    def text(name: str, limit: int = 200) -> str:
+        value = form.get(name)
+        return value[:limit] if isinstance(value, str) else ""
+
+    n = text("levels", 4)
+    weights = tuple((text(f"level{i}", 60), text(f"weight{i}", 40))
+                    for i in range(min(int(n), 100) if n.isdigit() else 0))
+    counts = []
+    for name, value in form.multi_items():
+        if name.startswith("count:") and isinstance(value, str):
+            slug, _, division = name[6:].partition("/")
+            counts.append((slug, division, value[:60]))
+    return circuit.RankingForm(
+        key=key, name=text("name"), organisation=text("organisation"),
+        method=text("method", 20), base=text("base", 40), table=text("table", 4000),
+        weights=weights, half_life=text("half_life", 40), best=text("best", 40),
+        season_start=text("season_start", 40), season_end=text("season_end", 40),
+        only_listed=bool(form.get("only_listed")), level=text("default_level", 60),
+        counts=tuple(counts), new=new)
+
+
+@director.post("/rankings")
+async def ranking_create(request: Request, store: StoreDep, director: DirectorDep) -> Response:
+    _rankings_admin(request, store, director)
+    form = await request.form()
+    key = form.get("key")
+    return _ranking_save(request, store, director,
+                         _form_of(form, key.strip()[:100] if isinstance(key, str) else "",
+                                  True))
+
+
+@director.post("/rankings/{key}")
+async def ranking_post(request: Request, store: StoreDep, director: DirectorDep,
+                       key: str) -> Response:
+    _rankings_admin(request, store, director)
+    _stored(store, key)
+    return _ranking_save(request, store, director, _form_of(await request.form(), key, False))
+
+
+def _ranking_save(request: Request, store: Any, director: Any,
+                  form: circuit.RankingForm) -> Response:
+    _ = gettext_of(request)
+    try:
+        info = circuit.save_ranking(store, form, who=director.name)
+    except circuit.RankingRefused as exc:
+        errors: dict[str, list[str]] = {}
+        for field, refusal in exc.fields.items():
+            errors.setdefault(field, []).append(render_refusal(refusal, _))
+        return _ranking_form(request, store, director, form, new=form.new, errors=errors,
+                             status_code=422)
+    return redirect(request, f"/director/rankings/{info.key}",
+                    _("The ranking is saved: the public ranking page shows it now."))
 
 
 router = APIRouter()

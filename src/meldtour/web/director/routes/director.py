@@ -17,7 +17,9 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import FormData
 
 from meldtour import application as usecases
+from meldtour.application import circuit
 from meldtour.application import clock as clock_uc
+from meldtour.core.refusal import render as render_refusal
 from meldtour.core.rules import PRESETS
 from meldtour.store import owners
 from meldtour.store.db import Store
@@ -496,15 +498,37 @@ def drop(request: Request, store: StoreDep, director: TournamentDirectorDep, slu
 
 @router.post("/t/{slug}/d/{key}/late")
 def late(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str,
-         name: str = Form(""), family: str = Form("")) -> Response:
+         name: str = Form(""), family: str = Form(""), member: str = Form(""),
+         birth_year: str = Form(""), person: str = Form("")) -> Response:
     """A late entry (where the division allows it): present at once, seated from the
-    next round."""
+    next round. When people of the same name played before, a page first asks who
+    this is (with the evidence) and sends the entry back with the choice."""
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/checkin"
-    tags = (f"family:{' '.join(family.split())[:40]}",) if family.strip() else ()
+    name = " ".join(name.split())[:80]
+    family = " ".join(family.split())[:40]
+    member = " ".join(member.split())[:40]
+    year = birth_year.strip()[:4]
+    if year and not (year.isascii() and year.isdigit()):
+        return redirect(request, back + "#late", _("The birth year must be a year, like 1990."),
+                        "error")
+    tags = (f"family:{family}",) if family else ()
+    choice: circuit.PersonChoice = int(person) if person.isdigit() \
+        else circuit.NEW if person == "new" else None
+    said = usecases.PlayerEntry(name, member_number=member or None,
+                                birth_year=int(year) if year else None, person=choice)
+    found = circuit.identify(store, slug, [said])[0] if name else None
+    if found is not None and ((found.candidates and choice is None) or found.problems):
+        t = load_tournament(store, slug)
+        return render(request, "director/late_who.html", 422 if found.problems else 200,
+                      account=director, t=t, slug=slug, div=t.division(key), entry_name=name,
+                      family=family, member=member, birth_year=year, found=found,
+                      chosen=str(found.chosen) if found.chosen is not None else "new",
+                      errors=[render_refusal(r, _) for _f, r in found.problems])
     try:
-        out = usecases.enter_late(store, slug, key, " ".join(name.split())[:80],
-                                  who=director.name, tags=tags)
+        out = usecases.enter_late(store, slug, key, name, who=director.name, tags=tags,
+                                  member_number=said.member_number,
+                                  birth_year=said.birth_year, person=choice)
     except usecases.UseCaseError as exc:
         return redirect(request, back, _refused(request, exc), "error")
     reg = out.tournament.registrations[-1]

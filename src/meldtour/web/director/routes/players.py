@@ -1,8 +1,10 @@
-"""The director's players: the list (search by ``#5`` or a part of a name), one player
-added, many added from a pasted list or a CSV/XLSX file through a preview that marks
-each line's errors and likely duplicates before anything is saved (then all are saved
-in one transaction), a player mended (name, division before the start, family and
-club, generation), a check-in undone, a no-show reinstated.
+"""The director's players: the list (search by ``#5`` or a part of a name; a mark on
+who may be someone who played before), one player added, many added from a pasted
+list or a CSV/XLSX file through a preview that marks each line's errors and likely
+duplicates, and offers for each line the people of the same name who played before
+with the evidence ("a new person" or "the same person as #N"), before anything is
+saved (then all are saved in one transaction), a player mended (name, division before
+the start, family and club, generation), a check-in undone, a no-show reinstated.
 
 The list is read by the one reader of players' lists (:mod:`meldtour.application.roster`,
 which ``meldtour tournament players import`` uses too); every change is a use case of
@@ -21,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.formparsers import MultiPartException
 
 from meldtour import application as usecases
+from meldtour.application import circuit
 from meldtour.application.players import same_name, tags_of
 from meldtour.application.roster import RosterRow, check_roster
 from meldtour.core.refusal import render
@@ -40,14 +43,13 @@ MAX_PASTE = 200 * 1024
 MAX_FILE = 2 * 1024 * 1024
 #: Players in one list from the pages (the preview shows them all).
 MAX_ROWS = 1000
-#: The form fields of a preview: six a line, and a few more.
-MAX_FIELDS = 6 * MAX_ROWS + 20
-
+#: The form fields of a preview: nine a line, and a few more.
+MAX_FIELDS = 9 * MAX_ROWS + 20
 
 
 async def _big_form(request: Request) -> None:
     """The CSRF check of a list's form, read first with the list's own bounds (a
-    preview sends six fields a line; Starlette keeps the first reading, and the check
+    preview sends nine fields a line; Starlette keeps the first reading, and the check
     would read it with its default of 1,000 fields). A pasted list over its bound is
     not read: the route says so and changes nothing."""
     try:
@@ -63,18 +65,23 @@ async def _big_form(request: Request) -> None:
 
 
 FIELD_WORDS = {"name": N_("Name"), "division": N_("Division"), "tags": N_("Tags"),
-               "generation": N_("Generation"), "": ""}
+               "generation": N_("Generation"), "member": N_("Member number"),
+               "birth_year": N_("Birth year"), "person": N_("Who this is"), "": ""}
 
 
 @dataclass(frozen=True)
 class Line:
     """One line of the preview: the row, what the director chose for a likely duplicate
-    (``keep``, ``drop`` or ``""``), and its problems in the reader's words."""
+    (``keep``, ``drop`` or ``""``), its problems in the reader's words, and who it is:
+    the people of the same name who played before, with the evidence, and the choice
+    (``person``: ``"new"`` or a person's id)."""
 
     row: RosterRow
     choice: str
     errors: dict[str, list[str]]
     same: list[str]
+    who: circuit.Identity | None = None
+    person: str = "new"
 
     @property
     def dropped(self) -> bool:
@@ -83,6 +90,17 @@ class Line:
     @property
     def undecided(self) -> bool:
         return bool(self.same) and not self.choice
+
+    @property
+    def known(self) -> bool:
+        """Whether people of the same name played before (the line offers them)."""
+        return bool(self.who and self.who.candidates)
+
+    def entry(self) -> usecases.PlayerEntry:
+        """The registration, as the person chosen."""
+        person: circuit.PersonChoice = int(self.person) if self.person.isdigit() \
+            else circuit.NEW if self.known else None
+        return replace(self.row.entry(), line=self.row.line, person=person)
 
 
 def _text(form: FormData, name: str, limit: int = 200) -> str:
@@ -101,24 +119,54 @@ def _back(form: FormData, slug: str, default: str) -> str:
         else default
 
 
-def _lines(request: Request, t: Tournament, rows: list[RosterRow], choices: dict[int, str],
-           default: str | None) -> list[Line]:
+def _said(row: RosterRow, person: str) -> usecases.PlayerEntry:
+    """What a checked row says about who the player is (a member number or a birth
+    year in error says nothing: its error is the row's own)."""
+    wrong = {p.field for p in row.problems}
+    year = "" if "birth_year" in wrong else row.birth_year
+    member = "" if "member" in wrong else row.member
+    choice: circuit.PersonChoice = int(person) if person.isdigit() \
+        else circuit.NEW if person == "new" else None
+    return usecases.PlayerEntry(row.name, line=row.line, member_number=member or None,
+                                birth_year=int(year) if year else None, person=choice)
+
+
+def _lines(request: Request, store: Any, slug: str, t: Tournament, rows: list[RosterRow],
+           choices: dict[int, str], default: str | None,
+           people: dict[int, str] | None = None) -> list[Line]:
     """The preview's lines: the kept rows checked against the tournament (a dropped
-    row is no one's duplicate), the dropped ones as they are."""
+    row is no one's duplicate) and against the people who played before (``people``:
+    the choice sent back for each line, by line; none the first time: the evidence's
+    suggestion), the dropped ones as they are."""
     _ = gettext_of(request)
     kept = check_roster(t, [r for r in rows if choices.get(r.line) != "drop"], default)
     by_line = {r.line: r for r in kept}
+    asked = dict(people or {})
+    found_all = circuit.identify(store, slug, [_said(r, asked.get(r.line, "")) for r in kept])
+    # a choice of someone the line no longer offers (its name was mended): the evidence's
+    stale = {r.line for r, f in zip(kept, found_all, strict=True)
+             if f.chosen is not None and asked.get(r.line, "").isdigit()
+             and f.chosen not in {c.person.person for c in f.candidates}}
+    if stale:
+        asked.update(dict.fromkeys(stale, ""))
+        found_all = circuit.identify(store, slug,
+                                     [_said(r, asked.get(r.line, "")) for r in kept])
+    who = dict(zip(by_line, found_all, strict=True))
     out = []
     for r in rows:
         checked = by_line.get(r.line, r)
         errors: dict[str, list[str]] = {}
         for p in checked.problems if r.line in by_line else ():
             errors.setdefault(p.field, []).append(render(p.refusal, _))
+        found = who.get(r.line)
+        for field, refusal in found.problems if found else ():
+            errors.setdefault(field, []).append(render(refusal, _))
         same = [render(s, _) for s in checked.same_as] if r.line in by_line else []
         choice = choices.get(r.line, "")
         if choice == "keep" and not same and r.line in by_line:
             choice = ""
-        out.append(Line(checked, choice, errors, same))
+        person = str(found.chosen) if found and found.chosen is not None else "new"
+        out.append(Line(checked, choice, errors, same, found, person))
     return out
 
 
@@ -128,7 +176,8 @@ def _preview(request: Request, t: Tournament, slug: str, director: Any, lines: l
                        t=t, slug=slug, lines=lines, default=default or "", error=error,
                        field_words=FIELD_WORDS,
                        bad=[x.row.line for x in lines if x.errors and not x.dropped],
-                       undecided=[x.row.line for x in lines if x.undecided and not x.dropped])
+                       undecided=[x.row.line for x in lines if x.undecided and not x.dropped],
+                       known=[x.row.line for x in lines if x.known and not x.dropped])
 
 
 def _default_division(t: Tournament, form: FormData) -> str | None:
@@ -150,7 +199,8 @@ def players_page(request: Request, store: StoreDep, director: TournamentDirector
     return render_page(request, "director/players.html", account=director, t=t, slug=slug,
                        regs=found, total=len(t.registrations), q=q[:80], division=division,
                        status=STATUS, max_rows=MAX_ROWS, max_paste=MAX_PASTE,
-                       names={d.key: d.name for d in t.divisions})
+                       names={d.key: d.name for d in t.divisions},
+                       maybe=circuit.possible_same(store, slug))
 
 
 @router.post("/t/{slug}/players/add", dependencies=[Depends(csrf_protect)])
@@ -163,9 +213,10 @@ async def add_player(request: Request, store: StoreDep, director: TournamentDire
     form = await request.form()
     row = RosterRow(1, _text(form, "name", 200), _text(form, "division", 80),
                     " ".join(tags_of(_text(form, "family", 60), _text(form, "club", 60), ())),
-                    _text(form, "generation", 20))
-    lines = _lines(request, t, [row], {}, None)
-    if lines[0].errors or lines[0].same:
+                    _text(form, "generation", 20), member=_text(form, "member", 60),
+                    birth_year=_text(form, "birth_year", 20))
+    lines = _lines(request, store, slug, t, [row], {}, None)
+    if lines[0].errors or lines[0].same or lines[0].known:
         return _preview(request, t, slug, director, lines, None)
     return _register(request, store, slug, director, lines)
 
@@ -198,7 +249,8 @@ async def preview(request: Request, store: StoreDep, director: TournamentDirecto
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     default = _default_division(t, form)
-    return _preview(request, t, slug, director, _lines(request, t, rows, {}, default), default)
+    return _preview(request, t, slug, director,
+                    _lines(request, store, slug, t, rows, {}, default), default)
 
 
 @router.post("/t/{slug}/players/import", dependencies=[Depends(_big_form)])
@@ -217,15 +269,18 @@ async def import_players(request: Request, store: StoreDep, director: Tournament
     if not 0 < n <= MAX_ROWS:
         return redirect(request, _page("/players#many", slug),
                         _("Paste a list or choose a file first."), "error")
-    rows, choices = [], {}
+    rows, choices, people = [], {}, {}
     for i in range(n):
         line = _text(form, f"line{i}", 10)
         number = int(line) if line.isdigit() else i + 1
         rows.append(RosterRow(number, _text(form, f"name{i}"), _text(form, f"division{i}", 80),
-                              _text(form, f"tags{i}"), _text(form, f"generation{i}", 20)))
+                              _text(form, f"tags{i}"), _text(form, f"generation{i}", 20),
+                              member=_text(form, f"member{i}", 60),
+                              birth_year=_text(form, f"birth_year{i}", 20)))
         choices[number] = _text(form, f"keep{i}", 10)
+        people[number] = _text(form, f"person{i}", 12)
     default = _default_division(t, form)
-    lines = _lines(request, t, rows, choices, default)
+    lines = _lines(request, store, slug, t, rows, choices, default, people)
     if form.get("go") != "save":
         return _preview(request, t, slug, director, lines, default)
     kept = [x for x in lines if not x.dropped]
@@ -245,8 +300,7 @@ async def import_players(request: Request, store: StoreDep, director: Tournament
 def _register(request: Request, store: Any, slug: str, director: Any, kept: list[Line],
               lines: list[Line] | None = None, default: str | None = None) -> Response:
     _ = gettext_of(request)
-    entries = [replace(x.row.entry(), line=None if lines is None else x.row.line)
-               for x in kept]
+    entries = [replace(x.entry(), line=None if lines is None else x.row.line) for x in kept]
     try:
         out = usecases.register_players(store, slug, entries, who=director.name)
     except usecases.UseCaseError as exc:
