@@ -56,3 +56,13 @@ def test_lays_its_own_melds_rather_than_draw_and_goes_out_at_once() -> None:
     state, seat = _position(["k1", "k2", "k3", "r7"])
     move = HOLD.decide(player_view(state, seat))
     assert isinstance(move, Play) and len(move.board) == 2  # all four: out
+
+
+def test_goes_out_whenever_it_can_even_with_an_opponent_about_to() -> None:
+    # The opponent holds one tile (as close as can be); a play that empties the rack is
+    # played, never weighed against a draw (issue 19; BENCHMARKS.md, "Players").
+    state, seat = _position(["k1", "k2", "k3", "r7", "r8", "o9", "b9", "k9"])
+    state = dataclasses.replace(state, racks=(state.racks[0], parse_tiles(["b5"])))
+    move = ExpertPlayer(samples=32, budget=64).decide(player_view(state, seat))
+    assert isinstance(move, Play)
+    assert apply(state, move, finder=finder).state.winner == seat
