@@ -36,9 +36,9 @@ joker is an 11, worth 30) where two runs per colour reach only 29.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, final
 
 from .tables import (
     COVERED,
@@ -78,10 +78,18 @@ _SHAPE_JOKERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 _SHAPE_STEP: Final = (0, 1, 5)
 _NSTATES: Final = len(RUN_STATES)
 _JOKER_BITS: Final = 3 << _JSHIFT
+#: Joker counts that close the groups of one number, by shape, as bits ``1 << jg``.
+_SHAPE_JG: Final[tuple[int, ...]] = tuple(sum(1 << j for j in js) for js in _SHAPE_JOKERS)
+#: Sweep positions: the four colours of each of the 13 numbers.
+_POSITIONS: Final = 52
+#: Layers smaller than this are not pruned (the prune would cost more than it saves).
+_PRUNE_FROM: Final = 8
+_NONE: Final = (0, 0, 0, 0)
 #: Bits of a state's value below the previous key: the choice made (< 32 options),
 #: and at the last colour of a number the jokers put into its groups.
 _JG_SHIFT: Final = 5
 _CHOICE_BITS: Final = 7
+_CHOICE_MASK: Final = (1 << _CHOICE_BITS) - 1
 
 # A choice for one colour at one number: (group copies, run copies, run jokers).
 Choice = tuple[int, int, int]
@@ -150,6 +158,38 @@ def _option_table() -> tuple[tuple[tuple[tuple[tuple[Option, ...], ...], ...], .
 _OPTIONS: Final = _option_table()
 
 
+@final
+class _Move:
+    """One choice of one colour from one colour state at one sweep position."""
+
+    __slots__ = ("delta", "gain", "index", "jneed", "jr", "loss", "step", "used")
+
+    def __init__(self, loss: int, gain: int, index: int, delta: int, jr: int, jneed: int,
+                 step: int, used: int) -> None:
+        self.loss = loss  # what it gives up against the bound
+        self.gain = gain  # score added
+        self.index = index  # the option's index in its table
+        self.delta = delta  # added to the key, the colour's state cleared
+        self.jr = jr  # jokers put into runs
+        self.jneed = jneed  # jokers the runs then need, these included
+        self.step = step  # added to the group shape
+        self.used = used  # tiles used
+
+
+@final
+class _State:
+    """A state of a layer: its key (bit fields), its score, and its back pointer (the
+    state it came from and the choice made there, with the sweep position)."""
+
+    __slots__ = ("back", "choice", "key", "score")
+
+    def __init__(self, key: int, score: int, back: _State | None, choice: int) -> None:
+        self.key = key
+        self.score = score
+        self.back = back
+        self.choice = choice
+
+
 @dataclass(frozen=True, slots=True)
 class _Tables:
     """What every pass over one problem shares, built once per problem."""
@@ -159,56 +199,390 @@ class _Tables:
     ahead: list[list[int]]
     short: list[list[tuple[int, ...]]]
     starts: list[int]
-    #: Bits below the score in a state's value: the previous key and the choice.
-    vshift: int
     #: Per number, the colours in the order the sweep takes them.
     order: list[tuple[int, ...]]
-    #: Per number and sweep position: the colour has no copy there and no joker may
-    #: start a run there (the lookahead forbids it), so a state with no open run of
-    #: that colour can only pass it by; when every state is such, the step is skipped.
-    idle: list[tuple[bool, ...]]
+    #: Per sweep position (4 * number + k): the colour has no copy there and no joker
+    #: may start a run there (the lookahead forbids it), so a state with no open run
+    #: of that colour can only pass it by; when every state is such, the step is
+    #: skipped.
+    idle: list[bool]
+    #: Per sweep position and colour state: its moves, cheapest first (made when
+    #: first needed, shared by the passes).
+    moves: list[list[_Move] | None]
+
+
+def _row_tables() -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]], ...]:
+    """By a number's copies (base-3 digits, colour 0 lowest): its sweep order (fewest
+    copies first, so that the states inside a number branch late) and the group shapes
+    still closable after each position of the sweep (:data:`.tables.VIABLE`)."""
+    out = []
+    for code in range(81):
+        row = [code // 3**c % 3 for c in range(4)]
+        order = tuple(sorted(range(4), key=row.__getitem__))
+        out.append((order, VIABLE[tuple(row[c] for c in order)]))
+    return tuple(out)
+
+
+_ROWS: Final = _row_tables()
 
 
 def _tables(p: Problem) -> _Tables:
-    jmax = min(p.jokers, 2)
-    opts = [
-        [_OPTIONS[n][p.avail[n][c]][p.need[n][c]][jmax] for c in range(4)] for n in range(13)
-    ]
-    # The group shapes still closable after each colour (VIABLE), per number.
-    # The colours of each number in sweep order: fewest copies first, so that the
-    # states inside a number branch late (fewer of them before the groups close).
-    order = [tuple(sorted(range(4), key=row.__getitem__)) for row in p.avail]
-    # The group shapes still closable after each position of the sweep (VIABLE).
-    viable = [
-        VIABLE[tuple(min(row[c], 2) for c in o)] for row, o in zip(p.avail, order, strict=True)
-    ]
+    jt = p.jokers
+    jmax = min(jt, 2)
+    opts: list[list[tuple[Option, ...]]] = []
+    order: list[tuple[int, ...]] = []
+    viable: list[tuple[tuple[int, int, int], ...]] = []
+    for n in range(13):
+        row = p.avail[n]
+        need = p.need[n]
+        table = _OPTIONS[n]
+        opts.append([table[row[c]][need[c]][jmax] for c in range(4)])
+        o, v = _ROWS[row[0] + 3 * row[1] + 9 * row[2] + 27 * row[3]]
+        order.append(o)
+        viable.append(v)
     # ahead[n][k]: the most that the colour at position k of number n's sweep, the
     # colours after it, and everything after, can add.
-    ahead = [[0] * 4 for _ in range(14)]
+    ahead = [[0, 0, 0, 0] for _ in range(14)]
     acc = 0
     for n in range(12, -1, -1):
+        row = p.avail[n]
+        o = order[n]
+        w = BIG + n + 1
         for k in range(3, -1, -1):
-            acc += p.avail[n][order[n][k]] * (BIG + n + 1)
+            acc += row[o[k]] * w
             ahead[n][k] = acc
     # Jokers that the runs too short to stop would need at the next two numbers.
-    def later(n: int, c: int) -> int:
-        return p.avail[n % 13][c] if (n < 13 or p.wrap) else 0
-
-    short = [[SHORTFALL[later(n + 1, c)][later(n + 2, c)] for c in range(4)] for n in range(13)]
+    short: list[list[tuple[int, ...]]] = []
+    for n in range(13):
+        one = p.avail[n + 1] if n < 12 else (p.avail[0] if p.wrap else _NONE)
+        two = p.avail[n + 2] if n < 11 else (p.avail[n - 11] if p.wrap else _NONE)
+        short.append([SHORTFALL[one[c]][two[c]] for c in range(4)])
     starts = _guesses(p) if p.wrap else [0]
-    key_bits = _GUESS_SHIFT + 24 if p.wrap else (_GUESS_SHIFT if p.threshold is not None
-                                                  else _CAP_SHIFT)
     # ``jr`` jokers starting runs where there is no copy make ``jr`` 1-runs (state
     # RUN_NEXT[0][jr]), listed only when their shortfall leaves jokers for it.
-    idle = [
-        tuple(
-            not p.avail[n][c]
-            and all(short[n][c][RUN_NEXT[0][jr]] + jr > p.jokers for jr in range(1, jmax + 1))
-            for c in order[n]
-        )
-        for n in range(13)
-    ]
-    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS, order, idle)
+    idle: list[bool] = []
+    for n in range(13):
+        row = p.avail[n]
+        for c in order[n]:
+            still = row[c] == 0
+            if still:
+                deficit = short[n][c]
+                for jr in range(1, jmax + 1):
+                    if deficit[RUN_NEXT[0][jr]] + jr <= jt:
+                        still = False
+                        break
+            idle.append(still)
+    return _Tables(opts, viable, ahead, short, starts, order, idle,
+                   [None] * (_POSITIONS * _NSTATES))
+
+
+def _moves(t: _Tables, p: Problem, n: int, k: int, s: int) -> list[_Move]:
+    """The moves from colour state ``s`` at position ``k`` of number ``n``'s sweep."""
+    c = t.order[n][k]
+    shift = 6 * c
+    deficit = t.short[n][c]
+    w = BIG + n + 1
+    out: list[_Move] = []
+    nexts = RUN_NEXT[s]
+    for i, (loss, g, _r, jr, used, m) in enumerate(t.opts[n][c]):
+        ns = nexts[m]
+        if ns >= 0 and deficit[ns] + jr <= p.jokers:
+            step = _SHAPE_STEP[g]
+            delta = (ns << shift) + (jr << _JSHIFT) + (step << _SHAPE_SHIFT)
+            out.append(_Move(loss, used * w, i, delta, jr, deficit[ns] + jr, step, used))
+    t.moves[(4 * n + k) * _NSTATES + s] = out
+    return out
+
+
+def _step(p: Problem, t: _Tables, layer: list[_State], n: int, k: int, lower: int,
+          cap_max: int) -> dict[int, _State]:
+    """The states after the colour at position ``k`` of number ``n``'s sweep."""
+    jt = p.jokers
+    cap_on = p.threshold is not None
+    c = t.order[n][k]
+    shift = 6 * c
+    clear = ~(63 << shift)
+    w = BIG + n + 1
+    num = n + 1
+    bound = t.ahead[n][k] - lower
+    shapes_ok = t.viable[n][k]
+    ok0, ok1, ok2 = shapes_ok
+    joker_loss = 12 - n
+    joker_top = BIG + 13
+    last = k == 3
+    cache = t.moves
+    at = (4 * n + k) * _NSTATES
+    pos_bits = (4 * n + k) << _CHOICE_BITS
+    new: dict[int, _State] = {}
+    for st in layer:
+        key = st.key
+        score = st.score
+        jleft = jt - ((key >> _JSHIFT) & 3)
+        slack = score + bound + jleft * joker_top
+        s = (key >> shift) & 63
+        from_s = cache[at + s]
+        if from_s is None:
+            from_s = _moves(t, p, n, k, s)
+        base = key & clear
+        shape = (key >> _SHAPE_SHIFT) & 31
+        for mv in from_s:
+            loss = mv.loss
+            if loss > slack:
+                break
+            if mv.jneed > jleft:
+                continue
+            # Can the groups of this number still be closed?
+            spare = jleft - mv.jr
+            if joker_loss and spare and slack - loss < spare * joker_loss:
+                spare = (slack - loss) // joker_loss
+            ok = ok0 if spare == 0 else (ok1 if spare == 1 else ok2)
+            nshape = shape + mv.step
+            if not (ok >> nshape) & 1:
+                continue
+            nkey = base + mv.delta
+            used = mv.used
+            gained = score + mv.gain
+            choice = pos_bits + mv.index
+            if last:
+                # The last colour closes the groups of this number: ``jg`` jokers
+                # join them (the shape says how many can).
+                nkey &= _NO_SHAPE
+                fits = _SHAPE_JG[nshape]
+                for jg in range(min(spare, 2) + 1):
+                    if not (fits >> jg) & 1:
+                        continue
+                    ckey = nkey + (jg << _JSHIFT)
+                    if cap_on and used + jg:
+                        cap = (ckey >> _CAP_SHIFT) & _CAP_MASK
+                        ncap = min(cap_max, cap + (used + jg) * num)
+                        ckey += (ncap - cap) << _CAP_SHIFT
+                    _offer(new, ckey, gained + jg * w, st, choice + (jg << _JG_SHIFT))
+                continue
+            if cap_on and used:
+                cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
+                ncap = min(cap_max, cap + used * num)
+                nkey += (ncap - cap) << _CAP_SHIFT
+            _offer(new, nkey, gained, st, choice)
+    return new
+
+
+def _offer(new: dict[int, _State], key: int, score: int, back: _State, choice: int) -> None:
+    """Keep the better way to ``key``: the higher score, then (as a tie-break that
+    keeps the plans deterministic) the higher previous key, then the higher choice."""
+    old = new.get(key)
+    if old is None:
+        new[key] = _State(key, score, back, choice)
+    elif score > old.score or (score == old.score and _later(back, choice, old)):
+        old.score = score
+        old.back = back
+        old.choice = choice
+
+
+def _later(back: _State, choice: int, old: _State) -> bool:
+    was = old.back
+    assert was is not None
+    if back.key != was.key:
+        return back.key > was.key
+    return (choice & _CHOICE_MASK) > (old.choice & _CHOICE_MASK)
+
+
+def _steps(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | None]:
+    """:func:`run_dp` step by step: yields the number of states each step made."""
+    threshold = p.threshold
+    cap_max = min(threshold, _CAP_MASK) if threshold is not None else 0
+    plain = threshold is None and not p.wrap
+    layer = [_State(key, 0, None, 0) for key in t.starts]
+    # The colour bits set in some key of ``layer`` (-1: not yet known).
+    occupied = -1
+    idle = t.idle
+    for n in range(13):
+        new: dict[int, _State] | None = None
+        for k in range(4):
+            if idle[4 * n + k]:
+                if occupied < 0:
+                    occupied = _occupied(layer)
+                if not (occupied >> (6 * t.order[n][k])) & 63:
+                    # No state has an open run of this colour, none can start one:
+                    # each state passes by, unchanged (choice 0, no group joker).
+                    continue
+            new = _step(p, t, layer, n, k, lower, cap_max)
+            layer = list(new.values())
+            occupied = -1
+            yield len(new)
+        if new is not None:
+            layer = _prune(new, p.need_jokers, cap_max, plain)
+        if not layer:
+            return None
+    return _best(p, t, layer, lower, cap_max)
+
+
+def _occupied(layer: list[_State]) -> int:
+    bits = 0
+    for st in layer:
+        bits |= st.key
+    return bits
+
+
+def _best(p: Problem, t: _Tables, layer: list[_State], lower: int, cap_max: int) -> Plan | None:
+    """The plan of the first state scoring best among those that end the game well:
+    the board's jokers placed, the threshold reached, every run closed (with wrapping
+    runs: carried on into the runs that entered 1)."""
+    found: _State | None = None
+    best = -1
+    cap_on = p.threshold is not None
+    for st in layer:
+        score = st.score
+        if score <= best or score < lower:
+            continue
+        key = st.key
+        if (key >> _JSHIFT) & 3 < p.need_jokers:
+            continue
+        if cap_on and (key >> _CAP_SHIFT) & _CAP_MASK < cap_max:
+            continue
+        if p.wrap:
+            guess = key >> _GUESS_SHIFT
+            if not all(COVERS[(key >> (6 * c)) & 63][(guess >> (6 * c)) & 63]
+                       for c in range(4)):
+                continue
+        elif not (RUN_CLOSED[key & 63] and RUN_CLOSED[(key >> 6) & 63]
+                  and RUN_CLOSED[(key >> 12) & 63] and RUN_CLOSED[(key >> 18) & 63]):
+            continue
+        found, best = st, score
+    if found is None:
+        return None
+    return _unwind(t, found)
+
+
+def _prune(layer: dict[int, _State], need_jokers: int, cap_max: int,
+           plain: bool = False) -> list[_State]:
+    """Drop the states another state dominates with a score as good.
+
+    State ``a`` dominates ``b`` when, in every colour, the open runs of ``a`` can do
+    all that those of ``b`` can (:data:`.tables.COVERS`); ``a`` has used no more
+    jokers (the same number, while fewer than the board's jokers are used: those
+    must all be placed); before the initial meld, ``a``'s value so far is as high;
+    and the rest of the key (group shape, wrapping guess) is equal. Whatever
+    completes ``b`` then completes ``a``, for at least the same score.
+
+    The states go best score first, and within a score in decreasing key order (the
+    joker count flipped), which puts a state after every state that dominates it
+    (:data:`.tables.RUN_STATES` is ordered so). Each dimension keeps, per value, the
+    set of kept states that dominate it there, as the bits of an int. ``plain``: the
+    keys hold nothing but colour states and jokers (no value so far, no wrapping).
+    The states kept, in that order.
+    """
+    if len(layer) < _PRUNE_FROM:
+        return list(layer.values())
+    if plain:
+        return _prune_plain(layer, need_jokers)
+    kept: list[_State] = []
+    groups: dict[int, list[list[int]]] = {}
+    bit = 1
+    order = sorted([(st.score, key ^ _JOKER_BITS) for key, st in layer.items()], reverse=True)
+    for _, flipped in order:
+        key = flipped ^ _JOKER_BITS
+        a = key & 63
+        b = (key >> 6) & 63
+        c = (key >> 12) & 63
+        d = (key >> 18) & 63
+        j = (key >> _JSHIFT) & 3
+        cap = (key >> _CAP_SHIFT) & _CAP_MASK
+        rest = (key >> _SHAPE_SHIFT) & ~(_CAP_MASK << (_CAP_SHIFT - _SHAPE_SHIFT))
+        sets = groups.get(rest)
+        if sets is None:
+            sets = groups[rest] = [[0] * _NSTATES for _ in range(4)] + [
+                [0] * 3,
+                [0] * (cap_max + 1),
+            ]
+        elif sets[0][a] & sets[1][b] & sets[2][c] & sets[3][d] & sets[4][j] & sets[5][cap]:
+            continue
+        kept.append(layer[key])
+        for x, row in zip((a, b, c, d), sets, strict=False):
+            for y in COVERED[x]:
+                row[y] |= bit
+        row = sets[4]
+        if j >= need_jokers:
+            for y in range(j, 3):
+                row[y] |= bit
+        else:
+            row[j] |= bit
+        row = sets[5]
+        for y in range(cap + 1):
+            row[y] |= bit
+        bit <<= 1
+    return kept
+
+
+def _prune_plain(layer: dict[int, _State], need_jokers: int) -> list[_State]:
+    """:func:`_prune` when the keys hold only the colour states and the jokers."""
+    kept: list[_State] = []
+    s0 = [0] * _NSTATES
+    s1 = [0] * _NSTATES
+    s2 = [0] * _NSTATES
+    s3 = [0] * _NSTATES
+    sj = [0, 0, 0]
+    bit = 1
+    # Best score first, then decreasing key with the joker count flipped, in one int.
+    order = sorted([st.score << _JSHIFT + 2 | (key ^ _JOKER_BITS) for key, st in layer.items()],
+                   reverse=True)
+    low = (1 << _JSHIFT + 2) - 1
+    for x in order:
+        key = (x & low) ^ _JOKER_BITS
+        a = key & 63
+        b = (key >> 6) & 63
+        c = (key >> 12) & 63
+        d = (key >> 18) & 63
+        j = key >> _JSHIFT
+        if s0[a] & s1[b] & s2[c] & s3[d] & sj[j]:
+            continue
+        kept.append(layer[key])
+        for y in COVERED[a]:
+            s0[y] |= bit
+        for y in COVERED[b]:
+            s1[y] |= bit
+        for y in COVERED[c]:
+            s2[y] |= bit
+        for y in COVERED[d]:
+            s3[y] |= bit
+        if j >= need_jokers:
+            for y in range(j, 3):
+                sj[y] |= bit
+        else:
+            sj[j] |= bit
+        bit <<= 1
+    return kept
+
+
+def _unwind(t: _Tables, st: _State) -> Plan:
+    """The plan that led to ``st``: the choices along its back pointers (a step
+    skipped, where the state passed the colour by, is choice 0, no group joker)."""
+    choices: list[list[Choice]] = [[(0, 0, 0)] * 4 for _ in range(13)]
+    group_jokers = [0] * 13
+    score = st.score
+    at: _State | None = st
+    key = st.key
+    while at is not None:
+        key = at.key
+        back = at.back
+        if back is None:
+            break
+        choice = at.choice
+        pos = choice >> _CHOICE_BITS
+        n, k = pos >> 2, pos & 3
+        i = choice & ((1 << _JG_SHIFT) - 1)
+        if k == 3:
+            group_jokers[n] = (choice & _CHOICE_MASK) >> _JG_SHIFT
+        c = t.order[n][k]
+        _, g, r, jr, _, _ = t.opts[n][c][i]
+        choices[n][c] = (g, r, jr)
+        at = back
+    start = tuple((key >> (6 * c)) & 63 for c in range(4))
+    return Plan(
+        score,
+        tuple((ch[0], ch[1], ch[2], ch[3]) for ch in choices),
+        tuple(group_jokers),
+        (start[0], start[1], start[2], start[3]),
+    )
 
 
 def _guesses(p: Problem) -> list[int]:
@@ -256,281 +630,6 @@ def _finish(steps: Generator[int, None, Plan | None]) -> tuple[Plan | None, int]
         except StopIteration as stop:
             plan: Plan | None = stop.value
             return plan, work
-
-
-def _steps(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | None]:
-    """:func:`run_dp` step by step: yields the number of states each step made."""
-    jt = p.jokers
-    threshold = p.threshold
-    cap_on = threshold is not None
-    cap_max = min(threshold, _CAP_MASK) if threshold is not None else 0
-    opts, viable, ahead, short, order, idle = t.opts, t.viable, t.ahead, t.short, t.order, t.idle
-    vs = t.vshift
-    low_mask = (1 << vs) - 1
-    joker_top = BIG + 13
-    plain = not cap_on and not p.wrap
-    layer: dict[int, int] = dict.fromkeys(t.starts, 0)
-    # One layer per step; None for a step skipped (every state passed the colour by).
-    layers: list[dict[int, int] | None] = []
-    # The colour bits set in some key of ``layer`` (-1: not yet known).
-    occupied = -1
-
-    for n in range(13):
-        w = BIG + n + 1
-        num = n + 1
-        stepped = False
-        for k, c in enumerate(order[n]):
-            shift = 6 * c
-            if idle[n][k]:
-                if occupied < 0:
-                    occupied = 0
-                    for key in layer:
-                        occupied |= key
-                if not (occupied >> shift) & 63:
-                    # No state has an open run of this colour, none can start one:
-                    # each state passes by, unchanged (choice 0, no group joker).
-                    layers.append(None)
-                    continue
-            clear = ~(63 << shift)
-            opt = opts[n][c]
-            bound = ahead[n][k] - lower
-            deficit = short[n][c]
-            shapes_ok = viable[n][k]
-            joker_loss = 12 - n
-            last = k == 3
-            new: dict[int, int] = {}
-            get = new.get
-            # The moves from each colour state, cheapest first: (loss, score gain and
-            # choice as a value, key change, run jokers, jokers needed, shape step,
-            # tiles used).
-            moves: dict[int, list[tuple[int, int, int, int, int, int, int]]] = {}
-            # No state has more slack than this: costlier moves are never listed.
-            cut = (max(layer.values(), default=0) >> vs) + bound + jt * joker_top
-            for key, v in layer.items():
-                score = v >> vs
-                j = (key >> _JSHIFT) & 3
-                jleft = jt - j
-                slack = score + bound + jleft * joker_top
-                s = (key >> shift) & 63
-                from_s = moves.get(s)
-                if from_s is None:
-                    from_s = moves[s] = []
-                    for i, (loss, g, _r, jr, used, m) in enumerate(opt):
-                        if loss > cut:
-                            break
-                        ns = RUN_NEXT[s][m]
-                        if ns >= 0 and deficit[ns] + jr <= jt:
-                            step = _SHAPE_STEP[g]
-                            delta = (ns << shift) + (jr << _JSHIFT) + (step << _SHAPE_SHIFT)
-                            from_s.append(
-                                (loss, (used * w << vs) + i, delta, jr, deficit[ns] + jr,
-                                 step, used)
-                            )
-                base = key & clear
-                shape = (key >> _SHAPE_SHIFT) & 31
-                sv = (score << vs) + (key << _CHOICE_BITS)
-                for loss, gi, delta, jr, jneed, step, used in from_s:
-                    if loss > slack:
-                        break
-                    if jneed > jleft:
-                        continue
-                    # Can the groups of this number still be closed?
-                    spare = jleft - jr
-                    if joker_loss and spare and slack - loss < spare * joker_loss:
-                        spare = (slack - loss) // joker_loss
-                    if not shapes_ok[spare] >> (shape + step) & 1:
-                        continue
-                    nkey = base + delta
-                    if last:
-                        # The last colour closes the groups of this number: ``jg``
-                        # jokers join them (the shape says how many can).
-                        nkey &= _NO_SHAPE
-                        for jg in _SHAPE_JOKERS[shape + step]:
-                            if jg > spare:
-                                break
-                            ckey = nkey + (jg << _JSHIFT)
-                            if cap_on and used + jg:
-                                cap = (ckey >> _CAP_SHIFT) & _CAP_MASK
-                                ncap = min(cap_max, cap + (used + jg) * num)
-                                ckey += (ncap - cap) << _CAP_SHIFT
-                            nv = sv + gi + (jg * w << vs) + (jg << _JG_SHIFT)
-                            if nv > get(ckey, -1):
-                                new[ckey] = nv
-                        continue
-                    if cap_on and used:
-                        cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
-                        ncap = min(cap_max, cap + used * num)
-                        nkey += (ncap - cap) << _CAP_SHIFT
-                    nv = sv + gi
-                    if nv > get(nkey, -1):
-                        new[nkey] = nv
-            layers.append(new)
-            layer = new
-            occupied = -1
-            stepped = True
-            yield len(new)
-        if stepped:
-            layer = _prune(layer, vs, p.need_jokers, cap_max, plain)
-        if not layer:
-            return None
-
-    best_key = -1
-    best = -1
-    for key, v in layer.items():
-        score = v >> vs
-        if score <= best or score < lower:
-            continue
-        if (key >> _JSHIFT) & 3 < p.need_jokers:
-            continue
-        if cap_on and (key >> _CAP_SHIFT) & _CAP_MASK < cap_max:
-            continue
-        colours = key & _COLOURS_MASK
-        if p.wrap:
-            guess = key >> _GUESS_SHIFT
-            if not all(
-                COVERS[(colours >> (6 * c)) & 63][(guess >> (6 * c)) & 63] for c in range(4)
-            ):
-                continue
-        elif not all(RUN_CLOSED[(colours >> (6 * c)) & 63] for c in range(4)):
-            continue
-        best_key, best = key, score
-    if best_key < 0:
-        return None
-    return _unwind(layers, opts, best_key, best, low_mask, order)
-
-
-def _prune(
-    layer: dict[int, int], vs: int, need_jokers: int, cap_max: int, plain: bool = False
-) -> dict[int, int]:
-    """Drop the states another state dominates with a score as good.
-
-    State ``a`` dominates ``b`` when, in every colour, the open runs of ``a`` can do
-    all that those of ``b`` can (:data:`.tables.COVERS`); ``a`` has used no more
-    jokers (the same number, while fewer than the board's jokers are used: those
-    must all be placed); before the initial meld, ``a``'s value so far is as high;
-    and the rest of the key (group shape, wrapping guess) is equal. Whatever
-    completes ``b`` then completes ``a``, for at least the same score.
-
-    The states go best score first, and within a score in decreasing key order (the
-    joker count flipped), which puts a state after every state that dominates it
-    (:data:`.tables.RUN_STATES` is ordered so). Each dimension keeps, per value, the
-    set of kept states that dominate it there, as the bits of an int. ``plain``: the
-    keys hold nothing but colour states and jokers (no value so far, no wrapping).
-    """
-    if len(layer) < 8:
-        return layer
-    if plain:
-        return _prune_plain(layer, vs, need_jokers)
-    kept: dict[int, int] = {}
-    groups: dict[int, list[list[int]]] = {}
-    bit = 1
-    order = sorted([(v >> vs, k ^ _JOKER_BITS, v) for k, v in layer.items()], reverse=True)
-    for _, flipped, v in order:
-        key = flipped ^ _JOKER_BITS
-        a = key & 63
-        b = (key >> 6) & 63
-        c = (key >> 12) & 63
-        d = (key >> 18) & 63
-        j = (key >> _JSHIFT) & 3
-        cap = (key >> _CAP_SHIFT) & _CAP_MASK
-        rest = (key >> _SHAPE_SHIFT) & ~(_CAP_MASK << (_CAP_SHIFT - _SHAPE_SHIFT))
-        sets = groups.get(rest)
-        if sets is None:
-            sets = groups[rest] = [[0] * _NSTATES for _ in range(4)] + [
-                [0] * 3,
-                [0] * (cap_max + 1),
-            ]
-        elif sets[0][a] & sets[1][b] & sets[2][c] & sets[3][d] & sets[4][j] & sets[5][cap]:
-            continue
-        kept[key] = v
-        for x, row in zip((a, b, c, d), sets, strict=False):
-            for y in COVERED[x]:
-                row[y] |= bit
-        row = sets[4]
-        if j >= need_jokers:
-            for y in range(j, 3):
-                row[y] |= bit
-        else:
-            row[j] |= bit
-        row = sets[5]
-        for y in range(cap + 1):
-            row[y] |= bit
-        bit <<= 1
-    return kept
-
-
-def _prune_plain(layer: dict[int, int], vs: int, need_jokers: int) -> dict[int, int]:
-    """:func:`_prune` when the keys hold only the colour states and the jokers."""
-    kept: dict[int, int] = {}
-    s0 = [0] * _NSTATES
-    s1 = [0] * _NSTATES
-    s2 = [0] * _NSTATES
-    s3 = [0] * _NSTATES
-    sj = [0, 0, 0]
-    bit = 1
-    # Best score first, then decreasing key with the joker count flipped, in one int.
-    order = sorted([(v >> vs) << _JSHIFT + 2 | (k ^ _JOKER_BITS) for k, v in layer.items()],
-                   reverse=True)
-    low = (1 << _JSHIFT + 2) - 1
-    for x in order:
-        key = (x & low) ^ _JOKER_BITS
-        a = key & 63
-        b = (key >> 6) & 63
-        c = (key >> 12) & 63
-        d = (key >> 18) & 63
-        j = key >> _JSHIFT
-        if s0[a] & s1[b] & s2[c] & s3[d] & sj[j]:
-            continue
-        kept[key] = layer[key]
-        for y in COVERED[a]:
-            s0[y] |= bit
-        for y in COVERED[b]:
-            s1[y] |= bit
-        for y in COVERED[c]:
-            s2[y] |= bit
-        for y in COVERED[d]:
-            s3[y] |= bit
-        if j >= need_jokers:
-            for y in range(j, 3):
-                sj[y] |= bit
-        else:
-            sj[j] |= bit
-        bit <<= 1
-    return kept
-
-
-def _unwind(
-    layers: Sequence[dict[int, int] | None],
-    opts: list[list[tuple[Option, ...]]],
-    key: int,
-    score: int,
-    low_mask: int,
-    order: list[tuple[int, ...]],
-) -> Plan:
-    choices: list[list[Choice]] = [[(0, 0, 0)] * 4 for _ in range(13)]
-    group_jokers = [0] * 13
-    step = len(layers) - 1
-    choice_mask = (1 << _CHOICE_BITS) - 1
-    for n in range(12, -1, -1):
-        for k in range(3, -1, -1):
-            c = order[n][k]
-            layer = layers[step]
-            step -= 1
-            if layer is None:  # skipped: the state passed the colour by
-                continue
-            back = layer[key] & low_mask
-            key, i = back >> _CHOICE_BITS, back & choice_mask
-            if k == 3:
-                group_jokers[n], i = i >> _JG_SHIFT, i & ((1 << _JG_SHIFT) - 1)
-            _, g, r, jr, _, _ = opts[n][c][i]
-            choices[n][c] = (g, r, jr)
-    start = tuple((key >> (6 * c)) & 63 for c in range(4))
-    return Plan(
-        score,
-        tuple((ch[0], ch[1], ch[2], ch[3]) for ch in choices),
-        tuple(group_jokers),
-        (start[0], start[1], start[2], start[3]),
-    )
 
 
 def solve_problem(p: Problem, floor: int = 0) -> Plan | None:
