@@ -84,7 +84,7 @@ _SHAPE_JG: Final[tuple[int, ...]] = tuple(sum(1 << j for j in js) for js in _SHA
 _POSITIONS: Final = 52
 #: Layers smaller than this are not pruned (the prune would cost more than it saves).
 _PRUNE_FROM: Final = 8
-_NONE: Final = (0, 0, 0, 0)
+_NONE: Final[tuple[int, ...]] = (0, 0, 0, 0)
 #: Bits of a state's value below the previous key: the choice made (< 32 options),
 #: and at the last colour of a number the jokers put into its groups.
 _JG_SHIFT: Final = 5
@@ -99,8 +99,10 @@ Choice = tuple[int, int, int]
 class Problem:
     """Count vectors by number (0..12) and colour (0..3)."""
 
-    avail: tuple[tuple[int, int, int, int], ...]
-    need: tuple[tuple[int, int, int, int], ...]
+    # Four counts per number. (Tuples of any length, not of four: compiled, an index
+    # that is not a constant into a tuple of fixed length boxes the tuple anew.)
+    avail: tuple[tuple[int, ...], ...]
+    need: tuple[tuple[int, ...], ...]
     jokers: int
     need_jokers: int
     #: Before the initial meld: the value the new melds must reach; else None.
@@ -118,9 +120,9 @@ class Plan:
     """
 
     score: int
-    choices: tuple[tuple[Choice, Choice, Choice, Choice], ...]
+    choices: tuple[tuple[Choice, ...], ...]  # four per number
     group_jokers: tuple[int, ...]
-    start: tuple[int, int, int, int]
+    start: tuple[int, ...]  # four
 
 
 Option = tuple[int, int, int, int, int, int]
@@ -576,13 +578,8 @@ def _unwind(t: _Tables, st: _State) -> Plan:
         _, g, r, jr, _, _ = t.opts[n][c][i]
         choices[n][c] = (g, r, jr)
         at = back
-    start = tuple((key >> (6 * c)) & 63 for c in range(4))
-    return Plan(
-        score,
-        tuple((ch[0], ch[1], ch[2], ch[3]) for ch in choices),
-        tuple(group_jokers),
-        (start[0], start[1], start[2], start[3]),
-    )
+    return Plan(score, tuple(map(tuple, choices)), tuple(group_jokers),
+                tuple((key >> (6 * c)) & 63 for c in range(4)))
 
 
 def _guesses(p: Problem) -> list[int]:

@@ -106,8 +106,8 @@ def _problem(
             if avail_rows[n][c] > 2:
                 raise Refused("tile.set_copies")
     return Problem(
-        tuple((r[0], r[1], r[2], r[3]) for r in avail_rows),
-        tuple((r[0], r[1], r[2], r[3]) for r in need_rows),
+        tuple(map(tuple, avail_rows)),
+        tuple(map(tuple, need_rows)),
         jokers,
         need[JOKER_CODE],
         threshold,
