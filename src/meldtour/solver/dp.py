@@ -85,6 +85,8 @@ _POSITIONS: Final = 52
 #: Layers smaller than this are not pruned (the prune would cost more than it saves).
 _PRUNE_FROM: Final = 8
 _NONE: Final[tuple[int, ...]] = (0, 0, 0, 0)
+#: The cut of a list of moves that holds every move.
+_COMPLETE: Final = 1 << 40
 #: Bits of a state's value below the previous key: the choice made (< 32 options),
 #: and at the last colour of a number the jokers put into its groups.
 _JG_SHIFT: Final = 5
@@ -164,32 +166,17 @@ _OPTIONS: Final = _option_table()
 class _Move:
     """One choice of one colour from one colour state at one sweep position."""
 
-    __slots__ = ("delta", "gain", "index", "jneed", "jr", "loss", "step", "used")
+    __slots__ = ("delta", "gain", "jneed", "jr", "loss", "step", "used")
 
-    def __init__(self, loss: int, gain: int, index: int, delta: int, jr: int, jneed: int,
-                 step: int, used: int) -> None:
+    def __init__(self, loss: int, gain: int, delta: int, jr: int, jneed: int, step: int,
+                 used: int) -> None:
         self.loss = loss  # what it gives up against the bound
-        self.gain = gain  # score added
-        self.index = index  # the option's index in its table
+        self.gain = gain  # score added, as a value (above the back pointer), and choice
         self.delta = delta  # added to the key, the colour's state cleared
         self.jr = jr  # jokers put into runs
         self.jneed = jneed  # jokers the runs then need, these included
         self.step = step  # added to the group shape
         self.used = used  # tiles used
-
-
-@final
-class _State:
-    """A state of a layer: its key (bit fields), its score, and its back pointer (the
-    state it came from and the choice made there, with the sweep position)."""
-
-    __slots__ = ("back", "choice", "key", "score")
-
-    def __init__(self, key: int, score: int, back: _State | None, choice: int) -> None:
-        self.key = key
-        self.score = score
-        self.back = back
-        self.choice = choice
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +188,8 @@ class _Tables:
     ahead: list[list[int]]
     short: list[list[tuple[int, ...]]]
     starts: list[int]
+    #: Bits below the score in a state's value: the previous key and the choice.
+    vshift: int
     #: Per number, the colours in the order the sweep takes them.
     order: list[tuple[int, ...]]
     #: Per sweep position (4 * number + k): the colour has no copy there and no joker
@@ -208,9 +197,11 @@ class _Tables:
     #: of that colour can only pass it by; when every state is such, the step is
     #: skipped.
     idle: list[bool]
-    #: Per sweep position and colour state: its moves, cheapest first (made when
-    #: first needed, shared by the passes).
+    #: Per sweep position and colour state: its moves, cheapest first, made when
+    #: first needed and shared by the passes: those that give up no more than
+    #: ``cuts`` (the most slack a state had when they were made), all once complete.
     moves: list[list[_Move] | None]
+    cuts: list[int]
 
 
 def _row_tables() -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]], ...]:
@@ -260,6 +251,8 @@ def _tables(p: Problem) -> _Tables:
         two = p.avail[n + 2] if n < 11 else (p.avail[n - 11] if p.wrap else _NONE)
         short.append([SHORTFALL[one[c]][two[c]] for c in range(4)])
     starts = _guesses(p) if p.wrap else [0]
+    key_bits = _GUESS_SHIFT + 24 if p.wrap else (_GUESS_SHIFT if p.threshold is not None
+                                                  else _CAP_SHIFT)
     # ``jr`` jokers starting runs where there is no copy make ``jr`` 1-runs (state
     # RUN_NEXT[0][jr]), listed only when their shortfall leaves jokers for it.
     idle: list[bool] = []
@@ -274,59 +267,72 @@ def _tables(p: Problem) -> _Tables:
                         still = False
                         break
             idle.append(still)
-    return _Tables(opts, viable, ahead, short, starts, order, idle,
-                   [None] * (_POSITIONS * _NSTATES))
+    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS, order, idle,
+                   [None] * (_POSITIONS * _NSTATES), [-1] * (_POSITIONS * _NSTATES))
 
 
-def _moves(t: _Tables, p: Problem, n: int, k: int, s: int) -> list[_Move]:
-    """The moves from colour state ``s`` at position ``k`` of number ``n``'s sweep."""
+def _moves(t: _Tables, p: Problem, n: int, k: int, s: int, cut: int) -> list[_Move]:
+    """The moves from colour state ``s`` at position ``k`` of number ``n``'s sweep that
+    give up no more than ``cut``."""
     c = t.order[n][k]
     shift = 6 * c
     deficit = t.short[n][c]
     w = BIG + n + 1
     out: list[_Move] = []
     nexts = RUN_NEXT[s]
+    at = (4 * n + k) * _NSTATES + s
+    t.cuts[at] = _COMPLETE
     for i, (loss, g, _r, jr, used, m) in enumerate(t.opts[n][c]):
+        if loss > cut:
+            t.cuts[at] = cut
+            break
         ns = nexts[m]
         if ns >= 0 and deficit[ns] + jr <= p.jokers:
             step = _SHAPE_STEP[g]
             delta = (ns << shift) + (jr << _JSHIFT) + (step << _SHAPE_SHIFT)
-            out.append(_Move(loss, used * w, i, delta, jr, deficit[ns] + jr, step, used))
-    t.moves[(4 * n + k) * _NSTATES + s] = out
+            out.append(_Move(loss, (used * w << t.vshift) + i, delta, jr, deficit[ns] + jr, step,
+                             used))
+    t.moves[at] = out
     return out
 
 
-def _step(p: Problem, t: _Tables, layer: list[_State], n: int, k: int, lower: int,
-          cap_max: int) -> dict[int, _State]:
+def _step(p: Problem, t: _Tables, layer: dict[int, int], n: int, k: int, lower: int,
+          cap_max: int) -> dict[int, int]:
     """The states after the colour at position ``k`` of number ``n``'s sweep."""
     jt = p.jokers
     cap_on = p.threshold is not None
     c = t.order[n][k]
     shift = 6 * c
     clear = ~(63 << shift)
+    vs = t.vshift
     w = BIG + n + 1
     num = n + 1
     bound = t.ahead[n][k] - lower
-    shapes_ok = t.viable[n][k]
-    ok0, ok1, ok2 = shapes_ok
+    ok0, ok1, ok2 = t.viable[n][k]
     joker_loss = 12 - n
     joker_top = BIG + 13
     last = k == 3
     cache = t.moves
+    cuts = t.cuts
     at = (4 * n + k) * _NSTATES
-    pos_bits = (4 * n + k) << _CHOICE_BITS
-    new: dict[int, _State] = {}
-    for st in layer:
-        key = st.key
-        score = st.score
+    # No state has more slack than this: costlier moves are not needed.
+    top = 0
+    for v in layer.values():
+        if v > top:
+            top = v
+    cut = (top >> vs) + bound + jt * joker_top
+    new: dict[int, int] = {}
+    for key, v in layer.items():
+        score = v >> vs
         jleft = jt - ((key >> _JSHIFT) & 3)
         slack = score + bound + jleft * joker_top
         s = (key >> shift) & 63
         from_s = cache[at + s]
-        if from_s is None:
-            from_s = _moves(t, p, n, k, s)
+        if from_s is None or cuts[at + s] < cut:
+            from_s = _moves(t, p, n, k, s, cut)
         base = key & clear
         shape = (key >> _SHAPE_SHIFT) & 31
+        sv = (score << vs) + (key << _CHOICE_BITS)
         for mv in from_s:
             loss = mv.loss
             if loss > slack:
@@ -343,14 +349,13 @@ def _step(p: Problem, t: _Tables, layer: list[_State], n: int, k: int, lower: in
                 continue
             nkey = base + mv.delta
             used = mv.used
-            gained = score + mv.gain
-            choice = pos_bits + mv.index
+            nv = sv + mv.gain
             if last:
                 # The last colour closes the groups of this number: ``jg`` jokers
                 # join them (the shape says how many can).
                 nkey &= _NO_SHAPE
                 fits = _SHAPE_JG[nshape]
-                for jg in range(min(spare, 2) + 1):
+                for jg in range(spare + 1):
                     if not (fits >> jg) & 1:
                         continue
                     ckey = nkey + (jg << _JSHIFT)
@@ -358,34 +363,17 @@ def _step(p: Problem, t: _Tables, layer: list[_State], n: int, k: int, lower: in
                         cap = (ckey >> _CAP_SHIFT) & _CAP_MASK
                         ncap = min(cap_max, cap + (used + jg) * num)
                         ckey += (ncap - cap) << _CAP_SHIFT
-                    _offer(new, ckey, gained + jg * w, st, choice + (jg << _JG_SHIFT))
+                    cv = nv + (jg * w << vs) + (jg << _JG_SHIFT) if jg else nv
+                    if cv > new.get(ckey, -1):
+                        new[ckey] = cv
                 continue
             if cap_on and used:
                 cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
                 ncap = min(cap_max, cap + used * num)
                 nkey += (ncap - cap) << _CAP_SHIFT
-            _offer(new, nkey, gained, st, choice)
+            if nv > new.get(nkey, -1):
+                new[nkey] = nv
     return new
-
-
-def _offer(new: dict[int, _State], key: int, score: int, back: _State, choice: int) -> None:
-    """Keep the better way to ``key``: the higher score, then (as a tie-break that
-    keeps the plans deterministic) the higher previous key, then the higher choice."""
-    old = new.get(key)
-    if old is None:
-        new[key] = _State(key, score, back, choice)
-    elif score > old.score or (score == old.score and _later(back, choice, old)):
-        old.score = score
-        old.back = back
-        old.choice = choice
-
-
-def _later(back: _State, choice: int, old: _State) -> bool:
-    was = old.back
-    assert was is not None
-    if back.key != was.key:
-        return back.key > was.key
-    return (choice & _CHOICE_MASK) > (old.choice & _CHOICE_MASK)
 
 
 def _steps(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | None]:
@@ -393,50 +381,51 @@ def _steps(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | No
     threshold = p.threshold
     cap_max = min(threshold, _CAP_MASK) if threshold is not None else 0
     plain = threshold is None and not p.wrap
-    layer = [_State(key, 0, None, 0) for key in t.starts]
+    vs = t.vshift
+    layer: dict[int, int] = dict.fromkeys(t.starts, 0)
+    # One layer per step; None for a step skipped (every state passed the colour by).
+    layers: list[dict[int, int] | None] = []
     # The colour bits set in some key of ``layer`` (-1: not yet known).
     occupied = -1
     idle = t.idle
     for n in range(13):
-        new: dict[int, _State] | None = None
+        stepped = False
         for k in range(4):
             if idle[4 * n + k]:
                 if occupied < 0:
-                    occupied = _occupied(layer)
+                    occupied = 0
+                    for key in layer:
+                        occupied |= key
                 if not (occupied >> (6 * t.order[n][k])) & 63:
                     # No state has an open run of this colour, none can start one:
                     # each state passes by, unchanged (choice 0, no group joker).
+                    layers.append(None)
                     continue
-            new = _step(p, t, layer, n, k, lower, cap_max)
-            layer = list(new.values())
+            layer = _step(p, t, layer, n, k, lower, cap_max)
+            layers.append(layer)
             occupied = -1
-            yield len(new)
-        if new is not None:
-            layer = _prune(new, p.need_jokers, cap_max, plain)
+            stepped = True
+            yield len(layer)
+        if stepped:
+            layer = _prune(layer, vs, p.need_jokers, cap_max, plain)
         if not layer:
             return None
-    return _best(p, t, layer, lower, cap_max)
+    return _best(p, t, layers, layer, lower, cap_max)
 
 
-def _occupied(layer: list[_State]) -> int:
-    bits = 0
-    for st in layer:
-        bits |= st.key
-    return bits
-
-
-def _best(p: Problem, t: _Tables, layer: list[_State], lower: int, cap_max: int) -> Plan | None:
+def _best(p: Problem, t: _Tables, layers: list[dict[int, int] | None], layer: dict[int, int],
+          lower: int, cap_max: int) -> Plan | None:
     """The plan of the first state scoring best among those that end the game well:
     the board's jokers placed, the threshold reached, every run closed (with wrapping
     runs: carried on into the runs that entered 1)."""
-    found: _State | None = None
+    vs = t.vshift
+    best_key = -1
     best = -1
     cap_on = p.threshold is not None
-    for st in layer:
-        score = st.score
+    for key, v in layer.items():
+        score = v >> vs
         if score <= best or score < lower:
             continue
-        key = st.key
         if (key >> _JSHIFT) & 3 < p.need_jokers:
             continue
         if cap_on and (key >> _CAP_SHIFT) & _CAP_MASK < cap_max:
@@ -449,14 +438,15 @@ def _best(p: Problem, t: _Tables, layer: list[_State], lower: int, cap_max: int)
         elif not (RUN_CLOSED[key & 63] and RUN_CLOSED[(key >> 6) & 63]
                   and RUN_CLOSED[(key >> 12) & 63] and RUN_CLOSED[(key >> 18) & 63]):
             continue
-        found, best = st, score
-    if found is None:
+        best_key, best = key, score
+    if best_key < 0:
         return None
-    return _unwind(t, found)
+    return _unwind(layers, t.opts, best_key, best, (1 << vs) - 1, t.order)
 
 
-def _prune(layer: dict[int, _State], need_jokers: int, cap_max: int,
-           plain: bool = False) -> list[_State]:
+def _prune(
+    layer: dict[int, int], vs: int, need_jokers: int, cap_max: int, plain: bool = False
+) -> dict[int, int]:
     """Drop the states another state dominates with a score as good.
 
     State ``a`` dominates ``b`` when, in every colour, the open runs of ``a`` can do
@@ -471,17 +461,16 @@ def _prune(layer: dict[int, _State], need_jokers: int, cap_max: int,
     (:data:`.tables.RUN_STATES` is ordered so). Each dimension keeps, per value, the
     set of kept states that dominate it there, as the bits of an int. ``plain``: the
     keys hold nothing but colour states and jokers (no value so far, no wrapping).
-    The states kept, in that order.
     """
     if len(layer) < _PRUNE_FROM:
-        return list(layer.values())
+        return layer
     if plain:
-        return _prune_plain(layer, need_jokers)
-    kept: list[_State] = []
+        return _prune_plain(layer, vs, need_jokers)
+    kept: dict[int, int] = {}
     groups: dict[int, list[list[int]]] = {}
     bit = 1
-    order = sorted([(st.score, key ^ _JOKER_BITS) for key, st in layer.items()], reverse=True)
-    for _, flipped in order:
+    order = sorted([(v >> vs, k ^ _JOKER_BITS, v) for k, v in layer.items()], reverse=True)
+    for _, flipped, v in order:
         key = flipped ^ _JOKER_BITS
         a = key & 63
         b = (key >> 6) & 63
@@ -498,7 +487,7 @@ def _prune(layer: dict[int, _State], need_jokers: int, cap_max: int,
             ]
         elif sets[0][a] & sets[1][b] & sets[2][c] & sets[3][d] & sets[4][j] & sets[5][cap]:
             continue
-        kept.append(layer[key])
+        kept[key] = v
         for x, row in zip((a, b, c, d), sets, strict=False):
             for y in COVERED[x]:
                 row[y] |= bit
@@ -515,9 +504,9 @@ def _prune(layer: dict[int, _State], need_jokers: int, cap_max: int,
     return kept
 
 
-def _prune_plain(layer: dict[int, _State], need_jokers: int) -> list[_State]:
+def _prune_plain(layer: dict[int, int], vs: int, need_jokers: int) -> dict[int, int]:
     """:func:`_prune` when the keys hold only the colour states and the jokers."""
-    kept: list[_State] = []
+    kept: dict[int, int] = {}
     s0 = [0] * _NSTATES
     s1 = [0] * _NSTATES
     s2 = [0] * _NSTATES
@@ -525,7 +514,7 @@ def _prune_plain(layer: dict[int, _State], need_jokers: int) -> list[_State]:
     sj = [0, 0, 0]
     bit = 1
     # Best score first, then decreasing key with the joker count flipped, in one int.
-    order = sorted([st.score << _JSHIFT + 2 | (key ^ _JOKER_BITS) for key, st in layer.items()],
+    order = sorted([(v >> vs) << _JSHIFT + 2 | (k ^ _JOKER_BITS) for k, v in layer.items()],
                    reverse=True)
     low = (1 << _JSHIFT + 2) - 1
     for x in order:
@@ -537,7 +526,7 @@ def _prune_plain(layer: dict[int, _State], need_jokers: int) -> list[_State]:
         j = key >> _JSHIFT
         if s0[a] & s1[b] & s2[c] & s3[d] & sj[j]:
             continue
-        kept.append(layer[key])
+        kept[key] = layer[key]
         for y in COVERED[a]:
             s0[y] |= bit
         for y in COVERED[b]:
@@ -555,29 +544,31 @@ def _prune_plain(layer: dict[int, _State], need_jokers: int) -> list[_State]:
     return kept
 
 
-def _unwind(t: _Tables, st: _State) -> Plan:
-    """The plan that led to ``st``: the choices along its back pointers (a step
-    skipped, where the state passed the colour by, is choice 0, no group joker)."""
+def _unwind(
+    layers: list[dict[int, int] | None],
+    opts: list[list[tuple[Option, ...]]],
+    key: int,
+    score: int,
+    low_mask: int,
+    order: list[tuple[int, ...]],
+) -> Plan:
     choices: list[list[Choice]] = [[(0, 0, 0)] * 4 for _ in range(13)]
     group_jokers = [0] * 13
-    score = st.score
-    at: _State | None = st
-    key = st.key
-    while at is not None:
-        key = at.key
-        back = at.back
-        if back is None:
-            break
-        choice = at.choice
-        pos = choice >> _CHOICE_BITS
-        n, k = pos >> 2, pos & 3
-        i = choice & ((1 << _JG_SHIFT) - 1)
-        if k == 3:
-            group_jokers[n] = (choice & _CHOICE_MASK) >> _JG_SHIFT
-        c = t.order[n][k]
-        _, g, r, jr, _, _ = t.opts[n][c][i]
-        choices[n][c] = (g, r, jr)
-        at = back
+    step = len(layers) - 1
+    choice_mask = (1 << _CHOICE_BITS) - 1
+    for n in range(12, -1, -1):
+        for k in range(3, -1, -1):
+            c = order[n][k]
+            layer = layers[step]
+            step -= 1
+            if layer is None:  # skipped: the state passed the colour by
+                continue
+            back = layer[key] & low_mask
+            key, i = back >> _CHOICE_BITS, back & choice_mask
+            if k == 3:
+                group_jokers[n], i = i >> _JG_SHIFT, i & ((1 << _JG_SHIFT) - 1)
+            _, g, r, jr, _, _ = opts[n][c][i]
+            choices[n][c] = (g, r, jr)
     return Plan(score, tuple(map(tuple, choices)), tuple(group_jokers),
                 tuple((key >> (6 * c)) & 63 for c in range(4)))
 
