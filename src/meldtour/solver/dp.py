@@ -322,7 +322,6 @@ def _step(p: Problem, t: _Tables, layer: dict[int, int], n: int, k: int, lower: 
             top = v
     cut = (top >> vs) + bound + jt * joker_top
     new: dict[int, int] = {}
-    setdefault = new.setdefault
     for key, v in layer.items():
         score = v >> vs
         jleft = jt - ((key >> _JSHIFT) & 3)
@@ -365,7 +364,7 @@ def _step(p: Problem, t: _Tables, layer: dict[int, int], n: int, k: int, lower: 
                         ncap = min(cap_max, cap + (used + jg) * num)
                         ckey += (ncap - cap) << _CAP_SHIFT
                     cv = nv + (jg * w << vs) + (jg << _JG_SHIFT) if jg else nv
-                    was = setdefault(ckey, cv)
+                    was = new.setdefault(ckey, cv)
                     if cv > was:
                         new[ckey] = cv
                 continue
@@ -373,7 +372,7 @@ def _step(p: Problem, t: _Tables, layer: dict[int, int], n: int, k: int, lower: 
                 cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
                 ncap = min(cap_max, cap + used * num)
                 nkey += (ncap - cap) << _CAP_SHIFT
-            was = setdefault(nkey, nv)
+            was = new.setdefault(nkey, nv)
             if nv > was:
                 new[nkey] = nv
     return new
