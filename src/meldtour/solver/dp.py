@@ -26,7 +26,12 @@ Lookahead: a state whose short runs need more jokers at the next two numbers tha
 left is never made.
 
 A layer maps each state's key (an int of bit fields) to one int holding its score
-above its back pointer: the key it came from and the choice made.
+above its back pointer: the key it came from and the choice made. Each step of the
+sweep is one plain function (:func:`_step`) over the states, with the moves from each
+colour state made once per problem (:class:`_Move`). Compiled, the layers of a plain
+problem (no value so far, no wrapping runs) are vectors of machine integers with an
+index of their own (:func:`_step_vec`): the same states in the same order as the dicts
+of the Python modules, so the same plans, without an int boxed or a dict probed.
 
 Open runs per colour are capped at four (two copies and two jokers), not two: a third
 run through a number, carried by a joker, can be needed for the best value, as in
@@ -36,9 +41,10 @@ joker is an 11, worth 30) where two runs per colour reach only 29.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Final, final
+from importlib.machinery import EXTENSION_SUFFIXES
+from typing import TYPE_CHECKING, Final, final
 
 from .tables import (
     COVERED,
@@ -50,6 +56,15 @@ from .tables import (
     SHORTFALL,
     VIABLE,
 )
+
+#: Whether this module runs compiled (the compiled core, :mod:`.native`): it then keeps
+#: the layers of plain problems in vectors of machine integers (``librt``, which comes
+#: with mypyc), which the Python modules never import.
+COMPILED: Final = __file__.endswith(tuple(EXTENSION_SUFFIXES))
+if COMPILED:
+    from librt.vecs import append, vec
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 #: The weight of one tile in the score; above any board value (at most 754).
 BIG: Final = 1024
@@ -380,6 +395,8 @@ def _step(p: Problem, t: _Tables, layer: dict[int, int], n: int, k: int, lower: 
 
 def _steps(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | None]:
     """:func:`run_dp` step by step: yields the number of states each step made."""
+    if COMPILED and p.threshold is None and not p.wrap:
+        return (yield from _steps_vec(p, lower, t))
     threshold = p.threshold
     cap_max = min(threshold, _CAP_MASK) if threshold is not None else 0
     plain = threshold is None and not p.wrap
@@ -443,7 +460,9 @@ def _best(p: Problem, t: _Tables, layers: list[dict[int, int] | None], layer: di
         best_key, best = key, score
     if best_key < 0:
         return None
-    return _unwind(layers, t.opts, best_key, best, (1 << vs) - 1, t.order)
+    values: list[Callable[[int], int] | None] = [
+        None if at is None else at.__getitem__ for at in layers]
+    return _unwind(values, t.opts, best_key, best, (1 << vs) - 1, t.order)
 
 
 def _prune(
@@ -547,7 +566,7 @@ def _prune_plain(layer: dict[int, int], vs: int, need_jokers: int) -> dict[int, 
 
 
 def _unwind(
-    layers: list[dict[int, int] | None],
+    layers: list[Callable[[int], int] | None],
     opts: list[list[tuple[Option, ...]]],
     key: int,
     score: int,
@@ -561,11 +580,11 @@ def _unwind(
     for n in range(12, -1, -1):
         for k in range(3, -1, -1):
             c = order[n][k]
-            layer = layers[step]
+            value = layers[step]
             step -= 1
-            if layer is None:  # skipped: the state passed the colour by
+            if value is None:  # skipped: the state passed the colour by
                 continue
-            back = layer[key] & low_mask
+            back = value(key) & low_mask
             key, i = back >> _CHOICE_BITS, back & choice_mask
             if k == 3:
                 group_jokers[n], i = i >> _JG_SHIFT, i & ((1 << _JG_SHIFT) - 1)
@@ -573,6 +592,245 @@ def _unwind(
             choices[n][c] = (g, r, jr)
     return Plan(score, tuple(map(tuple, choices)), tuple(group_jokers),
                 tuple((key >> (6 * c)) & 63 for c in range(4)))
+
+
+# The compiled core keeps the layers of a plain problem (no value so far, no wrapping
+# runs: keys below 2**31, values below 2**63) in vectors of machine integers with a
+# hash index of its own: no int is boxed, no dict is probed. The Python modules keep
+# them in dicts (above); both make the same states in the same order, so the same
+# plans.
+
+
+@final
+class _VecLayer:
+    """A layer: its keys and values in the order made, and an index to find a key."""
+
+    __slots__ = ("index", "keys", "mask", "vals")
+
+    def __init__(self, keys: vec[i64], vals: vec[i64], index: vec[i64], mask: i64) -> None:
+        self.keys = keys
+        self.vals = vals
+        self.index = index  # slot -> entry + 1 (0: empty), open addressing
+        self.mask = mask
+
+    def get(self, key: i64) -> i64:
+        """The value of ``key``, or -1."""
+        mask = self.mask
+        h: i64 = ((key * _HASH) >> 20) & mask
+        while True:
+            e = self.index[h]
+            if e == 0:
+                return -1
+            if self.keys[e - 1] == key:
+                return self.vals[e - 1]
+            h = (h + 1) & mask
+
+
+#: A multiplier for the hash of a key (below 2**31: the product stays below 2**63).
+_HASH: Final = 2654435761
+
+
+def _reindex(keys: vec[i64], mask: i64) -> vec[i64]:
+    index = vec[i64]([0] * (mask + 1))
+    for e in range(len(keys)):
+        h: i64 = ((keys[e] * _HASH) >> 20) & mask
+        while index[h]:
+            h = (h + 1) & mask
+        index[h] = e + 1
+    return index
+
+
+def _step_vec(p: Problem, t: _Tables, layer: _VecLayer, n: int, k: int,
+              lower: int) -> _VecLayer:
+    """:func:`_step` on a plain problem, in vectors."""
+    jt: i64 = p.jokers
+    c = t.order[n][k]
+    shift: i64 = 6 * c
+    clear: i64 = ~(63 << shift)
+    vs: i64 = t.vshift
+    w: i64 = BIG + n + 1
+    bound: i64 = t.ahead[n][k] - lower
+    ok0, ok1, ok2 = t.viable[n][k]
+    joker_loss: i64 = 12 - n
+    joker_top: i64 = BIG + 13
+    last = k == 3
+    cache = t.moves
+    cuts = t.cuts
+    at = (4 * n + k) * _NSTATES
+    in_keys = layer.keys
+    in_vals = layer.vals
+    size = len(in_keys)
+    top: i64 = 0
+    for e in range(size):
+        if in_vals[e] > top:
+            top = in_vals[e]
+    cut: i64 = (top >> vs) + bound + jt * joker_top
+    keys = vec[i64](capacity=2 * size + 8)
+    vals = vec[i64](capacity=2 * size + 8)
+    mask: i64 = 63
+    while mask < 4 * size:
+        mask = 2 * mask + 1
+    index = vec[i64]([0] * (mask + 1))
+    count: i64 = 0
+    for e in range(size):
+        key: i64 = in_keys[e]
+        v: i64 = in_vals[e]
+        score = v >> vs
+        jleft = jt - ((key >> _JSHIFT) & 3)
+        slack = score + bound + jleft * joker_top
+        s: i64 = (key >> shift) & 63
+        from_s = cache[at + s]
+        if from_s is None or cuts[at + s] < cut:
+            from_s = _moves(t, p, n, k, s, cut)
+        base = key & clear
+        shape: i64 = (key >> _SHAPE_SHIFT) & 31
+        sv = (score << vs) + (key << _CHOICE_BITS)
+        for mv in from_s:
+            loss: i64 = mv.loss
+            if loss > slack:
+                break
+            if mv.jneed > jleft:
+                continue
+            # Can the groups of this number still be closed?
+            spare: i64 = jleft - mv.jr
+            if joker_loss and spare and slack - loss < spare * joker_loss:
+                spare = (slack - loss) // joker_loss
+            ok = ok0 if spare == 0 else (ok1 if spare == 1 else ok2)
+            nshape: i64 = shape + mv.step
+            if not (ok >> nshape) & 1:
+                continue
+            nkey: i64 = base + mv.delta
+            nv: i64 = sv + mv.gain
+            fits: i64 = 1
+            if last:
+                # The last colour closes the groups of this number: ``jg`` jokers
+                # join them (the shape says how many can).
+                nkey &= _NO_SHAPE
+                fits = _SHAPE_JG[nshape]
+                spare = min(spare, 2)
+            else:
+                spare = 0
+            jg: i64 = 0
+            while jg <= spare:
+                if (fits >> jg) & 1:
+                    ckey = nkey + (jg << _JSHIFT)
+                    cv = nv + (jg * w << vs) + (jg << _JG_SHIFT) if jg else nv
+                    h: i64 = ((ckey * _HASH) >> 20) & mask
+                    while True:
+                        x = index[h]
+                        if x == 0:
+                            keys = append(keys, ckey)
+                            vals = append(vals, cv)
+                            count += 1
+                            index[h] = count
+                            if 2 * count > mask:
+                                mask = 2 * mask + 1
+                                index = _reindex(keys, mask)
+                            break
+                        if keys[x - 1] == ckey:
+                            if cv > vals[x - 1]:
+                                vals[x - 1] = cv
+                            break
+                        h = (h + 1) & mask
+                jg += 1
+    return _VecLayer(keys, vals, index, mask)
+
+
+def _prune_vec(layer: _VecLayer, vs: int, need_jokers: int) -> _VecLayer:
+    """:func:`_prune_plain` in vectors (the layer it gives has no index: none looks a
+    key up in it)."""
+    keys = layer.keys
+    vals = layer.vals
+    size = len(keys)
+    if size < _PRUNE_FROM:
+        return layer
+    s0 = [0] * _NSTATES
+    s1 = [0] * _NSTATES
+    s2 = [0] * _NSTATES
+    s3 = [0] * _NSTATES
+    sj = [0, 0, 0]
+    bit = 1
+    # Best score first, then decreasing key with the joker count flipped, in one int.
+    order = sorted([(vals[e] >> vs) << _JSHIFT + 2 | (keys[e] ^ _JOKER_BITS)
+                    for e in range(size)], reverse=True)
+    low = (1 << _JSHIFT + 2) - 1
+    kept_keys = vec[i64](capacity=size)
+    kept_vals = vec[i64](capacity=size)
+    for x in order:
+        key = (x & low) ^ _JOKER_BITS
+        a = key & 63
+        b = (key >> 6) & 63
+        c = (key >> 12) & 63
+        d = (key >> 18) & 63
+        j = key >> _JSHIFT
+        if s0[a] & s1[b] & s2[c] & s3[d] & sj[j]:
+            continue
+        kept_keys = append(kept_keys, key)
+        kept_vals = append(kept_vals, layer.get(key))
+        for y in COVERED[a]:
+            s0[y] |= bit
+        for y in COVERED[b]:
+            s1[y] |= bit
+        for y in COVERED[c]:
+            s2[y] |= bit
+        for y in COVERED[d]:
+            s3[y] |= bit
+        if j >= need_jokers:
+            for y in range(j, 3):
+                sj[y] |= bit
+        else:
+            sj[j] |= bit
+        bit <<= 1
+    return _VecLayer(kept_keys, kept_vals, vec[i64](), 0)
+
+
+def _steps_vec(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | None]:
+    """:func:`_steps` on a plain problem, in vectors."""
+    vs = t.vshift
+    layer = _VecLayer(vec[i64]([0]), vec[i64]([0]), vec[i64](), 0)
+    layers: list[_VecLayer | None] = []
+    occupied = -1
+    idle = t.idle
+    for n in range(13):
+        stepped = False
+        for k in range(4):
+            if idle[4 * n + k]:
+                if occupied < 0:
+                    occupied = 0
+                    for key in layer.keys:
+                        occupied |= key
+                if not (occupied >> (6 * t.order[n][k])) & 63:
+                    layers.append(None)
+                    continue
+            layer = _step_vec(p, t, layer, n, k, lower)
+            layers.append(layer)
+            occupied = -1
+            stepped = True
+            yield len(layer.keys)
+        if stepped:
+            layer = _prune_vec(layer, vs, p.need_jokers)
+        if not len(layer.keys):
+            return None
+    best_key = -1
+    best = -1
+    keys = layer.keys
+    vals = layer.vals
+    for e in range(len(keys)):
+        key = keys[e]
+        score = vals[e] >> vs
+        if score <= best or score < lower:
+            continue
+        if (key >> _JSHIFT) & 3 < p.need_jokers:
+            continue
+        if not (RUN_CLOSED[key & 63] and RUN_CLOSED[(key >> 6) & 63]
+                and RUN_CLOSED[(key >> 12) & 63] and RUN_CLOSED[(key >> 18) & 63]):
+            continue
+        best_key, best = key, score
+    if best_key < 0:
+        return None
+    values: list[Callable[[int], int] | None] = [
+        None if at is None else at.get for at in layers]
+    return _unwind(values, t.opts, best_key, best, (1 << vs) - 1, t.order)
 
 
 def _guesses(p: Problem) -> list[int]:
