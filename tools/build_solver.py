@@ -10,7 +10,8 @@ the fallback). The build works in a temporary directory and copies only the
 extension modules into ``src/meldtour/solver`` (git ignores them); the package's
 ``__init__`` records the digest of the sources it was compiled from, so that a stale
 build is never used. ``--clean`` removes the built files. Exit status 1 when the
-build fails: the pure solver then runs.
+build fails: the pure solver then runs. :func:`build_copy` compiles another copy of the
+sources (an older commit's) under a name of its own, for ``bench/solver.py --previous``.
 """
 
 from __future__ import annotations
