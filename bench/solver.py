@@ -1,7 +1,8 @@
 """Solver speed: the exact DP against an exact ILP (HiGHS) on the same states, one run.
 
     .venv/bin/python bench/solver.py [--states N] [--seed S] [--full]
-    .venv/bin/python bench/solver.py --compare OLD_DIR [--repeat R] [--states N] [--seed S]
+    .venv/bin/python bench/solver.py --compare OLD_DIR [--previous PREV_DIR] [--empty E]
+        [--repeat R] [--states N] [--seed S]
 
 States are realistic (``tests/solver/solver_reference.random_state``: a board of real
 melds dealt from one tile set, 0-80 tiles, jokers on the board and the rack, a rack of
@@ -16,6 +17,11 @@ same states, each state ``--repeat`` times in turn (the median per state): the s
 package in OLD_DIR (a copy of ``src/meldtour/solver`` at another commit, e.g. ``git
 archive main src/meldtour/solver | tar -x -C /tmp/old``), this tree's Python modules,
 and its compiled core when built (``make install``). Their optima must be identical.
+``--previous PREV_DIR`` adds another copy of the package (e.g. the commit before a
+change), compiled for the run with mypyc (``tools/build_solver.py``, about 10 s) as the
+column ``previous``. ``--empty E`` adds E states with an empty board (a rack alone,
+before and after the initial meld) to the bucket of 0 board tiles, drawn apart so that
+the other states stay as they are.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import importlib.util
 import random
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -58,17 +65,38 @@ def _load_old(folder: str) -> Callable[..., Any]:
     return solve
 
 
+def _load_previous(folder: str, dest: Path) -> Callable[..., Any]:
+    """``solve_tiles`` of the solver package copied into ``folder``, compiled."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    from build_solver import build_copy
+
+    build_copy(Path(folder), "_previous_solver", dest)
+    sys.path.insert(0, str(dest))
+    solve: Callable[..., Any] = importlib.import_module("_previous_solver.exact").solve_tiles
+    return solve
+
+
 def compare(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="meldtour-bench-") as tmp:
+        return _compare(args, Path(tmp))
+
+
+def _compare(args: argparse.Namespace, tmp: Path) -> int:
     rng = random.Random(args.seed)
     impls: dict[str, Callable[..., Any]] = {"old": _load_old(args.compare)}
+    if args.previous:
+        impls["previous"] = _load_previous(args.previous, tmp)
     impls.update((name, m.solve_tiles) for name, m in sorted(implementations().items(),
                                                             reverse=True))
     for solve in impls.values():
         solve((), (), False, False, 30)  # load the tables once
     rows: list[tuple[int, dict[str, float]]] = []
     mismatches = 0
-    for i in range(args.states):
-        state = random_state(rng, None if i % 2 == 0 else rng.randint(60, 80))
+    states = [random_state(rng, None if i % 2 == 0 else rng.randint(60, 80))
+              for i in range(args.states)]
+    empty = random.Random(args.seed + 1)
+    states += [random_state(empty, 0) for _ in range(args.empty)]
+    for i, state in enumerate(states):
         times: dict[str, list[float]] = {name: [] for name in impls}
         answers = set()
         for _ in range(args.repeat):
@@ -80,26 +108,32 @@ def compare(args: argparse.Namespace) -> int:
         if len(answers) > 1:
             mismatches += 1
             print(f"MISMATCH state {i}: {sorted(answers)}", file=sys.stderr)
-        size = sum(len(m) for m in state.board)
+        # The added empty boards are a bucket of their own (-1), apart from "all".
+        size = sum(len(m) for m in state.board) if i < args.states else -1
         rows.append((size, {name: statistics.median(t) for name, t in times.items()}))
     names = list(impls)
-    print(f"{len(rows)} states, seed {args.seed}, each solved {args.repeat}× by "
+    ratios = [("old", n) for n in names[1:]]
+    if "previous" in impls and "compiled" in impls:
+        ratios.append(("previous", "compiled"))
+    extra = f" and {args.empty} more with an empty board" if args.empty else ""
+    print(f"{args.states} states{extra}, seed {args.seed}, each solved {args.repeat}× by "
           f"{', '.join(names)} (median per state); identical optima on "
           f"{len(rows) - mismatches} of {len(rows)}")
     print()
     print("| board tiles | states | " + " | ".join(f"{n} median | p99" for n in names)
-          + " | " + " | ".join(f"old/{n} median" for n in names[1:]) + " |")
-    print("|---|---|" + "---|---|" * len(names) + "---|" * (len(names) - 1))
-    for lo, hi in (*BUCKETS, (0, 84)):
+          + " | " + " | ".join(f"{a}/{b} median" for a, b in ratios) + " |")
+    print("|---|---|" + "---|---|" * len(names) + "---|" * len(ratios))
+    for lo, hi in (*BUCKETS, (0, 84), (-1, -1)):
         sel = [r[1] for r in rows if lo <= r[0] <= hi]
         if not sel:
             continue
-        label = "all" if (lo, hi) == (0, 84) else (f"{lo}" if lo == hi else f"{lo}-{hi}")
+        label = {(0, 84): "all", (-1, -1): "0, more"}.get((lo, hi)) or (
+            f"{lo}" if lo == hi else f"{lo}-{hi}")
         med = {n: statistics.median(r[n] for r in sel) for n in names}
         cells = [f"{med[n]:.2f} | {_pct([r[n] for r in sel], 0.99):.1f}" for n in names]
-        ratios = [f"{med['old'] / med[n]:.1f}×" for n in names[1:]]
-        print(f"| {label} | {len(sel)} | " + " | ".join(cells) + " | " + " | ".join(ratios)
-              + " |")
+        quotients = [f"{med[a] / med[b]:.1f}×" for a, b in ratios]
+        print(f"| {label} | {len(sel)} | " + " | ".join(cells) + " | "
+              + " | ".join(quotients) + " |")
     return 1 if mismatches else 0
 
 
@@ -110,6 +144,10 @@ def main() -> int:
     parser.add_argument("--full", action="store_true", help="ILP with runs up to 13 tiles")
     parser.add_argument("--compare", metavar="OLD_DIR",
                         help="time an old copy of the solver package against this one")
+    parser.add_argument("--previous", metavar="PREV_DIR",
+                        help="with --compare: another copy of the package, compiled for the run")
+    parser.add_argument("--empty", type=int, default=0,
+                        help="with --compare: states with an empty board added")
     parser.add_argument("--repeat", type=int, default=3, help="with --compare: runs per state")
     args = parser.parse_args()
     if args.compare:

@@ -10,7 +10,8 @@ the fallback). The build works in a temporary directory and copies only the
 extension modules into ``src/meldtour/solver`` (git ignores them); the package's
 ``__init__`` records the digest of the sources it was compiled from, so that a stale
 build is never used. ``--clean`` removes the built files. Exit status 1 when the
-build fails: the pure solver then runs.
+build fails: the pure solver then runs. :func:`build_copy` compiles another copy of the
+sources (an older commit's) under a name of its own, for ``bench/solver.py --previous``.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from mypyc.build import mypycify
 
 paths = {paths!r}
 setup(name="meldtour-solver-native", ext_modules=mypycify(
-    paths, opt_level="3", group_name="meldtour.solver._native"))
+    paths, opt_level="3", group_name={group!r}))
 """
 
 
@@ -53,31 +54,54 @@ def clean() -> None:
         lib.unlink()
 
 
+def _compile(folder: Path, package: str, work: Path) -> tuple[Path, list[Path], list[Path]]:
+    """Compile copies of ``folder``'s sources as ``package`` under ``work`` (which holds
+    a copy of the ``meldtour`` tree); the package folder, its modules and the shared
+    library."""
+    native = work.joinpath(*package.split("."))
+    native.mkdir(parents=True)
+    (native / "__init__.py").write_text(
+        '"""The compiled copy of the solver (tools/build_solver.py)."""\n\n'
+        f'DIGEST = "{digest(folder)}"\n', encoding="utf-8")
+    for name in SOURCES:
+        shutil.copyfile(folder / name, native / name)
+    rel = native.relative_to(work)
+    paths = [str(rel / n) for n in ("__init__.py", *SOURCES)]
+    (work / "setup.py").write_text(SETUP.format(paths=paths, group=package), encoding="utf-8")
+    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+                   cwd=work, check=True, stdout=subprocess.DEVNULL)
+    built = sorted(native.glob("*.so"))
+    libs = sorted(native.parent.glob(f"{native.name}__mypyc*.so"))
+    if len(built) != 1 + len(SOURCES) or len(libs) != 1:
+        raise RuntimeError(f"unexpected build output: {built + libs}")
+    return native, built, libs
+
+
 def build() -> None:
     with tempfile.TemporaryDirectory(prefix="meldtour-native-") as tmp:
         work = Path(tmp)
         shutil.copytree(ROOT / "src" / "meldtour", work / "meldtour",
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", NATIVE))
-        native = work / "meldtour" / "solver" / NATIVE
-        native.mkdir()
-        (native / "__init__.py").write_text(
-            '"""The compiled copy of the solver (tools/build_solver.py)."""\n\n'
-            f'DIGEST = "{digest(SOLVER)}"\n', encoding="utf-8")
-        for name in SOURCES:
-            shutil.copyfile(SOLVER / name, native / name)
-        paths = [f"meldtour/solver/{NATIVE}/{n}" for n in ("__init__.py", *SOURCES)]
-        (work / "setup.py").write_text(SETUP.format(paths=paths), encoding="utf-8")
-        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
-                       cwd=work, check=True, stdout=subprocess.DEVNULL)
-        built = sorted(native.glob("*.so"))
-        libs = sorted((work / "meldtour" / "solver").glob(f"{NATIVE}__mypyc*.so"))
-        if len(built) != 1 + len(SOURCES) or len(libs) != 1:
-            raise RuntimeError(f"unexpected build output: {built + libs}")
+        _, built, libs = _compile(SOLVER, f"meldtour.solver.{NATIVE}", work)
         clean()
         (SOLVER / NATIVE).mkdir()
         for so in built:
             shutil.copyfile(so, SOLVER / NATIVE / so.name)
         shutil.copyfile(libs[0], SOLVER / libs[0].name)
+
+
+def build_copy(folder: Path, package: str, dest: Path) -> None:
+    """Compile another copy of the solver's sources (``folder``, e.g. an older commit's)
+    as the top-level package ``package`` in ``dest``, for a benchmark to import beside
+    this tree's: ``sys.path.insert(0, str(dest)); import_module(package + ".exact")``."""
+    with tempfile.TemporaryDirectory(prefix="meldtour-native-") as tmp:
+        work = Path(tmp)
+        _, built, libs = _compile(folder, package, work)
+        shutil.rmtree(dest / package, ignore_errors=True)
+        (dest / package).mkdir(parents=True)
+        for so in built:
+            shutil.copyfile(so, dest / package / so.name)
+        shutil.copyfile(libs[0], dest / libs[0].name)
 
 
 def main() -> int:

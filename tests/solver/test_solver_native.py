@@ -47,6 +47,24 @@ def test_the_switch_forces_the_python_modules() -> None:
     assert out == ["pure", "meldtour.solver.exact"]
 
 
+@pytest.mark.skipif("compiled" not in IMPLS, reason="the compiled core is not built")
+def test_the_compiled_core_keeps_its_layers_in_vectors() -> None:
+    """Compiled, the programme takes its vector path on plain problems; the Python
+    modules never do (nor import librt)."""
+    from importlib import import_module
+
+    from meldtour.solver import dp
+
+    assert import_module(native.NATIVE + ".dp").COMPILED is True
+    assert dp.COMPILED is False
+    code = ("import sys, meldtour.solver.dp as dp; "
+            "print(dp.COMPILED, any(m.startswith('librt') for m in sys.modules))")
+    env = {**os.environ, native.PURE_SWITCH: "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == ["False", "False"]
+
+
 def _answer(impl: ModuleType, *args: object) -> tuple[object, ...]:
     s = impl.solve(*args)
     return (s.placed, s.value, s.board, s.tiles, s.rack_left)

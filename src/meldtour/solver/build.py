@@ -9,6 +9,7 @@ are joined to the runs that entered 1, and a run longer than 13 is cut in two.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from meldtour.core.melds import Kind, Meld
 from meldtour.core.tiles import JOKER, TILES, Tile
@@ -71,36 +72,57 @@ def build(plan: Plan, wrap: bool) -> list[Meld]:
         runs.extend(heads)
     for n in range(13):
         number = n + 1
-        g_vector = []
+        row = plan.choices[n]
+        code = 0
         for c in range(4):
-            g, r, jr = plan.choices[n][c]
-            g_vector.append(g)
+            g, r, jr = row[c]
+            code += g * _POWERS[c]
             before = open_runs[c]
-            if not before and not r + jr:
+            m = r + jr
+            if not m:
+                if before:
+                    assert all(run.credit + len(run.cells) >= 3 for run in before), (
+                        "the plan leaves a run too short")
+                    open_runs[c] = []
                 continue
-            tokens = [False] * r + [True] * jr
+            # The runs shorter than 3 take a tile first, then the longer ones; the
+            # rest start new runs. The real tiles go first, then the jokers.
             short = [run for run in before if run.credit + len(run.cells) < 3]
-            longer = [run for run in before if run.credit + len(run.cells) >= 3]
-            assert len(tokens) >= len(short), "the plan leaves a run too short"
-            go_on = short + longer[: len(tokens) - len(short)]
-            fresh = [_Run(c) for _ in range(len(tokens) - len(go_on))]
-            runs.extend(fresh)
-            after = go_on + fresh
-            for run, joker in zip(after, tokens, strict=True):
-                run.cells.append((number, joker))
+            assert len(short) <= m, "the plan leaves a run too short"
+            after = short
+            if len(short) < m:
+                for run in before:
+                    if len(after) == m:
+                        break
+                    if run.credit + len(run.cells) >= 3:
+                        after.append(run)
+                while len(after) < m:
+                    fresh = _Run(c)
+                    runs.append(fresh)
+                    after.append(fresh)
+            for i, run in enumerate(after):
+                run.cells.append((number, i >= r))
             open_runs[c] = after
         jokers = plan.group_jokers[n]
-        split = GROUP_SPLIT[tuple(g_vector)][jokers]
+        if not code and not jokers:
+            continue
+        split = GROUP_SPLIT[_VECTORS[code]][jokers]
         assert split is not None, "the plan's groups cannot be formed"
         for colours in split:
             tiles = [JOKER if c < 0 else TILES[c * 13 + n] for c in colours]
-            # [J,J,x] reads as a group by default; [x,J,J] would read as a run.
-            tiles.sort(key=lambda t: t != JOKER)
+            if -1 in colours:
+                # [J,J,x] reads as a group by default; [x,J,J] would read as a run.
+                tiles.sort(key=lambda t: t != JOKER)
             groups.append(_meld(tiles, Kind.GROUP, number * len(tiles), wrap))
     if wrap:
         for c in range(4):
             _join(open_runs[c], [run for run in runs if run.colour == c and run.credit])
     return _run_melds(runs, wrap) + groups
+
+
+#: Group copies per colour (0..2) as one base-3 code, and back.
+_POWERS: Final = (1, 3, 9, 27)
+_VECTORS: Final = tuple(tuple(code // 3**c % 3 for c in range(4)) for code in range(81))
 
 
 def _join(tails: list[_Run], heads: list[_Run]) -> None:

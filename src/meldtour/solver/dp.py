@@ -26,7 +26,12 @@ Lookahead: a state whose short runs need more jokers at the next two numbers tha
 left is never made.
 
 A layer maps each state's key (an int of bit fields) to one int holding its score
-above its back pointer: the key it came from and the choice made.
+above its back pointer: the key it came from and the choice made. Each step of the
+sweep is one plain function (:func:`_step`) over the states, with the moves from each
+colour state made once per problem (:class:`_Move`). Compiled, the layers of a plain
+problem (no value so far, no wrapping runs) are vectors of machine integers with an
+index of their own (:func:`_step_vec`): the same states in the same order as the dicts
+of the Python modules, so the same plans, without an int boxed or a dict probed.
 
 Open runs per colour are capped at four (two copies and two jokers), not two: a third
 run through a number, carried by a joker, can be needed for the best value, as in
@@ -36,9 +41,10 @@ joker is an 11, worth 30) where two runs per colour reach only 29.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Final
+from importlib.machinery import EXTENSION_SUFFIXES
+from typing import TYPE_CHECKING, Final, final
 
 from .tables import (
     COVERED,
@@ -50,6 +56,15 @@ from .tables import (
     SHORTFALL,
     VIABLE,
 )
+
+#: Whether this module runs compiled (the compiled core, :mod:`.native`): it then keeps
+#: the layers of plain problems in vectors of machine integers (``librt``, which comes
+#: with mypyc), which the Python modules never import.
+COMPILED: Final = __file__.endswith(tuple(EXTENSION_SUFFIXES))
+if COMPILED:
+    from librt.vecs import append, vec
+if TYPE_CHECKING:
+    from mypy_extensions import i64
 
 #: The weight of one tile in the score; above any board value (at most 754).
 BIG: Final = 1024
@@ -78,10 +93,20 @@ _SHAPE_JOKERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 _SHAPE_STEP: Final = (0, 1, 5)
 _NSTATES: Final = len(RUN_STATES)
 _JOKER_BITS: Final = 3 << _JSHIFT
+#: Joker counts that close the groups of one number, by shape, as bits ``1 << jg``.
+_SHAPE_JG: Final[tuple[int, ...]] = tuple(sum(1 << j for j in js) for js in _SHAPE_JOKERS)
+#: Sweep positions: the four colours of each of the 13 numbers.
+_POSITIONS: Final = 52
+#: Layers smaller than this are not pruned (the prune would cost more than it saves).
+_PRUNE_FROM: Final = 8
+_NONE: Final[tuple[int, ...]] = (0, 0, 0, 0)
+#: The cut of a list of moves that holds every move.
+_COMPLETE: Final = 1 << 40
 #: Bits of a state's value below the previous key: the choice made (< 32 options),
 #: and at the last colour of a number the jokers put into its groups.
 _JG_SHIFT: Final = 5
 _CHOICE_BITS: Final = 7
+_CHOICE_MASK: Final = (1 << _CHOICE_BITS) - 1
 
 # A choice for one colour at one number: (group copies, run copies, run jokers).
 Choice = tuple[int, int, int]
@@ -91,8 +116,10 @@ Choice = tuple[int, int, int]
 class Problem:
     """Count vectors by number (0..12) and colour (0..3)."""
 
-    avail: tuple[tuple[int, int, int, int], ...]
-    need: tuple[tuple[int, int, int, int], ...]
+    # Four counts per number. (Tuples of any length, not of four: compiled, an index
+    # that is not a constant into a tuple of fixed length boxes the tuple anew.)
+    avail: tuple[tuple[int, ...], ...]
+    need: tuple[tuple[int, ...], ...]
     jokers: int
     need_jokers: int
     #: Before the initial meld: the value the new melds must reach; else None.
@@ -110,9 +137,9 @@ class Plan:
     """
 
     score: int
-    choices: tuple[tuple[Choice, Choice, Choice, Choice], ...]
+    choices: tuple[tuple[Choice, ...], ...]  # four per number
     group_jokers: tuple[int, ...]
-    start: tuple[int, int, int, int]
+    start: tuple[int, ...]  # four
 
 
 Option = tuple[int, int, int, int, int, int]
@@ -150,6 +177,23 @@ def _option_table() -> tuple[tuple[tuple[tuple[tuple[Option, ...], ...], ...], .
 _OPTIONS: Final = _option_table()
 
 
+@final
+class _Move:
+    """One choice of one colour from one colour state at one sweep position."""
+
+    __slots__ = ("delta", "gain", "jneed", "jr", "loss", "step", "used")
+
+    def __init__(self, loss: int, gain: int, delta: int, jr: int, jneed: int, step: int,
+                 used: int) -> None:
+        self.loss = loss  # what it gives up against the bound
+        self.gain = gain  # score added, as a value (above the back pointer), and choice
+        self.delta = delta  # added to the key, the colour's state cleared
+        self.jr = jr  # jokers put into runs
+        self.jneed = jneed  # jokers the runs then need, these included
+        self.step = step  # added to the group shape
+        self.used = used  # tiles used
+
+
 @dataclass(frozen=True, slots=True)
 class _Tables:
     """What every pass over one problem shares, built once per problem."""
@@ -163,223 +207,240 @@ class _Tables:
     vshift: int
     #: Per number, the colours in the order the sweep takes them.
     order: list[tuple[int, ...]]
-    #: Per number and sweep position: the colour has no copy there and no joker may
-    #: start a run there (the lookahead forbids it), so a state with no open run of
-    #: that colour can only pass it by; when every state is such, the step is skipped.
-    idle: list[tuple[bool, ...]]
+    #: Per sweep position (4 * number + k): the colour has no copy there and no joker
+    #: may start a run there (the lookahead forbids it), so a state with no open run
+    #: of that colour can only pass it by; when every state is such, the step is
+    #: skipped.
+    idle: list[bool]
+    #: Per sweep position and colour state: its moves, cheapest first, made when
+    #: first needed and shared by the passes: those that give up no more than
+    #: ``cuts`` (the most slack a state had when they were made), all once complete.
+    moves: list[list[_Move] | None]
+    cuts: list[int]
+
+
+def _row_tables() -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]], ...]:
+    """By a number's copies (base-3 digits, colour 0 lowest): its sweep order (fewest
+    copies first, so that the states inside a number branch late) and the group shapes
+    still closable after each position of the sweep (:data:`.tables.VIABLE`)."""
+    out = []
+    for code in range(81):
+        row = [code // 3**c % 3 for c in range(4)]
+        order = tuple(sorted(range(4), key=row.__getitem__))
+        out.append((order, VIABLE[tuple(row[c] for c in order)]))
+    return tuple(out)
+
+
+_ROWS: Final = _row_tables()
 
 
 def _tables(p: Problem) -> _Tables:
-    jmax = min(p.jokers, 2)
-    opts = [
-        [_OPTIONS[n][p.avail[n][c]][p.need[n][c]][jmax] for c in range(4)] for n in range(13)
-    ]
-    # The group shapes still closable after each colour (VIABLE), per number.
-    # The colours of each number in sweep order: fewest copies first, so that the
-    # states inside a number branch late (fewer of them before the groups close).
-    order = [tuple(sorted(range(4), key=row.__getitem__)) for row in p.avail]
-    # The group shapes still closable after each position of the sweep (VIABLE).
-    viable = [
-        VIABLE[tuple(min(row[c], 2) for c in o)] for row, o in zip(p.avail, order, strict=True)
-    ]
+    jt = p.jokers
+    jmax = min(jt, 2)
+    opts: list[list[tuple[Option, ...]]] = []
+    order: list[tuple[int, ...]] = []
+    viable: list[tuple[tuple[int, int, int], ...]] = []
+    for n in range(13):
+        row = p.avail[n]
+        need = p.need[n]
+        table = _OPTIONS[n]
+        opts.append([table[row[c]][need[c]][jmax] for c in range(4)])
+        o, v = _ROWS[row[0] + 3 * row[1] + 9 * row[2] + 27 * row[3]]
+        order.append(o)
+        viable.append(v)
     # ahead[n][k]: the most that the colour at position k of number n's sweep, the
     # colours after it, and everything after, can add.
-    ahead = [[0] * 4 for _ in range(14)]
+    ahead = [[0, 0, 0, 0] for _ in range(14)]
     acc = 0
     for n in range(12, -1, -1):
+        row = p.avail[n]
+        o = order[n]
+        w = BIG + n + 1
         for k in range(3, -1, -1):
-            acc += p.avail[n][order[n][k]] * (BIG + n + 1)
+            acc += row[o[k]] * w
             ahead[n][k] = acc
     # Jokers that the runs too short to stop would need at the next two numbers.
-    short = [[SHORTFALL[_later(p, n + 1, c)][_later(p, n + 2, c)] for c in range(4)]
-             for n in range(13)]
+    short: list[list[tuple[int, ...]]] = []
+    for n in range(13):
+        one = p.avail[n + 1] if n < 12 else (p.avail[0] if p.wrap else _NONE)
+        two = p.avail[n + 2] if n < 11 else (p.avail[n - 11] if p.wrap else _NONE)
+        short.append([SHORTFALL[one[c]][two[c]] for c in range(4)])
     starts = _guesses(p) if p.wrap else [0]
     key_bits = _GUESS_SHIFT + 24 if p.wrap else (_GUESS_SHIFT if p.threshold is not None
                                                   else _CAP_SHIFT)
     # ``jr`` jokers starting runs where there is no copy make ``jr`` 1-runs (state
     # RUN_NEXT[0][jr]), listed only when their shortfall leaves jokers for it.
-    idle = [
-        tuple(
-            not p.avail[n][c]
-            and all(short[n][c][RUN_NEXT[0][jr]] + jr > p.jokers for jr in range(1, jmax + 1))
-            for c in order[n]
-        )
-        for n in range(13)
-    ]
-    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS, order, idle)
+    idle: list[bool] = []
+    for n in range(13):
+        row = p.avail[n]
+        for c in order[n]:
+            still = row[c] == 0
+            if still:
+                deficit = short[n][c]
+                for jr in range(1, jmax + 1):
+                    if deficit[RUN_NEXT[0][jr]] + jr <= jt:
+                        still = False
+                        break
+            idle.append(still)
+    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS, order, idle,
+                   [None] * (_POSITIONS * _NSTATES), [-1] * (_POSITIONS * _NSTATES))
 
 
-def _later(p: Problem, n: int, c: int) -> int:
-    """The copies of colour ``c`` at number ``n`` (past 13: at ``n - 13`` when runs wrap).
-    (Not a closure: compiled, one would make a reference cycle per call.)"""
-    return p.avail[n % 13][c] if (n < 13 or p.wrap) else 0
+def _moves(t: _Tables, p: Problem, n: int, k: int, s: int, cut: int) -> list[_Move]:
+    """The moves from colour state ``s`` at position ``k`` of number ``n``'s sweep that
+    give up no more than ``cut``."""
+    c = t.order[n][k]
+    shift = 6 * c
+    deficit = t.short[n][c]
+    w = BIG + n + 1
+    out: list[_Move] = []
+    nexts = RUN_NEXT[s]
+    at = (4 * n + k) * _NSTATES + s
+    t.cuts[at] = _COMPLETE
+    for i, (loss, g, _r, jr, used, m) in enumerate(t.opts[n][c]):
+        if loss > cut:
+            t.cuts[at] = cut
+            break
+        ns = nexts[m]
+        if ns >= 0 and deficit[ns] + jr <= p.jokers:
+            step = _SHAPE_STEP[g]
+            delta = (ns << shift) + (jr << _JSHIFT) + (step << _SHAPE_SHIFT)
+            out.append(_Move(loss, (used * w << t.vshift) + i, delta, jr, deficit[ns] + jr, step,
+                             used))
+    t.moves[at] = out
+    return out
 
 
-def _guesses(p: Problem) -> list[int]:
-    """With wrapping runs: every set of open runs that may cross from 13 to 1."""
-    per_colour: list[list[int]] = []
-    for c in range(4):
-        room = min(p.avail[12][c], p.avail[0][c]) + p.jokers
-        per_colour.append([i for i, s in enumerate(RUN_STATES) if sum(s) <= room])
-    keys = [0]
-    for c in range(4):
-        keys = [k | (s << (6 * c)) for k in keys for s in per_colour[c]]
-    return [k | (k << _GUESS_SHIFT) for k in keys]
-
-
-def upper_bound(p: Problem) -> int:
-    """The score if every tile were used and every joker stood for a 13."""
-    total = sum(p.avail[n][c] * (BIG + n + 1) for n in range(13) for c in range(4))
-    return total + p.jokers * (BIG + 13)
-
-
-def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None:
-    """The best plan scoring at least ``lower``, or None when no plan reaches it.
-
-    Exact: a state is dropped only when its score plus the most that the tiles still
-    to come could add (every copy used, every joker a 13) is below ``lower``.
-
-    A layer maps each state's key to its value: the score, shifted above the key of
-    the state it came from and the choice made (the back pointer, in one int).
-    """
-    plan, _ = _run(p, lower, tables if tables is not None else _tables(p))
-    return plan
-
-
-def _run(p: Problem, lower: int, t: _Tables) -> tuple[Plan | None, int]:
-    """:func:`run_dp`, and its work: the states it made."""
-    return _finish(_steps(p, lower, t))
-
-
-def _finish(steps: Generator[int, None, Plan | None]) -> tuple[Plan | None, int]:
-    """Run a pass to its end: its plan, and the states it made (from here on)."""
-    work = 0
-    while True:
-        try:
-            work += next(steps)
-        except StopIteration as stop:
-            plan: Plan | None = stop.value
-            return plan, work
+def _step(p: Problem, t: _Tables, layer: dict[int, int], n: int, k: int, lower: int,
+          cap_max: int) -> dict[int, int]:
+    """The states after the colour at position ``k`` of number ``n``'s sweep."""
+    jt = p.jokers
+    cap_on = p.threshold is not None
+    c = t.order[n][k]
+    shift = 6 * c
+    clear = ~(63 << shift)
+    vs = t.vshift
+    w = BIG + n + 1
+    num = n + 1
+    bound = t.ahead[n][k] - lower
+    ok0, ok1, ok2 = t.viable[n][k]
+    joker_loss = 12 - n
+    joker_top = BIG + 13
+    last = k == 3
+    cache = t.moves
+    cuts = t.cuts
+    at = (4 * n + k) * _NSTATES
+    # No state has more slack than this: costlier moves are not needed.
+    top = 0
+    for v in layer.values():
+        if v > top:
+            top = v
+    cut = (top >> vs) + bound + jt * joker_top
+    new: dict[int, int] = {}
+    for key, v in layer.items():
+        score = v >> vs
+        jleft = jt - ((key >> _JSHIFT) & 3)
+        slack = score + bound + jleft * joker_top
+        s = (key >> shift) & 63
+        from_s = cache[at + s]
+        if from_s is None or cuts[at + s] < cut:
+            from_s = _moves(t, p, n, k, s, cut)
+        base = key & clear
+        shape = (key >> _SHAPE_SHIFT) & 31
+        sv = (score << vs) + (key << _CHOICE_BITS)
+        for mv in from_s:
+            loss = mv.loss
+            if loss > slack:
+                break
+            if mv.jneed > jleft:
+                continue
+            # Can the groups of this number still be closed?
+            spare = jleft - mv.jr
+            if joker_loss and spare and slack - loss < spare * joker_loss:
+                spare = (slack - loss) // joker_loss
+            ok = ok0 if spare == 0 else (ok1 if spare == 1 else ok2)
+            nshape = shape + mv.step
+            if not (ok >> nshape) & 1:
+                continue
+            nkey = base + mv.delta
+            used = mv.used
+            nv = sv + mv.gain
+            if last:
+                # The last colour closes the groups of this number: ``jg`` jokers
+                # join them (the shape says how many can).
+                nkey &= _NO_SHAPE
+                fits = _SHAPE_JG[nshape]
+                for jg in range(spare + 1):
+                    if not (fits >> jg) & 1:
+                        continue
+                    ckey = nkey + (jg << _JSHIFT)
+                    if cap_on and used + jg:
+                        cap = (ckey >> _CAP_SHIFT) & _CAP_MASK
+                        ncap = min(cap_max, cap + (used + jg) * num)
+                        ckey += (ncap - cap) << _CAP_SHIFT
+                    cv = nv + (jg * w << vs) + (jg << _JG_SHIFT) if jg else nv
+                    was = new.setdefault(ckey, cv)
+                    if cv > was:
+                        new[ckey] = cv
+                continue
+            if cap_on and used:
+                cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
+                ncap = min(cap_max, cap + used * num)
+                nkey += (ncap - cap) << _CAP_SHIFT
+            was = new.setdefault(nkey, nv)
+            if nv > was:
+                new[nkey] = nv
+    return new
 
 
 def _steps(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | None]:
     """:func:`run_dp` step by step: yields the number of states each step made."""
-    jt = p.jokers
+    if COMPILED and p.threshold is None and not p.wrap:
+        return (yield from _steps_vec(p, lower, t))
     threshold = p.threshold
-    cap_on = threshold is not None
     cap_max = min(threshold, _CAP_MASK) if threshold is not None else 0
-    opts, viable, ahead, short, order, idle = t.opts, t.viable, t.ahead, t.short, t.order, t.idle
+    plain = threshold is None and not p.wrap
     vs = t.vshift
-    low_mask = (1 << vs) - 1
-    joker_top = BIG + 13
-    plain = not cap_on and not p.wrap
     layer: dict[int, int] = dict.fromkeys(t.starts, 0)
     # One layer per step; None for a step skipped (every state passed the colour by).
     layers: list[dict[int, int] | None] = []
     # The colour bits set in some key of ``layer`` (-1: not yet known).
     occupied = -1
-
+    idle = t.idle
     for n in range(13):
-        w = BIG + n + 1
-        num = n + 1
         stepped = False
-        for k, c in enumerate(order[n]):
-            shift = 6 * c
-            if idle[n][k]:
+        for k in range(4):
+            if idle[4 * n + k]:
                 if occupied < 0:
                     occupied = 0
                     for key in layer:
                         occupied |= key
-                if not (occupied >> shift) & 63:
+                if not (occupied >> (6 * t.order[n][k])) & 63:
                     # No state has an open run of this colour, none can start one:
                     # each state passes by, unchanged (choice 0, no group joker).
                     layers.append(None)
                     continue
-            clear = ~(63 << shift)
-            opt = opts[n][c]
-            bound = ahead[n][k] - lower
-            deficit = short[n][c]
-            shapes_ok = viable[n][k]
-            joker_loss = 12 - n
-            last = k == 3
-            new: dict[int, int] = {}
-            get = new.get
-            # The moves from each colour state, cheapest first: (loss, score gain and
-            # choice as a value, key change, run jokers, jokers needed, shape step,
-            # tiles used).
-            moves: dict[int, list[tuple[int, int, int, int, int, int, int]]] = {}
-            # No state has more slack than this: costlier moves are never listed.
-            cut = (max(layer.values(), default=0) >> vs) + bound + jt * joker_top
-            for key, v in layer.items():
-                score = v >> vs
-                j = (key >> _JSHIFT) & 3
-                jleft = jt - j
-                slack = score + bound + jleft * joker_top
-                s = (key >> shift) & 63
-                from_s = moves.get(s)
-                if from_s is None:
-                    from_s = moves[s] = []
-                    for i, (loss, g, _r, jr, used, m) in enumerate(opt):
-                        if loss > cut:
-                            break
-                        ns = RUN_NEXT[s][m]
-                        if ns >= 0 and deficit[ns] + jr <= jt:
-                            step = _SHAPE_STEP[g]
-                            delta = (ns << shift) + (jr << _JSHIFT) + (step << _SHAPE_SHIFT)
-                            from_s.append(
-                                (loss, (used * w << vs) + i, delta, jr, deficit[ns] + jr,
-                                 step, used)
-                            )
-                base = key & clear
-                shape = (key >> _SHAPE_SHIFT) & 31
-                sv = (score << vs) + (key << _CHOICE_BITS)
-                for loss, gi, delta, jr, jneed, step, used in from_s:
-                    if loss > slack:
-                        break
-                    if jneed > jleft:
-                        continue
-                    # Can the groups of this number still be closed?
-                    spare = jleft - jr
-                    if joker_loss and spare and slack - loss < spare * joker_loss:
-                        spare = (slack - loss) // joker_loss
-                    if not shapes_ok[spare] >> (shape + step) & 1:
-                        continue
-                    nkey = base + delta
-                    if last:
-                        # The last colour closes the groups of this number: ``jg``
-                        # jokers join them (the shape says how many can).
-                        nkey &= _NO_SHAPE
-                        for jg in _SHAPE_JOKERS[shape + step]:
-                            if jg > spare:
-                                break
-                            ckey = nkey + (jg << _JSHIFT)
-                            if cap_on and used + jg:
-                                cap = (ckey >> _CAP_SHIFT) & _CAP_MASK
-                                ncap = min(cap_max, cap + (used + jg) * num)
-                                ckey += (ncap - cap) << _CAP_SHIFT
-                            nv = sv + gi + (jg * w << vs) + (jg << _JG_SHIFT)
-                            if nv > get(ckey, -1):
-                                new[ckey] = nv
-                        continue
-                    if cap_on and used:
-                        cap = (nkey >> _CAP_SHIFT) & _CAP_MASK
-                        ncap = min(cap_max, cap + used * num)
-                        nkey += (ncap - cap) << _CAP_SHIFT
-                    nv = sv + gi
-                    if nv > get(nkey, -1):
-                        new[nkey] = nv
-            layers.append(new)
-            layer = new
+            layer = _step(p, t, layer, n, k, lower, cap_max)
+            layers.append(layer)
             occupied = -1
             stepped = True
-            yield len(new)
+            yield len(layer)
         if stepped:
             layer = _prune(layer, vs, p.need_jokers, cap_max, plain)
         if not layer:
             return None
+    return _best(p, t, layers, layer, lower, cap_max)
 
+
+def _best(p: Problem, t: _Tables, layers: list[dict[int, int] | None], layer: dict[int, int],
+          lower: int, cap_max: int) -> Plan | None:
+    """The plan of the first state scoring best among those that end the game well:
+    the board's jokers placed, the threshold reached, every run closed (with wrapping
+    runs: carried on into the runs that entered 1)."""
+    vs = t.vshift
     best_key = -1
     best = -1
+    cap_on = p.threshold is not None
     for key, v in layer.items():
         score = v >> vs
         if score <= best or score < lower:
@@ -388,19 +449,20 @@ def _steps(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | No
             continue
         if cap_on and (key >> _CAP_SHIFT) & _CAP_MASK < cap_max:
             continue
-        colours = key & _COLOURS_MASK
         if p.wrap:
             guess = key >> _GUESS_SHIFT
-            if not all(
-                COVERS[(colours >> (6 * c)) & 63][(guess >> (6 * c)) & 63] for c in range(4)
-            ):
+            if not all(COVERS[(key >> (6 * c)) & 63][(guess >> (6 * c)) & 63]
+                       for c in range(4)):
                 continue
-        elif not all(RUN_CLOSED[(colours >> (6 * c)) & 63] for c in range(4)):
+        elif not (RUN_CLOSED[key & 63] and RUN_CLOSED[(key >> 6) & 63]
+                  and RUN_CLOSED[(key >> 12) & 63] and RUN_CLOSED[(key >> 18) & 63]):
             continue
         best_key, best = key, score
     if best_key < 0:
         return None
-    return _unwind(layers, opts, best_key, best, low_mask, order)
+    values: list[Callable[[int], int] | None] = [
+        None if at is None else at.__getitem__ for at in layers]
+    return _unwind(values, t.opts, best_key, best, (1 << vs) - 1, t.order)
 
 
 def _prune(
@@ -421,7 +483,7 @@ def _prune(
     set of kept states that dominate it there, as the bits of an int. ``plain``: the
     keys hold nothing but colour states and jokers (no value so far, no wrapping).
     """
-    if len(layer) < 8:
+    if len(layer) < _PRUNE_FROM:
         return layer
     if plain:
         return _prune_plain(layer, vs, need_jokers)
@@ -504,7 +566,7 @@ def _prune_plain(layer: dict[int, int], vs: int, need_jokers: int) -> dict[int, 
 
 
 def _unwind(
-    layers: Sequence[dict[int, int] | None],
+    layers: list[Callable[[int], int] | None],
     opts: list[list[tuple[Option, ...]]],
     key: int,
     score: int,
@@ -518,23 +580,304 @@ def _unwind(
     for n in range(12, -1, -1):
         for k in range(3, -1, -1):
             c = order[n][k]
-            layer = layers[step]
+            value = layers[step]
             step -= 1
-            if layer is None:  # skipped: the state passed the colour by
+            if value is None:  # skipped: the state passed the colour by
                 continue
-            back = layer[key] & low_mask
+            back = value(key) & low_mask
             key, i = back >> _CHOICE_BITS, back & choice_mask
             if k == 3:
                 group_jokers[n], i = i >> _JG_SHIFT, i & ((1 << _JG_SHIFT) - 1)
             _, g, r, jr, _, _ = opts[n][c][i]
             choices[n][c] = (g, r, jr)
-    start = tuple((key >> (6 * c)) & 63 for c in range(4))
-    return Plan(
-        score,
-        tuple((ch[0], ch[1], ch[2], ch[3]) for ch in choices),
-        tuple(group_jokers),
-        (start[0], start[1], start[2], start[3]),
-    )
+    return Plan(score, tuple(map(tuple, choices)), tuple(group_jokers),
+                tuple((key >> (6 * c)) & 63 for c in range(4)))
+
+
+# The compiled core keeps the layers of a plain problem (no value so far, no wrapping
+# runs: keys below 2**31, values below 2**63) in vectors of machine integers with a
+# hash index of its own: no int is boxed, no dict is probed. The Python modules keep
+# them in dicts (above); both make the same states in the same order, so the same
+# plans.
+
+
+@final
+class _VecLayer:
+    """A layer: its keys and values in the order made, and an index to find a key."""
+
+    __slots__ = ("index", "keys", "mask", "vals")
+
+    def __init__(self, keys: vec[i64], vals: vec[i64], index: vec[i64], mask: i64) -> None:
+        self.keys = keys
+        self.vals = vals
+        self.index = index  # slot -> entry + 1 (0: empty), open addressing
+        self.mask = mask
+
+    def get(self, key: i64) -> i64:
+        """The value of ``key``, or -1."""
+        mask = self.mask
+        h: i64 = ((key * _HASH) >> 20) & mask
+        while True:
+            e = self.index[h]
+            if e == 0:
+                return -1
+            if self.keys[e - 1] == key:
+                return self.vals[e - 1]
+            h = (h + 1) & mask
+
+
+#: A multiplier for the hash of a key (below 2**31: the product stays below 2**63).
+_HASH: Final = 2654435761
+
+
+def _reindex(keys: vec[i64], mask: i64) -> vec[i64]:
+    index = vec[i64]([0] * (mask + 1))
+    for e in range(len(keys)):
+        h: i64 = ((keys[e] * _HASH) >> 20) & mask
+        while index[h]:
+            h = (h + 1) & mask
+        index[h] = e + 1
+    return index
+
+
+def _step_vec(p: Problem, t: _Tables, layer: _VecLayer, n: int, k: int,
+              lower: int) -> _VecLayer:
+    """:func:`_step` on a plain problem, in vectors."""
+    jt: i64 = p.jokers
+    c = t.order[n][k]
+    shift: i64 = 6 * c
+    clear: i64 = ~(63 << shift)
+    vs: i64 = t.vshift
+    w: i64 = BIG + n + 1
+    bound: i64 = t.ahead[n][k] - lower
+    ok0, ok1, ok2 = t.viable[n][k]
+    joker_loss: i64 = 12 - n
+    joker_top: i64 = BIG + 13
+    last = k == 3
+    cache = t.moves
+    cuts = t.cuts
+    at = (4 * n + k) * _NSTATES
+    in_keys = layer.keys
+    in_vals = layer.vals
+    size = len(in_keys)
+    top: i64 = 0
+    for e in range(size):
+        if in_vals[e] > top:
+            top = in_vals[e]
+    cut: i64 = (top >> vs) + bound + jt * joker_top
+    keys = vec[i64](capacity=2 * size + 8)
+    vals = vec[i64](capacity=2 * size + 8)
+    mask: i64 = 63
+    while mask < 4 * size:
+        mask = 2 * mask + 1
+    index = vec[i64]([0] * (mask + 1))
+    count: i64 = 0
+    for e in range(size):
+        key: i64 = in_keys[e]
+        v: i64 = in_vals[e]
+        score = v >> vs
+        jleft = jt - ((key >> _JSHIFT) & 3)
+        slack = score + bound + jleft * joker_top
+        s: i64 = (key >> shift) & 63
+        from_s = cache[at + s]
+        if from_s is None or cuts[at + s] < cut:
+            from_s = _moves(t, p, n, k, s, cut)
+        base = key & clear
+        shape: i64 = (key >> _SHAPE_SHIFT) & 31
+        sv = (score << vs) + (key << _CHOICE_BITS)
+        for mv in from_s:
+            loss: i64 = mv.loss
+            if loss > slack:
+                break
+            if mv.jneed > jleft:
+                continue
+            # Can the groups of this number still be closed?
+            spare: i64 = jleft - mv.jr
+            if joker_loss and spare and slack - loss < spare * joker_loss:
+                spare = (slack - loss) // joker_loss
+            ok = ok0 if spare == 0 else (ok1 if spare == 1 else ok2)
+            nshape: i64 = shape + mv.step
+            if not (ok >> nshape) & 1:
+                continue
+            nkey: i64 = base + mv.delta
+            nv: i64 = sv + mv.gain
+            fits: i64 = 1
+            if last:
+                # The last colour closes the groups of this number: ``jg`` jokers
+                # join them (the shape says how many can).
+                nkey &= _NO_SHAPE
+                fits = _SHAPE_JG[nshape]
+                spare = min(spare, 2)
+            else:
+                spare = 0
+            jg: i64 = 0
+            while jg <= spare:
+                if (fits >> jg) & 1:
+                    ckey = nkey + (jg << _JSHIFT)
+                    cv = nv + (jg * w << vs) + (jg << _JG_SHIFT) if jg else nv
+                    h: i64 = ((ckey * _HASH) >> 20) & mask
+                    while True:
+                        x = index[h]
+                        if x == 0:
+                            keys = append(keys, ckey)
+                            vals = append(vals, cv)
+                            count += 1
+                            index[h] = count
+                            if 2 * count > mask:
+                                mask = 2 * mask + 1
+                                index = _reindex(keys, mask)
+                            break
+                        if keys[x - 1] == ckey:
+                            if cv > vals[x - 1]:
+                                vals[x - 1] = cv
+                            break
+                        h = (h + 1) & mask
+                jg += 1
+    return _VecLayer(keys, vals, index, mask)
+
+
+def _prune_vec(layer: _VecLayer, vs: int, need_jokers: int) -> _VecLayer:
+    """:func:`_prune_plain` in vectors (the layer it gives has no index: none looks a
+    key up in it)."""
+    keys = layer.keys
+    vals = layer.vals
+    size = len(keys)
+    if size < _PRUNE_FROM:
+        return layer
+    s0 = [0] * _NSTATES
+    s1 = [0] * _NSTATES
+    s2 = [0] * _NSTATES
+    s3 = [0] * _NSTATES
+    sj = [0, 0, 0]
+    bit = 1
+    # Best score first, then decreasing key with the joker count flipped, in one int.
+    order = sorted([(vals[e] >> vs) << _JSHIFT + 2 | (keys[e] ^ _JOKER_BITS)
+                    for e in range(size)], reverse=True)
+    low = (1 << _JSHIFT + 2) - 1
+    kept_keys = vec[i64](capacity=size)
+    kept_vals = vec[i64](capacity=size)
+    for x in order:
+        key = (x & low) ^ _JOKER_BITS
+        a = key & 63
+        b = (key >> 6) & 63
+        c = (key >> 12) & 63
+        d = (key >> 18) & 63
+        j = key >> _JSHIFT
+        if s0[a] & s1[b] & s2[c] & s3[d] & sj[j]:
+            continue
+        kept_keys = append(kept_keys, key)
+        kept_vals = append(kept_vals, layer.get(key))
+        for y in COVERED[a]:
+            s0[y] |= bit
+        for y in COVERED[b]:
+            s1[y] |= bit
+        for y in COVERED[c]:
+            s2[y] |= bit
+        for y in COVERED[d]:
+            s3[y] |= bit
+        if j >= need_jokers:
+            for y in range(j, 3):
+                sj[y] |= bit
+        else:
+            sj[j] |= bit
+        bit <<= 1
+    return _VecLayer(kept_keys, kept_vals, vec[i64](), 0)
+
+
+def _steps_vec(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | None]:
+    """:func:`_steps` on a plain problem, in vectors."""
+    vs = t.vshift
+    layer = _VecLayer(vec[i64]([0]), vec[i64]([0]), vec[i64](), 0)
+    layers: list[_VecLayer | None] = []
+    occupied = -1
+    idle = t.idle
+    for n in range(13):
+        stepped = False
+        for k in range(4):
+            if idle[4 * n + k]:
+                if occupied < 0:
+                    occupied = 0
+                    for key in layer.keys:
+                        occupied |= key
+                if not (occupied >> (6 * t.order[n][k])) & 63:
+                    layers.append(None)
+                    continue
+            layer = _step_vec(p, t, layer, n, k, lower)
+            layers.append(layer)
+            occupied = -1
+            stepped = True
+            yield len(layer.keys)
+        if stepped:
+            layer = _prune_vec(layer, vs, p.need_jokers)
+        if not len(layer.keys):
+            return None
+    best_key = -1
+    best = -1
+    keys = layer.keys
+    vals = layer.vals
+    for e in range(len(keys)):
+        key = keys[e]
+        score = vals[e] >> vs
+        if score <= best or score < lower:
+            continue
+        if (key >> _JSHIFT) & 3 < p.need_jokers:
+            continue
+        if not (RUN_CLOSED[key & 63] and RUN_CLOSED[(key >> 6) & 63]
+                and RUN_CLOSED[(key >> 12) & 63] and RUN_CLOSED[(key >> 18) & 63]):
+            continue
+        best_key, best = key, score
+    if best_key < 0:
+        return None
+    values: list[Callable[[int], int] | None] = [
+        None if at is None else at.get for at in layers]
+    return _unwind(values, t.opts, best_key, best, (1 << vs) - 1, t.order)
+
+
+def _guesses(p: Problem) -> list[int]:
+    """With wrapping runs: every set of open runs that may cross from 13 to 1."""
+    per_colour: list[list[int]] = []
+    for c in range(4):
+        room = min(p.avail[12][c], p.avail[0][c]) + p.jokers
+        per_colour.append([i for i, s in enumerate(RUN_STATES) if sum(s) <= room])
+    keys = [0]
+    for c in range(4):
+        keys = [k | (s << (6 * c)) for k in keys for s in per_colour[c]]
+    return [k | (k << _GUESS_SHIFT) for k in keys]
+
+
+def upper_bound(p: Problem) -> int:
+    """The score if every tile were used and every joker stood for a 13."""
+    total = sum(p.avail[n][c] * (BIG + n + 1) for n in range(13) for c in range(4))
+    return total + p.jokers * (BIG + 13)
+
+
+def run_dp(p: Problem, lower: int, tables: _Tables | None = None) -> Plan | None:
+    """The best plan scoring at least ``lower``, or None when no plan reaches it.
+
+    Exact: a state is dropped only when its score plus the most that the tiles still
+    to come could add (every copy used, every joker a 13) is below ``lower``.
+
+    A layer maps each state's key to its value: the score, shifted above the key of
+    the state it came from and the choice made (the back pointer, in one int).
+    """
+    plan, _ = _run(p, lower, tables if tables is not None else _tables(p))
+    return plan
+
+
+def _run(p: Problem, lower: int, t: _Tables) -> tuple[Plan | None, int]:
+    """:func:`run_dp`, and its work: the states it made."""
+    return _finish(_steps(p, lower, t))
+
+
+def _finish(steps: Generator[int, None, Plan | None]) -> tuple[Plan | None, int]:
+    """Run a pass to its end: its plan, and the states it made (from here on)."""
+    work = 0
+    while True:
+        try:
+            work += next(steps)
+        except StopIteration as stop:
+            plan: Plan | None = stop.value
+            return plan, work
 
 
 def solve_problem(p: Problem, floor: int = 0) -> Plan | None:

@@ -106,8 +106,8 @@ def _problem(
             if avail_rows[n][c] > 2:
                 raise Refused("tile.set_copies")
     return Problem(
-        tuple((r[0], r[1], r[2], r[3]) for r in avail_rows),
-        tuple((r[0], r[1], r[2], r[3]) for r in need_rows),
+        tuple(map(tuple, avail_rows)),
+        tuple(map(tuple, need_rows)),
         jokers,
         need[JOKER_CODE],
         threshold,
@@ -151,18 +151,20 @@ def solve_tiles(
                 return none
         fresh = build(plan, wrap)
         tiles = tuple(sorted(_all_tiles(fresh)))
-        value = sum(m.value(wrap) for m in fresh)
-        assert plan.score == BIG * len(tiles) + value
+        # The plan's score counts each tile (BIG) and the value of its melds (below
+        # BIG), a joker as the number it stands for, as the melds built read it.
+        value = plan.score % BIG
+        assert plan.score // BIG == len(tiles)
         return Solution(len(tiles), value, board + tuple(fresh), tiles, _minus(rack, tiles))
     old_tiles = _all_tiles(board)
     if len(old_tiles) + len(rack) > 106:
         raise Refused("tile.set_size")
     old_value = 0
     for i, m in enumerate(board):
-        why = m.refusal(wrap)
-        if why is not None:
-            raise Refused("board.meld_invalid", i=i + 1, why=why)
-        old_value += m.value(wrap)
+        reading = m.reading(wrap)
+        if reading is None:
+            raise Refused("board.meld_invalid", i=i + 1, why=m.refusal(wrap))
+        old_value += reading.value
     p = _problem(old_tiles, rack, None, wrap)
     if all(a == b for a, b in zip(p.avail, p.need, strict=True)) and (
         p.jokers == p.need_jokers
@@ -175,8 +177,8 @@ def solve_tiles(
         return none
     new_board = tuple(build(plan, wrap))
     tiles = tuple(sorted(_minus(_all_tiles(new_board), old_tiles)))
-    value = sum(m.value(wrap) for m in new_board) - old_value
-    assert plan.score == as_is + BIG * len(tiles) + value
+    value = plan.score - as_is - BIG * len(tiles)
+    assert plan.score // BIG == len(old_tiles) + len(tiles)
     return Solution(len(tiles), value, new_board, tiles, _minus(rack, tiles))
 
 

@@ -3,9 +3,12 @@
 The Python modules (:mod:`.tables`, :mod:`.dp`, :mod:`.build`, :mod:`.exact`) are the
 source of truth. ``make install`` (``tools/build_solver.py``) compiles copies of them
 unchanged with mypyc as the package ``meldtour.solver._native``, whose ``DIGEST`` is
-the digest of the sources it was built from. At import the compiled core is used when
-it is there and was built from the sources as they are now; else the Python modules
-run, with the same answers. ``MELDTOUR_PURE_SOLVER=1`` forces the Python modules.
+the digest of the sources it was built from. Compiled, :mod:`.dp` keeps the layers of
+plain problems in vectors of machine integers (``dp.COMPILED``); the Python modules
+keep them in dicts: the same states in the same order, so the same plans. At import
+the compiled core is used when it is there and was built from the sources as they are
+now; else the Python modules run, with the same answers. ``MELDTOUR_PURE_SOLVER=1``
+forces the Python modules.
 
 >>> sorted(implementations())[-1]
 'pure'
