@@ -77,6 +77,7 @@ from .ranking import (
     count_division,
     define_ranking,
     parse_day,
+    ranking_key,
     ranking_table,
     rankings,
 )
@@ -98,16 +99,16 @@ from .results import backfill, record_results
 from .seeding import SEEDED, seed_order
 
 __all__ = [
-    "DEFAULT_LEVEL", "DEFAULT_RANKING", "MAX_NUMBER", "MAX_PLACES", "NEW", "RANKING_METHODS",
-    "RATING", "RESERVED_KEYS", "SEEDED", "Candidate", "DivisionChoice", "Entry",
-    "EventPoints", "Holder", "Identity", "MergeOutcome", "PersonChoice", "PersonPage",
-    "PersonView", "Played", "RankingEntry", "RankingForm", "RankingInfo", "RankingRefused",
-    "RankingTable", "RatingLine", "Said", "SeatView", "backfill", "by_qualification",
-    "candidates", "check_ranking", "config_data", "config_of", "count_division", "decline",
-    "define_ranking", "grant_qualification", "holders", "identify", "merge", "parse_day",
-    "people", "person", "person_page", "possible_same", "qualifications",
-    "ranking_divisions", "ranking_table", "rankings", "rate_division", "ratings",
-    "recompute_ratings", "record_results", "register_qualified", "same_person",
-    "save_ranking", "seats", "seed_order", "set_person", "set_quota", "settle_people",
-    "split", "suggest",
+    "DEFAULT_LEVEL", "DEFAULT_RANKING", "MAX_NUMBER", "MAX_PLACES", "NEW",
+    "RANKING_METHODS", "RATING", "RESERVED_KEYS", "SEEDED", "Candidate", "DivisionChoice",
+    "Entry", "EventPoints", "Holder", "Identity", "MergeOutcome", "PersonChoice",
+    "PersonPage", "PersonView", "Played", "RankedIn", "RankingEntry", "RankingForm",
+    "RankingInfo", "RankingRefused", "RankingTable", "RatingLine", "Said", "SeatView",
+    "backfill", "by_qualification", "candidates", "check_ranking", "config_data",
+    "config_of", "count_division", "decline", "define_ranking", "grant_qualification",
+    "holders", "identify", "merge", "parse_day", "people", "person", "person_page",
+    "possible_same", "qualifications", "ranking_divisions", "ranking_key", "ranking_table",
+    "rankings", "rate_division", "ratings", "recompute_ratings", "record_results",
+    "register_qualified", "same_person", "save_ranking", "seats", "seed_order",
+    "set_person", "set_quota", "settle_people", "split", "suggest",
 ]

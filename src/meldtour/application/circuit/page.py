@@ -1,5 +1,6 @@
 """What the public page of a person shows: the tournaments played (games and
-points), the ranking line, the rating and the qualifications held."""
+points), the person's line in each ranking they appear in, the rating and the
+qualifications held."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from dataclasses import dataclass, replace
 from meldtour.store.db import Store
 from meldtour.tournament import TournamentError
 
-from ..errors import UseCaseError
 from .identity import Entry, PersonView, person
 from .qualifying import Holder, holders
-from .ranking import RankingEntry, RankingInfo, ranking_table
+from .ranking import RankingEntry, RankingInfo, ranking_table, rankings
 from .rating import RatingLine, ratings
 
 
@@ -24,11 +24,18 @@ class Played:
 
 
 @dataclass(frozen=True, slots=True)
+class RankedIn:
+    """The person's line in one ranking (rank, points, the tournaments behind them)."""
+
+    info: RankingInfo
+    line: RankingEntry
+
+
+@dataclass(frozen=True, slots=True)
 class PersonPage:
     person: PersonView
     played: tuple[Played, ...]
-    ranking: RankingEntry | None
-    ranking_info: RankingInfo | None
+    rankings: tuple[RankedIn, ...]  # every ranking the person is in, in ranking order
     rating: RatingLine | None
     qualifications: tuple[Holder, ...]
 
@@ -50,13 +57,11 @@ def person_page(store: Store, pid: int) -> PersonPage | None:
         games = [g for st in div.stages for g in st.results() if e.number in g.players]
         played.append(Played(replace(e), div.name, len(games),
                              sum(g.total(e.number) for g in games)))
-    line = info = None
-    try:
-        table = ranking_table(store, None)
-        info = table.info
-        line = next((x for x in table.lines if x.person == pid), None)
-    except UseCaseError:
-        pass
+    ranked = []
+    for info in rankings(store):
+        line = next((x for x in ranking_table(store, info.key).lines if x.person == pid), None)
+        if line is not None:
+            ranked.append(RankedIn(info, line))
     rating = next((r for r in ratings(store) if r.person == pid), None)
     quals = tuple(h for h in holders(store) if h.person == pid and h.status == "holds")
-    return PersonPage(v, tuple(played), line, info, rating, quals)
+    return PersonPage(v, tuple(played), tuple(ranked), rating, quals)

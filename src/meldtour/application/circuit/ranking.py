@@ -107,6 +107,13 @@ def rankings(store: Store, *, stored: bool = False) -> list[RankingInfo]:
         return [_ranking_info(s, r.key) for r in defined]
 
 
+def ranking_key(store: Store, key: str | None = None) -> str:
+    """The ranking meant by ``key``: ``key`` itself, or none given the first one
+    defined (the oldest; none defined: the default one) — what the ranking page shows,
+    a ``by-ranking`` seating seeds by, and a person's page lists first."""
+    return key or rankings(store)[0].key
+
+
 def define_ranking(store: Store, key: str, *, who: str, name: str = "",
                    organisation: str = "", config: Mapping[str, Any] | None = None,
                    counts_all: bool = True, default_level: str = DEFAULT_LEVEL) -> RankingInfo:
