@@ -164,6 +164,41 @@ def test_a_stage_seeded_by_rating_keeps_the_strongest_apart(played: tuple[str, S
         assert table_of[best[0].person] != table_of[best[1].person]
 
 
+def test_a_stage_seeded_by_ranking_names_its_ranking(played: tuple[str, Store]) -> None:
+    """Two rankings (krf first, then s2026): "by ranking" seeds by the first unless the
+    stage names another, as the ranking page shows the first."""
+    _url, store = played
+    assert [r.key for r in c.rankings(store)][:2] == ["krf", "s2026"]
+    uc.create_tournament(store, "busan-2015", who="d", slug="ranked", seed=4)
+    fmt = uc.read(store, "ranked").division("general").formats
+
+    def seed_by(key: str) -> None:
+        uc.edit_division(store, "ranked", "general", uc.DivisionEdit(formats=(
+            replace(fmt[0], seating="by-ranking", seed_ranking=key), *fmt[1:])), who="d")
+
+    seed_by("")
+    names = [x.name for x in c.ranking_table(store, "krf").lines]
+    people = {x.name: x.person for x in c.ranking_table(store, "krf").lines}
+    chosen = [n for n in names if names.count(n) == 1 and "서준" not in n]
+    uc.register_players(store, "ranked", [uc.PlayerEntry(n, "general", person=people[n])
+                                          for n in chosen], who="d")
+    person = {n: r.player_id for n, r in uc.registrations_by_number(store, "ranked").items()}
+
+    def expected(key: str) -> list[int]:
+        points = {x.person: x.points for x in c.ranking_table(store, key).lines}
+        return sorted(person, key=lambda n: (person[n] not in points,
+                                             -points.get(person[n], 0.0), n))
+
+    assert c.seed_order(store, "ranked", "general") == expected("krf")  # the first
+    seed_by("s2026")
+    assert c.seed_order(store, "ranked", "general") == expected("s2026")
+    assert expected("s2026") != expected("krf")  # c1 is not in the 2026 season
+    uc.check_in_players(store, "ranked", [], who="d", everyone_but=True, division="general")
+    out = uc.seat(store, "ranked", "general", 1, who="d")
+    assert list(out.tournament.division("general").stages[0].entrants) == expected("s2026")
+    assert out.tournament.division("general").formats[0].seed_ranking == "s2026"
+
+
 def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
         played: tuple[str, Store], capsys: pytest.CaptureFixture[str]) -> None:
     url, store = played

@@ -1,7 +1,8 @@
 """The circuit's pages: the ranking, the rating and a person's page in Korean, Japanese
 and English; the exports and the JSON endpoint; names only (never a contact); the
 director's seats of a division by qualification; every circuit refusal in three
-languages."""
+languages; with two rankings, a person's page lists both and a stage seeded by ranking
+names its ranking."""
 
 from __future__ import annotations
 
@@ -161,6 +162,8 @@ def test_the_director_merges_splits_and_links_people(client: TestClient) -> None
     lee, = circuit.people(store, "이서준")
     same = client.get("/director/t/next/p/1/same?lang=ko").text
     assert f'data-person="{lee.person}"' in same  # "이 서준" is 이서준, spaces aside
+    busan, = circuit.person(store, lee.person).entries  # with its place, as the preview
+    assert f"(2026-03-07) · {len(NAMES)}명 중 {busan.place}위" in same
     r = client.post("/director/t/next/p/1/same?lang=en", data={
         "csrf": token, "person": str(lee.person), "why": "member card"})
     assert "this registration is 이서준" in r.text
@@ -185,3 +188,44 @@ def test_the_director_merges_splits_and_links_people(client: TestClient) -> None
     assert "the awards of this division qualify" in r.text
     page = client.get("/director/t/busan/d/general/qualified?lang=en").text
     assert "Club cup" in page and "holds it" in page
+
+
+def test_a_persons_page_lists_every_ranking_and_a_stage_names_its_own(
+        client: TestClient) -> None:
+    store = web(client).store()
+    circuit.define_ranking(store, "krf", who="d", name="KRF")
+    circuit.define_ranking(store, "ladder", who="d", name="Club ladder",
+                           config={"table": [100, 60, 40], "half_life_days": 0})
+    lines = {k: {x.person: x for x in circuit.ranking_table(store, k).lines}
+             for k in ("krf", "ladder")}
+    third = next(x for x in circuit.ranking_table(store, "ladder").lines if x.rank == 3)
+    page = client.get(f"/people/{third.person}?lang=ko").text
+    assert "랭킹 순위" in page
+    rows = re.findall(r'<tr data-ranking="([\w-]+)"><td><a href="/ranking\?ranking=\1">'
+                      r"([^<]+)</a></td><td>(\d+)</td><td>([\d.]+)</td><td><details>", page)
+    assert rows == [(k, name, str(lines[k][third.person].rank),
+                     f"{lines[k][third.person].points:.1f}")
+                    for k, name in (("krf", "KRF"), ("ladder", "Club ladder"))]
+    # each line says why: busan's place and points (so no one column of points below)
+    assert f"{len(NAMES)}명 중 3위: <strong>40.0</strong>" in page
+    assert page.count("<details>") == 2 and "랭킹 점수" not in page
+    assert "Club ladder" in client.get("/ranking?ranking=ladder").text
+    # the first stage seeded by ranking: the director names the ranking (the first
+    # by default); a ranking that is not there is refused and nothing changes
+    uc.create_tournament(store, "busan-2015", who="d", seed=8, slug="seeds")
+    token = csrf(client, "/director/t/seeds")
+    r = client.post("/director/t/seeds/d/general/settings?lang=en", data={
+        "csrf": token, "seating0": "by-ranking"})
+    assert "Settings saved" in r.text
+    assert re.search(r'<option value="krf" selected>KRF</option>', r.text)
+    assert uc.read(store, "seeds").division("general").formats[0].seed_ranking == ""
+    r = client.post("/director/t/seeds/d/general/settings?lang=ko", data={
+        "csrf": token, "seating0": "by-ranking", "ranking0": "nope"})
+    assert "&#39;nope&#39; 랭킹은 없습니다: krf, ladder" in r.text
+    assert uc.read(store, "seeds").division("general").formats[0].seed_ranking == ""
+    r = client.post("/director/t/seeds/d/general/settings?lang=en", data={
+        "csrf": token, "seating0": "by-ranking", "ranking0": "ladder"})
+    assert re.search(r'<option value="ladder" selected>Club ladder</option>', r.text)
+    assert uc.read(store, "seeds").division("general").formats[0].seed_ranking == "ladder"
+    t = uc.read(store, "seeds")
+    assert t.division("general").formats[0].seating == "by-ranking"

@@ -46,6 +46,9 @@ class StageFormat:
       ``final_games`` (Busan elementary: 1 game, top 2, 32 → 16 → 8 → 4);
     - ``final``: the top ``entrants`` of the previous stage, ``games`` games; with
       ``carry`` the earlier stages' games count too (Japan: 10 + 2 games).
+
+    ``seed_ranking``: the circuit's ranking a ``by-ranking`` seating seeds by (its key;
+    empty: the first ranking defined, the one the ranking page shows first).
     """
 
     kind: StageKind
@@ -58,6 +61,7 @@ class StageFormat:
     table_size: int = 4
     final_games: int | None = None
     name: str = ""
+    seed_ranking: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in ("seatings", "knockout", "final"):

@@ -46,7 +46,7 @@ def _table(store: Any, ranking: str | None, as_of: str | None) -> circuit.Rankin
     """The ranking asked for (none: the first defined, or the default one)."""
     try:
         circuit.backfill(store)
-        return circuit.ranking_table(store, ranking or circuit.rankings(store)[0].key,
+        return circuit.ranking_table(store, circuit.ranking_key(store, ranking),
                                      circuit.parse_day(as_of), public_only=True)
     except usecases.UseCaseError as exc:
         raise HTTPException(400 if exc.code == "circuit.bad_date" else 404, str(exc)) from None

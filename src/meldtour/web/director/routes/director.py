@@ -9,6 +9,7 @@ is shown in the reader's language (:func:`..views.refusal_text`)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from zoneinfo import ZoneInfo
 
 import segno
@@ -204,9 +205,11 @@ def _number(form: FormData, name: str, default: int) -> int:
     return int(value) if value.isdigit() and len(value) < 6 else default
 
 
-def _stage(form: FormData, i: str, old: StageFormat | None = None) -> StageFormat | None:
+def _stage(form: FormData, i: str, old: StageFormat | None = None,
+           rankings: Sequence[str] = ()) -> StageFormat | None:
     """A stage format from the fields ``kind{i}``, ``games{i}`` ... (``None``: no
-    stage asked for, or removed)."""
+    stage asked for, or removed). Seeded by ranking, ``ranking{i}`` names the ranking
+    (one of ``rankings``; none: the first)."""
     kind = _text(form, f"kind{i}", old.kind if old else "")
     if not kind or form.get(f"remove{i}"):
         return None
@@ -216,6 +219,12 @@ def _stage(form: FormData, i: str, old: StageFormat | None = None) -> StageForma
     if method is not None and kind not in method.kinds:  # snake seeding: knockouts only
         seating = "random"
     entrants = _number(form, f"entrants{i}", (base.entrants if base else None) or 4)
+    seed_ranking = ""
+    if seating == "by-ranking":
+        seed_ranking = _text(form, f"ranking{i}", base.seed_ranking if base else "", 100)
+        if seed_ranking and seed_ranking not in rankings:
+            raise usecases.UseCaseError("circuit.no_ranking", key=repr(seed_ranking),
+                                        keys=", ".join(rankings) or circuit.DEFAULT_RANKING)
     return StageFormat(
         kind,  # type: ignore[arg-type]
         games=_number(form, f"games{i}", base.games if base else 1),
@@ -227,7 +236,8 @@ def _stage(form: FormData, i: str, old: StageFormat | None = None) -> StageForma
         seating=seating,
         final_games=_number(form, f"final_games{i}", (base.final_games if base else 1) or 1)
         if kind == "knockout" else None,
-        name=_text(form, f"title{i}", base.name if base else "", 60))
+        name=_text(form, f"title{i}", base.name if base else "", 60),
+        seed_ranking=seed_ranking)
 
 
 def _free_slug(store: Store, name: str, fallback: str) -> str:
@@ -334,6 +344,7 @@ def overview(request: Request, store: StoreDep, director: TournamentDirectorDep,
     _ = gettext_of(request)
     return render(request, "director/tournament.html", account=director, t=t, slug=slug,
                   views=views, kinds=KINDS, seaters=seaters_for("seatings"),
+                  rankings=circuit.rankings(store, stored=True),
                   acts={d.key: round_actions(t, d.key, _) for d in t.divisions},
                   modes=MODES, tie_breaks=TIE_BREAKS, three_table=THREE_TABLE, steps=STEPS,
                   info=usecases.info(store, slug),
@@ -409,7 +420,8 @@ async def division_settings(request: Request, store: StoreDep, director: Tournam
         if div.started:
             edit = usecases.DivisionEdit(name=_text(form, "name", div.name, 80))
         else:
-            formats = [_stage(form, str(i), f) for i, f in enumerate(div.formats)]
+            keys = [r.key for r in circuit.rankings(store, stored=True)]
+            formats = [_stage(form, str(i), f, keys) for i, f in enumerate(div.formats)]
             formats.append(_stage(form, "new"))
             edit = usecases.DivisionEdit(
                 name=_text(form, "name", div.name, 80), cap=_number(form, "cap", div.cap),

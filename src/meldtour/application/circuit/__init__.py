@@ -1,0 +1,114 @@
+"""The circuit: people across tournaments, the organisations' rankings, the ratings
+and the qualifications. Every name is importable from here; each job has its module:
+
+- :mod:`.results`: the stored final places (at the awards, :func:`record_results`),
+  which the rankings are computed from on every reading.
+- :mod:`.identity`: **people.** A person's registrations and details; the people a
+  registration may be, with the evidence (:func:`candidates`, :func:`suggest`: the
+  same member number or birth year; a name alone never does — two 김민지 stay two
+  people); the director says later which registrations are one person
+  (:func:`merge`, :func:`same_person`) or not (:func:`split`). Each is audited and
+  recomputes the ratings.
+- :mod:`.registering`: **who a new registration is** — a new person unless the
+  director chooses who it is or the evidence names someone who played before
+  (:func:`identify`, :func:`settle_people`, :func:`possible_same`).
+- :mod:`.rating`: **ratings** (openskill, updated at every award) are :func:`ratings`;
+  a merge or a split replays every awarded division in the order it was awarded.
+- :mod:`.ranking`: **rankings.** An organisation's ranking (:func:`define_ranking`)
+  counts every awarded division or those it names (:func:`count_division`), with its
+  numbers; the table is :func:`ranking_table`, the pure
+  :func:`~meldtour.tournament.ranking.national_ranking` over the stored places. With
+  no ranking defined the default one (:data:`DEFAULT_RANKING`) counts every awarded
+  division at the ``national`` level with the pure function's defaults.
+- :mod:`.ranking_form`: a ranking as typed in a form or on the command line
+  (:func:`check_ranking`, :func:`save_ranking`).
+- :mod:`.qualifying`: **qualifications.** An award grants one
+  (:func:`grant_qualification`: places 1 to N, passing down past whoever declines,
+  :func:`decline`); a division with quotas (:func:`set_quota`) is by qualification
+  only: :func:`register_qualified` accepts a holder and refuses everyone else with
+  the reason.
+- :mod:`.seeding`: a first stage seeded by rating or ranking (:func:`seed_order`).
+- :mod:`.page`: what a person's public page shows (:func:`person_page`).
+
+The modules import each other one way (results, rating → identity → registering;
+ranking → ranking_form; rating, ranking, qualifying → seeding, page); a name with a
+leading underscore is shared inside the package only.
+The defaults and what each number means: docs/circuit.md, "Rankings".
+"""
+
+from __future__ import annotations
+
+from .identity import (
+    Candidate,
+    Entry,
+    MergeOutcome,
+    PersonView,
+    candidates,
+    merge,
+    people,
+    person,
+    same_person,
+    set_person,
+    split,
+    suggest,
+)
+from .page import PersonPage, Played, person_page
+from .qualifying import (
+    Holder,
+    SeatView,
+    by_qualification,
+    decline,
+    grant_qualification,
+    holders,
+    qualifications,
+    register_qualified,
+    seats,
+    set_quota,
+)
+from .ranking import (
+    DEFAULT_LEVEL,
+    DEFAULT_RANKING,
+    EventPoints,
+    RankingEntry,
+    RankingInfo,
+    RankingTable,
+    config_data,
+    config_of,
+    count_division,
+    define_ranking,
+    parse_day,
+    ranking_key,
+    ranking_table,
+    rankings,
+)
+from .ranking_form import (
+    MAX_NUMBER,
+    MAX_PLACES,
+    RANKING_METHODS,
+    RESERVED_KEYS,
+    DivisionChoice,
+    RankingForm,
+    RankingRefused,
+    check_ranking,
+    ranking_divisions,
+    save_ranking,
+)
+from .rating import RATING, RatingLine, rate_division, ratings, recompute_ratings
+from .registering import NEW, Identity, PersonChoice, Said, identify, possible_same, settle_people
+from .results import backfill, record_results
+from .seeding import SEEDED, seed_order
+
+__all__ = [
+    "DEFAULT_LEVEL", "DEFAULT_RANKING", "MAX_NUMBER", "MAX_PLACES", "NEW",
+    "RANKING_METHODS", "RATING", "RESERVED_KEYS", "SEEDED", "Candidate", "DivisionChoice",
+    "Entry", "EventPoints", "Holder", "Identity", "MergeOutcome", "PersonChoice",
+    "PersonPage", "PersonView", "Played", "RankedIn", "RankingEntry", "RankingForm",
+    "RankingInfo", "RankingRefused", "RankingTable", "RatingLine", "Said", "SeatView",
+    "backfill", "by_qualification", "candidates", "check_ranking", "config_data",
+    "config_of", "count_division", "decline", "define_ranking", "grant_qualification",
+    "holders", "identify", "merge", "parse_day", "people", "person", "person_page",
+    "possible_same", "qualifications", "ranking_divisions", "ranking_key", "ranking_table",
+    "rankings", "rate_division", "ratings", "recompute_ratings", "record_results",
+    "register_qualified", "same_person", "save_ranking", "seats", "seed_order",
+    "set_person", "set_quota", "settle_people", "split", "suggest",
+]
