@@ -62,7 +62,9 @@ MODULES: dict[str, str] = {
 #: The pure layers: the standard library only, and these few libraries each.
 PURE: dict[str, frozenset[str]] = {
     CORE: frozenset(),
-    SOLVER: frozenset({"numpy", "numba"}),
+    # librt: the compiled core's vectors of machine integers (mypyc's runtime, imported
+    # only when compiled); mypy_extensions: their integer types, for type checking.
+    SOLVER: frozenset({"librt", "mypy_extensions"}),
     PLAYERS: frozenset(),
     TOURNAMENT: frozenset({"openskill"}),
 }
