@@ -22,6 +22,15 @@ _start: list[float] = [0.0]
 #: CENSUS_AFTER seconds into the measured window: in all, and the commonest types.
 CENSUS_AFTER = 30.0
 _census: dict[str, object] = {}
+#: With MELDTOUR_PROBE_CYCLES=SECONDS: that far into the window, everything is unfrozen
+#: and one full collection counts the objects only a collection frees (reference
+#: cycles, which a frozen generation keeps for ever); then everything is frozen again.
+#: That pass stalls the loop once (left out of nothing: it is in the lag and round trips).
+#: Several times may be given ("60,170"): each pass also counts every object the
+#: collector tracks by type, so that two passes show what grows.
+_CYCLES_AT = [float(x) for x in os.environ.get("MELDTOUR_PROBE_CYCLES", "").split(",") if x]
+_cycles: dict[str, object] = {}
+_passes: list[dict[str, object]] = []
 
 
 def _on_gc(phase: str, info: dict[str, int]) -> None:
@@ -40,6 +49,9 @@ async def _monitor() -> None:
             _lag.append(time.perf_counter() - t - 0.01)
             if not _census and time.time() >= _FROM[0] + CENSUS_AFTER:
                 _take_census()
+            if _CYCLES_AT and time.time() >= _FROM[0] + _CYCLES_AT[0]:
+                _CYCLES_AT.pop(0)
+                _count_cycles()
         if t - last > 2.0:  # uvicorn ends by its signal: no atexit to rely on
             last = t
             if _FROM[0] == float("inf") and _OUT and os.path.exists(_OUT + ".from"):
@@ -57,6 +69,36 @@ def _take_census() -> None:
     _census["frozen"] = gc.get_freeze_count()
     _census["types"] = dict(kinds.most_common(12))
     del objects
+
+
+def _count_cycles() -> None:
+    from collections import Counter
+
+    gc.unfreeze()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    t = time.perf_counter()
+    found = gc.collect()
+    took = time.perf_counter() - t
+    kinds = Counter(type(o).__name__ for o in gc.garbage)
+    # Where the cycles' frames and coroutines were (file:function), and what the
+    # LiveGames among them are held by.
+    frames = Counter(f"{os.path.basename(o.f_code.co_filename)}:{o.f_code.co_name}"
+                     for o in gc.garbage if type(o).__name__ == "frame")
+    coros = Counter(getattr(o, "__qualname__", "?") for o in gc.garbage
+                    if type(o).__name__ == "coroutine")
+    errors = Counter(type(o).__name__ for o in gc.garbage if isinstance(o, BaseException))
+    _cycles.update(frames=dict(frames.most_common(15)), coroutines=dict(coros.most_common(10)),
+                   exceptions=dict(errors.most_common(10)),
+                   games=sum(type(o).__name__ == "LiveGame" for o in gc.garbage))
+    gc.set_debug(0)
+    gc.garbage.clear()
+    gc.collect()
+    every = gc.get_objects()
+    _passes.append({"at": round(time.time() - _FROM[0]), "found": found, "tracked": len(every),
+                    "types": dict(Counter(type(o).__name__ for o in every).most_common(25))})
+    del every
+    gc.freeze()
+    _cycles.update(found=found, ms=round(1000 * took, 1), types=dict(kinds.most_common(15)))
 
 
 def _q(xs: list[float], q: float) -> float:
@@ -81,6 +123,8 @@ def _dump() -> None:
         out[f"gc{gen}_ms"] = {"n": len(xs), "total": 1000 * sum(xs), "p99": 1000 * _q(xs, 0.99),
                               "max": 1000 * max(xs, default=0.0)}
     out["census"] = _census
+    out["cycles"] = _cycles
+    out["passes"] = _passes
     with open(_OUT, "w") as f:
         json.dump(out, f)
 

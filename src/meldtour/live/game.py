@@ -288,7 +288,13 @@ class LiveGame:
                     future.set_result(result)
 
     async def close(self) -> None:
-        for task in (self._timer, self._bot, self._task):
+        """Stop the game's tasks, and let go of them: a cancelled task keeps its
+        ``CancelledError``, whose traceback holds the task's frame and so this game — a
+        reference cycle that only the collector's full pass frees, and a frozen one
+        (``live.server.tune_gc``) never (BENCHMARKS.md, "Server")."""
+        tasks, self._timer, self._bot, self._task = (self._timer, self._bot, self._task), \
+            None, None, None
+        for task in tasks:
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -533,11 +533,18 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                                                  for r in message["recent"]]}
             elif message.get("type") == "draft_ok":
                 message = _explained_check(message, gettext)
-            await websocket.send_json(message)
-            if message.get("type") == "closing":
-                await websocket.close(code=4408)
+            try:
+                await websocket.send_json(message)
+                if message.get("type") == "closing":
+                    await websocket.close(code=4408)
+                    return
+            except Exception:  # the client is gone: the receiving loop ends too
                 return
 
+    # pump() ends without an exception: a task keeping one would hold a reference cycle
+    # (the exception, re-raised by ``await sender`` below, takes this frame into its
+    # traceback, and this frame holds the task): the game would then live until a full
+    # collection, and for ever once frozen (BENCHMARKS.md, "Server").
     sender = asyncio.create_task(pump())
     try:
         while True:
