@@ -8,32 +8,22 @@ import asyncio
 import dataclasses
 from typing import Any
 
-from meldtour.live import LiveServer, ManualClock, SeatConfig, TableConfig
+from meldtour.live import LiveServer, ManualClock, TableConfig
 from meldtour.live.game import HINT_WINDOW, HINTS_PER_WINDOW
 
-from .helpers import drain, known_deal, next_of, until
-
-HUMAN = SeatConfig("human")
+from .helpers import drain, next_of
+from .test_protocol import seated as seated_on
+from .test_protocol import two_people
 
 
 async def seated(config: TableConfig, clock: ManualClock) -> tuple[Any, ...]:
-    server = LiveServer(clock=clock)
-    game = server.create_table(config, "g1")
-    a = await game.subscribe(game.seat_of(await game.join(0, "Ann")))
-    b = await game.subscribe(game.seat_of(await game.join(1, "Bo")))
-    watcher = await game.subscribe(None)
-    await until(lambda: game.started)
-    return game, a, b, watcher
-
-
-def table(**options: Any) -> TableConfig:
-    return TableConfig.make("standard", [HUMAN, HUMAN], deal=known_deal(), **options)
+    return await seated_on(LiveServer(clock=clock), config)
 
 
 def test_a_hint_is_the_best_play_for_that_seat_alone() -> None:
     async def main() -> None:
         clock = ManualClock()
-        game, a, b, watcher = await seated(table(hints=True), clock)
+        game, a, b, watcher = await seated(two_people(hints=True), clock)
         assert game.table_json()["hints"] is True
         for s in (a, b, watcher):
             drain(s)
@@ -68,7 +58,7 @@ def test_a_hint_is_the_best_play_for_that_seat_alone() -> None:
 def test_hints_are_rate_limited() -> None:
     async def main() -> None:
         clock = ManualClock()
-        game, a, _b, _w = await seated(table(hints=True), clock)
+        game, a, _b, _w = await seated(two_people(hints=True), clock)
         drain(a)
         for i in range(HINTS_PER_WINDOW):
             await game.receive(a, {"type": "hint", "id": f"h{i}", "version": 0})
@@ -88,8 +78,8 @@ def test_hints_are_rate_limited() -> None:
 def test_no_hint_at_a_tournament_table_nor_when_the_host_turned_it_off() -> None:
     async def main() -> None:
         clock = ManualClock()
-        for config, code in ((table(hints=True, tournament=True), "live.hint.tournament"),
-                             (table(hints=False), "live.hint.off")):
+        for config, code in ((two_people(hints=True, tournament=True), "live.hint.tournament"),
+                             (two_people(hints=False), "live.hint.off")):
             game, a, _b, _w = await seated(config, clock)
             assert game.table_json()["hints"] is False
             drain(a)
@@ -102,7 +92,7 @@ def test_no_hint_at_a_tournament_table_nor_when_the_host_turned_it_off() -> None
 
 
 def test_the_hint_settings_travel_with_the_table() -> None:
-    config = table(hints=True, tournament=True)
+    config = two_people(hints=True, tournament=True)
     again = TableConfig.from_json(config.to_json())
     assert again == config
     old = config.to_json()

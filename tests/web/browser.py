@@ -77,3 +77,19 @@ def touch_drag(page: Any, source: Any, target: Any, *, at: str = "middle") -> No
     # Chromium's mobile emulation may take a tap soon after a touch's end as part of a
     # double tap and click nothing (seen 0.1 s after this drag, and once 0.4 s after).
     page.wait_for_timeout(400)
+
+
+@contextmanager
+def live_site() -> Iterator[tuple[str, Any]]:
+    """The web app in a test configuration with a live server of its own, served; yields
+    (its address, the live server) for tests that open tables directly."""
+    from meldtour.live import LiveServer
+    from meldtour.web.app import create_app
+    from meldtour.web.config import Settings
+
+    app = create_app(Settings(env="test"))
+    live = LiveServer()
+    app.state.live = live
+    with serve(app) as base:
+        yield base, live
+

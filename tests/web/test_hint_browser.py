@@ -13,11 +13,9 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from meldtour.live import LiveServer, SeatConfig, TableConfig  # noqa: E402
-from meldtour.web.app import create_app  # noqa: E402
-from meldtour.web.config import Settings  # noqa: E402
 from tests.live.helpers import known_deal  # noqa: E402
 
-from .browser import ARGS, CHROMIUM, serve  # noqa: E402
+from .browser import ARGS, CHROMIUM, live_site  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
@@ -26,11 +24,8 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium
 
 @pytest.fixture()
 def site() -> Iterator[tuple[str, LiveServer]]:
-    app = create_app(Settings(env="test"))
-    live = LiveServer()
-    app.state.live = live
-    with serve(app) as base:
-        yield base, live
+    with live_site() as both:
+        yield both
 
 
 def test_hint_at_a_casual_table_and_none_at_a_tournament(

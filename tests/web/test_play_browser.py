@@ -12,11 +12,9 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 from meldtour.live import LiveServer, SeatConfig, TableConfig  # noqa: E402
-from meldtour.web.app import create_app  # noqa: E402
-from meldtour.web.config import Settings  # noqa: E402
 from tests.live.helpers import known_deal  # noqa: E402
 
-from .browser import ARGS, CHROMIUM, drag, serve, touch_drag  # noqa: E402
+from .browser import ARGS, CHROMIUM, drag, live_site, touch_drag  # noqa: E402
 
 TURN = 12
 
@@ -25,11 +23,8 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium
 
 @pytest.fixture()
 def site() -> Iterator[tuple[str, LiveServer]]:
-    app = create_app(Settings(env="test"))
-    live = LiveServer()
-    app.state.live = live
-    with serve(app) as base:
-        yield base, live
+    with live_site() as both:
+        yield both
 
 
 def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
