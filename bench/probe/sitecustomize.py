@@ -61,14 +61,19 @@ async def _monitor() -> None:
 
 
 def _take_census() -> None:
-    from collections import Counter
 
     objects = gc.get_objects()
-    kinds = Counter(type(o).__name__ for o in objects)
     _census["tracked"] = len(objects)
     _census["frozen"] = gc.get_freeze_count()
-    _census["types"] = dict(kinds.most_common(12))
+    _census["types"] = _types(objects, 12)
     del objects
+
+
+def _types(objects: list[object], n: int) -> dict[str, int]:
+    """The ``n`` commonest types among ``objects``, with their counts."""
+    from collections import Counter
+
+    return dict(Counter(type(o).__name__ for o in objects).most_common(n))
 
 
 def _count_cycles() -> None:
@@ -79,7 +84,7 @@ def _count_cycles() -> None:
     t = time.perf_counter()
     found = gc.collect()
     took = time.perf_counter() - t
-    kinds = Counter(type(o).__name__ for o in gc.garbage)
+    kinds = _types(gc.garbage, 15)
     # Where the cycles' frames and coroutines were (file:function), and what the
     # LiveGames among them are held by.
     frames = Counter(f"{os.path.basename(o.f_code.co_filename)}:{o.f_code.co_name}"
@@ -95,10 +100,10 @@ def _count_cycles() -> None:
     gc.collect()
     every = gc.get_objects()
     _passes.append({"at": round(time.time() - _FROM[0]), "found": found, "tracked": len(every),
-                    "types": dict(Counter(type(o).__name__ for o in every).most_common(25))})
+                    "types": _types(every, 25)})
     del every
     gc.freeze()
-    _cycles.update(found=found, ms=round(1000 * took, 1), types=dict(kinds.most_common(15)))
+    _cycles.update(found=found, ms=round(1000 * took, 1), types=kinds)
 
 
 def _q(xs: list[float], q: float) -> float:

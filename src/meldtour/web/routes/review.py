@@ -143,6 +143,11 @@ def _board(state: GameState) -> list[list[str]]:
     return [_tiles(m.tiles) for m in state.board]
 
 
+def _counted(key: str, n: int) -> str:
+    """The text's key for ``n`` things: ``KEY_one`` for one, ``KEY`` for more."""
+    return f"{key}_one" if n == 1 else key
+
+
 def describe(step: Step, names: list[str], gettext: Callable[[str], str], seat: int | None,
              open_racks: bool) -> list[str]:
     """The step's events in words; a drawn tile shown to its drawer, or to everyone when
@@ -158,13 +163,13 @@ def describe(step: Step, names: list[str], gettext: Callable[[str], str], seat: 
         text = None
         if seen.kind == "play":
             n = len(data.get("placed", ()))
-            text = t["ev_play_one" if n == 1 else "ev_play"].format(name=name, n=n)
+            text = t[_counted("ev_play", n)].format(name=name, n=n)
         elif seen.kind == "initial_meld":
             text = t["ev_initial"].format(name=name)
         elif seen.kind == "draw":
             if data.get("why") == "penalty":
                 n = data.get("count", 1)
-                text = t["ev_penalty_one" if n == 1 else "ev_penalty"].format(name=name, n=n)
+                text = t[_counted("ev_penalty", n)].format(name=name, n=n)
             else:
                 text = t["ev_draw"].format(name=name)
             if private is not None and seen.seat is not None:
