@@ -61,7 +61,6 @@ async def _monitor() -> None:
 
 
 def _take_census() -> None:
-
     objects = gc.get_objects()
     _census["tracked"] = len(objects)
     _census["frozen"] = gc.get_freeze_count()
