@@ -11,6 +11,7 @@ import contextlib
 import gc
 import json
 import os
+import sys
 import time
 
 _OUT = os.environ.get("MELDTOUR_PROBE")
@@ -98,11 +99,30 @@ def _count_cycles() -> None:
     gc.garbage.clear()
     gc.collect()
     every = gc.get_objects()
+    rss = _rss_mib()
     _passes.append({"at": round(time.time() - _FROM[0]), "found": found, "tracked": len(every),
-                    "types": _types(every, 25)})
+                    "blocks": sys.getallocatedblocks(), "rss_mib": rss,
+                    "rss_after_trim_mib": _trimmed(), "types": _types(every, 25)})
     del every
     gc.freeze()
     _cycles.update(found=found, ms=round(1000 * took, 1), types=kinds)
+
+
+def _rss_mib() -> float:
+    """The process's resident memory (MiB), from /proc."""
+    with open("/proc/self/statm") as f:
+        return round(int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+
+
+def _trimmed() -> float | None:
+    """With MELDTOUR_PROBE_TRIM: the resident memory after the C library gives back
+    what its heaps hold free (``malloc_trim``): memory freed but kept, not leaked."""
+    if not os.environ.get("MELDTOUR_PROBE_TRIM"):
+        return None
+    import ctypes
+
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    return _rss_mib()
 
 
 def _q(xs: list[float], q: float) -> float:

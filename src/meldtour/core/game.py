@@ -129,21 +129,36 @@ def seat_draw(
     A joker is the best draw or is drawn again (``drawn_joker``); ties are drawn
     again by the tied players only.
     """
-    rng = _rng(seed, "seat-draw", deal_no)
-    rounds: list[tuple[tuple[int, Tile], ...]] = []
+    draws = _SeatDraws(_rng(seed, "seat-draw", deal_no), rules)
+    if rules.seat_draw == "order_by_draw":
+        order = draws.resolve(list(range(n)), whole=True)
+    else:
+        first = draws.resolve(list(range(n)), whole=False)[0]
+        order = [(first + i) % n for i in range(n)]
+    return tuple(order), tuple(draws.rounds)
 
-    def rank(players: list[int]) -> list[list[int]]:
+
+@dataclass
+class _SeatDraws:
+    """The draws of one seat-order draw, round by round (methods, not nested closures:
+    a closure that calls itself is a reference cycle, left for the collector)."""
+
+    rng: random.Random
+    rules: RuleSet
+    rounds: list[tuple[tuple[int, Tile], ...]] = field(default_factory=list)
+
+    def rank(self, players: list[int]) -> list[list[int]]:
         """Order ``players`` by draws into tie groups, best group first."""
         pending = list(players)
         ranks: dict[int, int] = {}
         while pending:
             tiles = list(full_set())
-            rng.shuffle(tiles)
+            self.rng.shuffle(tiles)
             drawn = tuple(zip(pending, tiles, strict=False))
-            rounds.append(drawn)
+            self.rounds.append(drawn)
             pending = []
             for seat, t in drawn:
-                r = _draw_rank(t, rules)
+                r = _draw_rank(t, self.rules)
                 if r is None:
                     pending.append(seat)
                 else:
@@ -153,22 +168,15 @@ def seat_draw(
             groups.setdefault(ranks[seat], []).append(seat)
         return [groups[r] for r in sorted(groups, reverse=True)]
 
-    def resolve(players: list[int], whole: bool) -> list[int]:
+    def resolve(self, players: list[int], whole: bool) -> list[int]:
         out: list[int] = []
-        for group in rank(players):
+        for group in self.rank(players):
             if len(group) > 1:
-                group = resolve(group, whole)
+                group = self.resolve(group, whole)
             out.extend(group)
             if not whole:
                 break
         return out
-
-    if rules.seat_draw == "order_by_draw":
-        order = resolve(list(range(n)), whole=True)
-    else:
-        first = resolve(list(range(n)), whole=False)[0]
-        order = [(first + i) % n for i in range(n)]
-    return tuple(order), tuple(rounds)
 
 
 def doubles(rack: Sequence[Tile]) -> int:

