@@ -12,7 +12,7 @@ interval, mean points (game points plus penalties) and the p99 of its decision t
 
 The variants (none is a level of the product):
 
-* ``expert``: today's expert (``players/expert.py``).
+* ``expert``: the expert of that day, now ``cautious`` (``players/cautious.py``).
 * ``hold``: with ``hold_players=4, hold_close=8``: keeps the melds its rack makes on its
   own while every opponent holds more than 8 tiles.
 * ``close8`` / ``close4``: an opponent is "close" at 8 / 4 tiles (today: 6).
@@ -45,7 +45,7 @@ from meldtour.core.tiles import Tile
 from meldtour.core.views import PlayerView
 from meldtour.players import Player
 from meldtour.players.base import no_play, seat_of
-from meldtour.players.expert import ExpertPlayer, _attaches, unseen_tiles
+from meldtour.players.cautious import CautiousPlayer, _attaches, unseen_tiles
 from meldtour.players.greedy import GreedyPlayer
 from meldtour.players.lab import deal_of, wilson
 from meldtour.players.runner import play_timed
@@ -53,7 +53,7 @@ from meldtour.solver import Solution, solve
 
 
 @dataclass
-class BigPlay(ExpertPlayer):
+class BigPlay(CautiousPlayer):
     big: int = 8
 
     def draw_instead(self, view: PlayerView, full: Solution, close: list[int],
@@ -62,7 +62,7 @@ class BigPlay(ExpertPlayer):
 
 
 @dataclass
-class FarFromOut(ExpertPlayer):
+class FarFromOut(CautiousPlayer):
     rest: int = 8
 
     def draw_instead(self, view: PlayerView, full: Solution, close: list[int],
@@ -98,7 +98,7 @@ def playout(rules: RuleSet, board: tuple[Meld, ...], racks: list[tuple[Tile, ...
 
 
 @dataclass
-class Rollout(ExpertPlayer):
+class Rollout(CautiousPlayer):
     futures: int = 12
     margin: int = 1
 
@@ -150,10 +150,10 @@ class Rollout(ExpertPlayer):
 
 
 VARIANTS: dict[str, Callable[[int], Player]] = {
-    "expert": lambda s: ExpertPlayer("expert", s),
-    "hold": lambda s: ExpertPlayer("expert", s, hold_players=4, hold_close=8),
-    "close8": lambda s: ExpertPlayer("expert", s, close=8),
-    "close4": lambda s: ExpertPlayer("expert", s, close=4),
+    "expert": lambda s: CautiousPlayer("expert", s),
+    "hold": lambda s: CautiousPlayer("expert", s, hold_players=4, hold_close=8),
+    "close8": lambda s: CautiousPlayer("expert", s, close=8),
+    "close4": lambda s: CautiousPlayer("expert", s, close=4),
     "big8": lambda s: BigPlay("expert", s, big=8),
     "big10": lambda s: BigPlay("expert", s, big=10),
     "rest8": lambda s: FarFromOut("expert", s, rest=8),

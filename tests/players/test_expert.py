@@ -1,68 +1,91 @@
-"""The expert's parts, on hand-made positions: what fits the table alone, and the
-melds it keeps back when asked to (``hold_players``; off by default)."""
+"""The expert on hand-made positions: it goes out whenever it can, holds its rack
+otherwise, lays the smallest initial meld, and plays when the pool is empty; and over
+whole games it never draws while it could meld (the −200 rule)."""
 
 from __future__ import annotations
 
 import dataclasses
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from meldtour.core.game import apply, new_game
 from meldtour.core.melds import parse_board
-from meldtour.core.moves import Play
+from meldtour.core.moves import Draw, Play
 from meldtour.core.rules import find_rules
 from meldtour.core.state import GameState
-from meldtour.core.tiles import Tile, parse_tiles
+from meldtour.core.tiles import parse_tiles
 from meldtour.core.views import player_view
-from meldtour.players.expert import ExpertPlayer, _fits_alone
+from meldtour.players.expert import ExpertPlayer
+from meldtour.players.greedy import GreedyPlayer
+from meldtour.players.runner import play_game
 from meldtour.solver import finder
 
 KRC = find_rules("krc-2015")
-HOLD = ExpertPlayer(hold_players=2)
+EXPERT = ExpertPlayer()
 
 
-def test_fits_alone_ends_groups_and_splits() -> None:
-    board = parse_board([["r3", "r4", "r5", "r6", "r7", "r8"], ["k9", "r9", "b9"]])
-    fits = {t: _fits_alone(board, Tile.parse(t), False)
-            for t in ("r2", "r9", "r5", "r6", "r4", "r1", "o9", "k9", "b5")}
-    # Ends and a group's missing colour; r5 and r6 split the run in two (r3-r5 r5-r8,
-    # r3-r6 r6-r8); r4 would leave a run of two; r1, a second k9 and b5 fit nowhere.
-    assert fits == {"r2": True, "r9": True, "r5": True, "r6": True, "r4": False,
-                    "r1": False, "o9": True, "k9": False, "b5": False}
-
-
-def _position(rack: list[str]) -> tuple[GameState, int]:
+def _position(rack: list[str], board: list[list[str]], melded: bool = True,
+              other: list[str] | None = None) -> GameState:
     state = new_game(KRC, ["expert", "other"], 0).state
-    state = dataclasses.replace(
-        state, board=parse_board([["r4", "r5", "r6"]]), melded=(True, True),
-        turn=state.order.index(0), racks=(parse_tiles(rack), state.racks[1]))
-    return state, 0
+    return dataclasses.replace(
+        state, board=parse_board(board), melded=(melded, True),
+        turn=state.order.index(0),
+        racks=(parse_tiles(rack), parse_tiles(other) if other else state.racks[1]))
 
 
-def test_keeps_the_melds_its_rack_makes_alone() -> None:
-    state, seat = _position(["k1", "k2", "k3", "r7", "b13"])
-    move = HOLD.decide(player_view(state, seat))
+def test_goes_out_with_a_fifteen_tile_play_even_with_an_opponent_about_to() -> None:
+    # The issue's game: a play of 15 tiles worth over 100 that empties the rack, the
+    # opponent holding one tile. It is played, and wins.
+    rack = ["k1", "k2", "k3", "k4", "r7", "r8", "r9", "b11", "o11", "k11",
+            "b2", "b3", "b4", "o13", "r13"]
+    state = _position(rack, [["k13", "b13", "J"]], other=["b5"])
+    move = EXPERT.decide(player_view(state, 0))
     assert isinstance(move, Play)
-    apply(state, move, finder=finder)
-    # r7 needs the table and goes down; k1-k3 can go down any later turn: kept.
-    assert [str(m) for m in move.board] == ["[r4,r5,r6,r7]"]
-    # By default (and as greedy) it lays all four.
-    greedy = ExpertPlayer().decide(player_view(state, seat))
+    after = apply(state, move, finder=finder).state
+    assert after.winner == 0 and sum(t.number for t in parse_tiles(rack)) > 100
+
+
+def test_holds_its_rack_when_it_cannot_go_out() -> None:
+    # r7 and k1-k3 could go down (greedy lays all four); the expert keeps them and draws.
+    state = _position(["k1", "k2", "k3", "r7", "b13"], [["r4", "r5", "r6"]])
+    assert isinstance(EXPERT.decide(player_view(state, 0)), Draw)
+    greedy = GreedyPlayer().decide(player_view(state, 0))
     assert isinstance(greedy, Play) and len(greedy.board) == 2
 
 
-def test_lays_its_own_melds_rather_than_draw_and_goes_out_at_once() -> None:
-    state, seat = _position(["k1", "k2", "k3", "b13"])
-    move = HOLD.decide(player_view(state, seat))
-    assert isinstance(move, Play) and "[k1,k2,k3]" in [str(m) for m in move.board]
-    state, seat = _position(["k1", "k2", "k3", "r7"])
-    move = HOLD.decide(player_view(state, seat))
-    assert isinstance(move, Play) and len(move.board) == 2  # all four: out
-
-
-def test_goes_out_whenever_it_can_even_with_an_opponent_about_to() -> None:
-    # The opponent holds one tile (as close as can be); a play that empties the rack is
-    # played, never weighed against a draw (issue 19; BENCHMARKS.md, "Players").
-    state, seat = _position(["k1", "k2", "k3", "r7", "r8", "o9", "b9", "k9"])
-    state = dataclasses.replace(state, racks=(state.racks[0], parse_tiles(["b5"])))
-    move = ExpertPlayer(samples=32, budget=64).decide(player_view(state, seat))
+def test_lays_the_smallest_initial_meld() -> None:
+    # Greedy would lay all nine tiles (33 + 6 + 15); k10-k12 alone make the 30.
+    state = _position(["k10", "k11", "k12", "r1", "r2", "r3", "b5", "o5", "k5", "o9"],
+                      [], melded=False)
+    move = EXPERT.decide(player_view(state, 0))
     assert isinstance(move, Play)
-    assert apply(state, move, finder=finder).state.winner == seat
+    assert [str(m) for m in move.board] == ["[k10,k11,k12]"]
+    assert apply(state, move, finder=finder).state.melded[0]
+
+
+def test_the_smallest_initial_meld_keeps_the_joker() -> None:
+    # Two melds of three tiles make 30 or more alone: the one without the joker goes.
+    state = _position(["J", "b12", "b13", "r10", "o10", "k10", "k1"], [], melded=False)
+    move = EXPERT.decide(player_view(state, 0))
+    assert isinstance(move, Play)
+    (meld,) = move.board
+    assert sorted(str(t) for t in meld.tiles) == ["k10", "o10", "r10"]
+
+
+def test_plays_when_the_pool_is_empty() -> None:
+    # Under krc-2015 (continue) a player who can put down a tile must.
+    state = _position(["k1", "k2", "k3", "r7", "b13"], [["r4", "r5", "r6"]])
+    state = dataclasses.replace(state, pool=())
+    move = EXPERT.decide(player_view(state, 0))
+    assert isinstance(move, Play)
+    after = apply(state, move, finder=finder).state
+    assert [str(t) for t in after.racks[0]] == ["b13"]
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4))
+def test_never_draws_while_it_could_meld(seed: int, players: int) -> None:
+    team = [ExpertPlayer(f"expert {i}", seed + i) for i in range(players)]
+    state = play_game(KRC, team, seed)
+    assert state.is_over and not any(state.could_meld)

@@ -1,194 +1,84 @@
-"""The ``expert`` player: it plays like ``greedy`` until an opponent is close to going
-out; then, before putting tiles down, it estimates from the tiles it has not seen how
-likely its play is to let that opponent go out, and draws instead when that risk
-outweighs the tiles it would lay (whoever empties their rack first wins, and near the
-end the previous player's turn often feeds the winner).
+"""The ``expert`` player: it lays the smallest initial meld it can, then keeps its tiles
+— drawing every turn — until it can put its whole rack down in one turn.
 
-It weighs two options, laying its best play or drawing (which leaves the table as it
-is):
+Why it wins (measured in ``BENCHMARKS.md``, "Players", "The expert that holds"): every
+tile laid on the table is a tile every opponent may build on, and a player who has
+melded may rearrange the whole table. So a player who keeps its rack gives nothing
+away, while the others keep laying tiles; the table grows, and so does the holder's
+rack, until one turn puts all of it down. A rack of many tiles on a table of many
+tiles finds a way out far sooner than one would think: against three ``greedy``
+players it wins about two games in three, against the former expert (which draws
+rather than feed a player close to going out: :mod:`.cautious`) three in five, and
+head to head almost every game.
 
-* *Risk*: an opponent with few tiles holds, most likely, tiles that do not fit the
-  current table (it would have played them). The expert lists the tiles it cannot see
-  (pool and other racks: the full set less the table and its own rack), keeps those
-  that fit at no end of a meld on the current table, and samples each close
-  opponent's rack from them (determinisation). The risk of an option is the chance
-  that some sampled opponent could go out on the table the option leaves.
-* *Value*: ``(1 - risk) * exp(-tile_weight * tiles left on its rack)``.
+What it decides, in order:
 
-With ``hold_players`` set (off by default) it also holds back the melds its rack makes
-by itself (:meth:`ExpertPlayer.held_back`) and samples opponents' racks more sharply
-(:func:`_fits_alone`). How its parameters were chosen, what was tried and left out,
-and its strength and decision times: ``BENCHMARKS.md``, "Players".
+* a play that empties its rack is always played;
+* with the pool empty it plays the solver's best play (every player must put down a
+  tile when they can under ``continue``, and a lower rack total wins otherwise);
+* before its initial meld it lays the fewest tiles that make one (of the melds its
+  best initial play would lay: fewest tiles, then fewest jokers, then the most
+  points), as soon as it can — never drawing while it could meld (the −200 rule);
+* otherwise it draws.
 
-It sees only its :class:`~meldtour.core.views.PlayerView`; its samples come from a
-random generator seeded by its own seed and the turn number, so it is deterministic.
+Searching sampled futures was measured against this and found weaker (the same
+section): the choice that matters is the policy, not a move's look-ahead. A decision is
+one solver call (p99 a few milliseconds), so it needs no time budget and no fallback.
+
+It sees only its :class:`~meldtour.core.views.PlayerView` and is deterministic.
 """
 
 from __future__ import annotations
 
-import math
-import random
-from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
-from meldtour.core.melds import Meld
-from meldtour.core.moves import Draw, Move, Play
-from meldtour.core.tiles import Tile, full_set
+from meldtour.core.melds import Board, Meld
+from meldtour.core.moves import Draw, Move, Play, new_melds
+from meldtour.core.rules import RuleSet
 from meldtour.core.views import PlayerView
-from meldtour.solver import Solution, solve
+from meldtour.solver import solve
 
 from .base import no_play, seat_of
-
-
-def unseen_tiles(view: PlayerView) -> list[Tile]:
-    """The tiles the view's owner cannot see: the pool and the other racks."""
-    seen = Counter(t for m in view.board for t in m.tiles)
-    seen.update(view.rack)
-    return sorted((Counter(full_set()) - seen).elements())
 
 
 @dataclass
 class ExpertPlayer:
     name: str = "expert"
     seed: int = 0
-    #: Opponents with this many tiles or fewer are close to going out.
-    close: int = 6
-    #: Racks sampled per close opponent.
-    samples: int = 8
-    #: How much each tile left on the rack lowers an option's value.
-    tile_weight: float = 0.02
-    #: Most solver calls spent weighing a draw (keeps the decision time bounded).
-    budget: int = 24
-    #: At tables of at most this many players (0: none, the default — it measured no
-    #: gain): keep the melds the rack makes on its own while every opponent holds more
-    #: than ``hold_close`` tiles, laying only what needs the table; and sample
-    #: opponents' racks from the tiles that fit the table by no single-tile move
-    #: (else: by no move at a meld's end).
-    hold_players: int = 0
-    hold_close: int = 0
 
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
-        rules = view.rules
         melded = view.melded[seat]
-        full = solve(view.board, view.rack, rules, melded)
-        if not full.placed:
+        best = solve(view.board, view.rack, view.rules, melded)
+        if not best.placed:
             return no_play(view)
-        if full.placed == len(view.rack) or not melded or not view.pool_left:
-            return Play(seat, full.board)
-        others = [n for s, n in enumerate(view.rack_sizes) if s != seat]
-        small = len(view.players) <= self.hold_players
-        part = self.held_back(view) if small else None
-        chosen = full
-        if part is not None and min(others) > self.hold_close:
-            chosen = part
-        close = [n for n in others if n <= self.close]
-        if close and self.draw_instead(view, chosen, close, small):
-            if part is not None and chosen is not part and not self.draw_instead(
-                    view, part, close, small):
-                return Play(seat, part.board)
-            return Draw(seat)
-        return Play(seat, chosen.board)
-
-    def held_back(self, view: PlayerView) -> Solution | None:
-        """The best play that keeps the melds the rack makes on its own (they can be
-        laid any later turn), or None when there is no such play."""
-        own = solve((), view.rack, view.rules, True)
-        if not own.placed:
-            return None
-        rest = _minus(view.rack, own.tiles)
-        if not rest:
-            return None
-        part = solve(view.board, rest, view.rules, True)
-        return part if part.placed else None
-
-    def draw_instead(
-        self, view: PlayerView, full: Solution, close: list[int], sharp: bool = False
-    ) -> bool:
-        """Whether drawing beats laying ``full``, with opponents of ``close`` sizes.
-
-        Drawing wins when the chance that no close opponent can go out after the play
-        (``safe``) is below ``exp(-tile_weight * (placed + 1))``. Samples are tried one
-        by one and the answer is given as soon as the rest cannot change it; at most
-        ``budget`` solver calls are spent (a count, not a clock: decisions stay
-        deterministic).
-        """
-        rules = view.rules
-        threshold = math.exp(-self.tile_weight * (full.placed + 1))
-        unseen = unseen_tiles(view)
-        on_table = Counter(t for m in view.board for t in m.tiles)
-        rack = Counter(view.rack)
-        fits = _fits_alone if sharp else _attaches
-        stuck_kinds = {t for t in set(unseen) if on_table[t] + rack[t] < 2
-                       and not fits(view.board, t, rules.wrap_runs)}
-        stuck = [t for t in unseen if t in stuck_kinds]
-        calls = 0
-        rng = random.Random(f"expert/{self.seed}/{view.turn_no}")
-        racks = [
-            [tuple(rng.sample(stuck if len(stuck) >= n else unseen, n))
-             for _ in range(self.samples)]
-            for n in close if n <= len(unseen)
-        ]
-        if not racks:
-            return False
-        outs = [0] * len(racks)
-        tried = [0] * len(racks)
-        for i, sampled in enumerate(racks):
-            for r in sampled:
-                if calls >= self.budget:
-                    break
-                calls += 1
-                tried[i] += 1
-                outs[i] += _goes_out(full.board, r, view)
-                # Bounds on ``safe`` whatever the untried samples give.
-                high = low = 1.0
-                for j, k in enumerate(outs):
-                    n = len(racks[j])
-                    high *= 1 - k / n
-                    low *= 1 - (k + n - tried[j]) / n
-                if high < threshold:
-                    return True
-                if low >= threshold:
-                    return False
-        safe = 1.0
-        for k, n in zip(outs, tried, strict=True):
-            safe *= 1 - k / n if n else 1.0
-        return safe < threshold
+        if best.placed == len(view.rack) or not view.pool_left:
+            return Play(seat, best.board)
+        if not melded:
+            return Play(seat, smallest_initial_meld(view.board, best.board, view.rules))
+        return Draw(seat)
 
 
-def _attaches(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
-    """Whether ``t`` fits at either end of a meld on the table, as it stands."""
-    return any(Meld((*m.tiles, t)).is_valid(wrap) or Meld((t, *m.tiles)).is_valid(wrap)
-               for m in board)
-
-
-def _fits_alone(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
-    """Whether ``t`` goes on the table by itself: at either end of a meld (a group's
-    missing colour included), or splitting a run of five or more in two."""
-    for m in board:
-        if Meld((*m.tiles, t)).is_valid(wrap) or Meld((t, *m.tiles)).is_valid(wrap):
-            return True
-        ts = m.tiles
-        for i in range(2, len(ts) - 2):
-            if Meld((*ts[:i], t)).is_valid(wrap) and Meld(ts[i:]).is_valid(wrap):
-                return True
-    return False
-
-
-def _minus(a: tuple[Tile, ...], b: tuple[Tile, ...]) -> tuple[Tile, ...]:
-    """The tiles of ``a`` less one copy of each tile of ``b``."""
-    left = Counter(b)
-    out = []
-    for t in a:
-        if left[t]:
-            left[t] -= 1
-        else:
-            out.append(t)
-    return tuple(out)
-
-
-def _goes_out(board: tuple[Meld, ...], rack: tuple[Tile, ...], view: PlayerView) -> bool:
-    try:
-        return solve(board, rack, view.rules, True).placed == len(rack)
-    except ValueError:  # a sample holding more copies than the table leaves
-        return False
+def smallest_initial_meld(board: Board, best: Board, rules: RuleSet) -> Board:
+    """The board with the fewest of ``best``'s new melds that still make an initial
+    meld (fewest tiles, then fewest jokers, then the most points); ``best`` itself
+    when it is not an initial meld on ``board``."""
+    fresh = new_melds(board, best, rules.wrap_runs)
+    if fresh is None:
+        return best
+    chosen: tuple[int, int, int, Sequence[Meld]] | None = None
+    for k in range(1, len(fresh) + 1):
+        for melds in combinations(fresh, k):
+            value = sum(m.value(rules.wrap_runs) for m in melds)
+            if value < rules.initial_meld:
+                continue
+            tiles = sum(len(m.tiles) for m in melds)
+            jokers = sum(t.is_joker for m in melds for t in m.tiles)
+            key = (tiles, jokers, -value, melds)
+            if chosen is None or key[:3] < chosen[:3]:
+                chosen = key
+    if chosen is None:
+        return best
+    return (*board, *chosen[3])

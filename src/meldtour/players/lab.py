@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from meldtour.core.rules import RuleSet
 
+from . import Player
 from .levels import make_player
 from .runner import play_timed
 
@@ -61,15 +62,17 @@ def deal_of(index: int, seed: int, entries: int, mirror: bool) -> tuple[int, int
 
 def play_lab_game(
     rules: RuleSet, levels: Sequence[str], index: int, seed: int, mirror: bool = False,
-    timed: bool = False,
+    timed: bool = False, make: Callable[[str, str, int], Player] = make_player,
 ) -> GameResult:
-    """Play game ``index`` of a lab run; player seeds follow from the game's seed."""
+    """Play game ``index`` of a lab run; player seeds follow from the game's seed.
+    ``make`` builds a player from its level, name and seed (the product's levels by
+    default; the benchmarks and tests add the former expert, ``cautious``)."""
     n = len(levels)
     game_seed, rotation = deal_of(index, seed, n, mirror)
     seats = tuple((e + rotation) % n for e in range(n))
     entry_at = {s: e for e, s in enumerate(seats)}
-    players = [make_player(levels[entry_at[s]], f"{levels[entry_at[s]]}-{entry_at[s]}",
-                           seed=game_seed * 8 + s) for s in range(n)]
+    players = [make(levels[entry_at[s]], f"{levels[entry_at[s]]}-{entry_at[s]}",
+                    game_seed * 8 + s) for s in range(n)]
     state, times = play_timed(rules, players, game_seed)
     assert state.scores is not None and state.winner is not None
     points = [state.scores[s] - state.penalties[s] for s in range(n)]
@@ -90,9 +93,10 @@ def play_lab_game(
 def lab_games(
     rules: RuleSet, levels: Sequence[str], indices: Iterable[int], seed: int,
     mirror: bool = False, timed: bool = False,
+    make: Callable[[str, str, int], Player] = make_player,
 ) -> Iterator[GameResult]:
     for i in indices:
-        yield play_lab_game(rules, levels, i, seed, mirror, timed)
+        yield play_lab_game(rules, levels, i, seed, mirror, timed, make)
 
 
 def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:

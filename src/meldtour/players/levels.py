@@ -26,9 +26,8 @@ DESCRIPTIONS: Final[dict[str, str]] = {
                 "rearranges the table.",
     "greedy": "Every turn it puts down as many tiles as it possibly can, rearranging the "
               "table as needed, and draws only when it cannot play at all.",
-    "expert": "Plays like greedy until someone is close to going out, then works out from "
-              "the tiles it has not seen whether its play would let them finish, and draws "
-              "instead when that risk is too high.",
+    "expert": "Makes the smallest initial meld it can, then keeps its tiles, drawing every "
+              "turn, until it can put its whole rack down in one turn.",
 }
 
 LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {

@@ -52,9 +52,8 @@ LEVEL_TEXTS = {
                    "rearranges the table."),
     "greedy": N_("Every turn it puts down as many tiles as it possibly can, rearranging the "
                  "table as needed, and draws only when it cannot play at all."),
-    "expert": N_("Plays like greedy until someone is close to going out, then works out from "
-                 "the tiles it has not seen whether its play would let them finish, and draws "
-                 "instead when that risk is too high."),
+    "expert": N_("Makes the smallest initial meld it can, then keeps its tiles, drawing every "
+                 "turn, until it can put its whole rack down in one turn."),
 }
 # ---------------------------------------------------------------- refusals in words
 
