@@ -2,7 +2,8 @@
 figures of BENCHMARKS.md, "Players", "What does not make the expert stronger".
 
     .venv/bin/python bench/expert_variants.py [--games 400] [--seed 1]
-        [--variants expert,hold,close8,close4,big8,big10,rest8,rollout12,rollout24]
+        [--variants expert,cautious,hold,close8,close4,big8,big10,rest8,rollout12,
+                    rollout24,near1,...,near99,hold4,...,hold20,hold20small]
 
 Every variant plays the same mirrored deals (krc-2015; game g deals from seed
 S + g // 4 and seats the variant at each seat in turn) in one process, against three
@@ -12,7 +13,10 @@ interval, mean points (game points plus penalties) and the p99 of its decision t
 
 The variants (none is a level of the product):
 
-* ``expert``: the expert of that day, now ``cautious`` (``players/cautious.py``).
+* ``expert``: the shipped expert (``players/expert.py``: the smallest initial meld,
+  then it holds its rack until it can go out in one turn).
+* ``cautious``: the expert before 2026-12-01 (``players/cautious.py``); the earlier
+  tables' ``expert`` row. The variants below up to ``rollout24`` are variants of it.
 * ``hold``: with ``hold_players=4, hold_close=8``: keeps the melds its rack makes on its
   own while every opponent holds more than 8 tiles.
 * ``close8`` / ``close4``: an opponent is "close" at 8 / 4 tiles (today: 6).
@@ -24,6 +28,13 @@ The variants (none is a level of the product):
   (opponents' racks from the unseen tiles, tiles that fit no meld's end 4× likelier),
   each played out to the end by ``greedy`` for every seat, the same futures for both
   options; the other option is taken only when it wins in 1 / 2 more futures.
+* ``near1`` … ``near99``: ``cautious``, counting a sampled close opponent as fed when
+  it could lay all but 1 … 99 of its tiles after the play (99: it always draws once an
+  opponent is close, unless it goes out).
+* ``hold4`` … ``hold20``: once an opponent holds at most 4 … 20 tiles (20: always),
+  draws unless it can go out; otherwise ``greedy`` (the initial meld with the most
+  tiles). ``hold20small``: the same with the smallest initial meld, that is
+  ``expert``.
 """
 
 from __future__ import annotations
@@ -43,9 +54,10 @@ from meldtour.core.moves import Draw, Move, Play
 from meldtour.core.rules import RuleSet, find_rules
 from meldtour.core.tiles import Tile
 from meldtour.core.views import PlayerView
-from meldtour.players import Player
+from meldtour.players import Player, cautious
 from meldtour.players.base import no_play, seat_of
-from meldtour.players.cautious import CautiousPlayer, _attaches, unseen_tiles
+from meldtour.players.cautious import CautiousPlayer, _attaches, _goes_out, unseen_tiles
+from meldtour.players.expert import ExpertPlayer
 from meldtour.players.greedy import GreedyPlayer
 from meldtour.players.lab import deal_of, wilson
 from meldtour.players.runner import play_timed
@@ -149,8 +161,60 @@ class Rollout(CautiousPlayer):
         return play_wins, draw_wins
 
 
+@dataclass
+class NearOut(CautiousPlayer):
+    """The former expert, counting a sampled close opponent as fed when it could lay all
+    but ``slack`` of its tiles after the play (not only all of them)."""
+
+    slack: int = 1
+
+    def draw_instead(self, view: PlayerView, full: Solution, close: list[int],
+                     sharp: bool = False) -> bool:
+        fed = _goes_out
+        slack = self.slack
+
+        def near(board: tuple[Meld, ...], rack: tuple[Tile, ...], v: PlayerView) -> bool:
+            try:
+                return solve(board, rack, v.rules, True).placed >= len(rack) - slack
+            except ValueError:
+                return False
+
+        cautious._goes_out = near
+        try:
+            return super().draw_instead(view, full, close, sharp)
+        finally:
+            cautious._goes_out = fed
+
+
+def near_out(slack: int) -> Callable[[int], Player]:
+    return lambda s: NearOut("near", s, slack=slack)
+
+
+def holding(close: int, smallest: bool) -> Callable[[int], Player]:
+    """After its initial meld, draws unless it can go out, once an opponent holds
+    ``close`` tiles or fewer (else plays as ``greedy``); the initial meld the smallest
+    or the most tiles."""
+
+    @dataclass
+    class Holding:
+        name: str = "holding"
+        seed: int = 0
+
+        def decide(self, view: PlayerView) -> Move:
+            move = ExpertPlayer(self.name, self.seed).decide(view)
+            seat = seat_of(view)
+            if (not view.melded[seat] and not smallest) or (
+                    isinstance(move, Draw) and min(n for s, n in enumerate(view.rack_sizes)
+                                                   if s != seat) > close):
+                return GreedyPlayer().decide(view)
+            return move
+
+    return lambda s: Holding("holding", s)
+
+
 VARIANTS: dict[str, Callable[[int], Player]] = {
-    "expert": lambda s: CautiousPlayer("expert", s),
+    "expert": lambda s: ExpertPlayer("expert", s),
+    "cautious": lambda s: CautiousPlayer("cautious", s),
     "hold": lambda s: CautiousPlayer("expert", s, hold_players=4, hold_close=8),
     "close8": lambda s: CautiousPlayer("expert", s, close=8),
     "close4": lambda s: CautiousPlayer("expert", s, close=4),
@@ -159,6 +223,9 @@ VARIANTS: dict[str, Callable[[int], Player]] = {
     "rest8": lambda s: FarFromOut("expert", s, rest=8),
     "rollout12": lambda s: Rollout("expert", s, futures=12, margin=1),
     "rollout24": lambda s: Rollout("expert", s, futures=24, margin=2),
+    **{f"near{k}": near_out(k) for k in (1, 2, 3, 4, 6, 99)},
+    **{f"hold{c}": holding(c, smallest=False) for c in (4, 8, 10, 12, 14, 20)},
+    "hold20small": holding(20, smallest=True),
 }
 
 

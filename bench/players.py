@@ -1,14 +1,19 @@
-"""Computer-player figures (issue 5): the strength table, expert against greedy head to
-head with mirrored deals, decision times per level, and self-play games per second.
+"""Computer-player figures (issues 5 and 19): the strength table, expert against greedy
+head to head with mirrored deals, decision times per level, self-play games per
+second, and the matrix of every level against every other.
 
     .venv/bin/python bench/players.py [--games 2000] [--h2h-games 2000]
-        [--timing-games 20] [--jobs 2] [--seed 1] [--only strength,h2h,timing]
-        [--levels beginner,greedy,expert]
+        [--timing-games 20] [--jobs 2] [--seed 1] [--only strength,h2h,timing,matrix]
+        [--levels beginner,greedy,expert] [--matrix greedy,cautious,expert]
 
 Strength: each level in seat rotation against three ``greedy`` players under krc-2015
 (25% is parity); head to head: expert and greedy, every deal played from both seats
 (``--mirror``); timing: every decision of ``--timing-games`` four-player games of one
-level against itself, in one process. Prints markdown tables.
+level against itself, in one process. Matrix (``--only matrix``): for every pair of
+``--matrix`` levels, the row level as one player against three of the column level, and
+the two head to head, ``--games`` mirrored games each (every deal from every seat);
+``cautious`` is the expert before 2026-12-01 (``players/cautious.py``). Prints markdown
+tables.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from meldtour.cli.simulate import results
 from meldtour.core.rules import find_rules
-from meldtour.players.lab import play_lab_game, summarise
+from meldtour.players.cautious import with_cautious
+from meldtour.players.lab import GameResult, play_lab_game, summarise, wilson
 from meldtour.players.levels import LEVELS
 
 
@@ -34,6 +40,43 @@ def strength(games: int, seed: int, jobs: int, mirror: bool, levels: list[str],
     done = list(results(rules, levels, games, seed, mirror, jobs))
     done.sort(key=lambda r: r.index)
     return summarise(levels, done, time.perf_counter() - started)
+
+
+def _matrix_game(job: tuple[str, list[str], int, int]) -> GameResult:
+    rules_name, levels, index, seed = job
+    return play_lab_game(find_rules(rules_name), levels, index, seed, mirror=True,
+                         make=with_cautious)
+
+
+def matrix(levels: list[str], games: int, seed: int, jobs: int, rules_name: str) -> None:
+    """Each level against three of each level, and each pair head to head."""
+    import multiprocessing
+
+    def cell(entries: list[str]) -> str:
+        started = time.perf_counter()
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            done = pool.map(_matrix_game, [(rules_name, entries, i, seed)
+                                           for i in range(games)], chunksize=8)
+        wins = sum(r.winner == 0 for r in done)
+        low, high = wilson(wins, games)
+        points = sum(r.points[0] for r in done) / games
+        return (f"{wins / games:.1%} ({low:.1%} – {high:.1%}; {points:+.1f} pts; "
+                f"{time.perf_counter() - started:.0f} s)")
+
+    print(f"Four players: the row level against three of the column level ({rules_name}, "
+          f"{games} mirrored games each, seed {seed}; parity 25%)\n")
+    print("| one \\ three | " + " | ".join(levels) + " |")
+    print("|---|" + "---|" * len(levels))
+    for one in levels:
+        print(f"| {one} | " + " | ".join(cell([one, other, other, other]) for other in levels)
+              + " |", flush=True)
+    print(f"\nHead to head ({rules_name}, {games} mirrored games each; parity 50%)\n")
+    print("| player | against | win rate (95% interval; mean points; wall) |")
+    print("|---|---|---|")
+    for i, one in enumerate(levels):
+        for other in levels[i + 1:]:
+            print(f"| {one} | {other} | {cell([one, other])} |", flush=True)
+    print()
 
 
 def fmt_row(label: str, summary: dict[str, object], entry: int = 0) -> str:
@@ -55,6 +98,8 @@ def main() -> None:
     ap.add_argument("--rules", default="krc-2015")
     ap.add_argument("--only", default="strength,h2h,timing")
     ap.add_argument("--levels", default=",".join(LEVELS), help="rows of the strength table")
+    ap.add_argument("--matrix", default="greedy,cautious,expert",
+                    help="the levels of the matrix (cautious: the former expert)")
     args = ap.parse_args()
     parts = set(args.only.split(","))
     header = ("| {} | games | win rate | 95% interval | mean points | games/s |\n"
@@ -75,6 +120,8 @@ def main() -> None:
                      args.rules)
         print(fmt_row("expert vs greedy", s), flush=True)
         print()
+    if "matrix" in parts:
+        matrix(args.matrix.split(","), args.games, args.seed, args.jobs, args.rules)
     if "timing" in parts:
         rules = find_rules(args.rules)
         print(f"Decision time, {args.timing_games} four-player games per level against "

@@ -102,7 +102,8 @@ def _count_cycles() -> None:
     rss = _rss_mib()
     _passes.append({"at": round(time.time() - _FROM[0]), "found": found, "tracked": len(every),
                     "blocks": sys.getallocatedblocks(), "rss_mib": rss,
-                    "rss_after_trim_mib": _trimmed(), "types": _types(every, 25)})
+                    "rss_after_trim_mib": _trimmed(), "pymalloc": _pymalloc(),
+                    "types": _types(every, 25)})
     del every
     gc.freeze()
     _cycles.update(found=found, ms=round(1000 * took, 1), types=kinds)
@@ -112,6 +113,37 @@ def _rss_mib() -> float:
     """The process's resident memory (MiB), from /proc."""
     with open("/proc/self/statm") as f:
         return round(int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+
+
+def _pymalloc() -> dict[str, int]:
+    """What Python's small-object allocator holds (``sys._debugmallocstats``, which
+    writes to the process's standard error: read from a file in its place)."""
+    import re
+    import tempfile
+
+    with tempfile.TemporaryFile("w+") as f:
+        saved = os.dup(2)
+        try:
+            sys.stderr.flush()
+            os.dup2(f.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        text = f.read()
+    wanted = {"arenas allocated current": "arenas", "arenas highwater mark": "arenas_highwater",
+              "bytes in allocated blocks": "allocated_bytes",
+              "bytes in available blocks": "available_bytes",
+              "unused pools": "unused_pools"}
+    out: dict[str, int] = {}
+    for line in text.splitlines():
+        for label, key in wanted.items():
+            if label in line:
+                m = re.search(r"=\s*([\d,]+)\s*$", line)
+                if m:
+                    out[key] = int(m.group(1).replace(",", ""))
+    return out
 
 
 def _trimmed() -> float | None:
