@@ -7,9 +7,10 @@ from collections import Counter
 import pytest
 
 from meldtour.core.game import IllegalMove, apply, doubles, new_game, seat_draw
+from meldtour.core.melds import parse_board
 from meldtour.core.moves import Draft, Draw, Pass, Play, Redeal, Timeout
 from meldtour.core.rules import PRESETS, find_rules
-from meldtour.core.tiles import JOKER_CODE, full_set
+from meldtour.core.tiles import JOKER_CODE, full_set, parse_tiles
 
 from .helpers import board, dealt, rack
 
@@ -366,3 +367,21 @@ def test_keep_completed_keeps_melds_rearranged_from_the_board() -> None:
     after = apply(state, Timeout(0, board("k5 k6 k7", "k8 k9 k10", "b1"))).state
     assert [str(m) for m in after.board] == ["[k5,k6,k7]", "[k8,k9,k10]"]
     assert sorted(map(str, after.racks[0])) == ["b1", "o1", "o2", "o3", "r3"]
+
+
+def test_a_play_shares_the_melds_it_leaves_as_they_were() -> None:
+    """A live game keeps every play's board in its history: the melds a play leaves
+    unchanged are the previous board's own objects, not copies."""
+    rules = find_rules("krc-2015")
+    state = new_game(rules, ["A", "B"], 3).state
+    seat = state.current
+    state = dataclasses.replace(state, board=parse_board([["r4", "r5", "r6"], ["k9", "r9", "b9"]]),
+                                melded=(True, True),
+                                racks=tuple(parse_tiles(["r7", "o1"]) if s == seat else r
+                                            for s, r in enumerate(state.racks)))
+    after = apply(state, Play(seat, parse_board([["r4", "r5", "r6", "r7"],
+                                                 ["k9", "r9", "b9"]]))).state
+    assert after.board[1] is state.board[1] and after.board[0] is not state.board[0]
+    recorded = after.history[-1]
+    assert isinstance(recorded, Play) and recorded.board == after.board
+    assert all(a is b for a, b in zip(recorded.board, after.board, strict=True))

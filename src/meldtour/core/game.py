@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .melds import Board
+from .melds import Board, Meld
 from .moves import (
     Draft,
     Draw,
@@ -433,10 +433,26 @@ def _play(state: GameState, move: Play) -> Progress:
             state = _finish_turn(state, seat, events, move.at, played=played)
             return Progress(state, tuple(events))
         raise IllegalMove(verdict.refusal, move)
+    move = dataclasses.replace(move, board=_shared(state.board, move.board))
     state = _record(state, move)
     state = _apply_play(state, seat, move.board, verdict.placed, events)
     state = _finish_turn(state, seat, events, move.at, played=True)
     return Progress(state, tuple(events))
+
+
+def _shared(board: Board, new: Board) -> Board:
+    """``new``, each meld that is also on ``board`` (the same tiles, in the same order)
+    being ``board``'s meld itself: a play changes a few melds, so a game's boards —
+    and its history, which keeps every play's board — share the rest rather than hold
+    a copy of each meld per turn (a live game's memory grew with its length)."""
+    old: dict[tuple[tuple[Tile, ...], Any], list[Meld]] = {}
+    for m in board:
+        old.setdefault((m.tiles, m.kind), []).append(m)
+    out = []
+    for m in new:
+        same = old.get((m.tiles, m.kind))
+        out.append(same.pop() if same else m)
+    return tuple(out)
 
 
 def _draft(state: GameState, move: Draft) -> Progress:

@@ -478,7 +478,10 @@ class LiveGame:
         entry["at"] = move.at
         await self.log.append(self.id, len(state.history), entry)
         self.state = progress.state
-        self.frames.append((self.version, progress.events, progress.state))
+        # A frame's state is shown, never played on: without the history (the version
+        # says how long it is), 32 frames hold one copy of it, not 33.
+        self.frames.append((self.version, progress.events,
+                            dataclasses.replace(progress.state, history=())))
         for sub in list(self.subscribers):
             sub.send(self._frame(self.version, progress.events, progress.state, sub.seat))
         if progress.state.end is not None:
