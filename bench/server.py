@@ -3,19 +3,20 @@ player a computer player driving its own real WebSocket, on one server process.
 
     .venv/bin/python bench/server.py [--games 200] [--seconds 60] [--think 2.0]
                                      [--level beginner] [--clients 1] [--db URL]
-                                     [--servers 1] [--redis URL]
+                                     [--servers 1] [--redis URL] [--deflate]
 
 The server is the real app (``uvicorn meldtour.web.app:create_app --factory``, one
-process) on a free port of 127.0.0.1, logging every move to a temporary SQLite database
-(or ``--db``, e.g. PostgreSQL). Each game is a table of 4 person seats created and
-joined over HTTP; each seat's client waits ``think`` seconds (uniform 0.5×–1.5×) on
-its turn, asks a computer player of ``--level`` for the move, and sends it. A game that
-ends is replaced by a new one, so N games stay in play. The round trip of a move is
-from sending it to its ``ack``: the engine's check, the log's committed transaction,
-the broadcast; it is measured once every game has started (after ``--ramp`` seconds,
-during which the tables are created and joined), for ``--seconds``. Bounded: at most
-500 games, 600 s in all (with ``--soak``, 500 games and 1,260 s), traffic only to
-127.0.0.1.
+process; its WebSockets without per-message deflate, as ``python -m meldtour.web``
+serves them, or with it: ``--deflate``) on a free port of 127.0.0.1, logging every move
+to a temporary SQLite database (or ``--db``, e.g. PostgreSQL). Each game is a table of 4
+person seats created and joined over HTTP; each seat's client waits ``think`` seconds
+(uniform 0.5×–1.5×) on its turn, asks a computer player of ``--level`` for the move, and
+sends it. A game that ends is replaced by a new one, so N games stay in play. The round
+trip of a move is from sending it to its ``ack``: the engine's check, the log's
+committed transaction, the broadcast; it is measured once every game has started (after
+``--ramp`` seconds, during which the tables are created and joined), for ``--seconds``.
+Bounded: at most 500 games, 600 s in all (with ``--soak``, 500 games and 1,260 s),
+traffic only to 127.0.0.1.
 
 ``--servers 2`` runs two server processes on the same database (use PostgreSQL:
 ``--db``) sharing the games through Redis (``--redis``, keys under a prefix of the run):
@@ -256,6 +257,9 @@ def main() -> None:
     ap.add_argument("--ramp", type=float, default=10.0, help="seconds to start the games over")
     ap.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--deflate", action="store_true",
+                    help="serve WebSockets with per-message deflate (uvicorn's default; "
+                         "the product's server, python -m meldtour.web, has it off)")
     ap.add_argument("--probe", default=None,
                     help="write the server's GC pauses and event-loop lag to this JSON file")
     ap.add_argument("--src", default=None,
@@ -303,7 +307,8 @@ def main() -> None:
             servers.append(subprocess.Popen(
                 [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
                  "--host", HOST, "--port", str(port), "--log-level", "warning",
-                 "--backlog", "4096"],
+                 "--backlog", "4096",
+                 "--ws-per-message-deflate", "true" if a.deflate else "false"],
                 cwd=tmp, env=dict(env), stdout=log, stderr=subprocess.STDOUT))
         server = servers[0]
         try:

@@ -170,3 +170,21 @@ def test_a_control_character_in_a_form_is_a_clear_400(client: TestClient, path: 
                                            "seat0": "human", "seat1": "greedy"},
                      follow_redirects=False)
     assert ok.status_code == 303
+
+
+def test_the_server_does_not_compress_game_sockets(server: Server) -> None:
+    """No per-message deflate: a game's frames are small, a compressor per socket held
+    the server's memory, and a compressed stream carrying a secret rack next to a name
+    another player chose leaks by its length (``python -m meldtour.web``)."""
+    made = httpx.post(f"{server.base}/play/tables", data={
+        "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+        follow_redirects=False)
+    assert made.status_code == 303
+    url = f"ws://127.0.0.1:{server.port}{made.headers['location']}/ws"
+
+    async def offered() -> str | None:
+        async with websockets.connect(url, compression="deflate", open_timeout=30) as ws:
+            assert ws.response is not None
+            return ws.response.headers.get("Sec-WebSocket-Extensions")
+
+    assert asyncio.run(offered()) is None

@@ -4,6 +4,15 @@ Run the app this way (``make run`` does): a client's WebSocket message over
 ``limits.WS_MAX_BYTES`` is refused by the server before it is read whole or inflated
 (plain ``uvicorn meldtour.web.app:app`` allows 16 MiB a message), and forwarded
 headers are believed only from the addresses in ``MELDTOUR_TRUSTED_PROXIES``.
+
+WebSocket messages are not compressed (no per-message deflate). A game's frames are a
+few hundred bytes of JSON each, a few tens of kilobytes a game; compressing them cost
+the server a compressor per socket, whose freed memory the C library kept: at 400
+games resident memory rose from 315 to 589 MiB over 10 minutes, and stays at 282–293
+MiB from minute 4 without (BENCHMARKS.md, "Server"). And a compressed stream that
+carries both a player's secret rack and text another player chose (a name) leaks, by
+its length, whether they share letters — the kind of side channel (CRIME, BREACH) not
+worth a few kilobytes.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     proxies = os.environ.get("MELDTOUR_TRUSTED_PROXIES", "").strip()
     uvicorn.run("meldtour.web.app:create_app", factory=True, host=args.host, port=args.port,
                 log_level=args.log_level, workers=args.workers,
-                ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=True,
+                ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=False,
                 proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
                 h11_max_incomplete_event_size=64 * 1024)
 
