@@ -35,7 +35,7 @@ from meldtour.core.rules import find_rules
 from meldtour.core.state import GameState
 from meldtour.core.tiles import Tile
 from meldtour.core.views import PlayerView, player_view
-from meldtour.players.cautious import CautiousPlayer, _goes_out, _minus
+from meldtour.players.cautious import CautiousPlayer, _goes_out
 from meldtour.players.greedy import GreedyPlayer
 from meldtour.players.lab import deal_of, wilson
 from meldtour.solver import Solution, finder, solve
@@ -53,7 +53,9 @@ def candidates(view: PlayerView) -> list[Solution | None]:
     out: list[Solution | None] = [best]
     seen = {tuple(sorted(best.tiles))}
     for t in sorted(set(best.tiles), key=lambda t: (t.is_joker, -t.number)):
-        s = solve(view.board, _minus(view.rack, (t,)), RULES, view.melded[seat])
+        rest = list(view.rack)
+        rest.remove(t)
+        s = solve(view.board, rest, RULES, view.melded[seat])
         key = tuple(sorted(s.tiles))
         if s.placed and key not in seen and len(out) < 6:
             seen.add(key)

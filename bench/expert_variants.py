@@ -54,9 +54,9 @@ from meldtour.core.moves import Draw, Move, Play
 from meldtour.core.rules import RuleSet, find_rules
 from meldtour.core.tiles import Tile
 from meldtour.core.views import PlayerView
-from meldtour.players import Player, cautious
+from meldtour.players import Player
 from meldtour.players.base import no_play, seat_of
-from meldtour.players.cautious import CautiousPlayer, _attaches, _goes_out, unseen_tiles
+from meldtour.players.cautious import CautiousPlayer, _attaches, unseen_tiles
 from meldtour.players.expert import ExpertPlayer
 from meldtour.players.greedy import GreedyPlayer
 from meldtour.players.lab import deal_of, wilson
@@ -168,22 +168,33 @@ class NearOut(CautiousPlayer):
 
     slack: int = 1
 
-    def draw_instead(self, view: PlayerView, full: Solution, close: list[int],
-                     sharp: bool = False) -> bool:
-        fed = _goes_out
-        slack = self.slack
-
-        def near(board: tuple[Meld, ...], rack: tuple[Tile, ...], v: PlayerView) -> bool:
-            try:
-                return solve(board, rack, v.rules, True).placed >= len(rack) - slack
-            except ValueError:
-                return False
-
-        cautious._goes_out = near
+    def fed(self, board: tuple[Meld, ...], rack: tuple[Tile, ...], view: PlayerView) -> bool:
         try:
-            return super().draw_instead(view, full, close, sharp)
-        finally:
-            cautious._goes_out = fed
+            return solve(board, rack, view.rules, True).placed >= len(rack) - self.slack
+        except ValueError:  # a sample holding more copies than the table leaves
+            return False
+
+
+@dataclass
+class Holding:
+    """After its initial meld, draws unless it can go out, once an opponent holds
+    ``close`` tiles or fewer (else plays as ``greedy``); the initial meld the smallest
+    (``smallest``, as ``expert``) or the one with the most tiles."""
+
+    name: str = "holding"
+    seed: int = 0
+    close: int = 20
+    smallest: bool = False
+
+    def decide(self, view: PlayerView) -> Move:
+        seat = seat_of(view)
+        move = ExpertPlayer(self.name, self.seed).decide(view)
+        if not view.melded[seat] and not self.smallest:
+            return GreedyPlayer().decide(view)
+        others = [n for s, n in enumerate(view.rack_sizes) if s != seat]
+        if isinstance(move, Draw) and min(others) > self.close:
+            return GreedyPlayer().decide(view)
+        return move
 
 
 def near_out(slack: int) -> Callable[[int], Player]:
@@ -191,25 +202,7 @@ def near_out(slack: int) -> Callable[[int], Player]:
 
 
 def holding(close: int, smallest: bool) -> Callable[[int], Player]:
-    """After its initial meld, draws unless it can go out, once an opponent holds
-    ``close`` tiles or fewer (else plays as ``greedy``); the initial meld the smallest
-    or the most tiles."""
-
-    @dataclass
-    class Holding:
-        name: str = "holding"
-        seed: int = 0
-
-        def decide(self, view: PlayerView) -> Move:
-            move = ExpertPlayer(self.name, self.seed).decide(view)
-            seat = seat_of(view)
-            if (not view.melded[seat] and not smallest) or (
-                    isinstance(move, Draw) and min(n for s, n in enumerate(view.rack_sizes)
-                                                   if s != seat) > close):
-                return GreedyPlayer().decide(view)
-            return move
-
-    return lambda s: Holding("holding", s)
+    return lambda s: Holding("holding", s, close=close, smallest=smallest)
 
 
 VARIANTS: dict[str, Callable[[int], Player]] = {

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from meldtour.cli.simulate import results
 from meldtour.core.rules import find_rules
 from meldtour.players.cautious import with_cautious
-from meldtour.players.lab import GameResult, play_lab_game, summarise, wilson
+from meldtour.players.lab import play_lab_game, summarise
 from meldtour.players.levels import LEVELS
 
 
@@ -42,25 +42,16 @@ def strength(games: int, seed: int, jobs: int, mirror: bool, levels: list[str],
     return summarise(levels, done, time.perf_counter() - started)
 
 
-def _matrix_game(job: tuple[str, list[str], int, int]) -> GameResult:
-    rules_name, levels, index, seed = job
-    return play_lab_game(find_rules(rules_name), levels, index, seed, mirror=True,
-                         make=with_cautious)
-
-
 def matrix(levels: list[str], games: int, seed: int, jobs: int, rules_name: str) -> None:
     """Each level against three of each level, and each pair head to head."""
-    import multiprocessing
+    rules = find_rules(rules_name)
 
     def cell(entries: list[str]) -> str:
         started = time.perf_counter()
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            done = pool.map(_matrix_game, [(rules_name, entries, i, seed)
-                                           for i in range(games)], chunksize=8)
-        wins = sum(r.winner == 0 for r in done)
-        low, high = wilson(wins, games)
-        points = sum(r.points[0] for r in done) / games
-        return (f"{wins / games:.1%} ({low:.1%} – {high:.1%}; {points:+.1f} pts; "
+        done = list(results(rules, entries, games, seed, True, jobs, make=with_cautious))
+        p = summarise(entries, done, time.perf_counter() - started)["players"][0]
+        low, high = p["win_rate_ci95"]
+        return (f"{p['win_rate']:.1%} ({low:.1%} – {high:.1%}; {p['mean_points']:+.1f} pts; "
                 f"{time.perf_counter() - started:.0f} s)")
 
     print(f"Four players: the row level against three of the column level ({rules_name}, "

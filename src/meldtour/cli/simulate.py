@@ -23,8 +23,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from meldtour.core.rules import RuleSet
-from meldtour.players.lab import GameResult, play_lab_game, summarise
-from meldtour.players.levels import LEVELS
+from meldtour.players.lab import GameResult, Maker, play_lab_game, summarise
+from meldtour.players.levels import LEVELS, make_player
 
 from .jsonlines import RULES_HELP, dumps, rules_argument
 
@@ -70,30 +70,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 # Worker state, set once per process by the pool's initializer.
-_JOB: tuple[RuleSet, list[str], int, bool] | None = None
+_JOB: tuple[RuleSet, list[str], int, bool, Maker] | None = None
 
 
-def _init(rules: RuleSet, levels: list[str], seed: int, mirror: bool) -> None:
+def _init(rules: RuleSet, levels: list[str], seed: int, mirror: bool, make: Maker) -> None:
     global _JOB
-    _JOB = (rules, levels, seed, mirror)
+    _JOB = (rules, levels, seed, mirror, make)
 
 
 def _play(index: int) -> GameResult:
     assert _JOB is not None
-    rules, levels, seed, mirror = _JOB
-    return play_lab_game(rules, levels, index, seed, mirror)
+    rules, levels, seed, mirror, make = _JOB
+    return play_lab_game(rules, levels, index, seed, mirror, make=make)
 
 
 def results(
-    rules: RuleSet, levels: Sequence[str], games: int, seed: int, mirror: bool, jobs: int
+    rules: RuleSet, levels: Sequence[str], games: int, seed: int, mirror: bool, jobs: int,
+    make: Maker = make_player,
 ) -> Iterator[GameResult]:
-    """The games' results, in any order (the summary does not depend on it)."""
+    """The games' results, in any order (the summary does not depend on it); ``make``
+    builds the players (:func:`~meldtour.players.lab.play_lab_game`)."""
     if jobs <= 1:
         for i in range(games):
-            yield play_lab_game(rules, levels, i, seed, mirror)
+            yield play_lab_game(rules, levels, i, seed, mirror, make=make)
         return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(jobs, initializer=_init, initargs=(rules, list(levels), seed, mirror)) as pool:
+    with ctx.Pool(jobs, initializer=_init,
+                  initargs=(rules, list(levels), seed, mirror, make)) as pool:
         yield from pool.imap_unordered(_play, range(games), chunksize=4)
 
 

@@ -445,14 +445,10 @@ def _shared(board: Board, new: Board) -> Board:
     being ``board``'s meld itself: a play changes a few melds, so a game's boards —
     and its history, which keeps every play's board — share the rest rather than hold
     a copy of each meld per turn (a live game's memory grew with its length)."""
-    old: dict[tuple[tuple[Tile, ...], Any], list[Meld]] = {}
+    old: dict[Meld, list[Meld]] = {}
     for m in board:
-        old.setdefault((m.tiles, m.kind), []).append(m)
-    out = []
-    for m in new:
-        same = old.get((m.tiles, m.kind))
-        out.append(same.pop() if same else m)
-    return tuple(out)
+        old.setdefault(m, []).append(m)
+    return tuple(old[m].pop() if old.get(m) else m for m in new)
 
 
 def _draft(state: GameState, move: Draft) -> Progress:

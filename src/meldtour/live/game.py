@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import logging
 import secrets
@@ -86,17 +87,15 @@ PHRASES = ("hello", "good_luck", "nice", "thinking", "sorry", "thanks", "good_ga
            "again")
 CHAT_KEPT = 20
 CHAT_LIMITS = (RateLimitItemPerSecond(1, 2), RateLimitItemPerMinute(12))
-_CHAT_LIMITER: list[MovingWindowRateLimiter] = []
 
 
+@functools.cache
 def chat_limiter() -> MovingWindowRateLimiter:
     """The process's one limiter of chat (keys name the game and the seat), made on
     first use. One per game was a garbage cycle each (the storage and its expiry
     timer's bound method), which the server's frozen generation kept after the game:
     memory rising with every game played (BENCHMARKS.md, "Server")."""
-    if not _CHAT_LIMITER:
-        _CHAT_LIMITER.append(MovingWindowRateLimiter(MemoryStorage()))
-    return _CHAT_LIMITER[0]
+    return MovingWindowRateLimiter(MemoryStorage())
 #: Hints one seat may ask for in ``HINT_WINDOW`` seconds (each turn's hint is worked
 #: out once: asking again that turn repeats it, and counts).
 HINTS_PER_WINDOW = 6

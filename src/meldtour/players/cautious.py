@@ -101,7 +101,7 @@ class CautiousPlayer:
         own = solve((), view.rack, view.rules, True)
         if not own.placed:
             return None
-        rest = _minus(view.rack, own.tiles)
+        rest = own.rack_left
         if not rest:
             return None
         part = solve(view.board, rest, view.rules, True)
@@ -144,7 +144,7 @@ class CautiousPlayer:
                     break
                 calls += 1
                 tried[i] += 1
-                outs[i] += _goes_out(full.board, r, view)
+                outs[i] += self.fed(full.board, r, view)
                 # Bounds on ``safe`` whatever the untried samples give.
                 high = low = 1.0
                 for j, k in enumerate(outs):
@@ -159,6 +159,12 @@ class CautiousPlayer:
         for k, n in zip(outs, tried, strict=True):
             safe *= 1 - k / n if n else 1.0
         return safe < threshold
+
+
+    def fed(self, board: tuple[Meld, ...], rack: tuple[Tile, ...], view: PlayerView) -> bool:
+        """Whether a sampled close opponent holding ``rack`` counts as fed by ``board``:
+        it could go out on it."""
+        return _goes_out(board, rack, view)
 
 
 def _attaches(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
@@ -178,18 +184,6 @@ def _fits_alone(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
             if Meld((*ts[:i], t)).is_valid(wrap) and Meld(ts[i:]).is_valid(wrap):
                 return True
     return False
-
-
-def _minus(a: tuple[Tile, ...], b: tuple[Tile, ...]) -> tuple[Tile, ...]:
-    """The tiles of ``a`` less one copy of each tile of ``b``."""
-    left = Counter(b)
-    out = []
-    for t in a:
-        if left[t]:
-            left[t] -= 1
-        else:
-            out.append(t)
-    return tuple(out)
 
 
 def _goes_out(board: tuple[Meld, ...], rack: tuple[Tile, ...], view: PlayerView) -> bool:

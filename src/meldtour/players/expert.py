@@ -68,17 +68,14 @@ def smallest_initial_meld(board: Board, best: Board, rules: RuleSet) -> Board:
     fresh = new_melds(board, best, rules.wrap_runs)
     if fresh is None:
         return best
-    chosen: tuple[int, int, int, Sequence[Meld]] | None = None
-    for k in range(1, len(fresh) + 1):
-        for melds in combinations(fresh, k):
-            value = sum(m.value(rules.wrap_runs) for m in melds)
-            if value < rules.initial_meld:
-                continue
-            tiles = sum(len(m.tiles) for m in melds)
-            jokers = sum(t.is_joker for m in melds for t in m.tiles)
-            key = (tiles, jokers, -value, melds)
-            if chosen is None or key[:3] < chosen[:3]:
-                chosen = key
-    if chosen is None:
-        return best
-    return (*board, *chosen[3])
+
+    def value(melds: Sequence[Meld]) -> int:
+        return sum(m.value(rules.wrap_runs) for m in melds)
+
+    def cost(melds: Sequence[Meld]) -> tuple[int, int, int]:
+        tiles = [t for m in melds for t in m.tiles]
+        return len(tiles), sum(t.is_joker for t in tiles), -value(melds)
+
+    enough = [melds for k in range(1, len(fresh) + 1) for melds in combinations(fresh, k)
+              if value(melds) >= rules.initial_meld]
+    return (*board, *min(enough, key=cost)) if enough else best

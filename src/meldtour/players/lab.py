@@ -37,6 +37,10 @@ from . import Player
 from .levels import make_player
 from .runner import play_timed
 
+#: Builds a player from its level, name and seed (:func:`~.levels.make_player`; the
+#: benchmarks and tests add the former expert: :func:`~.cautious.with_cautious`).
+Maker = Callable[[str, str, int], Player]
+
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
@@ -62,11 +66,10 @@ def deal_of(index: int, seed: int, entries: int, mirror: bool) -> tuple[int, int
 
 def play_lab_game(
     rules: RuleSet, levels: Sequence[str], index: int, seed: int, mirror: bool = False,
-    timed: bool = False, make: Callable[[str, str, int], Player] = make_player,
+    timed: bool = False, make: Maker = make_player,
 ) -> GameResult:
-    """Play game ``index`` of a lab run; player seeds follow from the game's seed.
-    ``make`` builds a player from its level, name and seed (the product's levels by
-    default; the benchmarks and tests add the former expert, ``cautious``)."""
+    """Play game ``index`` of a lab run; player seeds follow from the game's seed and
+    ``make`` builds them."""
     n = len(levels)
     game_seed, rotation = deal_of(index, seed, n, mirror)
     seats = tuple((e + rotation) % n for e in range(n))
@@ -93,7 +96,7 @@ def play_lab_game(
 def lab_games(
     rules: RuleSet, levels: Sequence[str], indices: Iterable[int], seed: int,
     mirror: bool = False, timed: bool = False,
-    make: Callable[[str, str, int], Player] = make_player,
+    make: Maker = make_player,
 ) -> Iterator[GameResult]:
     for i in indices:
         yield play_lab_game(rules, levels, i, seed, mirror, timed, make)
