@@ -48,10 +48,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
     uc.check_in_players(store, "tohoku", [], who="d", everyone_but=True, division="general")
     play_out(store, "tohoku", "general", seed=3)
     circuit.grant_qualification(store, "tohoku", "general", "tohoku-seat",
-                                label="日本選手権 東北枠", seats=1, who="d")
+                                label="日本選手権 東北枠", seats=1, who=circuit.Acting.operator("d"))
     uc.create_tournament(store, "japan-championship", who="d", seed=4, slug="jc",
                          date="2026-08-30")
-    circuit.set_quota(store, "jc", "open", "tohoku-seat", 1, who="d")
+    circuit.set_quota(store, "jc", "open", "tohoku-seat", 1, who=circuit.Acting.operator("d"))
     holders = circuit.holders(store, "tohoku-seat")
     winner = next(h.name for h in holders if h.status == "holds")
     other = next(n for n in TOHOKU if n != winner)

@@ -38,9 +38,9 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
                             division="general")
         play_out(store, "busan", "general", seed=5)
         circuit.grant_qualification(store, "busan", "general", "selection",
-                                    label="2018 Korean selection", seats=4, who="d")
+                                    label="2018 Korean selection", seats=4, who=circuit.Acting.operator("d"))
         uc.create_tournament(store, "busan-2015", who="d", seed=6, slug="sel")
-        circuit.set_quota(store, "sel", "general", "selection", 4, who="d")
+        circuit.set_quota(store, "sel", "general", "selection", 4, who=circuit.Acting.operator("d"))
         yield c
 
 

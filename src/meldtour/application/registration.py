@@ -4,7 +4,7 @@ leaves or comes late — withdrawals, drops, late entries."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,7 @@ from meldtour.tournament import (
     withdraw,
 )
 
-from .circuit import PersonChoice, by_qualification, settle_people
+from .circuit import Decided, PersonChoice, chosen_people, decide, record
 from .divisions import division_key, resolve_division
 from .errors import UseCaseError, engine_error
 from .unit import Outcome, act
@@ -38,6 +38,7 @@ class PlayerEntry:
     ``None``: a new person unless the evidence given (``member_number``,
     ``birth_year``) names one who played before (:func:`.circuit.suggest`); a name
     alone never does. The member number and birth year are recorded for the person.
+    ``claim`` is a holder's claim code, for a seat kept for a qualification.
     """
 
     name: str
@@ -48,6 +49,7 @@ class PlayerEntry:
     member_number: str | None = None
     birth_year: int | None = None
     person: PersonChoice = None
+    claim: str | None = None
 
 
 def register_players(
@@ -55,13 +57,10 @@ def register_players(
     tick: Callable[[], Any] | None = None,
 ) -> Outcome:
     """Register players in order (past a division's cap they are waitlisted), each as
-    the person chosen or named by the evidence, else a new person
-    (:func:`.circuit.settle_people`). All or nothing: an error names the row and
-    nothing is registered. A division by qualification takes its holders only
-    (:func:`.circuit.by_qualification`)."""
-    qualified = by_qualification(store, slug, entries, who=who)
-    if qualified is not None:
-        return qualified
+    the person chosen or named by the evidence, else a new person — the one identity
+    rule (:func:`.circuit.decide`), which also checks each line against the seats a
+    division keeps for qualifications. All or nothing: an error names the row and
+    nothing is registered."""
     new: list[int] = []
 
     def step(t: Tournament) -> Progress:
@@ -82,17 +81,25 @@ def register_players(
         new[:] = [r.player for r in t.registrations if r.player not in known]
         return Progress(t, tuple(notices))
 
-    return act(store, slug, who, "register", step, then=_people(new, entries, who))
+    people, then = _people(new, entries, who)
+    return act(store, slug, who, "register", step, people=people, then=then)
 
 
-def _people(new: Sequence[int], entries: Sequence[PlayerEntry],
-            who: str) -> Callable[[Any, Loaded], Sequence[Notice]]:
-    """The registrations just written (by number), each as its entry's person."""
+def _people(new: Sequence[int], entries: Sequence[PlayerEntry], who: str) -> tuple[
+        Callable[[Any, Loaded, Tournament], Mapping[int, int]],
+        Callable[[Any, Loaded], Sequence[Notice]]]:
+    """Who each new registration is (by number), decided before they are written, and
+    the people's log once they are."""
+    decided: list[Decided] = []
+
+    def people(s: Any, loaded: Loaded, t: Tournament) -> Mapping[int, int]:
+        decided[:] = decide(s, loaded, t, new, entries)
+        return chosen_people(decided)
+
     def then(s: Any, loaded: Loaded) -> Sequence[Notice]:
-        placed = [(loaded.registrations[n], e) for n, e in zip(new, entries, strict=True)]
-        return settle_people(s, loaded.row.slug, placed, who=who)
+        return record(s, loaded, decided, who=who)
 
-    return then
+    return people, then
 
 
 def find_player(t: Tournament, token: str, division: str | None = None) -> int:
@@ -178,7 +185,7 @@ def drop_player(store: Store, slug: str | None, player: str, *, who: str,
 def enter_late(store: Store, slug: str | None, division: str | None, name: str, *,
                who: str, tags: Sequence[str] = (), generation: int | None = None,
                member_number: str | None = None, birth_year: int | None = None,
-               person: PersonChoice = None) -> Outcome:
+               person: PersonChoice = None, claim: str | None = None) -> Outcome:
     """Enter a player after the start where the division allows late entry (before
     the start this is an ordinary registration), as the person chosen or named by the
     evidence (as :func:`register_players`)."""
@@ -194,8 +201,10 @@ def enter_late(store: Store, slug: str | None, division: str | None, name: str, 
         return done
 
     entry = PlayerEntry(" ".join(name.split()), division, tuple(tags), generation,
-                        member_number=member_number, birth_year=birth_year, person=person)
-    return act(store, slug, who, "late_entry", step, then=_people(new, [entry], who))
+                        member_number=member_number, birth_year=birth_year, person=person,
+                        claim=claim)
+    people, then = _people(new, [entry], who)
+    return act(store, slug, who, "late_entry", step, people=people, then=then)
 
 
 def _player(t: Tournament, token: str) -> int:

@@ -30,8 +30,11 @@ def act(
     step: Callable[[Tournament], Progress], *, lock: Lock = "update", why: str = "",
     expected: Mapping[SheetKey, int] | None = None,
     then: Callable[[Any, Loaded], Sequence[Notice]] | None = None,
+    people: Callable[[Any, Loaded, Tournament], Mapping[int, int]] | None = None,
 ) -> Outcome:
     """Run the engine's ``step`` on the tournament in one transaction and save it;
+    ``people`` (the session, the rows as read and the tournament after the step) says
+    which person each new registration is, before it is written (or refuses it all);
     ``then`` (the session and the rows as saved) does what else belongs to the same
     unit of work and may add notices (or refuse it all)."""
     with store.transaction() as s:
@@ -40,8 +43,9 @@ def act(
             progress = step(loaded.value)
         except TournamentError as exc:
             raise UseCaseError.of(exc) from None
+        chosen = people(s, loaded, progress.tournament) if people is not None else None
         changes = save(s, loaded, progress.tournament, who=who, action=action, why=why,
-                       expected=expected)
+                       expected=expected, people=chosen)
         more = tuple(then(s, loaded)) if then is not None else ()
         if lock == "update" and changes:
             touch(loaded)

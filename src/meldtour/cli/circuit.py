@@ -11,7 +11,7 @@ and ``meldtour qualify`` (each a module of its own that calls into this one).
     meldtour people split 3 --tournament club-2026-02 --why "a different 김민지"
     meldtour qualify grant wrc-2018 -t busan -d general --seats 4 --label "2018 Korean selection"
     meldtour qualify decline wrc-2018 -t busan 12 --why "cannot travel"
-    meldtour qualify quota tohoku-seat -t japan -d open --seats 1
+    meldtour qualify quota tohoku-seat -t japan -d open --seats 1 --open --until 2026-08-01
 
 Exit codes: 0 done, 1 refused (the message says why), 2 usage.
 """
@@ -273,6 +273,9 @@ def people_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("--why", required=True)
+    p.add_argument("--keep", action="append", default=[], metavar="FIELD=VALUE",
+                   help="the value that stands where the two differ: member=KRF-3001, "
+                        "birth-year=1980 (the other is recorded in the people's log)")
     p = add("split", "PERSON's registrations in these tournaments are someone else")
     p.add_argument("person", metavar="PERSON")
     p.add_argument("--tournament", action="append", required=True, metavar="SLUG")
@@ -317,8 +320,10 @@ def _show(args: argparse.Namespace, views: list[Any]) -> None:
 
 def _people(store: Any, args: argparse.Namespace) -> int:
     from meldtour.application import circuit as c
+    from meldtour.application.errors import UseCaseError
 
     action, who = args.people_action, _who(args)
+    acting = c.Acting.operator(who)
     if action == "list":
         _show(args, c.people(store, args.name))
     elif action == "show":
@@ -329,17 +334,26 @@ def _people(store: Any, args: argparse.Namespace) -> int:
                                   member_number=args.member, birth_year=args.birth_year,
                                   contact=args.contact, public=public)])
     elif action == "merge":
-        out = c.merge(store, _person(args.a), _person(args.b), who=who, why=args.why)
+        chosen = {}
+        for item in args.keep:
+            field, eq, value = item.partition("=")
+            if not eq:
+                raise UseCaseError("circuit.keep_field", field=repr(item),
+                                   fields=", ".join(c.KEEP_FIELDS))
+            chosen[field.strip()] = value.strip()
+        out = c.merge(store, _person(args.a), _person(args.b), who=acting, why=args.why,
+                      keep_values=chosen)
         _moved(args, out, "merged")
     elif action == "split":
-        out = c.split(store, _person(args.person), args.tournament, who=who, why=args.why)
+        out = c.split(store, _person(args.person), args.tournament, who=acting,
+                      why=args.why)
         _moved(args, out, "split")
     elif action == "same":
         out = c.same_person(store, args.tournament, args.number, _person(args.person),
-                            who=who, why=args.why)
+                            who=acting, why=args.why)
         _moved(args, out, "linked")
     elif action == "candidates":
-        mine, found = c.candidates(store, args.tournament, args.number)
+        mine, found = c.candidates(store, args.tournament, args.number, who=acting)
         if args.json:
             _json({"registration": _view_json(mine, contact=False),
                    "candidates": [{**_view_json(x.person, contact=False),
@@ -353,11 +367,16 @@ def _people(store: Any, args: argparse.Namespace) -> int:
 
 
 def _moved(args: argparse.Namespace, out: Any, what: str) -> None:
+    from meldtour.core.refusal import english
+
     if args.json:
-        _json({"person": _view_json(out.kept), "moved": list(out.moved)})
+        _json({"person": _view_json(out.kept), "moved": list(out.moved),
+               "warnings": [english(w) for w in out.warnings]})
     else:
         print(f"{what}: {len(out.moved)} registrations now #{out.kept.person} {out.kept.name}; "
               "ratings computed again")
+        for w in out.warnings:
+            print(f"warning: {english(w)}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------------------
@@ -391,6 +410,12 @@ def qualify_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
     p.add_argument("-d", "--division", required=True)
     p.add_argument("--seats", type=int, required=True)
+    p.add_argument("--open", action="store_true",
+                   help="reserve the seats inside an open division (the others are "
+                        "everyone's) instead of making it by qualification only")
+    p.add_argument("--until", metavar="DATE",
+                   help="with --open: the seats are kept until DATE (YYYY-MM-DD), then "
+                        "released to everyone")
     p = add("list", "the qualifications' lists: holders, declines, who is next")
     p.add_argument("key", nargs="?", metavar="KEY")
     p = add("seats", "who holds which seat of a division by qualification")
@@ -409,45 +434,56 @@ def _holders_out(args: argparse.Namespace, hs: list[Any]) -> None:
     if args.json:
         _json([{"qualification": h.key, "label": h.label, "person": h.person,
                 "name": h.name, "tournament": h.tournament, "division": h.division,
-                "place": h.place, "status": h.status} for h in hs])
+                "place": h.place, "status": h.status, "claim": h.claim,
+                "why": h.why} for h in hs])
         return
-    out = _table("qualification", "person", "name", "from", "place", "status")
+    out = _table("qualification", "person", "name", "from", "place", "status",
+                 "claim code")
     for h in hs:
         out.add_row(h.label, f"#{h.person}", h.name, f"{h.tournament}/{h.division}",
-                    str(h.place), h.status)
+                    str(h.place), h.status + (f" ({h.why})" if h.why else ""), h.claim)
     _print(out)
 
 
 def _qualify(store: Any, args: argparse.Namespace) -> int:
     from meldtour.application import circuit as c
 
-    action, who = args.qualify_action, _who(args)
+    action, who = args.qualify_action, c.Acting.operator(_who(args))
     if action == "grant":
         c.backfill(store)
         c.grant_qualification(store, args.tournament, args.division, args.key,
                               label=args.label, seats=args.seats, who=who)
-        _holders_out(args, c.holders(store, args.key))
+        _holders_out(args, c.holders(store, args.key, who=who))
     elif action == "decline":
         _holders_out(args, c.decline(store, args.key, args.tournament, args.number, who=who,
                                      why=args.why))
     elif action == "quota":
-        c.set_quota(store, args.tournament, args.division, args.key, args.seats, who=who)
+        c.set_quota(store, args.tournament, args.division, args.key, args.seats, who=who,
+                    open=args.open, until=args.until)
         action = "seats"
     elif action == "list":
-        _holders_out(args, c.holders(store, args.key))
+        _holders_out(args, c.holders(store, args.key, who=who))
     if action == "seats":
-        views = c.seats(store, args.tournament, args.division)
+        views = c.seats(store, args.tournament, args.division, who=who)
         if args.json:
             _json([{"qualification": v.key, "label": v.label, "seats": v.seats,
-                    "taken": v.taken,
-                    "holders": [{"person": h.person, "name": h.name, "registered": n}
-                                for h, n in v.holders]} for v in views])
+                    "taken": v.taken, "open": v.open, "until": v.until,
+                    "released": v.released,
+                    "holders": [{"person": h.person, "name": h.name, "registered": n,
+                                 "claim": h.claim} for h, n in v.holders],
+                    "declined": [{"person": h.person, "name": h.name, "why": h.why}
+                                 for h in v.declined]} for v in views])
         else:
-            out = _table("qualification", "seats", "holder", "registered")
+            out = _table("qualification", "seats", "holder", "registered", "claim code")
             for v in views:
+                kept = " (reserved" + (f" until {v.until}" if v.until else "") + \
+                    (", released" if v.released else "") + ")" if v.open else ""
                 for h, n in v.holders or ((None, None),):
-                    out.add_row(f"{v.label}", f"{v.taken}/{v.seats}",
+                    out.add_row(f"{v.label}{kept}", f"{v.taken}/{v.seats}",
                                 f"#{h.person} {h.name}" if h else "—",
-                                f"#{n}" if n else "")
+                                f"#{n}" if n else "", h.claim if h else "")
+                for h in v.declined:
+                    out.add_row(f"{v.label}", "", f"#{h.person} {h.name}",
+                                "declined" + (f": {h.why}" if h.why else ""), "")
             _print(out)
     return 0

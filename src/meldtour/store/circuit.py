@@ -13,6 +13,7 @@ Functions of a session (a unit of work the caller runs); the application layer
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -24,12 +25,14 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     delete,
+    false,
     func,
     select,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .models import (
+    Account,
     AuditRow,
     AwardRow,
     Base,
@@ -40,6 +43,7 @@ from .models import (
     RegistrationRow,
     TournamentRow,
 )
+from .owners import TournamentDirectorRow
 
 
 class PersonRow(Base):
@@ -125,6 +129,9 @@ class GrantRow(Base):
     key: Mapped[str] = mapped_column(String(100), index=True)
     label: Mapped[str] = mapped_column(String(200))
     seats: Mapped[int] = mapped_column(Integer)
+    #: The secret the holders' claim codes are made from (migration 0016): a holder
+    #: claims a seat with their code, never by typing a name.
+    claim_secret: Mapped[str] = mapped_column(String(64), default="", server_default="")
 
 
 class DeclineRow(Base):
@@ -141,8 +148,10 @@ class DeclineRow(Base):
 
 
 class QuotaRow(Base):
-    """Seats of a division kept for the holders of a qualification; a division with
-    any quota is by qualification only."""
+    """Seats of a division kept for the holders of a qualification. A division with a
+    quota that is not ``open`` is by qualification only; an ``open`` quota reserves its
+    seats inside an open division, until the day ``until`` (none: until the start),
+    after which they are released to everyone (migration 0016)."""
 
     __tablename__ = "division_quota"
     __table_args__ = (UniqueConstraint("division_id", "key"),)
@@ -150,6 +159,35 @@ class QuotaRow(Base):
     division_id: Mapped[int] = mapped_column(ForeignKey("division.id"), index=True)
     key: Mapped[str] = mapped_column(String(100))
     seats: Mapped[int] = mapped_column(Integer)
+    open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    until: Mapped[str | None] = mapped_column(String(10), nullable=True)
+
+
+# ---------------------------------------------------------------------------
+# Who acts (the application's gates ask these)
+
+
+def administrator(s: Any) -> int | None:
+    """The site's administrator: the first account (``None`` while there is none)."""
+    found = s.scalar(select(func.min(Account.id)))
+    return None if found is None else int(found)
+
+
+def directs(s: Any, account_id: int, slug: str) -> bool:
+    """Whether the account is one of the recorded directors of ``slug``."""
+    return s.scalar(select(TournamentDirectorRow.account_id)
+                    .join(TournamentRow,
+                          TournamentRow.id == TournamentDirectorRow.tournament_id)
+                    .where(TournamentRow.slug == slug,
+                           TournamentDirectorRow.account_id == account_id)) is not None
+
+
+def directed(s: Any, account_id: int) -> set[str]:
+    """The slugs of the tournaments the account directs."""
+    return set(s.scalars(select(TournamentRow.slug)
+                         .join(TournamentDirectorRow,
+                               TournamentRow.id == TournamentDirectorRow.tournament_id)
+                         .where(TournamentDirectorRow.account_id == account_id)))
 
 
 # ---------------------------------------------------------------------------
@@ -454,10 +492,12 @@ def set_grant(s: Any, division_id: int, key: str, label: str, seats: int) -> Gra
     row: GrantRow | None = s.scalars(select(GrantRow).where(
         GrantRow.division_id == division_id, GrantRow.key == key)).first()
     if row is None:
-        row = GrantRow(division_id=division_id, key=key, label=label, seats=seats)
+        row = GrantRow(division_id=division_id, key=key, label=label, seats=seats,
+                       claim_secret=secrets.token_hex(16))
         s.add(row)
     else:
         row.label, row.seats = label, seats
+        row.claim_secret = row.claim_secret or secrets.token_hex(16)
     s.flush()
     return row
 
@@ -475,29 +515,48 @@ def add_decline(s: Any, grant_id: int, registration_id: int, *, who: str, why: s
 
 
 def quotas(s: Any, division_id: int) -> dict[str, int]:
-    return {q.key: q.seats for q in s.scalars(
-        select(QuotaRow).where(QuotaRow.division_id == division_id).order_by(QuotaRow.id))}
+    return {q.key: q.seats for q in quota_rows(s, division_id)}
+
+
+def quota_rows(s: Any, division_id: int) -> list[QuotaRow]:
+    return list(s.scalars(select(QuotaRow).where(QuotaRow.division_id == division_id)
+                          .order_by(QuotaRow.id)))
 
 
 def quota_divisions(s: Any, tournament_id: int) -> dict[str, int]:
-    """The tournament's divisions that are by qualification only: key → division id."""
+    """The tournament's divisions with seats kept for holders (by qualification only,
+    or reserved inside an open division): key → division id."""
     return {key: did for key, did in s.execute(
         select(DivisionRow.key, DivisionRow.id).where(
             DivisionRow.tournament_id == tournament_id,
             DivisionRow.id.in_(select(QuotaRow.division_id)))).all()}
 
 
-def set_quota(s: Any, division_id: int, key: str, seats: int) -> None:
+def set_quota(s: Any, division_id: int, key: str, seats: int, *, open: bool = False,
+              until: str | None = None) -> None:
     row = s.scalars(select(QuotaRow).where(QuotaRow.division_id == division_id,
                                            QuotaRow.key == key)).first()
     if seats <= 0:
         if row is not None:
             s.delete(row)
     elif row is None:
-        s.add(QuotaRow(division_id=division_id, key=key, seats=seats))
+        s.add(QuotaRow(division_id=division_id, key=key, seats=seats, open=open,
+                       until=until))
     else:
-        row.seats = seats
+        row.seats, row.open, row.until = seats, open, until
     s.flush()
+
+
+def grant_secrets(s: Any, key: str) -> dict[int, str]:
+    """The claim secrets of the grants of ``key``, by grant id."""
+    return {g.id: g.claim_secret for g in s.scalars(select(GrantRow)
+                                                    .where(GrantRow.key == key))}
+
+
+def decline_lines(s: Any, grant_id: int) -> dict[int, tuple[str, str, str]]:
+    """The declines of a grant: registration id → (who, why, when)."""
+    return {d.registration_id: (d.who, d.why, d.at) for d in s.scalars(
+        select(DeclineRow).where(DeclineRow.grant_id == grant_id))}
 
 
 def division_registrations(s: Any, division_id: int) -> list[RegistrationRow]:
@@ -507,13 +566,14 @@ def division_registrations(s: Any, division_id: int) -> list[RegistrationRow]:
 
 __all__ = [
     "DeclineRow", "GrantRow", "MergeRow", "PersonRow", "QuotaRow", "RankingEventRow",
-    "RankingRow", "ResultRow", "add_decline", "add_ranking", "all_people", "all_ratings",
-    "audit", "awarded_divisions", "awarded_without_results", "by_member_number",
-    "chosen_new", "clear_ratings", "declines", "details", "division_id", "division_registrations",
-    "forget_person", "grants", "merges", "move_registrations", "names", "new_person",
-    "people_elsewhere", "people_named",
-    "person", "quota_divisions", "quotas", "ranking_by_key", "ranking_events", "rankings",
-    "record_merge", "registration", "registrations_in", "registrations_of", "result_lines",
+    "RankingRow", "ResultRow", "add_decline", "add_ranking", "administrator", "all_people",
+    "all_ratings", "audit", "awarded_divisions", "awarded_without_results",
+    "by_member_number", "chosen_new", "clear_ratings", "decline_lines", "declines",
+    "details", "directed", "directs", "division_id", "division_registrations",
+    "forget_person", "grant_secrets", "grants", "merges", "move_registrations", "names",
+    "new_person", "people_elsewhere", "people_named", "person", "quota_divisions",
+    "quota_rows", "quotas", "ranking_by_key", "ranking_events", "rankings", "record_merge",
+    "registration", "registrations_in", "registrations_of", "result_lines",
     "results_of_division", "set_details", "set_grant", "set_quota", "set_ranking_event",
     "store_results", "unset_ranking_event",
 ]

@@ -258,6 +258,8 @@ class Writer:
     at: str = field(default_factory=now)
     changes: list[Change] = field(default_factory=list)
     bumped: list[tuple[SheetKey, int]] = field(default_factory=list)
+    #: The person each new registration is (by its number), when one who played before.
+    people: Mapping[int, int] = field(default_factory=dict)
 
     def audit(self, entity: str, key: str, before: Any, after: Any) -> None:
         self.changes.append(Change(entity, key, before, after))
@@ -275,13 +277,17 @@ def save(
     action: str,
     why: str = "",
     expected: Mapping[SheetKey, int] | None = None,
+    people: Mapping[int, int] | None = None,
 ) -> list[Change]:
     """Write what changed between ``loaded.value`` and ``new``, with audit lines.
+
+    ``people`` gives, for new registrations (by number), the person who played before
+    that each one is; every other new registration is a new person.
 
     ``expected`` gives, for sheets a device read earlier, the version it read: a
     sheet whose version moved on since is refused with :class:`SheetConflict`, as is
     a sheet another transaction saved between this one's read and write."""
-    w = Writer(session, loaded, who, action, why)
+    w = Writer(session, loaded, who, action, why, people=people or {})
     old = loaded.value
     for key, version in (expected or {}).items():
         row = loaded.sheets.get(key)
@@ -454,14 +460,18 @@ def _save_registration(w: Writer, old: Registration | None, new: Registration) -
     division_id = loaded.divisions[new.division].id
     if row is None:
         # Each new registration is a new person: a name alone never makes two
-        # registrations one person (two 김민지 are two people). The application links
-        # it to a person who played before when the director chose so or the evidence
-        # says so (a member number, a birth year: docs/circuit.md, "People").
-        player = Player(name=new.name, created_at=w.at)
-        w.session.add(player)
-        w.session.flush()
+        # registrations one person (two 김민지 are two people), unless the application
+        # says it is a person who played before (``people``: the director chose so, the
+        # evidence or a claim code says so: docs/circuit.md, "People"). No row is made
+        # and thrown away, so person numbers are the same on every backend.
+        pid = w.people.get(new.player)
+        if pid is None:
+            player = Player(name=new.name, created_at=w.at)
+            w.session.add(player)
+            w.session.flush()
+            pid = player.id
         row = RegistrationRow(tournament_id=loaded.row.id, division_id=division_id,
-                              player_id=player.id, number=new.player, name=new.name,
+                              player_id=pid, number=new.player, name=new.name,
                               tags=data["tags"], generation=new.generation, status=new.status,
                               late=new.late)
         w.session.add(row)

@@ -9,9 +9,14 @@ and the qualifications. Every name is importable from here; each job has its mod
   people); the director says later which registrations are one person
   (:func:`merge`, :func:`same_person`) or not (:func:`split`). Each is audited and
   recomputes the ratings.
-- :mod:`.registering`: **who a new registration is** — a new person unless the
-  director chooses who it is or the evidence names someone who played before
-  (:func:`identify`, :func:`settle_people`, :func:`possible_same`).
+- :mod:`.registering`: **who a new registration is**, the one rule of every path
+  that registers someone — a new person unless the director chooses who it is or the
+  evidence names someone who played before; a seat kept for a qualification claimed
+  by its holder (:func:`identify`, :func:`decide`, :func:`record`,
+  :func:`possible_same`).
+- :mod:`.acting`: **who acts** (:class:`Acting`) and the gates the use cases ask: a
+  tournament the actor directs, a qualification key theirs to grant, whose member
+  numbers and birth years they may read.
 - :mod:`.rating`: **ratings** (openskill, updated at every award) are :func:`ratings`;
   a merge or a split replays every awarded division in the order it was awarded.
 - :mod:`.ranking`: **rankings.** An organisation's ranking (:func:`define_ranking`)
@@ -24,13 +29,15 @@ and the qualifications. Every name is importable from here; each job has its mod
   (:func:`check_ranking`, :func:`save_ranking`).
 - :mod:`.qualifying`: **qualifications.** An award grants one
   (:func:`grant_qualification`: places 1 to N, passing down past whoever declines,
-  :func:`decline`); a division with quotas (:func:`set_quota`) is by qualification
-  only: :func:`register_qualified` accepts a holder and refuses everyone else with
-  the reason.
+  :func:`decline`); a division keeps seats for holders (:func:`set_quota`): by
+  qualification only, or reserved inside an open division; :class:`SeatBook` checks
+  each new registration against them (the holder's person or claim code,
+  :func:`claim_code`).
 - :mod:`.seeding`: a first stage seeded by rating or ranking (:func:`seed_order`).
 - :mod:`.page`: what a person's public page shows (:func:`person_page`).
 
-The modules import each other one way (results, rating → identity → registering;
+The modules import each other one way (acting, qualifying, results, rating → identity →
+registering;
 ranking → ranking_form; rating, ranking, qualifying → seeding, page); a name with a
 leading underscore is shared inside the package only.
 The defaults and what each number means: docs/circuit.md, "Rankings".
@@ -38,12 +45,15 @@ The defaults and what each number means: docs/circuit.md, "Rankings".
 
 from __future__ import annotations
 
+from .acting import Acting, Seer, directs, everything
 from .identity import (
+    KEEP_FIELDS,
     Candidate,
     Entry,
     MergeOutcome,
     PersonView,
     candidates,
+    hidden,
     merge,
     people,
     person,
@@ -55,13 +65,16 @@ from .identity import (
 from .page import PersonPage, Played, person_page
 from .qualifying import (
     Holder,
+    SeatBook,
     SeatView,
-    by_qualification,
+    claim_code,
     decline,
     grant_qualification,
     holders,
+    normal_code,
+    parse_until,
     qualifications,
-    register_qualified,
+    seat_divisions,
     seats,
     set_quota,
 )
@@ -94,21 +107,34 @@ from .ranking_form import (
     save_ranking,
 )
 from .rating import RATING, RatingLine, rate_division, ratings, recompute_ratings
-from .registering import NEW, Identity, PersonChoice, Said, identify, possible_same, settle_people
+from .registering import (
+    NEW,
+    Decided,
+    Identity,
+    PersonChoice,
+    Said,
+    chosen_people,
+    decide,
+    identify,
+    possible_same,
+    record,
+)
 from .results import backfill, record_results
 from .seeding import SEEDED, seed_order
 
 __all__ = [
-    "DEFAULT_LEVEL", "DEFAULT_RANKING", "MAX_NUMBER", "MAX_PLACES", "NEW",
-    "RANKING_METHODS", "RATING", "RESERVED_KEYS", "SEEDED", "Candidate", "DivisionChoice",
-    "Entry", "EventPoints", "Holder", "Identity", "MergeOutcome", "PersonChoice",
-    "PersonPage", "PersonView", "Played", "RankedIn", "RankingEntry", "RankingForm",
-    "RankingInfo", "RankingRefused", "RankingTable", "RatingLine", "Said", "SeatView",
-    "backfill", "by_qualification", "candidates", "check_ranking", "config_data",
-    "config_of", "count_division", "decline", "define_ranking", "grant_qualification",
-    "holders", "identify", "merge", "parse_day", "people", "person", "person_page",
-    "possible_same", "qualifications", "ranking_divisions", "ranking_key", "ranking_table",
-    "rankings", "rate_division", "ratings", "recompute_ratings", "record_results",
-    "register_qualified", "same_person", "save_ranking", "seats", "seed_order",
-    "set_person", "set_quota", "settle_people", "split", "suggest",
+    "DEFAULT_LEVEL", "DEFAULT_RANKING", "KEEP_FIELDS", "MAX_NUMBER", "MAX_PLACES", "NEW",
+    "RANKING_METHODS", "RATING", "RESERVED_KEYS", "SEEDED", "Acting", "Candidate",
+    "Decided", "DivisionChoice", "Entry", "EventPoints", "Holder", "Identity",
+    "MergeOutcome", "PersonChoice", "PersonPage", "PersonView", "Played", "RankedIn",
+    "RankingEntry", "RankingForm", "RankingInfo", "RankingRefused", "RankingTable",
+    "RatingLine", "Said", "SeatBook", "SeatView", "Seer", "backfill", "candidates",
+    "check_ranking", "chosen_people", "claim_code", "config_data", "config_of",
+    "count_division", "decide", "decline", "define_ranking", "directs", "everything",
+    "grant_qualification", "hidden", "holders", "identify", "merge", "normal_code",
+    "parse_day", "parse_until", "people", "person", "person_page", "possible_same",
+    "qualifications", "ranking_divisions", "ranking_key", "ranking_table", "rankings",
+    "rate_division", "ratings", "recompute_ratings", "record", "record_results",
+    "same_person", "save_ranking", "seat_divisions", "seats", "seed_order", "set_person",
+    "set_quota", "split", "suggest",
 ]

@@ -8,10 +8,11 @@ the director's word on who is who: :func:`merge` and :func:`same_person` (one pe
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from meldtour.core.refusal import Refusal
 from meldtour.core.refusal import register as register_codes
 from meldtour.store import circuit as rows
 from meldtour.store.db import Store
@@ -19,6 +20,8 @@ from meldtour.store.repository import now
 from meldtour.tournament.entries import name_key
 
 from ..errors import UseCaseError
+from .acting import Acting, Seer, require_directs, require_everything
+from .qualifying import _holders
 from .rating import recompute_ratings
 
 register_codes({
@@ -31,6 +34,12 @@ register_codes({
     "circuit.birth_year": "the birth year %(year)s is not a year between 1900 and today",
     "circuit.split_nothing": "%(person)s has no registration in %(tournaments)s",
     "circuit.split_all": "a split must leave %(person)s at least one registration",
+    "circuit.merge_differs": "the %(field)s differs (%(a)s, %(b)s): choose the one that "
+                             "stands (%(option)s)",
+    "circuit.keep_value": "%(value)s is not a %(field)s of the two people (%(values)s)",
+    "circuit.keep_field": "%(field)s cannot be chosen (only %(fields)s)",
+    "circuit.split_seat": "%(name)s (#%(person)s) is registered in %(tournament)s on a "
+                          "seat of %(label)s that is now held by #%(holder)s",
 })
 
 
@@ -89,10 +98,12 @@ def person(store: Store, pid: int) -> PersonView:
 
 
 def people(store: Store, name: str | None = None) -> list[PersonView]:
-    """Everyone with a registration (of this name, when given), by id."""
+    """Everyone with a registration (of this name, when given: width, case and spaces
+    aside, as the registration's preview matches), by id."""
     with store.reading() as s:
-        found = rows.people_named(s, name) if name else rows.all_people(s)
-        out = [_person_view(s, p.id) for p in found]
+        ids = _name_index(s).get(name_key(name), []) if name else \
+            [p.id for p in rows.all_people(s)]
+        out = [_person_view(s, pid) for pid in ids]
     return [v for v in out if v.entries]
 
 
@@ -154,6 +165,16 @@ class Candidate:
     shared_tournament: bool
     other_member: bool = False
     other_birth_year: bool = False
+    #: The member number and birth year are another organiser's to see: the view
+    #: carries neither, only the same / different / unknown above.
+    hidden: bool = False
+
+
+def hidden(c: Candidate) -> Candidate:
+    """The candidate as a director of other tournaments sees them: the evidence as
+    "same / different / unknown", without the member number, birth year or contact."""
+    v = replace(c.person, member_number=None, birth_year=None, contact=None)
+    return replace(c, person=v, hidden=True)
 
 
 def _name_index(s: Any) -> dict[str, list[int]]:
@@ -186,20 +207,32 @@ def _candidates(s: Any, index: Mapping[str, Sequence[int]], name: str, *,
     return out
 
 
-def candidates(store: Store, slug: str, number: int) -> tuple[PersonView, list[Candidate]]:
+def candidates(store: Store, slug: str, number: int, *,
+               who: Acting) -> tuple[PersonView, list[Candidate]]:
     """The registration's person and the others of the same name, with the evidence
     for and against (the same member number or birth year; having played in one
-    tournament, which makes them two people)."""
+    tournament, which makes them two people). For a director of ``slug`` only; the
+    member numbers and birth years of people of tournaments ``who`` does not direct
+    are "same / different / unknown" only."""
     with store.reading() as s:
-        reg = rows.registration(s, slug, number)
-        if reg is None:
-            raise UseCaseError("circuit.no_registration", tournament=repr(slug),
-                               number=f"#{number}")
-        mine = _person_view(s, reg.player_id)
-        return mine, _candidates(s, _name_index(s), reg.name, member=mine.member_number,
-                                 birth_year=mine.birth_year,
-                                 tournaments={e.tournament for e in mine.entries},
-                                 besides=reg.player_id)
+        require_directs(s, who, slug)
+        _reg, mine, found = _registration_candidates(s, slug, number)
+        seer = Seer(s, who)
+        return mine, [c if seer.sees(e.tournament for e in c.person.entries) else hidden(c)
+                      for c in found]
+
+
+def _registration_candidates(s: Any, slug: str, number: int
+                             ) -> tuple[Any, PersonView, list[Candidate]]:
+    reg = rows.registration(s, slug, number)
+    if reg is None:
+        raise UseCaseError("circuit.no_registration", tournament=repr(slug),
+                           number=f"#{number}")
+    mine = _person_view(s, reg.player_id)
+    return reg, mine, _candidates(s, _name_index(s), reg.name, member=mine.member_number,
+                                  birth_year=mine.birth_year,
+                                  tournaments={e.tournament for e in mine.entries},
+                                  besides=reg.player_id)
 
 
 def suggest(found: Sequence[Candidate], taken: Iterable[int] = ()) -> int | None:
@@ -229,8 +262,37 @@ def suggest(found: Sequence[Candidate], taken: Iterable[int] = ()) -> int | None
 
 @dataclass(frozen=True, slots=True)
 class MergeOutcome:
+    """The person kept (or made), the registrations moved, and what the director must
+    look at (a split that leaves a seat held by the wrong person)."""
+
     kept: PersonView
     moved: tuple[int, ...]
+    warnings: tuple[Refusal, ...] = ()
+
+
+def _seated(s: Any, pid: int) -> list[tuple[str, int, str, str, str]]:
+    """The registrations of ``pid`` on a seat kept for a qualification ``pid`` holds:
+    (slug, number, name, key, label)."""
+    out = []
+    for r, slug, *_ in rows.registrations_of(s, pid):
+        for key in rows.quotas(s, r.division_id):
+            held = [h for h in _holders(s, key) if h.person == pid and h.status == "holds"]
+            if held:
+                out.append((slug, r.number, r.name, key, held[0].label))
+    return out
+
+
+def _seat_warnings(s: Any, pid: int, before: Sequence[tuple[str, int, str, str, str]]
+                   ) -> tuple[Refusal, ...]:
+    out = []
+    for slug, number, name, key, label in before:
+        now_held = [h.person for h in _holders(s, key) if h.status == "holds"]
+        if pid not in now_held:
+            others = [p for p in now_held if p != pid]
+            out.append(Refusal("circuit.split_seat", {
+                "name": name, "person": pid, "tournament": f"{slug} #{number}",
+                "label": label, "holder": ", #".join(str(p) for p in others) or "-"}))
+    return tuple(out)
 
 
 def _require_why(why: str) -> str:
@@ -240,11 +302,22 @@ def _require_why(why: str) -> str:
     return why
 
 
-def merge(store: Store, keep: int, gone: int, *, who: str, why: str) -> MergeOutcome:
+#: The details a merge may find contradicting, by the name ``--keep`` gives them.
+KEEP_FIELDS = {"member": "member_number", "birth-year": "birth_year"}
+
+
+def merge(store: Store, keep: int, gone: int, *, who: Acting, why: str,
+          keep_values: Mapping[str, str] | None = None) -> MergeOutcome:
     """``gone`` is the same person as ``keep``: every registration of ``gone`` moves to
-    ``keep`` (with the details ``keep`` lacks), and the ratings are computed again."""
+    ``keep`` (with the details ``keep`` lacks), and the ratings are computed again.
+    A member number or birth year that the two have and that differ refuses, unless
+    ``keep_values`` (``{"member": "KRF-3001"}``, ``{"birth-year": "1980"}``) says which
+    value stands; the dropped value is recorded in the people's log."""
     why = _require_why(why)
+    acting = who
+    chosen = dict(keep_values or {})
     with store.transaction() as s:
+        require_everything(s, acting)
         if keep == gone:
             raise UseCaseError("circuit.same_person", person=f"#{keep}", other=f"#{gone}")
         a, b = _person_view(s, keep), _person_view(s, gone)
@@ -252,31 +325,89 @@ def merge(store: Store, keep: int, gone: int, *, who: str, why: str) -> MergeOut
         if both:
             raise UseCaseError("circuit.played_together", a=f"#{keep} {a.name}",
                                b=f"#{gone} {b.name}", tournament=", ".join(sorted(both)))
+        for option in chosen:
+            if option not in KEEP_FIELDS:
+                raise UseCaseError("circuit.keep_field", field=repr(option),
+                                   fields=", ".join(KEEP_FIELDS))
+        values: dict[str, Any] = {}
+        dropped: dict[str, Any] = {}
+        for option, attr in KEEP_FIELDS.items():
+            mine, theirs = getattr(a, attr), getattr(b, attr)
+            if mine is None or theirs is None or mine == theirs:
+                if option in chosen and str(mine if mine is not None else theirs) != \
+                        chosen[option]:
+                    raise UseCaseError("circuit.keep_value", field=option,
+                                       value=repr(chosen[option]),
+                                       values=" / ".join(str(x) for x in (mine, theirs)
+                                                         if x is not None) or "-")
+                continue
+            if option not in chosen:
+                raise UseCaseError("circuit.merge_differs", field=option,
+                                   a=f"#{keep} {mine}", b=f"#{gone} {theirs}",
+                                   option=f"--keep {option}=…")
+            if chosen[option] == str(mine):
+                dropped[attr] = theirs
+            elif chosen[option] == str(theirs):
+                dropped[attr] = mine
+                values[attr] = theirs
+            else:
+                raise UseCaseError("circuit.keep_value", field=option,
+                                   value=repr(chosen[option]), values=f"{mine} / {theirs}")
         moved = [r.id for r, *_ in rows.registrations_of(s, gone)]
         rows.move_registrations(s, moved, keep)
         taken = {k: getattr(b, k) for k in ("member_number", "birth_year", "contact")
                  if getattr(a, k) is None and getattr(b, k) is not None}
+        taken.update(values)
         if taken:
             rows.set_details(s, gone, member_number=None)
             rows.set_details(s, keep, **taken)
         rows.forget_person(s, gone)
         at = now()
+        text = why + "".join(f"; dropped {k.replace('_', ' ')} {v}"
+                             for k, v in sorted(dropped.items()))
         rows.record_merge(s, kind="merge", source=gone, target=keep, registrations=moved,
-                          who=who, why=why, at=at)
+                          who=acting.name, why=text, at=at)
         recompute_ratings(s)
         return MergeOutcome(_person_view(s, keep), tuple(moved))
 
 
-def same_person(store: Store, slug: str, number: int, target: int, *, who: str,
+def same_person(store: Store, slug: str, number: int, target: int, *, who: Acting,
                 why: str) -> MergeOutcome:
-    """This registration is ``target``'s (registration's "the same person as …")."""
+    """This registration is ``target``'s (registration's "the same person as …"): for
+    a director of ``slug``, and only a candidate — someone of the same name (width,
+    case and spaces aside) who played before, whose evidence does not contradict
+    (another member number or birth year than the registration's person, when this is
+    that person's only registration)."""
     why = _require_why(why)
     with store.transaction() as s:
-        reg = rows.registration(s, slug, number)
-        if reg is None:
-            raise UseCaseError("circuit.no_registration", tournament=repr(slug),
-                               number=f"#{number}")
-        _link(s, reg, slug, target, who=who, why=why)
+        require_directs(s, who, slug)
+        reg, mine, found = _registration_candidates(s, slug, number)
+        if rows.person(s, target) is None:
+            raise UseCaseError("circuit.no_person", person=f"#{target}")
+        if target != reg.player_id:
+            c = next((c for c in found if c.person.person == target), None)
+            if c is None:
+                raise UseCaseError("circuit.not_candidate", person=f"#{target}",
+                                   name=reg.name)
+            seen = Seer(s, who).sees(e.tournament for e in c.person.entries)
+            # the person's details are this registration's own when it is their only
+            # one (else they may be the other registrations' evidence)
+            alone = len(mine.entries) == 1
+            if alone and c.other_member:
+                raise UseCaseError(
+                    "circuit.member_differs", person=f"#{target} {c.person.name}",
+                    theirs=c.person.member_number, yours=mine.member_number) if seen else \
+                    UseCaseError("circuit.member_differs_hidden",
+                                 person=f"#{target} {c.person.name}",
+                                 yours=mine.member_number)
+            if alone and c.other_birth_year:
+                raise UseCaseError(
+                    "circuit.birth_year_differs", person=f"#{target} {c.person.name}",
+                    theirs=c.person.birth_year, yours=mine.birth_year) if seen else \
+                    UseCaseError("circuit.birth_year_differs_hidden",
+                                 person=f"#{target} {c.person.name}",
+                                 yours=mine.birth_year)
+        _link(s, reg, slug, target, who=who.name, why=why)
         recompute_ratings(s)
         return MergeOutcome(_person_view(s, target), (reg.id,))
 
@@ -299,12 +430,16 @@ def _link(s: Any, reg: Any, slug: str, target: int, *, who: str, why: str) -> No
         rows.forget_person(s, source)
 
 
-def split(store: Store, pid: int, tournaments: Sequence[str], *, who: str,
+def split(store: Store, pid: int, tournaments: Sequence[str], *, who: Acting,
           why: str) -> MergeOutcome:
     """The registrations of ``pid`` in ``tournaments`` are someone else (of the same
-    name): a new person takes them; the ratings are computed again."""
+    name): a new person takes them; the ratings are computed again. A registration of
+    ``pid`` on a seat kept for a qualification that ``pid`` no longer holds after it
+    comes back as a warning."""
     why = _require_why(why)
+    acting = who
     with store.transaction() as s:
+        require_everything(s, acting)
         v = _person_view(s, pid)
         chosen = set(tournaments)
         regs = [r for r, slug, *_ in rows.registrations_of(s, pid) if slug in chosen]
@@ -314,10 +449,12 @@ def split(store: Store, pid: int, tournaments: Sequence[str], *, who: str,
         if len(regs) == len(v.entries):
             raise UseCaseError("circuit.split_all", person=f"#{pid} {v.name}")
         at = now()
+        seated = _seated(s, pid)
         other = rows.new_person(s, regs[0].name, at=at)
         ids = [r.id for r in regs]
         rows.move_registrations(s, ids, other.id)
         rows.record_merge(s, kind="split", source=pid, target=other.id, registrations=ids,
-                          who=who, why=why, at=at)
+                          who=acting.name, why=why, at=at)
         recompute_ratings(s)
-        return MergeOutcome(_person_view(s, other.id), tuple(ids))
+        return MergeOutcome(_person_view(s, other.id), tuple(ids),
+                            _seat_warnings(s, pid, seated))

@@ -39,6 +39,12 @@ from ..director.deps import (
 from ..director.views import refusal_text
 
 public = APIRouter(dependencies=[Depends(csrf_protect)])
+
+
+def acting(account: Any) -> circuit.Acting:
+    """The signed-in director, as the circuit's use cases take who acts."""
+    return circuit.Acting(account.name, account.id)
+
 director = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 
 
@@ -166,11 +172,12 @@ def seats_page(request: Request, store: StoreDep, director: TournamentDirectorDe
     t = load_tournament(store, slug)
     try:
         div = t.division(key)
-        views = circuit.seats(store, slug, key)
+        views = circuit.seats(store, slug, key, who=acting(director))
     except (usecases.UseCaseError, ValueError):
         raise HTTPException(404, f"no division {key!r}") from None
     known = circuit.qualifications(store)
-    grants = [h for h in circuit.holders(store) if (h.tournament, h.division) == (slug, key)]
+    grants = [h for h in circuit.holders(store, who=acting(director))
+              if (h.tournament, h.division) == (slug, key)]
     return render(request, "director/qualified.html", t=t, slug=slug, div=div, views=views,
                   known=known, grants=grants, account=director)
 
@@ -178,7 +185,8 @@ def seats_page(request: Request, store: StoreDep, director: TournamentDirectorDe
 @director.post("/t/{slug}/d/{key}/quota")
 def quota_post(request: Request, store: StoreDep, director: TournamentDirectorDep,
                slug: str, key: str, qualification: str = Form(""),
-               seats: str = Form("")) -> Response:
+               seats: str = Form(""), open: str = Form(""),
+               until: str = Form("")) -> Response:
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/qualified"
     try:
@@ -190,7 +198,8 @@ def quota_post(request: Request, store: StoreDep, director: TournamentDirectorDe
     if not qualification:
         return redirect(request, back, _("Choose a qualification."), "error")
     try:
-        circuit.set_quota(store, slug, key, qualification, n, who=director.name)
+        circuit.set_quota(store, slug, key, qualification, n, who=acting(director),
+                          open=bool(open), until=until[:20] or None)
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(request, back, _("Seats recorded."))
@@ -206,8 +215,8 @@ def decline_post(request: Request, store: StoreDep, director: TournamentDirector
     if not number.isdigit():
         return redirect(request, back, _("Choose the holder who declines."), "error")
     try:
-        circuit.decline(store, qualification, source, int(number), who=director.name,
-                        why=why.strip()[:500])
+        circuit.decline(store, qualification[:100], source[:100], int(number[:9]),
+                        who=acting(director), why=why.strip()[:500])
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(request, back, _("Recorded: the seat passes to the next place."))
@@ -262,13 +271,17 @@ def person_details(request: Request, store: StoreDep, director: DirectorDep, pla
 @director.post("/people/merge")
 def people_merge(request: Request, store: StoreDep, director: DirectorDep,
                  keep: str = Form(""), gone: str = Form(""), why: str = Form(""),
-                 name: str = Form("")) -> Response:
+                 name: str = Form(""), keep_member: str = Form(""),
+                 keep_birth_year: str = Form("")) -> Response:
     _administrator(request, store, director)
     _ = gettext_of(request)
     if not (keep.isdigit() and gone.isdigit()):
         return redirect(request, _back(name), _("Choose the two people to merge."), "error")
+    chosen = {k: v.strip()[:40] for k, v in (("member", keep_member),
+                                             ("birth-year", keep_birth_year)) if v.strip()}
     try:
-        out = circuit.merge(store, int(keep), int(gone), who=director.name, why=why)
+        out = circuit.merge(store, int(keep), int(gone), who=acting(director), why=why,
+                            keep_values=chosen)
     except usecases.UseCaseError as exc:
         return redirect(request, _back(name), refusal_text(exc, _), "error")
     return redirect(request, _back(name), _(
@@ -285,13 +298,15 @@ async def people_split(request: Request, store: StoreDep, director: DirectorDep,
     name = str(form.get("name", ""))
     chosen = [str(x) for x in form.getlist("tournament")]
     try:
-        out = circuit.split(store, player, chosen, who=director.name,
+        out = circuit.split(store, player, chosen, who=acting(director),
                             why=str(form.get("why", "")))
     except usecases.UseCaseError as exc:
         return redirect(request, _back(name), refusal_text(exc, _), "error")
-    return redirect(request, _back(name), _(
-        "Split: %(n)s registrations are now person #%(person)s; the ratings were "
-        "computed again.") % {"n": len(out.moved), "person": out.kept.person})
+    text = _("Split: %(n)s registrations are now person #%(person)s; the ratings were "
+             "computed again.") % {"n": len(out.moved), "person": out.kept.person}
+    for warning in out.warnings:
+        text += " " + render_refusal(warning, _)
+    return redirect(request, _back(name), text, "warn" if out.warnings else "ok")
 
 
 @director.get("/t/{slug}/p/{player}/same", response_class=HTMLResponse)
@@ -299,7 +314,7 @@ def same_page(request: Request, store: StoreDep, director: TournamentDirectorDep
               slug: str, player: int) -> Response:
     t = load_tournament(store, slug)
     try:
-        mine, found = circuit.candidates(store, slug, player)
+        mine, found = circuit.candidates(store, slug, player, who=acting(director))
     except usecases.UseCaseError:
         raise HTTPException(404, "no such player") from None
     return render(request, "director/same.html", t=t, slug=slug, player=player, mine=mine,
@@ -316,8 +331,8 @@ def same_post(request: Request, store: StoreDep, director: TournamentDirectorDep
         return redirect(request, back, _("Choose the person this registration is."),
                         "error")
     try:
-        out = circuit.same_person(store, slug, player, int(person), who=director.name,
-                                  why=why)
+        out = circuit.same_person(store, slug, player, int(person[:9]),
+                                  who=acting(director), why=why)
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(request, back, _("Recorded: this registration is %(name)s (#%(person)s)"
@@ -340,8 +355,8 @@ def grant_post(request: Request, store: StoreDep, director: TournamentDirectorDe
                         "error")
     try:
         circuit.grant_qualification(store, slug, key, qualification,
-                                    label=" ".join(label.split())[:200], seats=int(seats),
-                                    who=director.name)
+                                    label=" ".join(label.split())[:200],
+                                    seats=int(seats[:6]), who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(request, back, _("Recorded: the awards of this division qualify."))

@@ -18,6 +18,7 @@ from limits import RateLimitItemPerMinute
 from starlette.concurrency import run_in_threadpool
 
 from meldtour import application as usecases
+from meldtour.application import circuit
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament, TournamentError
 
@@ -81,7 +82,7 @@ def register_form(request: Request, store: StoreDep, slug: str,
     t = load_tournament(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     return render(request, "public/register.html", t=t, slug=slug, views=views,
-                  chosen=division)
+                  chosen=division, kept=circuit.seat_divisions(store, slug))
 
 
 #: Registrations one client address may send: 60 in 10 minutes (a family from one
@@ -92,7 +93,7 @@ REGISTRATIONS_PER_CLIENT = RateLimitItemPerMinute(60, 10)
 @router.post("/t/{slug}/register")
 def register_post(request: Request, store: StoreDep, slug: str, name: str = Form(""),
                   division: str = Form(""), family: str = Form(""),
-                  generation: str = Form("")) -> Response:
+                  generation: str = Form(""), claim: str = Form("")) -> Response:
     _ = gettext_of(request)
     name = " ".join(name.split())[:80]
     if not name:
@@ -109,7 +110,8 @@ def register_post(request: Request, store: StoreDep, slug: str, name: str = Form
     source = source_of(request, slug)
     try:
         out = usecases.register_players(
-            store, slug, [usecases.PlayerEntry(name, division or None, tags, gen)],
+            store, slug, [usecases.PlayerEntry(name, division[:80] or None, tags, gen,
+                                               claim=claim.strip()[:40] or None)],
             who=f"web:registration@{source}")
     except usecases.UseCaseError as exc:
         return redirect(request, f"/t/{slug}/register", _("Registration refused: %(why)s")

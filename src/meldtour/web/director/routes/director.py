@@ -529,7 +529,8 @@ def late(request: Request, store: StoreDep, director: TournamentDirectorDep, slu
         else circuit.NEW if person == "new" else None
     said = usecases.PlayerEntry(name, member_number=member or None,
                                 birth_year=int(year) if year else None, person=choice)
-    found = circuit.identify(store, slug, [said])[0] if name else None
+    found = circuit.identify(store, slug, [said], who=circuit.Acting(
+        director.name, director.id))[0] if name else None
     if found is not None and ((found.candidates and choice is None) or found.problems):
         t = load_tournament(store, slug)
         return render(request, "director/late_who.html", 422 if found.problems else 200,

@@ -133,7 +133,7 @@ def _said(row: RosterRow, person: str) -> usecases.PlayerEntry:
 
 def _lines(request: Request, store: Any, slug: str, t: Tournament, rows: list[RosterRow],
            choices: dict[int, str], default: str | None,
-           people: dict[int, str] | None = None) -> list[Line]:
+           people: dict[int, str] | None = None, *, director: Any) -> list[Line]:
     """The preview's lines: the kept rows checked against the tournament (a dropped
     row is no one's duplicate) and against the people who played before (``people``:
     the choice sent back for each line, by line; none the first time: the evidence's
@@ -142,7 +142,9 @@ def _lines(request: Request, store: Any, slug: str, t: Tournament, rows: list[Ro
     kept = check_roster(t, [r for r in rows if choices.get(r.line) != "drop"], default)
     by_line = {r.line: r for r in kept}
     asked = dict(people or {})
-    found_all = circuit.identify(store, slug, [_said(r, asked.get(r.line, "")) for r in kept])
+    who = circuit.Acting(director.name, director.id)
+    found_all = circuit.identify(store, slug, [_said(r, asked.get(r.line, "")) for r in kept],
+                                 who=who)
     # a choice of someone the line no longer offers (its name was mended): the evidence's
     stale = {r.line for r, f in zip(kept, found_all, strict=True)
              if f.chosen is not None and asked.get(r.line, "").isdigit()
@@ -150,15 +152,15 @@ def _lines(request: Request, store: Any, slug: str, t: Tournament, rows: list[Ro
     if stale:
         asked.update(dict.fromkeys(stale, ""))
         found_all = circuit.identify(store, slug,
-                                     [_said(r, asked.get(r.line, "")) for r in kept])
-    who = dict(zip(by_line, found_all, strict=True))
+                                     [_said(r, asked.get(r.line, "")) for r in kept], who=who)
+    identities = dict(zip(by_line, found_all, strict=True))
     out = []
     for r in rows:
         checked = by_line.get(r.line, r)
         errors: dict[str, list[str]] = {}
         for p in checked.problems if r.line in by_line else ():
             errors.setdefault(p.field, []).append(render(p.refusal, _))
-        found = who.get(r.line)
+        found = identities.get(r.line)
         for field, refusal in found.problems if found else ():
             errors.setdefault(field, []).append(render(refusal, _))
         same = [render(s, _) for s in checked.same_as] if r.line in by_line else []
@@ -215,7 +217,7 @@ async def add_player(request: Request, store: StoreDep, director: TournamentDire
                     " ".join(tags_of(_text(form, "family", 60), _text(form, "club", 60), ())),
                     _text(form, "generation", 20), member=_text(form, "member", 60),
                     birth_year=_text(form, "birth_year", 20))
-    lines = _lines(request, store, slug, t, [row], {}, None)
+    lines = _lines(request, store, slug, t, [row], {}, None, director=director)
     if lines[0].errors or lines[0].same or lines[0].known:
         return _preview(request, t, slug, director, lines, None)
     return _register(request, store, slug, director, lines)
@@ -250,7 +252,8 @@ async def preview(request: Request, store: StoreDep, director: TournamentDirecto
         return redirect(request, back, refusal_text(exc, _), "error")
     default = _default_division(t, form)
     return _preview(request, t, slug, director,
-                    _lines(request, store, slug, t, rows, {}, default), default)
+                    _lines(request, store, slug, t, rows, {}, default, director=director),
+                    default)
 
 
 @router.post("/t/{slug}/players/import", dependencies=[Depends(_big_form)])
@@ -280,7 +283,8 @@ async def import_players(request: Request, store: StoreDep, director: Tournament
         choices[number] = _text(form, f"keep{i}", 10)
         people[number] = _text(form, f"person{i}", 12)
     default = _default_division(t, form)
-    lines = _lines(request, store, slug, t, rows, choices, default, people)
+    lines = _lines(request, store, slug, t, rows, choices, default, people,
+                   director=director)
     if form.get("go") != "save":
         return _preview(request, t, slug, director, lines, default)
     kept = [x for x in lines if not x.dropped]
