@@ -125,9 +125,19 @@ def test_the_director_sees_who_holds_which_seat(client: TestClient) -> None:
         "csrf": csrf(client, "/t/sel/register"), "name": holders[3].name,
         "division": "general"})
     assert "출전권을 가진 선수만" in r.text
+    # a holder's name alone takes no seat; with the claim code the director was shown
     r = client.post("/t/sel/register?lang=en", data={
         "csrf": csrf(client, "/t/sel/register"), "name": holders[0].name,
         "division": "general"})
+    assert "a name alone never takes a seat" in r.text
+    page = client.get("/director/t/sel/d/general/qualified?lang=en").text
+    code = next(h.claim for h in circuit.holders(
+        web(client).store(), "selection", who=circuit.Acting.operator("d"))
+        if h.person == holders[0].person)
+    assert code in page
+    r = client.post("/t/sel/register?lang=en", data={
+        "csrf": csrf(client, "/t/sel/register"), "name": holders[0].name,
+        "division": "general", "claim": code})
     assert "is registered in" in r.text
     page = client.get("/director/t/sel/d/general/qualified?lang=en").text
     assert "1 of 4 seats taken" in page
@@ -159,7 +169,7 @@ def test_the_director_merges_splits_and_links_people(client: TestClient) -> None
         "name": "김민지"})
     assert "both played in busan" in r.text  # refused: two people
     # the registration of "이 서준" is 이서준 of busan: "the same person as …"
-    lee, = circuit.people(store, "이서준")
+    lee, = [p for p in circuit.people(store, "이서준") if p.name == "이서준"]
     same = client.get("/director/t/next/p/1/same?lang=ko").text
     assert f'data-person="{lee.person}"' in same  # "이 서준" is 이서준, spaces aside
     busan, = circuit.person(store, lee.person).entries  # with its place, as the preview

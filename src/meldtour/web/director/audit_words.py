@@ -65,6 +65,13 @@ ACTIONS: Mapping[str, str] = {
     "draw_prizes": N_("%(who)s drew the winner-guess prizes: %(what)s."),
     "edit_player": N_("%(who)s changed a player's details: %(what)s."),
     "person": N_("%(who)s changed a person's details: %(what)s."),
+    "people_link": N_("%(who)s recorded that a registration is a person who played "
+                      "before: %(what)s."),
+    "people_new": N_("%(who)s recorded a new person over others of the same name: "
+                     "%(what)s."),
+    "people_merge": N_("%(who)s merged two people into one: %(what)s."),
+    "people_split": N_("%(who)s split a person's registrations off to a new person: "
+                       "%(what)s."),
     "qualification": N_("%(who)s granted a qualification: %(what)s."),
     "quota": N_("%(who)s set a division's seats by qualification: %(what)s."),
     "ranking": N_("%(who)s set up a ranking: %(what)s."),
