@@ -55,10 +55,13 @@ register({
     "players.same_registered": "already registered as #%(n)s in %(div)s",
     "players.bad_member": "a member number is at most %(limit)s characters, without "
                           "control characters",
+    "players.bad_person": "the person column holds a person's number (#12) or \"new\", "
+                          "not %(value)s",
 })
 
 Kind = Literal["text", "xlsx"]
-Field = Literal["name", "division", "tags", "generation", "member", "birth_year", ""]
+Field = Literal["name", "division", "tags", "generation", "member", "birth_year", "person",
+                "claim", ""]
 
 #: A list registers at most this many (a day's divisions hold far fewer).
 MAX_ROWS = 5000
@@ -81,7 +84,13 @@ HEADERS: Mapping[str, str] = {
     "birth year": "birth_year", "born": "birth_year", "출생연도": "birth_year",
     "출생 연도": "birth_year", "생년": "birth_year", "生年": "birth_year",
     "生まれ年": "birth_year",
+    "person": "person", "사람": "person", "사람 번호": "person", "人": "person",
+    "人物番号": "person",
+    "claim": "claim", "claim code": "claim", "확인 코드": "claim", "확인코드": "claim",
+    "確認コード": "claim",
 }
+#: The person column's words for "a new person".
+NEW_WORDS = frozenset({"new", "새 사람", "신규", "新規", "新しい人"})
 #: The columns of a list without a header, in order.
 POSITIONAL = ("name", "division", "tags", "generation", "member", "birth_year")
 
@@ -109,16 +118,24 @@ class RosterRow:
     #: What tells the person apart: the organisation's member number, the birth year.
     member: str = ""
     birth_year: str = ""
+    #: Who the line is, as the list says: a person's number (``#12``) or ``new``
+    #: (empty: the evidence decides); a holder's claim code for a seat kept for them.
+    person: str = ""
+    claim: str = ""
 
     def tag_list(self) -> tuple[str, ...]:
         return tuple(x for x in self.tags.replace(";", " ").replace(",", " ").split() if x)
 
     def entry(self) -> PlayerEntry:
         """The registration it asks for (a row without problems)."""
+        said = self.person.lstrip("#")
+        person: int | Literal["new"] | None = int(said) if said.isdigit() else \
+            "new" if said.casefold() in NEW_WORDS else None
         return PlayerEntry(" ".join(self.name.split()), self.division or None,
                            self.tag_list(), int(self.generation) if self.generation else None,
                            self.line, self.member or None,
-                           int(self.birth_year) if self.birth_year else None)
+                           int(self.birth_year) if self.birth_year else None, person,
+                           self.claim or None)
 
 
 def decode(raw: bytes | str, limit: int = MAX_BYTES) -> str:
@@ -228,7 +245,9 @@ def read_roster(raw: bytes | str, kind: Kind = "text", *, header: bool = False,
                                        fields.get("division", ""), tags,
                                        fields.get("generation", ""),
                                        member=fields.get("member", ""),
-                                       birth_year=fields.get("birth_year", ""))))
+                                       birth_year=fields.get("birth_year", ""),
+                                       person=fields.get("person", ""),
+                                       claim=fields.get("claim", ""))))
     return out
 
 
@@ -266,8 +285,15 @@ def check_row(row: RosterRow) -> RosterRow:
                      and 1900 <= int(year) <= date.today().year):
         problems.append(RowProblem("birth_year", Refusal("circuit.birth_year",
                                                          {"year": repr(year[:20])})))
+    person = row.person.strip()
+    if person and not (person.lstrip("#").isascii() and person.lstrip("#").isdigit()
+                       and len(person) <= 12) and person.casefold() not in NEW_WORDS:
+        problems.append(RowProblem("person", Refusal("players.bad_person",
+                                                     {"value": repr(person[:20])})))
+    claim = " ".join(row.claim.split())[:40]
     return replace(row, name=" ".join(row.name.split()), generation=gen, member=member,
-                   birth_year=year, problems=tuple(problems), same_as=())
+                   birth_year=year, person=person, claim=claim, problems=tuple(problems),
+                   same_as=())
 
 
 def check_roster(t: Tournament, rows: Sequence[RosterRow],

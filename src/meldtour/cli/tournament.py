@@ -10,6 +10,7 @@ players). Output is a table for people, or JSON with ``--json``. Exit codes: 0 d
     meldtour db upgrade
     meldtour tournament new --template busan-2015 --slug busan --seed 2015
     meldtour tournament players import players.csv      # name,division,tags,generation
+    meldtour tournament players import club.csv --link  # returning players by the evidence
     meldtour tournament checkin --all-but "Kim Minji" "Lee Jun"
     meldtour tournament seat 1                          # closes check-in first
     meldtour tournament sheet enter 1 3 table3.csv      # game,player,points[,penalty]
@@ -83,6 +84,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                          "member,birth year to find people again)")
     _common(imp)
     imp.add_argument("file", type=Path, metavar="FILE.csv")
+    who = imp.add_mutually_exclusive_group()
+    who.add_argument("--link", action="store_true",
+                     help="a line whose name is of people who played before is the one "
+                          "the evidence names (the same member number, else the only "
+                          "one with the same birth year), else a new person")
+    who.add_argument("--new", action="store_true",
+                     help="every such line is a new person (unless its person column "
+                          "says who)")
     ls = psub.add_parser("list", help="the registrations")
     _common(ls)
 
@@ -363,11 +372,75 @@ def read_players_csv(path: Path) -> list[Any]:
     return [row.entry() for row in rows]
 
 
+def _evidence(c: Any) -> str:
+    """A candidate's evidence as the web preview shows it (same / different / unknown,
+    and every tournament played with its place)."""
+    def said(same: bool, other: bool, value: Any) -> str:
+        word = "the same" if same else "different" if other else "unknown"
+        return f"{value} ({word})" if value is not None else word
+
+    v = c.person
+    played = "; ".join(f"{e.tournament} {e.date}" + (f" {e.place}/{e.field}" if e.place
+                                                      else "") for e in v.entries)
+    return (f"#{v.person} {v.name}: member {said(c.same_member, c.other_member, v.member_number)}"
+            f", born {said(c.same_birth_year, c.other_birth_year, v.birth_year)}; {played}"
+            + ("; plays in this tournament: a different person" if c.shared_tournament
+               else ""))
+
+
+def _who_is_who(store: Any, args: argparse.Namespace, entries: list[Any]) -> list[Any]:
+    """Every line whose name is of people who played before, reported with the evidence
+    (as the web preview shows it), and the decision: the line's ``person`` column,
+    ``--link`` (the evidence's choice), ``--new``, or asked line by line on a
+    terminal; without any, nothing is registered."""
+    from dataclasses import replace
+
+    from meldtour import application as uc
+    from meldtour.application import circuit
+
+    slug = uc.slug_of(store, _slug(args))
+    found = circuit.identify(store, slug, entries, who=circuit.Acting.operator(_who(args)))
+    open_lines = [(e, f) for e, f in zip(entries, found, strict=True)
+                  if e.person is None and any(not c.shared_tournament for c in f.candidates)]
+    if not open_lines:
+        return entries
+    quiet = _opt(args, "json")
+    err = sys.stderr
+    if not quiet or not (args.link or args.new):
+        for e, f in open_lines:
+            then = f"the same person as #{f.suggested} (the evidence)" \
+                if f.suggested is not None else "a new person (no evidence)"
+            print(f"line {e.line} {e.name}: people of this name played before — "
+                  f"{'; '.join(_evidence(c) for c in f.candidates)}; by the evidence: "
+                  f"{then}", file=err)
+    if args.link:
+        return entries
+    if args.new:
+        ids = {id(e) for e, _f in open_lines}
+        return [replace(e, person="new") if id(e) in ids else e for e in entries]
+    if not sys.stdin.isatty():
+        raise Refused(f"{len(open_lines)} lines name people who played before: say who "
+                      "each is (a person column: #N or new), or --link (the evidence "
+                      "decides) or --new; nothing is registered")
+    chosen: dict[int, Any] = {}
+    for e, f in open_lines:
+        offered = {c.person.person for c in f.candidates if not c.shared_tournament}
+        default = f"#{f.suggested}" if f.suggested is not None else "new"
+        while True:
+            answer = input(f"line {e.line} {e.name}: new, or #N of "
+                           f"{', '.join(f'#{p}' for p in sorted(offered))} "
+                           f"[{default}]: ").strip().lstrip("#") or default.lstrip("#")
+            if answer == "new" or (answer.isdigit() and int(answer) in offered):
+                chosen[id(e)] = "new" if answer == "new" else int(answer)
+                break
+    return [replace(e, person=chosen[id(e)]) if id(e) in chosen else e for e in entries]
+
+
 def cmd_players(store: Any, args: argparse.Namespace) -> int:
     from meldtour import application as uc
 
     if args.players_action == "import":
-        entries = read_players_csv(args.file)
+        entries = _who_is_who(store, args, read_players_csv(args.file))
         with _progress(len(entries), "registering", not _opt(args, "json")) as tick:
             out = uc.register_players(store, _slug(args), entries, who=_who(args), tick=tick)
         waiting = [n for n in out.notices if n.what == "waitlisted"]
