@@ -33,6 +33,8 @@ AS_OF = date(2026, 6, 1)
 #: never does); the second 김민지 of c1 and "이 서준" give none.
 BORN = {n: 1980 + i for i, n in enumerate(dict.fromkeys(C1 + C2 + B3))}
 
+OP = c.Acting.operator("d")
+
 
 def _entries(names: list[str], div: str) -> list[uc.PlayerEntry]:
     out = []
@@ -207,7 +209,7 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
     a, b = kims
     assert [e.tournament for e in a.entries] == ["c1", "c2", "b3"]
     with pytest.raises(uc.UseCaseError) as refused:
-        c.merge(store, a.person, b.person, who=c.Acting.operator("d"), why="same name")
+        c.merge(store, a.person, b.person, who=OP, why="same name")
     assert refused.value.code == "circuit.played_together"
     # the ratings given at the awards are what a replay from nothing gives
     before = {r.person: (round(r.mu, 9), r.games) for r in c.ratings(store)}
@@ -235,7 +237,7 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
     assert typo.person not in rated
     assert rated[lee.person].games == before[lee.person][1] + before[typo.person][1]
     # splitting it again gives the history back to a person of its own
-    out = c.split(store, lee.person, ["c2"], who=c.Acting.operator("d"), why="two people after all")
+    out = c.split(store, lee.person, ["c2"], who=OP, why="two people after all")
     assert [e.tournament for e in out.kept.entries] == ["c2"]
     assert c.person(store, lee.person).entries[0].tournament == "c1"
     rated = {r.person: r for r in c.ratings(store)}
@@ -244,10 +246,10 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
     # the second 김민지 was the one of c2: "the same person as …" with the evidence
     c.set_person(store, b.person, who="d", member_number="KRF-1042", birth_year=2001,
                  contact="010-0000-0000")
-    mine, found = c.candidates(store, "c2", 1, who=c.Acting.operator("d"))
+    mine, found = c.candidates(store, "c2", 1, who=OP)
     assert mine.person == a.person and [x.person.person for x in found] == [b.person]
     assert found[0].shared_tournament  # both played c1: not a reason to join them
-    c.same_person(store, "c2", 1, b.person, who=c.Acting.operator("d"), why="member card KRF-1042")
+    c.same_person(store, "c2", 1, b.person, who=OP, why="member card KRF-1042")
     assert [e.tournament for e in c.person(store, b.person).entries] == ["c1", "c2"]
     assert _lines(c.ranking_table(store, "krf", AS_OF)) == [
         (x.rank, x.player, round(x.points, 6), [k for k, _ in x.counted])
@@ -259,17 +261,17 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
 def test_a_qualification_passes_down_and_fills_a_division(played: tuple[str, Store]) -> None:
     _url, store = played
     c.grant_qualification(store, "b3", "general", "selection", label="2026 selection",
-                          seats=2, who=c.Acting.operator("d"))
+                          seats=2, who=OP)
     first = [h for h in c.holders(store, "selection")]
     assert [h.status for h in first] == ["holds", "holds", "next"]
     assert [h.place for h in first] == [1, 2, 3]
     _t, _k, placings = uc.ranking(store, "b3", "general")
-    c.decline(store, "selection", "b3", placings[0].player, who=c.Acting.operator("d"), why="abroad")
+    c.decline(store, "selection", "b3", placings[0].player, who=OP, why="abroad")
     after = c.holders(store, "selection")
     assert [(h.place, h.status) for h in after] == [(1, "declined"), (2, "holds"),
                                                    (3, "holds"), (4, "next")]
     uc.create_tournament(store, "japan-championship", who="d", slug="sel", seed=9)
-    c.set_quota(store, "sel", "open", "selection", 2, who=c.Acting.operator("d"))
+    c.set_quota(store, "sel", "open", "selection", 2, who=OP)
     with pytest.raises(uc.UseCaseError) as refused:
         uc.register_players(store, "sel", [uc.PlayerEntry(placings[0].name)], who="web")
     assert refused.value.code == "circuit.not_qualified"
@@ -283,7 +285,7 @@ def test_a_qualification_passes_down_and_fills_a_division(played: tuple[str, Sto
         uc.register_players(store, "sel", [uc.PlayerEntry(after[1].name)], who="web")
     assert refused.value.code == "circuit.needs_claim"
     codes = {h.person: h.claim for h in c.holders(store, "selection",
-                                                   who=c.Acting.operator("d"))}
+                                                   who=OP)}
     for h, how in zip(after[1:3], ("person", "claim"), strict=True):
         entry = uc.PlayerEntry(h.name, person=h.person) if how == "person" else \
             uc.PlayerEntry(h.name, claim=codes[h.person].lower().replace("-", " "))

@@ -1,6 +1,7 @@
 """The circuit in Debian's Chromium, in Japanese: the winner of the Tohoku regional
 event (played by computer players) qualifies for the Japanese championship's Tohoku
-seat and registers for it on the public form; a player without the qualification is
+seat and registers for it on the public form with the claim code that came with it
+(its name alone takes nothing); a player without the qualification is
 refused with the reason; the public ranking shows the tournaments behind a line."""
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from .test_e2e_tournament import browser  # noqa: E402,F401  (the module's brows
 TOHOKU = ["佐藤花子", "鈴木一郎", "高橋健", "田中美咲", "伊藤翔", "渡辺愛", "山本大輝",
           "中村さくら"]
 
+OP = circuit.Acting.operator("d")
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, str, str]]:
@@ -48,20 +51,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
     uc.check_in_players(store, "tohoku", [], who="d", everyone_but=True, division="general")
     play_out(store, "tohoku", "general", seed=3)
     circuit.grant_qualification(store, "tohoku", "general", "tohoku-seat",
-                                label="日本選手権 東北枠", seats=1, who=circuit.Acting.operator("d"))
+                                label="日本選手権 東北枠", seats=1, who=OP)
     uc.create_tournament(store, "japan-championship", who="d", seed=4, slug="jc",
                          date="2026-08-30")
-    circuit.set_quota(store, "jc", "open", "tohoku-seat", 1, who=circuit.Acting.operator("d"))
-    holders = circuit.holders(store, "tohoku-seat")
-    winner = next(h.name for h in holders if h.status == "holds")
-    other = next(n for n in TOHOKU if n != winner)
+    circuit.set_quota(store, "jc", "open", "tohoku-seat", 1, who=OP)
+    holders = circuit.holders(store, "tohoku-seat", who=OP)
+    held = next(h for h in holders if h.status == "holds")
+    other = next(n for n in TOHOKU if n != held.name)
     with serve(app) as base:
-        yield base, web, winner, other
+        yield base, web, held.name, other, held.claim
 
 
 def test_the_tohoku_winner_takes_the_seat_and_others_are_refused(
-        site: tuple[str, Web, str, str], browser: Browser) -> None:  # noqa: F811
-    base, web, winner, other = site
+        site: tuple[str, Web, str, str, str], browser: Browser) -> None:  # noqa: F811
+    base, web, winner, other, code = site
     ctx = context(browser, base, "ja", phone=True)
     page = ctx.new_page()
     # someone without the qualification is refused, with the reason, in Japanese
@@ -73,9 +76,16 @@ def test_the_tohoku_winner_takes_the_seat_and_others_are_refused(
     expect(flash).to_contain_text("出場権を持つ選手のみ")
     expect(flash).to_contain_text(other)
     shot(page, "circuit-refused-ja")
-    # the winner registers and is the Tohoku event's person
+    # the winner's name alone (with a space, as 田中 美咲) takes no seat
+    page.goto("/t/jc/register")
+    page.fill("input[name=name]", winner[:2] + " " + winner[2:])
+    page.get_by_role("button", name="参加申込").last.click()
+    page.wait_for_load_state("domcontentloaded")
+    expect(page.locator(".flash")).to_contain_text("名前だけでは")
+    # the winner registers with the claim code and is the Tohoku event's person
     page.goto("/t/jc/register")
     page.fill("input[name=name]", winner)
+    page.fill("input[name=claim]", code.lower())
     page.get_by_role("button", name="参加申込").last.click()
     page.wait_for_load_state("domcontentloaded")
     expect(page.locator("h1")).to_contain_text(winner)
@@ -90,8 +100,8 @@ def test_the_tohoku_winner_takes_the_seat_and_others_are_refused(
 
 
 def test_the_public_ranking_shows_each_lines_events(
-        site: tuple[str, Web, str, str], browser: Browser) -> None:  # noqa: F811
-    base, _web, winner, _other = site
+        site: tuple[str, Web, str, str, str], browser: Browser) -> None:  # noqa: F811
+    base, _web, winner, _other, _code = site
     ctx = context(browser, base, "ja")
     page = ctx.new_page()
     page.goto("/ranking?as_of=2026-06-14")

@@ -24,6 +24,8 @@ from .test_director import csrf, make_client, sign_up, web
 NAMES = ["김민지", "김민지", "이서준", "박지호", "최하은", "정도윤", "강서연", "조민준"]
 BLANK = re.compile(r"%\((\w+)\)[sd]")
 
+OP = circuit.Acting.operator("d")
+
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
@@ -38,9 +40,9 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
                             division="general")
         play_out(store, "busan", "general", seed=5)
         circuit.grant_qualification(store, "busan", "general", "selection",
-                                    label="2018 Korean selection", seats=4, who=circuit.Acting.operator("d"))
+                                    label="2018 Korean selection", seats=4, who=OP)
         uc.create_tournament(store, "busan-2015", who="d", seed=6, slug="sel")
-        circuit.set_quota(store, "sel", "general", "selection", 4, who=circuit.Acting.operator("d"))
+        circuit.set_quota(store, "sel", "general", "selection", 4, who=OP)
         yield c
 
 
@@ -132,7 +134,7 @@ def test_the_director_sees_who_holds_which_seat(client: TestClient) -> None:
     assert "a name alone never takes a seat" in r.text
     page = client.get("/director/t/sel/d/general/qualified?lang=en").text
     code = next(h.claim for h in circuit.holders(
-        web(client).store(), "selection", who=circuit.Acting.operator("d"))
+        web(client).store(), "selection", who=OP)
         if h.person == holders[0].person)
     assert code in page
     r = client.post("/t/sel/register?lang=en", data={

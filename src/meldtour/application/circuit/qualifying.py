@@ -356,7 +356,7 @@ class SeatBook:
             if gone:
                 raise UseCaseError("circuit.declined", name=name, label=gone[0][0].label)
             by_name = [v for v in views for h, _n in v.holders
-                       if name_key(h.name) == name_key(name)]
+                       if person is None and name_key(h.name) == name_key(name)]
             if by_name:
                 raise UseCaseError("circuit.needs_claim", label=by_name[0].label)
             raise UseCaseError("circuit.not_qualified", division=div.name, name=name,
