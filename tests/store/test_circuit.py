@@ -244,7 +244,7 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
     assert rated[lee.person].games == before[lee.person][1]
     assert rated[out.kept.person].games == before[typo.person][1]
     # the second 김민지 was the one of c2: "the same person as …" with the evidence
-    c.set_person(store, b.person, who="d", member_number="KRF-1042", birth_year=2001,
+    c.set_person(store, b.person, who=OP, member_number="KRF-1042", birth_year=2001,
                  contact="010-0000-0000")
     mine, found = c.candidates(store, "c2", 1, who=OP)
     assert mine.person == a.person and [x.person.person for x in found] == [b.person]

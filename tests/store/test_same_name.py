@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import func, select
 
 from meldtour import application as uc
+from meldtour.application.circuit import Acting
 from meldtour.cli import main
 from meldtour.store.db import Store, make_engine, upgrade
 from meldtour.store.models import (
@@ -25,6 +26,8 @@ from .test_store import finished_club
 
 NAMES = ["김민지", "김민지", "이서준", "박지호", "최하은", "정도윤", "강서연", "조민준", "윤지우"]
 
+OP = Acting.operator("d")
+
 
 def test_two_players_of_one_name_are_awarded_and_rated_apart(store: Store) -> None:
     slug = finished_club(store, NAMES)
@@ -37,7 +40,7 @@ def test_two_players_of_one_name_are_awarded_and_rated_apart(store: Store) -> No
     # A second tournament never finds a 김민지 again by the name alone: three new people;
     # the one whose birth year is given is the earlier 김민지 of that birth year.
     from meldtour.application import circuit
-    circuit.set_person(store, regs[1].player_id, who="d", birth_year=2001)
+    circuit.set_person(store, regs[1].player_id, who=OP, birth_year=2001)
     slug2, _ = uc.create_tournament(store, "club-night", who="d", seed=4, slug="club2")
     uc.register_players(store, slug2, [uc.PlayerEntry("김민지"), uc.PlayerEntry("김민지"),
                                        uc.PlayerEntry("김민지", birth_year=2001)], who="d")

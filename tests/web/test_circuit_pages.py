@@ -97,16 +97,16 @@ def test_the_rating_and_a_persons_page_show_names_only(client: TestClient) -> No
     rating = client.get("/rating?lang=ko").text
     assert "잠정" in rating  # 2 × 4 games (+3 in the final): everyone is provisional
     kim = circuit.people(store, "김민지")[0]
-    circuit.set_person(store, kim.person, who="d", member_number="KRF-77",
+    circuit.set_person(store, kim.person, who=OP, member_number="KRF-77",
                        birth_year=1990, contact="010-1234-5678")
     page = client.get(f"/people/{kim.person}?lang=ja").text
     assert "김민지" in page and "レーティング" in page and "暫定" in page
     for secret in ("010-1234-5678", "KRF-77", "1990"):
         assert secret not in page
-    circuit.set_person(store, kim.person, who="d", public=False)
+    circuit.set_person(store, kim.person, who=OP, public=False)
     assert client.get(f"/people/{kim.person}").status_code == 404
     assert f'data-person="{kim.person}"' not in client.get("/ranking").text
-    circuit.set_person(store, kim.person, who="d", public=True)
+    circuit.set_person(store, kim.person, who=OP, public=True)
 
 
 def test_the_director_sees_who_holds_which_seat(client: TestClient) -> None:
@@ -151,7 +151,7 @@ def test_the_director_sees_who_holds_which_seat(client: TestClient) -> None:
 def test_no_contact_detail_is_in_any_public_page(client: TestClient) -> None:
     store = web(client).store()
     for p in circuit.people(store):
-        circuit.set_person(store, p.person, who="d", contact=f"p{p.person}@example.org")
+        circuit.set_person(store, p.person, who=OP, contact=f"p{p.person}@example.org")
     texts = [client.get(u).text for u in ("/ranking", "/rating", "/api/ranking",
                                           "/ranking.csv", "/rating.csv")]
     texts += [client.get(f"/people/{p.person}").text for p in circuit.people(store)]

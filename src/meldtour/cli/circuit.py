@@ -330,7 +330,7 @@ def _people(store: Any, args: argparse.Namespace) -> int:
         _show(args, [c.person(store, _person(args.person))])
     elif action == "set":
         public = False if args.private else True if args.public else None
-        _show(args, [c.set_person(store, _person(args.person), who=who,
+        _show(args, [c.set_person(store, _person(args.person), who=acting,
                                   member_number=args.member, birth_year=args.birth_year,
                                   contact=args.contact, public=public)])
     elif action == "merge":

@@ -107,12 +107,14 @@ def people(store: Store, name: str | None = None) -> list[PersonView]:
     return [v for v in out if v.entries]
 
 
-def set_person(store: Store, pid: int, *, who: str, member_number: str | None = None,
+def set_person(store: Store, pid: int, *, who: Acting, member_number: str | None = None,
                birth_year: int | None = None, contact: str | None = None,
                public: bool | None = None) -> PersonView:
-    """Record what tells the person apart (only what is given changes)."""
+    """Record what tells the person apart (only what is given changes): the site's
+    administrator's (or the command line's)."""
     with store.transaction() as s:
-        return _set_details(s, pid, who=who, member_number=member_number,
+        require_everything(s, who)
+        return _set_details(s, pid, who=who.name, member_number=member_number,
                             birth_year=birth_year, contact=contact, public=public)
 
 

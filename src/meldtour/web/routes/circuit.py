@@ -260,7 +260,7 @@ def person_details(request: Request, store: StoreDep, director: DirectorDep, pla
         return redirect(request, _back(name), _("The birth year must be a year, like 1990."),
                         "error")
     try:
-        circuit.set_person(store, player, who=director.name, member_number=member,
+        circuit.set_person(store, player, who=acting(director), member_number=member,
                            birth_year=int(year) if year else None, contact=contact,
                            public=bool(public))
     except usecases.UseCaseError as exc:
