@@ -322,3 +322,25 @@ def test_the_kept_seat_is_released_after_its_day(tmp_path: Path) -> None:
         uc.register_players(store, "j", [uc.PlayerEntry(f"p{i}") for i in range(24)],
                             who="d")
         assert circuit.seats(store, "j", "open")[0].released
+
+
+def test_the_people_page_merges_with_the_value_that_stands(site: Any) -> None:
+    client, web, who = site
+    store = web.store()
+    uc.register_players(store, "club26", [uc.PlayerEntry("송민호", member_number="KRF-3001")],
+                        who="admin")
+    uc.register_players(store, "bees", [uc.PlayerEntry("송민호", member_number="KRF-3002")],
+                        who="bee")
+    one, two = (p.person for p in circuit.people(store, "송민호"))
+    sign_in(client, web, who["bee"])
+    r = post(client, web, "/director/people/merge?lang=en", keep=str(one), gone=str(two),
+             why="same man", keep_member="KRF-3001")
+    assert r.status_code == 403  # people span the site: the administrator's
+    sign_in(client, web, who["admin"])
+    r = post(client, web, "/director/people/merge?lang=en", keep=str(one), gone=str(two),
+             why="same man", name="송민호")
+    assert "the member differs" in r.text
+    r = post(client, web, "/director/people/merge?lang=en", keep=str(one), gone=str(two),
+             why="same man", name="송민호", keep_member="KRF-3002")
+    assert "Merged: 1 registrations" in r.text
+    assert circuit.person(store, one).member_number == "KRF-3002"
