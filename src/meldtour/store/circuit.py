@@ -293,6 +293,22 @@ def store_results(s: Any, division_id: int,
     s.flush()
 
 
+def stored_places(s: Any, division_id: int) -> dict[int, int]:
+    """The division's stored places: registration id -> place."""
+    return dict(s.execute(select(ResultRow.registration_id, ResultRow.place)
+                          .where(ResultRow.division_id == division_id)).all())
+
+
+def quota_tournaments(s: Any, key: str) -> list[tuple[int, str, str]]:
+    """The divisions a qualification leads to (those with a quota of ``key``):
+    (tournament id, tournament slug, division key)."""
+    return [tuple(r) for r in s.execute(
+        select(TournamentRow.id, TournamentRow.slug, DivisionRow.key)
+        .join(DivisionRow, DivisionRow.tournament_id == TournamentRow.id)
+        .join(QuotaRow, QuotaRow.division_id == DivisionRow.id)
+        .where(QuotaRow.key == key).order_by(TournamentRow.id, DivisionRow.position)).all()]
+
+
 def awarded_without_results(s: Any) -> list[tuple[str, str]]:
     """Awarded divisions (tournament slug, division key) with no stored results."""
     has = select(ResultRow.division_id).distinct()
@@ -515,5 +531,5 @@ __all__ = [
     "person", "quota_divisions", "quotas", "ranking_by_key", "ranking_events", "rankings",
     "record_merge", "registration", "registrations_in", "registrations_of", "result_lines",
     "results_of_division", "set_details", "set_grant", "set_quota", "set_ranking_event",
-    "store_results", "unset_ranking_event",
+    "store_results", "stored_places", "quota_tournaments", "unset_ranking_event",
 ]

@@ -236,12 +236,25 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
     behind its points, computed by :func:`national_ranking` from the stored places."""
     day = as_of or datetime.now(UTC).date()
     with store.reading() as s:
-        info = _ranking_info(s, key)
-        lines = rows.result_lines(s, None if info.counts_all else list(info.events))
-        ids = {line[6] for line in lines}
-        names = rows.names(s) if ids else {}
-        hidden = {pid for pid, d in rows.details(s, ids).items() if not d.public} \
-            if public_only else set()
+        return _table(s, _ranking_info(s, key), day, public_only=public_only)
+
+
+def _infos(s: Any) -> list[RankingInfo]:
+    """Every ranking (none defined: the default one), in one session."""
+    defined = rows.rankings(s)
+    if not defined:
+        return [_ranking_info(s, None)]
+    return [_ranking_info(s, r.key) for r in defined]
+
+
+def _table(s: Any, info: RankingInfo, day: date, *, public_only: bool = False) -> RankingTable:
+    """:func:`ranking_table` in the caller's session (the figures a correction would
+    change are compared in the correcting transaction)."""
+    lines = rows.result_lines(s, None if info.counts_all else list(info.events))
+    ids = {line[6] for line in lines}
+    names = rows.names(s) if ids else {}
+    hidden = {pid for pid, d in rows.details(s, ids).items() if not d.public} \
+        if public_only else set()
     by_event: dict[str, dict[int, int]] = {}
     meta: dict[str, tuple[str, str, str, str, str]] = {}
     level: dict[str, str] = {}
