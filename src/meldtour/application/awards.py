@@ -120,7 +120,7 @@ def awarded(store: Store, slug: str | None) -> list[tuple[str, int, int, str]]:
     with store.reading() as s:
         keys = {k for k, *_ in award_rows.of_tournament(s, real)}
     t = read(store, real)
-    out = []
+    out: list[tuple[str, int, int, str]] = []
     for d in t.divisions:
         if d.key in keys:
             try:

@@ -528,8 +528,9 @@ __all__ = [
     "chosen_new", "clear_ratings", "declines", "details", "division_id", "division_registrations",
     "forget_person", "grants", "merges", "move_registrations", "names", "new_person",
     "people_elsewhere", "people_named",
-    "person", "quota_divisions", "quotas", "ranking_by_key", "ranking_events", "rankings",
+    "person", "quota_divisions", "quota_tournaments", "quotas", "ranking_by_key",
+    "ranking_events", "rankings",
     "record_merge", "registration", "registrations_in", "registrations_of", "result_lines",
     "results_of_division", "set_details", "set_grant", "set_quota", "set_ranking_event",
-    "store_results", "stored_places", "quota_tournaments", "unset_ranking_event",
+    "store_results", "stored_places", "unset_ranking_event",
 ]

@@ -36,8 +36,10 @@ from .ranking import _infos, _table
 from .rating import recompute_ratings
 
 register_codes({
-    "awards.would_change": "%(division)s is awarded: this correction changes its "
-                           "published results (%(what)s); confirm it to award again",
+    "awards.would_change": "%(division)s is awarded: this correction changes "
+                           "%(places)s places, %(prizes)s prizes, %(seats)s qualification "
+                           "seats, %(points)s ranking lines and %(certificates)s printed "
+                           "certificates; confirm it to award again",
 })
 
 
@@ -156,12 +158,6 @@ class Reaward:
         return not (self.places or self.prizes or self.seats or self.points
                     or self.superseded)
 
-    def summary(self) -> str:
-        """The counts, for the refusal's English sentence (the pages show each line)."""
-        return (f"{len(self.places)} places, {len(self.prizes)} prizes, "
-                f"{len(self.seats)} qualification seats, {len(self.points)} ranking "
-                f"lines, {len(self.superseded)} certificates printed")
-
     def as_json(self) -> dict[str, Any]:
         return {"tournament": self.tournament, "division": self.division,
                 "places": [[p.number, p.name, p.before, p.after] for p in self.places],
@@ -238,7 +234,9 @@ def reaward(s: Any, loaded: Loaded, new: Tournament, *, confirmed: bool, who: st
     if not confirmed:
         r = changes[0]
         exc = AwardsWouldChange("awards.would_change", division=r.division_name,
-                                what=r.summary())
+                                places=len(r.places), prizes=len(r.prizes),
+                                seats=len(r.seats), points=len(r.points),
+                                certificates=len(r.superseded))
         exc.reaward = r
         raise exc
     at = now()
@@ -301,6 +299,14 @@ def record_printed(s: Any, loaded: Loaded, division: str, *, who: str) -> None:
     audit.record(s, at=now(), who=who, action="print_certificates",
                  tournament_id=loaded.row.id, entity="award", key=division, before=None,
                  after=lines, why="")
+
+
+def certificates_printed(store: Store, slug: str, division: str, *, who: str) -> None:
+    """Record that the division's certificates were printed (see :func:`record_printed`)."""
+    with store.transaction() as s:
+        loaded = load(s, slug)
+        if division in _awarded(s, loaded):
+            record_printed(s, loaded, division, who=who)
 
 
 def backfill(store: Store) -> int:
