@@ -87,7 +87,7 @@ def test_a_correction_after_the_awards_warns_then_awards_again(
                        str(fix), "--why", "the table's sheet was read wrong")
     assert code == 1
     assert f"place: {t.name_of(third)} (#{third}) 3rd →" in err
-    assert "prize 3:" in err and "ranking national:" in err
+    assert "prize 3:" in err and "ranking club:" in err
     assert "qualification Selection 2027" in err and "--reaward" in err
     assert json.loads(run(url, capsys, "tournament", "awards", "--json")[1]) == before
     assert cc.ranking_table(store).lines == ranking_before.lines  # type: ignore[arg-type]

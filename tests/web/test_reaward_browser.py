@@ -49,7 +49,7 @@ def test_a_correction_after_the_awards_shows_what_changes_and_awards_again(
 
     ctx = context(browser, base, "ko")
     page = ctx.new_page()
-    page.goto(f"/director/login?next=/director/t/awarded")
+    page.goto("/director/login?next=/director/t/awarded")
     page.fill('input[name="name"]', "reaward-director")
     page.fill('input[name="password"]', "a long secret 25")
     page.locator("main form button").last.click()

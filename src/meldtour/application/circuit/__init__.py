@@ -66,6 +66,7 @@ from .qualifying import (
     set_quota,
 )
 from .ranking import (
+    CIRCUIT_NAMES,
     DEFAULT_LEVEL,
     DEFAULT_RANKING,
     EventPoints,
@@ -76,10 +77,13 @@ from .ranking import (
     config_of,
     count_division,
     define_ranking,
+    discriminator,
     parse_day,
+    public_labels,
     ranking_key,
     ranking_table,
     rankings,
+    set_discriminator,
 )
 from .ranking_form import (
     MAX_NUMBER,
@@ -99,16 +103,19 @@ from .results import backfill, record_results
 from .seeding import SEEDED, seed_order
 
 __all__ = [
-    "DEFAULT_LEVEL", "DEFAULT_RANKING", "MAX_NUMBER", "MAX_PLACES", "NEW",
+    "CIRCUIT_NAMES", "DEFAULT_LEVEL", "DEFAULT_RANKING", "MAX_NUMBER", "MAX_PLACES", "NEW",
     "RANKING_METHODS", "RATING", "RESERVED_KEYS", "SEEDED", "Candidate", "DivisionChoice",
     "Entry", "EventPoints", "Holder", "Identity", "MergeOutcome", "PersonChoice",
     "PersonPage", "PersonView", "Played", "RankedIn", "RankingEntry", "RankingForm",
     "RankingInfo", "RankingRefused", "RankingTable", "RatingLine", "Said", "SeatView",
     "backfill", "by_qualification", "candidates", "check_ranking", "config_data",
-    "config_of", "count_division", "decline", "define_ranking", "grant_qualification",
+    "config_of", "count_division", "decline", "define_ranking", "discriminator",
+    "grant_qualification",
     "holders", "identify", "merge", "parse_day", "people", "person", "person_page",
-    "possible_same", "qualifications", "ranking_divisions", "ranking_key", "ranking_table",
+    "possible_same", "public_labels", "qualifications", "ranking_divisions", "ranking_key",
+    "ranking_table",
     "rankings", "rate_division", "ratings", "recompute_ratings", "record_results",
     "register_qualified", "same_person", "save_ranking", "seats", "seed_order",
+    "set_discriminator",
     "set_person", "set_quota", "settle_people", "split", "suggest",
 ]

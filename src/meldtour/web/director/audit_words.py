@@ -62,6 +62,8 @@ ACTIONS: Mapping[str, str] = {
     "reaward": N_("%(who)s corrected an awarded division and awarded it again: %(what)s."),
     "seat_holder_changed": N_("%(who)s corrected another event's results, which changed "
                               "who holds a seat of this tournament: %(what)s."),
+    "discriminator": N_("%(who)s chose what tells namesakes apart on the public lists: "
+                        "%(what)s."),
     "print_certificates": N_("%(who)s printed the award certificates: %(what)s."),
     "open_vote": N_("%(who)s opened the winner-guess vote: %(what)s."),
     "close_vote": N_("%(who)s closed the winner-guess vote: %(what)s."),
