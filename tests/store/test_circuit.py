@@ -98,7 +98,7 @@ def test_three_tournaments_feed_one_ranking_as_the_pure_function(
     out = json.loads(capsys.readouterr().out)
     assert [(x["rank"], x["person"], x["points"]) for x in out] == [
         (x.rank, x.person, round(x.points, 2)) for x in table.lines]
-    assert set(out[0]) == {"rank", "person", "name", "points", "events"}
+    assert set(out[0]) == {"rank", "person", "name", "points", "events", "withheld"}
     assert set(out[0]["events"][0]) == {"tournament", "division", "place", "points"}
     # ratings: best first, provisional under 10 games
     assert main(["rating", "--json", "--db", url]) == 0

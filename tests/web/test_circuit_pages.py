@@ -75,14 +75,18 @@ def test_the_exports_and_the_json_endpoint(client: TestClient) -> None:
     r = client.get("/api/ranking?as_of=2026-03-07")
     assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "*"
     body = r.json()
-    assert body["ranking"] == "national" and len(body["lines"]) == len(NAMES)
+    assert body["ranking"] == "korea" and len(body["lines"]) == len(NAMES)
     top = body["lines"][0]
-    assert set(top) == {"rank", "person", "name", "points", "events"}
+    assert set(top) == {"rank", "person", "name", "points", "events", "withheld"}
     assert top["points"] == 1000.0 and top["events"][0] == {
         "tournament": "busan", "division": "general", "place": 1, "points": 1000.0}
     csv = client.get("/ranking.csv?as_of=2026-03-07")
-    assert csv.text.startswith("\ufeffrank,person,name,points,tournament")
+    assert csv.text.startswith("\ufeffRank,Person,Name,Points,Tournament,Division")
     assert csv.text.count("\n") == len(NAMES) + 1
+    # issue 25: in the language asked for, events by name, namesakes told apart
+    ko = client.get("/ranking.csv?as_of=2026-03-07&lang=ko").text
+    assert ko.startswith("\ufeff순위,") and ",KRC 2015 Busan," in ko and ",busan," not in ko
+    assert "김민지 (A)" in ko and "김민지 (B)" in ko
     from openpyxl import load_workbook
     book = load_workbook(io.BytesIO(client.get("/ranking.xlsx").content))
     assert book.active is not None and book.active.max_row == len(NAMES) + 1

@@ -61,7 +61,8 @@ def award(store: Store, slug: str | None, division: str | None, *,
           who: str) -> tuple[AwardLine, ...]:
     """Record the division's awards (once it is finished) and rate its games.
 
-    Awarding again gives the recorded awards back and changes nothing."""
+    The awards are derived: awarding again gives the awards of the sheets as they are
+    now (a correction after the awards has awarded again, :mod:`.circuit.results`)."""
     at = now()
     with store.transaction() as s:
         loaded = load(s, slug, "update")
@@ -73,9 +74,9 @@ def award(store: Store, slug: str | None, division: str | None, *,
             raise UseCaseError.of(exc) from None
         div_row = loaded.divisions[key]
         recorded = award_rows.recorded(s, div_row.id)
-        if recorded:
-            return tuple(AwardLine(a.place, a.number, a.name, key) for a in recorded)
         lines = tuple(AwardLine(a.place, a.player, a.name, key) for a in prizes)
+        if recorded:
+            return lines
         award_rows.replace(s, div_row.id, [(a.place, a.number, a.name) for a in lines],
                            at=at)
         audit.record(s, at=at, who=who, action="award", tournament_id=loaded.row.id,
@@ -113,10 +114,20 @@ def _rate(s: Any, loaded: Loaded, division: str, *, who: str, at: str) -> None:
 
 
 def awarded(store: Store, slug: str | None) -> list[tuple[str, int, int, str]]:
-    """Every recorded award of the tournament: division key, place, number, name."""
+    """Every award of the tournament's awarded divisions, from the sheets as they are
+    now: division key, place, number, name."""
     real = slug_of(store, slug)
-    with store.transaction() as s:
-        return award_rows.of_tournament(s, real)
+    with store.reading() as s:
+        keys = {k for k, *_ in award_rows.of_tournament(s, real)}
+    t = read(store, real)
+    out: list[tuple[str, int, int, str]] = []
+    for d in t.divisions:
+        if d.key in keys:
+            try:
+                out.extend((d.key, a.place, a.player, a.name) for a in awards(t, d.key))
+            except TournamentError:
+                continue
+    return out
 
 
 __all__ = ["AwardLine", "award", "awarded", "ranking", "standings"]

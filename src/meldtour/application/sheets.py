@@ -35,6 +35,7 @@ from meldtour.tournament import (
 from meldtour.tournament.stages import table_sheet
 
 from .cache import prime, snapshot
+from .circuit.results import reaward as reaward_gate
 from .divisions import division_key, resolve_division
 from .errors import CountedSheet, UseCaseError, engine_error
 from .rounds import lock_row
@@ -66,6 +67,8 @@ class SheetOutcome:
     problems: tuple[Problem, ...]
     notices: tuple[Notice, ...] = ()
     changes: tuple[Change, ...] = field(default=())
+    #: What a confirmed correction to an awarded division changed (awarded again).
+    reawards: tuple[Any, ...] = ()
 
     @property
     def counted(self) -> bool:
@@ -102,6 +105,7 @@ def enter_sheet(
     store: Store, slug: str | None, division: str | None, round_number: int, table: int,
     games: Sequence[GameEntry], *, who: str, why: str = "", version: int | None = None,
     stage: int | None = None, submit: bool = True, may_correct: bool = True,
+    reaward: bool = False,
 ) -> SheetOutcome:
     """Enter a table's games and count the sheet if every check passes.
 
@@ -110,7 +114,9 @@ def enter_sheet(
     version the device read (see :func:`get_sheet`): if another device saved since,
     :class:`SheetConflict` is raised, nothing is saved, what was typed is in the
     exception and in the audit log. ``may_correct=False`` (a scorer's link) refuses a
-    counted sheet with :class:`CountedSheet`, judged in the saving transaction itself."""
+    counted sheet with :class:`CountedSheet`, judged in the saving transaction itself.
+    A change to an awarded division is refused with what it would change
+    (:class:`~.circuit.results.AwardsWouldChange`) unless ``reaward`` confirms it."""
     at = now()
     found: dict[str, Any] = {}
 
@@ -139,13 +145,13 @@ def enter_sheet(
 
     return _sheet_action(store, slug, division, round_number, table, stage, step, who=who,
                          why=why, version=version, action="enter_sheet",
-                         yours=[g.data() for g in games], found=found)
+                         yours=[g.data() for g in games], found=found, reaward=reaward)
 
 
 def correct_sheet(
     store: Store, slug: str | None, division: str | None, round_number: int, table: int,
     changes: Mapping[tuple[int, int, str], int | None], *, who: str, why: str,
-    version: int | None = None, stage: int | None = None,
+    version: int | None = None, stage: int | None = None, reaward: bool = False,
 ) -> SheetOutcome:
     """Correct cells ``(game, seat, field)`` of a counted sheet, with the reason. A
     correction that fails a check stays a draft and the old sheet still counts."""
@@ -170,13 +176,14 @@ def correct_sheet(
     yours = [{"game": g, "seat": s, "field": f, "value": v} for (g, s, f), v in changes.items()]
     return _sheet_action(store, slug, division, round_number, table, stage, step, who=who,
                          why=why, version=version, action="correct_sheet", yours=yours,
-                         found=found)
+                         found=found, reaward=reaward)
 
 
 def _sheet_action(
     store: Store, slug: str | None, division: str | None, round_number: int, table: int,
     stage: int | None, step: Callable[[Tournament], Progress], *, who: str, why: str,
     version: int | None, action: str, yours: Any, found: dict[str, Any],
+    reaward: bool = False,
 ) -> SheetOutcome:
     try:
         with store.transaction() as s:
@@ -191,9 +198,12 @@ def _sheet_action(
                            expected=expected)
             if changes:  # a saved sheet means play has begun: the seating is locked
                 lock_row(s, loaded, key[:3], who=who, why="a score sheet was saved")
+            # an awarded division: its published results again, or the refusal
+            again = reaward_gate(s, loaded, progress.tournament, confirmed=reaward,
+                                 who=who, why=why)
             sheet = table_sheet(progress.tournament, key[0], round_number, table, key[1])
             out = SheetOutcome(sheet, loaded.version(key), progress.problems,
-                               progress.notices, tuple(changes))
+                               progress.notices, tuple(changes), tuple(again))
             keep = prime(store, s, loaded, progress.tournament)
         keep()
         return out

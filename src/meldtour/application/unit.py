@@ -13,6 +13,13 @@ from meldtour.tournament import Notice, Problem, Progress, Tournament, Tournamen
 
 from .errors import UseCaseError
 
+#: What every unit of work does after it saved a tournament, in the same transaction
+#: (the session, the rows as read, the value saved). The circuit's derived results
+#: register here (:func:`meldtour.application.circuit.results.rederive`: an awarded
+#: division's places, awards and the ratings follow any change to it); a list rather
+#: than an import, since the circuit's use cases are themselves units of work.
+AFTER_SAVE: list[Callable[[Any, Loaded, Tournament], object]] = []
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -46,6 +53,8 @@ def act(
         chosen = people(s, loaded, progress.tournament) if people is not None else None
         changes = save(s, loaded, progress.tournament, who=who, action=action, why=why,
                        expected=expected, people=chosen)
+        for after in AFTER_SAVE:  # an awarded division's results, derived again
+            after(s, loaded, progress.tournament)
         more = tuple(then(s, loaded)) if then is not None else ()
         if lock == "update" and changes:
             touch(loaded)
@@ -53,4 +62,4 @@ def act(
                    tuple(changes))
 
 
-__all__ = ["Outcome", "act"]
+__all__ = ["AFTER_SAVE", "Outcome", "act"]

@@ -118,6 +118,10 @@ def ranking_arguments(parser: argparse.ArgumentParser) -> None:
     c.add_argument("--level")
     ls = sub.add_parser("list", help="the rankings and their numbers")
     _common(ls)
+    ta = sub.add_parser("tell-apart", help="what tells namesakes apart on the public lists: "
+                                           "letter, club, birth_year or member_number")
+    _common(ta)
+    ta.add_argument("choice", metavar="CHOICE")
 
 
 def ranking_run(args: argparse.Namespace) -> int:
@@ -162,6 +166,10 @@ def _ranking(store: Any, args: argparse.Namespace) -> int:
         info = c.count_division(store, args.key, args.tournament, args.division,
                                 who=_who(args), level=args.level)
         _say_info(args, info)
+        return 0
+    if action == "tell-apart":
+        c.set_discriminator(store, args.choice, who=_who(args))
+        print(f"namesakes are told apart by {args.choice} on the public lists")
         return 0
     if action == "list":
         infos = c.rankings(store)

@@ -119,6 +119,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     en.add_argument("--version", type=int, help="the sheet version you read (conflict check)")
     en.add_argument("--stage", type=int, help="the stage, from 1 (default: the current)")
     en.add_argument("--draft", action="store_true", help="save without submitting")
+    en.add_argument("--reaward", action="store_true",
+                    help="confirm a correction to an awarded division: award it again")
     sh = ssub.add_parser("show", help="show ROUND TABLE's sheet and its version")
     _common(sh)
     sh.add_argument("round", type=int, metavar="ROUND")
@@ -136,6 +138,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     co.add_argument("--why", required=True)
     co.add_argument("--version", type=int)
     co.add_argument("--stage", type=int)
+    co.add_argument("--reaward", action="store_true",
+                    help="confirm a correction to an awarded division: award it again")
 
     p = add("simulate", "fill ROUND's open sheets with plausible computer-made results")
     p.add_argument("round", type=int, metavar="ROUND")
@@ -702,7 +706,7 @@ def cmd_sheet(store: Any, args: argparse.Namespace) -> int:
             raise Refused("give --points, --penalty or --winner")
         result = _guard(lambda: uc.correct_sheet(
             store, slug, key, args.round, args.table, changes, who=_who(args), why=args.why,
-            version=args.version, stage=args.stage), args, None)
+            version=args.version, stage=args.stage, reaward=args.reaward), args, None)
         return _report_sheet(args, t, result, {})
     if args.file is not None:
         games, lines = read_sheet_csv(args.file, t, key, sheet, args.round,
@@ -712,16 +716,22 @@ def cmd_sheet(store: Any, args: argparse.Namespace) -> int:
     result = _guard(lambda: uc.enter_sheet(
         store, slug, key, args.round, args.table, games, who=_who(args), why=args.why,
         version=args.version if args.version is not None else version, stage=args.stage,
-        submit=not args.draft), args, (t, sheet, games))
+        submit=not args.draft, reaward=args.reaward), args, (t, sheet, games))
     return _report_sheet(args, t, result, lines)
 
 
 def _guard(call: Callable[[], Any], args: argparse.Namespace, typed: Any) -> Any:
     """Run a sheet save; on a conflict keep what was typed in a file and say so."""
+    from meldtour.application.circuit.results import AwardsWouldChange
     from meldtour.store.repository import SheetConflict
 
     try:
         return call()
+    except AwardsWouldChange as exc:
+        if exc.reaward is not None:
+            print_reaward(exc.reaward, sys.stderr)
+        raise Refused(f"{said(exc)}: nothing was saved; to correct it and award again, "
+                      "run the same command with --reaward") from None
     except SheetConflict as exc:
         saved = ""
         if typed is not None:
@@ -731,6 +741,34 @@ def _guard(call: Callable[[], Any], args: argparse.Namespace, typed: Any) -> Any
             saved = (f"; what you entered is in {path}: check the sheet (`meldtour tournament "
                      f"sheet show {sheet.round} {sheet.table}`) and enter it again")
         raise Refused(f"{said(exc)}{saved}") from None
+
+
+def _place(n: int | None) -> str:
+    if n is None:
+        return "-"
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def print_reaward(r: Any, out: Any) -> None:
+    """What a correction to an awarded division changes (or changed), line by line."""
+    print(f"{r.tournament}/{r.division} ({r.division_name}) is awarded; the correction "
+          "changes:", file=out)
+    for p in r.places:
+        print(f"  place: {p.name} (#{p.number}) {_place(p.before)} → {_place(p.after)}",
+              file=out)
+    for z in r.prizes:
+        print(f"  prize {z.place}: {z.before or '-'} → {z.after or '-'}", file=out)
+    for q in r.seats:
+        to = f" (for {', '.join(q.leads_to)})" if q.leads_to else ""
+        print(f"  qualification {q.label}{to}: loses {', '.join(q.lost) or '-'}; gains "
+              f"{', '.join(q.gained) or '-'}", file=out)
+    for x in r.points:
+        print(f"  ranking {x.ranking}: {x.name} {x.before:.2f} → {x.after:.2f} points",
+              file=out)
+    for place, name in r.superseded:
+        print(f"  certificate printed, now superseded: place {place}, {name}", file=out)
+    if r.empty:
+        print("  nothing published changes", file=out)
 
 
 def _write_games_csv(path: Path, t: Any, sheet: Any, games: Sequence[Any]) -> None:
@@ -753,8 +791,12 @@ def _report_sheet(args: argparse.Namespace, t: Any, result: Any,
         problems.append(where + str(p))
     if _opt(args, "json"):
         _print_json({**_sheet_json(t, result.sheet, result.version),
-                     "problems": problems})
+                     "problems": problems,
+                     "reawarded": [r.as_json() for r in result.reawards]})
     else:
+        for r in result.reawards:
+            print_reaward(r, sys.stdout)
+            print(f"  awarded again: {r.tournament}/{r.division}")
         con = _console()
         if problems:
             con.print(f"round {result.sheet.round}, table {result.sheet.table}: kept as a "

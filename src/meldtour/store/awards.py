@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 
 from .models import AwardRow, DivisionRow, TournamentRow
 from .models import Rating as RatingRow
@@ -27,6 +27,16 @@ def replace(s: Any, division_id: int, lines: Iterable[tuple[int, int, str]], *,
     for place, number, name in lines:
         s.add(AwardRow(division_id=division_id, place=place, number=number, name=name,
                        awarded_at=at))
+
+
+def awarded_in(s: Any, division_ids: Iterable[int]) -> dict[int, str]:
+    """Which of these divisions are awarded: division id -> the first award's time."""
+    ids = list(division_ids)
+    if not ids:
+        return {}
+    return dict(s.execute(select(AwardRow.division_id, func.min(AwardRow.awarded_at))
+                          .where(AwardRow.division_id.in_(ids))
+                          .group_by(AwardRow.division_id)).all())
 
 
 def of_tournament(s: Any, slug: str) -> list[tuple[str, int, int, str]]:
@@ -51,4 +61,4 @@ def add_rating(s: Any, player_id: int, mu: float, sigma: float, games: int, *,
     s.add(RatingRow(player_id=player_id, mu=mu, sigma=sigma, games=games, updated_at=at))
 
 
-__all__ = ["add_rating", "of_tournament", "ratings", "recorded", "replace"]
+__all__ = ["add_rating", "awarded_in", "of_tournament", "ratings", "recorded", "replace"]

@@ -44,6 +44,7 @@ from .models import (
     TournamentRow,
 )
 from .owners import TournamentDirectorRow
+from .site import SiteSettingRow
 
 
 class PersonRow(Base):
@@ -331,6 +332,22 @@ def store_results(s: Any, division_id: int,
     s.flush()
 
 
+def stored_places(s: Any, division_id: int) -> dict[int, int]:
+    """The division's stored places: registration id -> place."""
+    return dict(s.execute(select(ResultRow.registration_id, ResultRow.place)
+                          .where(ResultRow.division_id == division_id)).all())
+
+
+def quota_tournaments(s: Any, key: str) -> list[tuple[int, str, str]]:
+    """The divisions a qualification leads to (those with a quota of ``key``):
+    (tournament id, tournament slug, division key)."""
+    return [tuple(r) for r in s.execute(
+        select(TournamentRow.id, TournamentRow.slug, DivisionRow.key)
+        .join(DivisionRow, DivisionRow.tournament_id == TournamentRow.id)
+        .join(QuotaRow, QuotaRow.division_id == DivisionRow.id)
+        .where(QuotaRow.key == key).order_by(TournamentRow.id, DivisionRow.position)).all()]
+
+
 def awarded_without_results(s: Any) -> list[tuple[str, str]]:
     """Awarded divisions (tournament slug, division key) with no stored results."""
     has = select(ResultRow.division_id).distinct()
@@ -340,6 +357,11 @@ def awarded_without_results(s: Any) -> list[tuple[str, str]]:
         .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
         .where(DivisionRow.id.in_(awarded), DivisionRow.id.not_in(has))
         .order_by(TournamentRow.id, DivisionRow.position)).all()]
+
+
+def awarded_division_ids(s: Any) -> list[int]:
+    """Every awarded division's id."""
+    return list(s.scalars(select(AwardRow.division_id).distinct()))
 
 
 def awarded_divisions(s: Any) -> list[tuple[str, str, str, str]]:
@@ -374,6 +396,44 @@ def result_lines(s: Any, division_ids: Iterable[int] | None = None) -> list[Resu
         q = q.where(ResultRow.division_id.in_(list(division_ids)))
     # Plain rows through the connection (no ORM loading: 20,000 rows in a ranking).
     return [tuple(r) for r in s.connection().execute(q).all()]
+
+
+def division_origins(s: Any, division_ids: Iterable[int]) -> dict[int, tuple[str, str, str]]:
+    """(tournament template, division key, rules name) of these divisions, by id: what
+    their default circuit is read from."""
+    ids = list(division_ids)
+    if not ids:
+        return {}
+    return {did: (template or "", key, str((rules or {}).get("name") or ""))
+            for did, template, key, rules in s.connection().execute(
+                select(DivisionRow.id, TournamentRow.template, DivisionRow.key,
+                       DivisionRow.rules)
+                .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+                .where(DivisionRow.id.in_(ids))).all()}
+
+
+def clubs(s: Any, player_ids: Iterable[int]) -> dict[int, str]:
+    """Each person's club (a ``club:`` tag) at their latest registration that has one."""
+    ids = list(player_ids)
+    if not ids:
+        return {}
+    out: dict[int, str] = {}
+    for pid, tags in s.connection().execute(
+            select(RegistrationRow.player_id, RegistrationRow.tags)
+            .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
+            .where(RegistrationRow.player_id.in_(ids))
+            .order_by(TournamentRow.date, TournamentRow.id)).all():
+        club = next((t.split(":", 1)[1] for t in tags or () if t.startswith("club:")), None)
+        if club:
+            out[pid] = club
+    return out
+
+
+def site_value(s: Any, key: str) -> str | None:
+    """An installation setting (:mod:`.site`), in the caller's session."""
+    value: str | None = s.scalar(select(SiteSettingRow.value)
+                                 .where(SiteSettingRow.key == key))
+    return value
 
 
 def names(s: Any) -> dict[int, str]:
@@ -566,14 +626,15 @@ def division_registrations(s: Any, division_id: int) -> list[RegistrationRow]:
 
 __all__ = [
     "DeclineRow", "GrantRow", "MergeRow", "PersonRow", "QuotaRow", "RankingEventRow",
-    "RankingRow", "ResultRow", "add_decline", "add_ranking", "administrator", "all_people",
-    "all_ratings", "audit", "awarded_divisions", "awarded_without_results",
-    "by_member_number", "chosen_new", "clear_ratings", "decline_lines", "declines",
-    "details", "directed", "directs", "division_id", "division_registrations",
-    "forget_person", "grant_secrets", "grants", "merges", "move_registrations", "names",
-    "new_person", "people_elsewhere", "people_named", "person", "quota_divisions",
-    "quota_rows", "quotas", "ranking_by_key", "ranking_events", "rankings", "record_merge",
+    "RankingRow", "ResultRow", "add_decline", "add_ranking", "administrator",
+    "all_people", "all_ratings", "audit", "awarded_division_ids", "awarded_divisions",
+    "awarded_without_results", "by_member_number", "chosen_new", "clear_ratings", "clubs",
+    "decline_lines", "declines", "details", "directed", "directs", "division_id",
+    "division_origins", "division_registrations", "forget_person", "grant_secrets",
+    "grants", "merges", "move_registrations", "names", "new_person", "people_elsewhere",
+    "people_named", "person", "quota_divisions", "quota_rows", "quota_tournaments",
+    "quotas", "ranking_by_key", "ranking_events", "rankings", "record_merge",
     "registration", "registrations_in", "registrations_of", "result_lines",
     "results_of_division", "set_details", "set_grant", "set_quota", "set_ranking_event",
-    "store_results", "unset_ranking_event",
+    "site_value", "store_results", "stored_places", "unset_ranking_event",
 ]

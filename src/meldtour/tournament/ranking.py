@@ -217,3 +217,38 @@ def rate_games(
     for g in games:
         out = rate_game(out, g.players, [g.total(p) for p in g.players], config)
     return out
+
+
+#: What tells two people of one name apart on a public list, as a federation chooses.
+DISCRIMINATORS: Final = ("letter", "club", "birth_year", "member_number")
+
+
+def tell_apart(people: Sequence[tuple[int, str, str | None]]) -> dict[int, str]:
+    """Each person's name as a public list shows it, so that no two lines read the
+    same: ``(person, name, detail)`` in, the name alone where nobody else on the list
+    has it, else the name with the detail (a club, a birth year, a member number)
+    when every one of that name has a detail of their own, else with a letter by the
+    order the people were made (A the oldest).
+
+    >>> tell_apart([(1, "김민지", "1990"), (2, "김민지", "2001"), (3, "이준", None)])
+    {1: '김민지 (1990)', 2: '김민지 (2001)', 3: '이준'}
+    >>> tell_apart([(7, "佐藤 健", None), (4, "佐藤 健", "東京")])
+    {7: '佐藤 健 (B)', 4: '佐藤 健 (A)'}
+    """
+    by_name: dict[str, dict[int, str | None]] = {}
+    for pid, name, detail in people:
+        by_name.setdefault(name, {})[pid] = detail
+    out: dict[int, str] = {}
+    for name, group in by_name.items():
+        if len(group) == 1:
+            out.update(dict.fromkeys(group, name))
+            continue
+        details = list(group.values())
+        if all(details) and len(set(details)) == len(details):
+            out.update({pid: f"{name} ({d})" for pid, d in group.items()})
+            continue
+        for i, pid in enumerate(sorted(group)):
+            mark = chr(ord("A") + i) if i < 26 else str(i + 1)
+            out[pid] = f"{name} ({mark})"
+    return {pid: out[pid] for pid, _n, _d in people}
+

@@ -103,6 +103,40 @@ def club_night(name: str, date: str, seed: int, locale: str = "en") -> Tournamen
     return Tournament(name or w["club"], date or "", (div,), seed=seed)
 
 
+#: The circuits a ranking belongs to, in the order the default rankings are listed.
+CIRCUITS: Final = ("korea", "japan", "club", "open")
+
+#: Which circuit's ranking each template's divisions count for when no ranking says
+#: otherwise, and at which level: Busan's 일반부 for the Korean one (seed 000: only
+#: the general division counts), not the children's knockouts (``None``); the Japanese
+#: championship for the Japanese one; club nights for a club ranking of their own.
+TEMPLATE_CIRCUITS: Final[dict[str, dict[str, tuple[str, str] | None]]] = {
+    "busan-2015": {"general": ("korea", "national"), "lower": None, "upper": None},
+    "japan-championship": {"open": ("japan", "national")},
+    "club-night": {"club": ("club", "monthly")},
+}
+
+
+def default_circuit(template: str, division: str, rules: str) -> tuple[str, str] | None:
+    """The circuit and level a division counts for by default: its template's word
+    (``None``: no ranking), else by its rules (``krc…`` Korean, ``japan…`` Japanese,
+    any other the open circuit), at the national level.
+
+    >>> default_circuit("busan-2015", "lower", "krc-2015") is None
+    True
+    >>> default_circuit("", "open", "japan")
+    ('japan', 'national')
+    """
+    said = TEMPLATE_CIRCUITS.get(template, {})
+    if division in said:
+        return said[division]
+    if rules.startswith("krc"):
+        return ("korea", "national")
+    if rules.startswith("japan"):
+        return ("japan", "national")
+    return ("open", "national")
+
+
 TEMPLATES: Final[dict[str, Callable[[str, str, int, str], Tournament]]] = {
     "busan-2015": busan_2015,
     "japan-championship": japan_championship,
@@ -124,5 +158,5 @@ def from_template(template: str, *, name: str = "", date: str = "", seed: int = 
     return make(name, date, seed, locale)
 
 
-__all__ = ["TEMPLATES", "TEMPLATE_ZONES", "WORDS", "busan_2015", "club_night", "from_template",
-           "japan_championship"]
+__all__ = ["CIRCUITS", "TEMPLATES", "TEMPLATE_CIRCUITS", "TEMPLATE_ZONES", "WORDS", "busan_2015",
+           "club_night", "default_circuit", "from_template", "japan_championship"]

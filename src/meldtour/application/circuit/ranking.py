@@ -20,11 +20,14 @@ from meldtour.store.db import Store
 from meldtour.store.repository import now
 from meldtour.tournament.ranking import (
     DEFAULT_WEIGHTS,
+    DISCRIMINATORS,
     RankingConfig,
     TournamentResult,
     in_season,
     national_ranking,
+    tell_apart,
 )
+from meldtour.tournament.templates import CIRCUITS, default_circuit
 
 from ..errors import UseCaseError
 from .common import _division
@@ -34,6 +37,8 @@ register_codes({
     "circuit.several_rankings": "there are several rankings: choose one of %(keys)s",
     "circuit.ranking_key": "a ranking's key is letters, digits and - (not %(key)s)",
     "circuit.bad_date": "%(what)s must be a date YYYY-MM-DD (not %(value)s)",
+    "circuit.discriminator": "namesakes are told apart by one of %(choices)s (not "
+                             "%(choice)s)",
 })
 
 DEFAULT_RANKING: Final = "national"
@@ -49,6 +54,11 @@ class RankingInfo:
     counts_all: bool
     default_level: str
     events: Mapping[int, str]
+    #: The circuit whose divisions count when every awarded division does
+    #: (``counts_all``): ``korea``, ``japan``, … ("": every circuit's). A division
+    #: counts by its template's word (:func:`~meldtour.tournament.templates.default_circuit`:
+    #: never the children's), or when the ranking lists it.
+    circuit: str = ""
 
 
 def config_of(data: Mapping[str, Any]) -> RankingConfig:
@@ -75,6 +85,27 @@ def config_data(c: RankingConfig) -> dict[str, Any]:
             "season_end": c.season_end.isoformat() if c.season_end else None}
 
 
+#: The default rankings' names (one per circuit with an awarded division that counts).
+CIRCUIT_NAMES: Final = {"korea": "Korean ranking", "japan": "Japanese ranking",
+                        "club": "Club nights ranking", "open": "Open ranking"}
+
+
+def _defaults(s: Any) -> list[RankingInfo]:
+    """With no ranking defined: one per circuit that has an awarded division counting
+    for it (none yet: the national one), in :data:`CIRCUITS` order."""
+    present = {c[0] for c in _circuits(s, rows.awarded_division_ids(s)).values()
+               if c is not None}
+    out = [RankingInfo(c, CIRCUIT_NAMES[c], "", RankingConfig(), True, DEFAULT_LEVEL, {}, c)
+           for c in CIRCUITS if c in present]
+    return out or [RankingInfo(DEFAULT_RANKING, "National ranking", "", RankingConfig(),
+                               True, DEFAULT_LEVEL, {})]
+
+
+def _circuits(s: Any, division_ids: Any) -> dict[int, tuple[str, str] | None]:
+    return {did: default_circuit(*origin)
+            for did, origin in rows.division_origins(s, division_ids).items()}
+
+
 def _ranking_info(s: Any, key: str | None) -> RankingInfo:
     defined = rows.rankings(s)
     if key is None:
@@ -82,28 +113,34 @@ def _ranking_info(s: Any, key: str | None) -> RankingInfo:
             raise UseCaseError("circuit.several_rankings",
                                keys=", ".join(r.key for r in defined))
         if not defined:
-            return RankingInfo(DEFAULT_RANKING, "National ranking", "", RankingConfig(),
-                               True, DEFAULT_LEVEL, {})
+            return _defaults(s)[0]
         row = defined[0]
     else:
         found = rows.ranking_by_key(s, key)
         if found is None:
-            if key == DEFAULT_RANKING and not defined:
-                return _ranking_info(s, None)
+            if not defined:
+                defaults = _defaults(s)
+                chosen = next((d for d in defaults if d.key == key), None)
+                if chosen is None and key == DEFAULT_RANKING:
+                    chosen = defaults[0]
+                if chosen is not None:
+                    return chosen
             raise UseCaseError("circuit.no_ranking", key=repr(key),
-                               keys=", ".join(r.key for r in defined) or DEFAULT_RANKING)
+                               keys=", ".join(r.key for r in defined)
+                               or ", ".join(d.key for d in _defaults(s)))
         row = found
     return RankingInfo(row.key, row.name, row.organisation, config_of(row.config),
-                       row.counts_all, row.default_level, rows.ranking_events(s, row.id))
+                       row.counts_all, row.default_level, rows.ranking_events(s, row.id),
+                       str(row.config.get("circuit") or ""))
 
 
 def rankings(store: Store, *, stored: bool = False) -> list[RankingInfo]:
-    """The rankings defined, oldest first; none defined: the default one (or nothing,
-    ``stored``)."""
+    """The rankings defined, oldest first; none defined: the default ones, one per
+    circuit (or nothing, ``stored``)."""
     with store.reading() as s:
         defined = rows.rankings(s)
         if not defined:
-            return [] if stored else [_ranking_info(s, None)]
+            return [] if stored else _defaults(s)
         return [_ranking_info(s, r.key) for r in defined]
 
 
@@ -201,14 +238,20 @@ class EventPoints:
 
 @dataclass(frozen=True, slots=True)
 class RankingEntry:
+    """A line of the ranking. On a public list ``name`` is told apart from the
+    namesakes' (:func:`public_labels`), and a private person keeps the place with the
+    name withheld (``withheld``; ``person`` 0, ``name`` empty)."""
+
     rank: int
     person: int
     name: str
     points: float
     events: tuple[EventPoints, ...]
+    withheld: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "person": self.person, "name": self.name,
+                "withheld": self.withheld,
                 "points": round(self.points, 2),
                 "events": [e.as_json() for e in self.events if e.counted]}
 
@@ -236,12 +279,41 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
     behind its points, computed by :func:`national_ranking` from the stored places."""
     day = as_of or datetime.now(UTC).date()
     with store.reading() as s:
-        info = _ranking_info(s, key)
-        lines = rows.result_lines(s, None if info.counts_all else list(info.events))
-        ids = {line[6] for line in lines}
-        names = rows.names(s) if ids else {}
-        hidden = {pid for pid, d in rows.details(s, ids).items() if not d.public} \
-            if public_only else set()
+        return _table(s, _ranking_info(s, key), day, public_only=public_only)
+
+
+def _infos(s: Any) -> list[RankingInfo]:
+    """Every ranking (none defined: the default one), in one session."""
+    defined = rows.rankings(s)
+    if not defined:
+        return _defaults(s)
+    return [_ranking_info(s, r.key) for r in defined]
+
+
+def _counted_divisions(s: Any, info: RankingInfo) -> dict[int, str] | None:
+    """The divisions the ranking counts, each at its level (``None``: those listed,
+    at theirs)."""
+    if not info.counts_all:
+        return None
+    out: dict[int, str] = {}
+    for did, c in _circuits(s, rows.awarded_division_ids(s)).items():
+        if c is not None and (not info.circuit or c[0] == info.circuit):
+            # a default ranking takes the template's level; a defined one its own
+            out[did] = c[1] if info.circuit and not rows.rankings(s) else info.default_level
+    out.update(info.events)
+    return out
+
+
+def _table(s: Any, info: RankingInfo, day: date, *, public_only: bool = False) -> RankingTable:
+    """:func:`ranking_table` in the caller's session (the figures a correction would
+    change are compared in the correcting transaction)."""
+    chosen = _counted_divisions(s, info)
+    levels = info.events if chosen is None else chosen
+    lines = rows.result_lines(s, list(levels))
+    ids = {line[6] for line in lines}
+    names = rows.names(s) if ids else {}
+    hidden = {pid for pid, d in rows.details(s, ids).items() if not d.public} \
+        if public_only else set()
     by_event: dict[str, dict[int, int]] = {}
     meta: dict[str, tuple[str, str, str, str, str]] = {}
     level: dict[str, str] = {}
@@ -251,7 +323,7 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
         if places is None:
             places = by_event[ek] = {}
             meta[ek] = (slug, tname, tday or (at or "")[:10], dkey, dname)
-            level[ek] = info.events.get(did, info.default_level)
+            level[ek] = levels.get(did, info.default_level)
         places[pid] = place
     results = []
     for ek, places in by_event.items():
@@ -264,10 +336,10 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
     for r in in_season(results, info.config):
         for pid in r.places:
             played.setdefault(pid, []).append(r)
+    shown = _labels(s, [(line.player, names.get(line.player, "?")) for line in table
+                        if line.player not in hidden]) if public_only else names
     out = []
     for line in table:
-        if line.player in hidden:
-            continue
         counted = {k for k, _ in line.counted}
         evs = []
         for k, pts in line.counted:
@@ -279,9 +351,63 @@ def ranking_table(store: Store, key: str | None = None, as_of: date | None = Non
                 slug, tname, tday, dkey, dname = meta[r.key]
                 evs.append(EventPoints(slug, tname, dkey, dname, tday, r.places[line.player],
                                        r.field_size, 0.0, False))
-        out.append(RankingEntry(line.rank, line.player, names.get(line.player, "?"),
+        if line.player in hidden:  # the place kept, the name withheld
+            out.append(RankingEntry(line.rank, 0, "", line.points, tuple(evs), True))
+            continue
+        out.append(RankingEntry(line.rank, line.player, shown.get(line.player, "?"),
                                 line.points, tuple(evs)))
     return RankingTable(info, day, tuple(out), tuple(results))
+
+
+#: The installation's setting that says what tells namesakes apart in public.
+DISCRIMINATOR_SETTING: Final = "public_discriminator"
+
+
+def discriminator(store: Store) -> str:
+    """What tells namesakes apart on the public lists (default: a letter)."""
+    with store.reading() as s:
+        return _discriminator(s)
+
+
+def _discriminator(s: Any) -> str:
+    value = rows.site_value(s, DISCRIMINATOR_SETTING)
+    return value if value in DISCRIMINATORS else "letter"
+
+
+def set_discriminator(store: Store, choice: str, *, who: str) -> None:
+    """The federation's choice of what tells namesakes apart in public (audited)."""
+    if choice not in DISCRIMINATORS:
+        raise UseCaseError("circuit.discriminator", choice=repr(choice[:40]),
+                           choices=", ".join(DISCRIMINATORS))
+    from meldtour.store import site
+
+    site.put(store, DISCRIMINATOR_SETTING, choice, at=now(), who=who)
+    with store.transaction() as s:
+        rows.audit(s, at=now(), who=who, action="discriminator", entity="site",
+                   key=DISCRIMINATOR_SETTING, before=None, after={"choice": choice}, why="")
+
+
+def _labels(s: Any, people: list[tuple[int, str]]) -> dict[int, str]:
+    choice = _discriminator(s)
+    names = {pid: name for pid, name in people}
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name] = counts.get(name, 0) + 1
+    twice = [pid for pid, name in names.items() if counts[name] > 1]
+    detail: dict[int, str] = {}
+    if twice and choice == "club":
+        detail = rows.clubs(s, twice)
+    elif twice and choice in ("birth_year", "member_number"):
+        detail = {pid: str(getattr(d, choice)) for pid, d in rows.details(s, twice).items()
+                  if getattr(d, choice) is not None}
+    return tell_apart([(pid, name, detail.get(pid)) for pid, name in people])
+
+
+def public_labels(store: Store, people: list[tuple[int, str]]) -> dict[int, str]:
+    """The names of a public list (person, name), each told apart from the namesakes
+    on it by the federation's choice (:func:`discriminator`)."""
+    with store.reading() as s:
+        return _labels(s, people)
 
 
 def _held(text: str) -> date | None:

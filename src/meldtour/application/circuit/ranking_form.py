@@ -23,6 +23,11 @@ from ..errors import UseCaseError
 from .ranking import DEFAULT_LEVEL, RankingInfo, _count, _define, _ranking_info, config_of
 
 register_codes({
+    "circuit.weights_without_level": "the weights give the levels %(levels)s but not "
+                                     "%(level)s, the level of a division counted without "
+                                     "one: add a weight for %(level)s or choose the level",
+    "circuit.level_not_weighed": "the level %(level)s has no weight: choose one of "
+                                 "%(levels)s",
     "circuit.ranking_field": "%(field)s: %(reason)s",
     "circuit.ranking_exists": "there is a ranking %(key)s already: change it on its own page",
     "circuit.ranking_key_reserved": "%(key)s names a page of its own: choose another key",
@@ -208,9 +213,13 @@ def check_ranking(form: RankingForm) -> tuple[dict[str, Any], dict[str, Refusal]
                                                                "end": end.isoformat()})
     levels = weights or dict(DEFAULT_WEIGHTS)
     level = form.level.strip() or DEFAULT_LEVEL
-    if level not in levels:
-        errors["level"] = Refusal("ranking.unknown_level", {"level": repr(level[:40]),
-                                                            "levels": ", ".join(levels)})
+    if level not in levels and weights and level == DEFAULT_LEVEL:
+        # the weights typed leave out the level a division counted without one takes
+        errors.setdefault("weights", Refusal("circuit.weights_without_level", {
+            "level": repr(level[:40]), "levels": ", ".join(levels)}))
+    elif level not in levels:
+        errors["level"] = Refusal("circuit.level_not_weighed", {
+            "level": repr(level[:40]), "levels": ", ".join(levels)})
     for slug, division, lvl in form.counts or ():
         if lvl and lvl not in levels:
             errors[f"count:{slug}/{division}"] = Refusal("ranking.unknown_level", {

@@ -59,6 +59,12 @@ ACTIONS: Mapping[str, str] = {
                                  "had just saved; nothing was changed: %(what)s."),
     "award": N_("%(who)s recorded the prizes: %(what)s."),
     "rate": N_("%(who)s updated the players' ratings: %(what)s."),
+    "reaward": N_("%(who)s corrected an awarded division and awarded it again: %(what)s."),
+    "seat_holder_changed": N_("%(who)s corrected another event's results, which changed "
+                              "who holds a seat of this tournament: %(what)s."),
+    "discriminator": N_("%(who)s chose what tells namesakes apart on the public lists: "
+                        "%(what)s."),
+    "print_certificates": N_("%(who)s printed the award certificates: %(what)s."),
     "open_vote": N_("%(who)s opened the winner-guess vote: %(what)s."),
     "close_vote": N_("%(who)s closed the winner-guess vote: %(what)s."),
     "decline": N_("%(who)s recorded that a qualification was declined: %(what)s."),

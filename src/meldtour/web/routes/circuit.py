@@ -13,6 +13,7 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace as dataclass_replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -37,6 +38,7 @@ from ..director.deps import (
     render,
 )
 from ..director.views import refusal_text
+from ..i18n import N_
 
 public = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -63,18 +65,33 @@ def ranking_page(request: Request, store: StoreDep, ranking: str | None = None,
                  as_of: str | None = None) -> Response:
     table = _table(store, ranking, as_of)
     return render(request, "public/ranking.html", table=table,
+                  default_names=DEFAULT_NAMES, level_words=LEVEL_WORDS,
+                  used_levels={r.level for r in table.results},
                   rankings=circuit.rankings(store), chosen=ranking or "",
                   as_of=as_of or "")
 
 
-def _ranking_rows(table: circuit.RankingTable) -> list[list[Any]]:
-    rows: list[list[Any]] = [["rank", "person", "name", "points", "tournament", "division",
-                              "place", "field", "event points", "counted"]]
+#: The default rankings' names and the levels' (words of the catalogs).
+DEFAULT_NAMES = (N_("National ranking"), N_("Korean ranking"), N_("Japanese ranking"),
+                 N_("Club nights ranking"), N_("Open ranking"))
+assert set(circuit.CIRCUIT_NAMES.values()) <= set(DEFAULT_NAMES)
+LEVEL_WORDS = (N_("world"), N_("national"), N_("regional"), N_("monthly"))
+
+#: The ranking export's columns, in the language asked for (``?lang=``).
+RANKING_COLUMNS = (N_("Rank"), N_("Person"), N_("Name"), N_("Points"), N_("Tournament"),
+                   N_("Division"), N_("Place"), N_("Field"), N_("Event points"),
+                   N_("Counted"))
+
+
+def _ranking_rows(table: circuit.RankingTable,
+                  _: Any = lambda text: text) -> list[list[Any]]:
+    rows: list[list[Any]] = [[_(c) for c in RANKING_COLUMNS]]
     for line in table.lines:
+        name = _("(name withheld)") if line.withheld else line.name
         for e in line.events or ():
-            rows.append([line.rank, line.person, line.name, round(line.points, 2),
-                         e.tournament, e.division, e.place, e.field, round(e.points, 2),
-                         "yes" if e.counted else "no"])
+            rows.append([line.rank, line.person or "", name, round(line.points, 2),
+                         e.tournament_name, e.division_name, e.place, e.field,
+                         round(e.points, 2), _("yes") if e.counted else _("no")])
     return rows
 
 
@@ -120,10 +137,11 @@ def _export(rows: Sequence[Sequence[Any]], name: str, fmt: str) -> Response:
 
 
 @public.get("/ranking.{fmt}")
-def ranking_export(store: StoreDep, fmt: str, ranking: str | None = None,
+def ranking_export(request: Request, store: StoreDep, fmt: str, ranking: str | None = None,
                    as_of: str | None = None) -> Response:
     table = _table(store, ranking, as_of)
-    return _export(_ranking_rows(table), f"ranking-{table.info.key}-{table.as_of}", fmt)
+    return _export(_ranking_rows(table, gettext_of(request)),
+                   f"ranking-{table.info.key}-{table.as_of}", fmt)
 
 
 @public.get("/api/ranking")
@@ -139,16 +157,23 @@ def ranking_json(store: StoreDep, ranking: str | None = None,
                                        "Cache-Control": "public, max-age=60"})
 
 
+def _public_ratings(store: Any) -> list[circuit.RatingLine]:
+    """The public rating list, each namesake told apart (:func:`circuit.public_labels`)."""
+    lines = circuit.ratings(store, public_only=True)
+    labels = circuit.public_labels(store, [(r.person, r.name) for r in lines])
+    return [dataclass_replace(r, name=labels.get(r.person, r.name)) for r in lines]
+
+
 @public.get("/rating", response_class=HTMLResponse)
 def rating_page(request: Request, store: StoreDep) -> Response:
-    lines = circuit.ratings(store, public_only=True)
+    lines = _public_ratings(store)
     return render(request, "public/rating.html", lines=lines,
                   provisional_games=circuit.RATING.provisional_games)
 
 
 @public.get("/rating.{fmt}")
 def rating_export(store: StoreDep, fmt: str) -> Response:
-    return _export(_rating_rows(circuit.ratings(store, public_only=True)), "rating", fmt)
+    return _export(_rating_rows(_public_ratings(store)), "rating", fmt)
 
 
 @public.get("/people/{player}", response_class=HTMLResponse)

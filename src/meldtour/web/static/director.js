@@ -125,13 +125,28 @@
       result.hidden = true;
       check();
     });
-    form.addEventListener("submit", (ev) => {
-      ev.preventDefault();
+    const reaward = document.getElementById("reaward");
+    function sendSheet(confirmed) {
       const why = document.getElementById("why");
-      const body = { games: rows(), version, why: why ? why.value : "" };
+      const body = { games: rows(), version, why: why ? why.value : "", reaward: confirmed };
       if (body.games.some((r) => r.points.some((v) => Number.isNaN(v)))) { check(); return; }
       post("", body).then((r) => r.json().then((d) => [r.status, d])).then(([status, d]) => {
         const theirs = document.getElementById("theirs");
+        if (status === 409 && d.reaward && reaward) {
+          // An awarded division: what the correction changes, saved only on confirmation.
+          say(d.message, "warn");
+          const list = document.getElementById("reaward-lines");
+          list.innerHTML = "";
+          for (const line of d.lines || []) {
+            const li = document.createElement("li");
+            li.textContent = line;
+            list.appendChild(li);
+          }
+          reaward.hidden = false;
+          reaward.scrollIntoView({ block: "nearest" });
+          return;
+        }
+        if (reaward) reaward.hidden = true;
         if (status === 409 && d.conflict) {
           // Nothing typed here is touched: the other device's sheet is shown beside it,
           // the cells that differ are marked, and saving again saves what is typed here.
@@ -160,7 +175,10 @@
         show(d.problems || []);
         say(d.message, d.counted ? "ok" : "warn");
       }).catch(() => say("⚠ network", "error"));
-    });
+    }
+    form.addEventListener("submit", (ev) => { ev.preventDefault(); sendSheet(false); });
+    const confirmReaward = document.getElementById("reaward-confirm");
+    if (confirmReaward) confirmReaward.addEventListener("click", () => sendSheet(true));
   }
 
   // ------------------------------------------------------------- live standings

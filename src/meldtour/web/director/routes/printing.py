@@ -11,6 +11,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
+from meldtour.application.circuit.results import certificates_printed
 from meldtour.tournament import (
     Tournament,
     TournamentError,
@@ -79,7 +80,10 @@ def printable(request: Request, web: WebDep, store: StoreDep, director: Tourname
             return _pdf(pdf.standings_pdf(t, key, locale, index, cut_of(div, index)),
                         f"standings-{key}.pdf")
         if kind == "certificates":
-            return _pdf(pdf.certificates(t, key, locale), f"certificates-{key}.pdf")
+            data = pdf.certificates(t, key, locale)
+            # kept, so that a correction after the awards lists those it supersedes
+            certificates_printed(store, slug, key, who=director.name)
+            return _pdf(data, f"certificates-{key}.pdf")
         if kind == "ranking":
             return _pdf(pdf.ranking_pdf(t, key, locale), f"ranking-{key}.pdf")
         if kind == "family":

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from meldtour import application as usecases
+from meldtour.application.circuit.results import AwardsWouldChange, Reaward
 from meldtour.store import owners
 from meldtour.store.repository import NotFound, SheetConflict
 from meldtour.tournament import Problem, ScoreSheet, TournamentError
@@ -50,6 +51,31 @@ def _sheet(store: StoreDep, scope: Scope) -> tuple[Any, ScoreSheet, int]:
                                     "was seated again?): ask the director for the new "
                                     "sheet.")) from None
     return t, sheet, version
+
+
+def _place(n: int | None) -> str:
+    return "—" if n is None else str(n)
+
+
+def reaward_lines(r: Reaward, _: Any) -> list[str]:
+    """What a correction to an awarded division changes, one sentence a line, in the
+    reader's language."""
+    out = [_("Place: %(name)s (#%(number)s) %(before)s → %(after)s")
+           % {"name": p.name, "number": p.number, "before": _place(p.before),
+              "after": _place(p.after)} for p in r.places]
+    out += [_("Prize %(place)s: %(before)s → %(after)s")
+            % {"place": z.place, "before": z.before or "—", "after": z.after or "—"}
+            for z in r.prizes]
+    out += [_("Qualification %(label)s (%(to)s): loses %(lost)s; gains %(gained)s")
+            % {"label": q.label, "to": ", ".join(q.leads_to) or "—",
+               "lost": ", ".join(q.lost) or "—", "gained": ", ".join(q.gained) or "—"}
+            for q in r.seats]
+    out += [_("Ranking %(ranking)s: %(name)s %(before)s → %(after)s points")
+            % {"ranking": x.ranking, "name": x.name, "before": f"{x.before:.2f}",
+               "after": f"{x.after:.2f}"} for x in r.points]
+    out += [_("Certificate printed, now superseded: place %(place)s, %(name)s")
+            % {"place": place, "name": name} for place, name in r.superseded]
+    return out
 
 
 def _games(sheet: ScoreSheet) -> list[dict[str, Any]]:
@@ -163,11 +189,21 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
     if sheet.counted is not None and director is not None and not why:
         return JSONResponse({"error": _("A correction needs a reason.")}, status_code=400)
     who = director.name if director else f"scorer:table {scope.table}"
+    reaward = director is not None and body.get("reaward") is True
     try:
         out = usecases.enter_sheet(store, scope.slug, scope.division, scope.round,
                                    scope.table, entries, who=who, why=why,
                                    version=version if isinstance(version, int) else None,
-                                   stage=scope.stage + 1, may_correct=director is not None)
+                                   stage=scope.stage + 1, may_correct=director is not None,
+                                   reaward=reaward)
+    except AwardsWouldChange as change:  # awarded: what changes, saved on confirmation
+        return JSONResponse({
+            "reaward": True, "error": refusal_text(change, _),
+            "message": _("This division is awarded: the correction changes what is "
+                         "published. Nothing is saved until you confirm; confirmed, the "
+                         "division is awarded again."),
+            "lines": reaward_lines(change.reaward, _) if change.reaward else []},
+            status_code=409)
     except usecases.CountedSheet as counted:  # counted since the sheet above was read
         # The sheet as counted comes back: the page marks what differs from what was
         # typed here (and the director's round page shows the table as a conflict).
@@ -196,6 +232,8 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
     return JSONResponse({
         "counted": out.counted, "version": out.version,
         "problems": [problem_data(p, _) for p in out.problems],
-        "message": _("Saved and counted.") if out.counted else
-        _("Saved as a draft: it is not counted until every check passes."),
+        "message": (_("Saved and counted.") if out.counted else
+                    _("Saved as a draft: it is not counted until every check passes."))
+        + ("" if not out.reawards else " " + _("The division is awarded again.")),
+        "reawarded": [line for r in out.reawards for line in reaward_lines(r, _)],
         "games": _games(now)})
