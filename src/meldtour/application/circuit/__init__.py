@@ -7,13 +7,16 @@ and the qualifications. Every name is importable from here; each job has its mod
   registration may be, with the evidence (:func:`candidates`, :func:`suggest`: the
   same member number or birth year; a name alone never does — two 김민지 stay two
   people); the director says later which registrations are one person
-  (:func:`merge`, :func:`same_person`) or not (:func:`split`). Each is audited and
-  recomputes the ratings.
+  (:func:`merge`, :func:`same_person`) or not (:func:`split`). Each is audited (the
+  ratings, derived, follow at once).
 - :mod:`.registering`: **who a new registration is** — a new person unless the
   director chooses who it is or the evidence names someone who played before
   (:func:`identify`, :func:`settle_people`, :func:`possible_same`).
-- :mod:`.rating`: **ratings** (openskill, updated at every award) are :func:`ratings`;
-  a merge or a split replays every awarded division in the order it was awarded.
+- :mod:`.rating`: **ratings**, derived: each pool's rating on a date is
+  :func:`rating_book`, computed from the awarded divisions' counted games in the
+  events' date order (never stored: a correction, a merge or a split shows at once);
+  :func:`rating_table` is the list with names, :func:`person_ratings` a person's
+  history, :func:`set_pool` the federation's choice of a division's pool.
 - :mod:`.ranking`: **rankings.** An organisation's ranking (:func:`define_ranking`)
   counts every awarded division or those it names (:func:`count_division`), with its
   numbers; the table is :func:`ranking_table`, the pure
@@ -93,22 +96,36 @@ from .ranking_form import (
     ranking_divisions,
     save_ranking,
 )
-from .rating import RATING, RatingLine, rate_division, ratings, recompute_ratings
+from .rating import (
+    RATING,
+    PersonRating,
+    RatingLine,
+    RatingTable,
+    division_pool,
+    ordinals,
+    person_ratings,
+    pool_events,
+    pool_names,
+    rating_book,
+    rating_table,
+    set_pool,
+)
 from .registering import NEW, Identity, PersonChoice, Said, identify, possible_same, settle_people
 from .results import backfill, record_results
 from .seeding import SEEDED, seed_order
 
 __all__ = [
-    "DEFAULT_LEVEL", "DEFAULT_RANKING", "MAX_NUMBER", "MAX_PLACES", "NEW",
-    "RANKING_METHODS", "RATING", "RESERVED_KEYS", "SEEDED", "Candidate", "DivisionChoice",
-    "Entry", "EventPoints", "Holder", "Identity", "MergeOutcome", "PersonChoice",
-    "PersonPage", "PersonView", "Played", "RankedIn", "RankingEntry", "RankingForm",
-    "RankingInfo", "RankingRefused", "RankingTable", "RatingLine", "Said", "SeatView",
-    "backfill", "by_qualification", "candidates", "check_ranking", "config_data",
-    "config_of", "count_division", "decline", "define_ranking", "grant_qualification",
-    "holders", "identify", "merge", "parse_day", "people", "person", "person_page",
-    "possible_same", "qualifications", "ranking_divisions", "ranking_key", "ranking_table",
-    "rankings", "rate_division", "ratings", "recompute_ratings", "record_results",
-    "register_qualified", "same_person", "save_ranking", "seats", "seed_order",
-    "set_person", "set_quota", "settle_people", "split", "suggest",
+    "DEFAULT_LEVEL", "DEFAULT_RANKING", "MAX_NUMBER", "MAX_PLACES", "NEW", "RANKING_METHODS",
+    "RATING", "RESERVED_KEYS", "SEEDED", "Candidate", "DivisionChoice", "Entry", "EventPoints",
+    "Holder", "Identity", "MergeOutcome", "PersonChoice", "PersonPage", "PersonRating",
+    "PersonView", "Played", "RankedIn", "RankingEntry", "RankingForm", "RankingInfo",
+    "RankingRefused", "RankingTable", "RatingLine", "RatingTable", "Said", "SeatView",
+    "backfill", "by_qualification", "candidates", "check_ranking", "config_data", "config_of",
+    "count_division", "decline", "define_ranking", "division_pool", "grant_qualification",
+    "holders", "identify", "merge", "ordinals", "parse_day", "people", "person", "person_page",
+    "person_ratings", "pool_events", "pool_names", "possible_same", "qualifications",
+    "ranking_divisions", "ranking_key", "ranking_table", "rankings", "rating_book",
+    "rating_table", "record_results", "register_qualified", "same_person", "save_ranking",
+    "seats", "seed_order", "set_person", "set_pool", "set_quota", "settle_people", "split",
+    "suggest",
 ]

@@ -19,7 +19,6 @@ from meldtour.store.repository import now
 from meldtour.tournament.entries import name_key
 
 from ..errors import UseCaseError
-from .rating import recompute_ratings
 
 register_codes({
     "circuit.no_person": "there is no person %(person)s",
@@ -263,7 +262,6 @@ def merge(store: Store, keep: int, gone: int, *, who: str, why: str) -> MergeOut
         at = now()
         rows.record_merge(s, kind="merge", source=gone, target=keep, registrations=moved,
                           who=who, why=why, at=at)
-        recompute_ratings(s)
         return MergeOutcome(_person_view(s, keep), tuple(moved))
 
 
@@ -277,7 +275,6 @@ def same_person(store: Store, slug: str, number: int, target: int, *, who: str,
             raise UseCaseError("circuit.no_registration", tournament=repr(slug),
                                number=f"#{number}")
         _link(s, reg, slug, target, who=who, why=why)
-        recompute_ratings(s)
         return MergeOutcome(_person_view(s, target), (reg.id,))
 
 
@@ -319,5 +316,4 @@ def split(store: Store, pid: int, tournaments: Sequence[str], *, who: str,
         rows.move_registrations(s, ids, other.id)
         rows.record_merge(s, kind="split", source=pid, target=other.id, registrations=ids,
                           who=who, why=why, at=at)
-        recompute_ratings(s)
         return MergeOutcome(_person_view(s, other.id), tuple(ids))
