@@ -46,13 +46,16 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull, PlackettLuce
 
 from meldtour.core.rules import MatchRanking
 
-Unit = Literal["table", "game"]
+Unit = Literal["stage", "table", "game"]
+#: openskill's model: Plackett–Luce (a table's order as one ranking) or Bradley–Terry
+#: (every pair of the table compared, as Glicko does; for the bench's comparison).
+Family = Literal["plackett-luce", "bradley-terry"]
 
 #: A division's pool by its template (and division key); ``*`` is any other key.
 TEMPLATE_POOLS: Final[Mapping[str, Mapping[str, str]]] = {
@@ -96,6 +99,7 @@ class RatingModel:
     provisional_games: int = 10
     provisional_sigma: float = 5.5
     unit: Unit = "table"
+    family: Family = "plackett-luce"
 
 
 MODEL: Final = RatingModel()
@@ -123,6 +127,9 @@ class RatedEvent:
     mode: MatchRanking
     win_points: int
     tables: tuple[TableGames, ...]
+    #: The stages (by position) of seatings, where every player plays every round:
+    #: ``unit="stage"`` rates each as one order (knockouts and finals by table).
+    seatings: frozenset[int] = frozenset()
 
 
 def table_order(t: TableGames, mode: MatchRanking,
@@ -146,6 +153,44 @@ def table_order(t: TableGames, mode: MatchRanking,
         return (points[p],)
 
     return _groups(t.players, key)
+
+
+def stage_order(tables: Iterable[TableGames], mode: MatchRanking,
+                win_points: int = 100) -> tuple[tuple[int, ...], ...]:
+    """A stage's players best first by the stage's rule over all its games (as its
+    standing ranks them, before the tie-breaks: players still equal share a group)."""
+    every = list(tables)
+    players = tuple(sorted({p for t in every for p in t.players}))
+    index = {p: i for i, p in enumerate(players)}
+    games: list[tuple[int, tuple[int, ...], int]] = []
+    for t in every:
+        for _n, totals, winner in t.games:
+            row = [0] * len(players)
+            for p, x in zip(t.players, totals, strict=True):
+                row[index[p]] = x
+            games.append((len(games) + 1, tuple(row), winner))
+    return table_order(TableGames(0, 0, 0, players, tuple(games)), mode, win_points)
+
+
+def orders(ev: RatedEvent, unit: Unit) -> list[tuple[tuple[int, ...], ...]]:
+    """What is rated of one event, in order: each seatings stage's standing (``stage``),
+    each table's order (``table``; a knockout's or final's tables with ``stage`` too),
+    or each game's (``game``)."""
+    out: list[tuple[tuple[int, ...], ...]] = []
+    done: set[int] = set()
+    for t in sorted(ev.tables):
+        if not t.games:
+            continue
+        if unit == "game":
+            out.extend(game_orders(t))
+        elif unit == "stage" and t.stage in ev.seatings:
+            if t.stage not in done:
+                done.add(t.stage)
+                out.append(stage_order((x for x in ev.tables if x.stage == t.stage),
+                                       ev.mode, ev.win_points))
+        else:
+            out.append(table_order(t, ev.mode, ev.win_points))
+    return out
 
 
 def game_orders(t: TableGames) -> list[tuple[tuple[int, ...], ...]]:
@@ -256,7 +301,8 @@ def rate_pool(events: Iterable[RatedEvent], as_of: date,
     """The pool's ratings on ``as_of`` from its events held on that day or before, in
     date order (then by key), each event's tables in stage, round and table order."""
     chosen = sorted((e for e in events if e.day <= as_of), key=lambda e: (e.day, e.key))
-    pl = PlackettLuce(mu=model.mu, sigma=model.sigma, beta=model.beta, tau=model.tau)
+    kind = PlackettLuce if model.family == "plackett-luce" else BradleyTerryFull
+    pl = kind(mu=model.mu, sigma=model.sigma, beta=model.beta, tau=model.tau)
     book: dict[int, _State] = {}
     history: dict[int, list[HistoryPoint]] = {}
     for ev in chosen:
@@ -267,13 +313,9 @@ def rate_pool(events: Iterable[RatedEvent], as_of: date,
                 book[p] = _State(model.mu, model.sigma)
             elif st.last is not None:
                 st.sigma = grown(st.sigma, idle_periods(st.last, ev.day, model), model)
-        for t in sorted(ev.tables):
-            if not t.games:
-                continue
-            orders = ([table_order(t, ev.mode, ev.win_points)] if model.unit == "table"
-                      else game_orders(t))
-            for order in orders:
-                _rate(pl, book, order)
+        for order in orders(ev, model.unit):
+            _rate(pl, book, order)
+        for t in ev.tables:
             for p in t.players:
                 book[p].games += len(t.games)
         for p in players:
@@ -296,7 +338,7 @@ def rate_pool(events: Iterable[RatedEvent], as_of: date,
                       tuple(e.key for e in chosen))
 
 
-def _rate(pl: PlackettLuce, book: dict[int, _State],
+def _rate(pl: Any, book: dict[int, _State],
           order: tuple[tuple[int, ...], ...]) -> None:
     players = [p for g in order for p in g]
     if len(players) < 2:
@@ -310,4 +352,4 @@ def _rate(pl: PlackettLuce, book: dict[int, _State],
 
 __all__ = ["KNOWN_POOLS", "MODEL", "NO_POOL", "OTHER_POOL", "TEMPLATE_POOLS", "HistoryPoint",
            "RatedEvent", "RatingBook", "RatingLine", "RatingModel", "TableGames", "Unit",
-           "default_pool", "game_orders", "grown", "idle_periods", "rate_pool", "table_order"]
+           "Family", "default_pool", "game_orders", "orders", "stage_order", "grown", "idle_periods", "rate_pool", "table_order"]
