@@ -77,7 +77,7 @@ def season(seed: int, people: int, events: int) -> tuple[list[RatedEvent], dict[
                     totals = tuple(a - b for a, b in zip(pg.points, pg.penalties, strict=True))
                     played.append((g, totals, seat[pg.winner - 1]))
                 tables.append(TableGames(1, r, t + 1, seat, tuple(played)))
-        out.append(RatedEvent(f"e{i:03d}", day, "wins", 100, tuple(tables)))
+        out.append(RatedEvent(f"e{i:03d}", day, "wins", 100, tuple(tables), frozenset({1})))
     return out, z
 
 
@@ -85,7 +85,7 @@ def as_stage(ev: RatedEvent) -> RatedEvent:
     """The whole event as one order (every player's wins and points over all games)."""
     players = tuple(sorted({p for t in ev.tables for p in t.players}))
     index = {p: i for i, p in enumerate(players)}
-    games = []
+    games: list[tuple[int, tuple[int, ...], int]] = []
     for t in ev.tables:
         for _n, totals, winner in t.games:
             row = [0] * len(players)
@@ -180,10 +180,9 @@ def glicko2(events: Sequence[RatedEvent]) -> dict[int, float]:
 Rater = Callable[[Sequence[RatedEvent], date], dict[int, float]]
 
 
-def openskill(model: RatingModel, stage: bool = False) -> Rater:
+def openskill(model: RatingModel) -> Rater:
     def rate(events: Sequence[RatedEvent], day: date) -> dict[int, float]:
-        evs = [as_stage(e) for e in events] if stage else list(events)
-        book = rate_pool(evs, day, model)
+        book = rate_pool(events, day, model)
         return {r.person: r.mu for r in (*book.lines, *book.provisional)}
     return rate
 
@@ -198,9 +197,10 @@ VARIANTS: dict[str, tuple[Rater, float]] = {
                                                         family="bradley-terry")), MODEL.mu),
     "table, P-L, β × 2": (openskill(replace(MODEL, beta=2 * MODEL.beta)), MODEL.mu),
     "table, P-L, β / 2": (openskill(replace(MODEL, beta=MODEL.beta / 2)), MODEL.mu),
-    "stage standing as one order, P-L": (openskill(MODEL, stage=True), MODEL.mu),
-    "stage standing as one order, P-L, β × 2": (openskill(replace(MODEL, beta=2 * MODEL.beta),
-                                                          stage=True), MODEL.mu),
+    "table, P-L, β × 3": (openskill(replace(MODEL, beta=3 * MODEL.beta)), MODEL.mu),
+    "stage standing as one order, P-L": (openskill(replace(MODEL, unit="stage")), MODEL.mu),
+    "stage standing as one order, P-L, β × 2": (openskill(replace(
+        MODEL, unit="stage", beta=2 * MODEL.beta)), MODEL.mu),
     "table pairs, Glicko-2": (lambda evs, _day: glicko2(evs), 0.0),
 }
 
@@ -246,12 +246,17 @@ def main() -> None:
     ap.add_argument("--seasons", type=int, default=3)
     ap.add_argument("--events", type=int, default=40)
     ap.add_argument("--people", type=int, default=150)
+    ap.add_argument("--first-season", type=int, default=1, help="the first season's seed")
+    ap.add_argument("--only", default="", help="the variants whose name has this text")
     args = ap.parse_args()
-    seasons = [season(s, args.people, args.events) for s in range(1, args.seasons + 1)]
+    seasons = [season(s, args.people, args.events)
+               for s in range(args.first_season, args.first_season + args.seasons)]
     print(f"{args.seasons} seasons × {args.events} events, {args.people} people; "
           f"predicted from event {BURN_IN + 1} on from the events before")
     print(f"{'variant':42} {'table pairs':>11} {'event ρ':>8} {'strength ρ':>10} {'s':>6}")
     for name, (rater, default) in VARIANTS.items():
+        if not any(x.strip() in name for x in args.only.split("|")):
+            continue
         start = time.perf_counter()
         got = [score(rater, default, evs, z) for evs, z in seasons]
         took = time.perf_counter() - start

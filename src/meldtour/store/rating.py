@@ -25,8 +25,9 @@ from .models import (
 )
 
 #: division id, tournament id, slug, tournament name, template, date, first award
-#: time, division key, division name, rules (JSON), standing rules (JSON or None).
-DivisionLine = tuple[int, int, str, str, str, str, str, str, str, Any, Any]
+#: time, division key, division name, rules (JSON), standing rules (JSON or None),
+#: stage formats (JSON).
+DivisionLine = tuple[int, int, str, str, str, str, str, str, str, Any, Any, Any]
 #: division id, stage position, round, table, the sheet's players (registration
 #: numbers), game number, counted points, counted penalties, winning seat (from 1).
 GameLine = tuple[int, int, int, int, Any, int, Any, Any, int | None]
@@ -38,7 +39,8 @@ def awarded(s: Any) -> list[DivisionLine]:
              .group_by(AwardRow.division_id).subquery())
     q = (select(DivisionRow.id, TournamentRow.id, TournamentRow.slug, TournamentRow.name,
                 TournamentRow.template, TournamentRow.date, first.c.at, DivisionRow.key,
-                DivisionRow.name, DivisionRow.rules, DivisionRow.ranking)
+                DivisionRow.name, DivisionRow.rules, DivisionRow.ranking,
+                DivisionRow.formats)
          .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
          .join(first, first.c.division_id == DivisionRow.id)
          .order_by(DivisionRow.id))

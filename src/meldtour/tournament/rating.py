@@ -25,8 +25,9 @@ next event, and on the as-of date, σ grows for every whole period they did not 
 deviation while a player is away).
 
 **Provisional.** A player with fewer than ``provisional_games`` rated games, or whose σ
-on the as-of date is above ``provisional_sigma`` (new, or away for about a year and a
-half), is listed apart. The list sorts on the conservative ``μ − 3σ``.
+on the as-of date is above ``provisional_sigma`` (6.5: about two events of 24 players
+or fewer; or away for over a year), is listed apart. The list sorts on the
+conservative ``μ − 3σ``.
 
 >>> from datetime import date
 >>> t = TableGames(1, 1, 1, (1, 2, 3, 4),
@@ -97,7 +98,7 @@ class RatingModel:
     #: σ added (in quadrature) for every whole period a player does not play.
     idle_sigma: float = 1.2
     provisional_games: int = 10
-    provisional_sigma: float = 5.5
+    provisional_sigma: float = 6.5
     unit: Unit = "table"
     family: Family = "plackett-luce"
 

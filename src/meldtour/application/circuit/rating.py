@@ -125,15 +125,18 @@ def pool_events(s: Any) -> dict[str, tuple[RatedEvent, ...]]:
     divisions = rating_rows.awarded(s)
     chosen = rating_rows.pools(s)
     pool_of: dict[int, str] = {}
-    meta: dict[int, tuple[str, date, str, int, int]] = {}
-    for did, tid, slug, _tname, template, tday, at, key, _dname, rules, ranking in divisions:
+    meta: dict[int, tuple[str, date, str, int, int, frozenset[int]]] = {}
+    for did, tid, slug, _tname, template, tday, at, key, _dname, rules, ranking, formats \
+            in divisions:
         pool = chosen.get(did) or default_pool(template, key)
         day = _day(tday) or _day(at)
         if pool == NO_POOL or day is None:
             continue
         mode, win_points = _mode(rules, ranking)
         pool_of[did] = pool
-        meta[did] = (f"{slug}/{key}", day, mode, win_points, tid)
+        seatings = frozenset(i for i, f in enumerate(formats or ())
+                             if f.get("kind") == "seatings")
+        meta[did] = (f"{slug}/{key}", day, mode, win_points, tid, seatings)
     person = rating_rows.people(s, sorted({m[4] for m in meta.values()}))
     tables: dict[int, dict[tuple[int, int, int], list[Any]]] = {d: {} for d in meta}
     for did, stage, rnd, table, players, number, points, penalties, winner in \
@@ -141,7 +144,7 @@ def pool_events(s: Any) -> dict[str, tuple[RatedEvent, ...]]:
         tables[did].setdefault((stage, rnd, table), [players]).append(
             (number, points, penalties, winner))
     out: dict[str, list[RatedEvent]] = {}
-    for did, (key, day, mode, win_points, tid) in meta.items():
+    for did, (key, day, mode, win_points, tid, seatings) in meta.items():
         made = []
         for (stage, rnd, table), (players, *lines) in tables[did].items():
             who = tuple(person[(tid, n)] for n in players)
@@ -154,7 +157,8 @@ def pool_events(s: Any) -> dict[str, tuple[RatedEvent, ...]]:
                 games.append((number, totals, who[winner - 1]))
             made.append(TableGames(stage, rnd, table, who, tuple(sorted(games))))
         out.setdefault(pool_of[did], []).append(
-            RatedEvent(key, day, mode, win_points, tuple(sorted(made))))  # type: ignore[arg-type]
+            RatedEvent(key, day, mode, win_points, tuple(sorted(made)),  # type: ignore[arg-type]
+                       seatings))
     return {p: tuple(sorted(evs, key=lambda e: (e.day, e.key))) for p, evs in out.items()}
 
 
