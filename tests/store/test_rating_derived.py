@@ -149,7 +149,7 @@ def test_a_merge_and_a_split_show_at_once(season: tuple[str, Store]) -> None:
 
 def test_the_command_line_rating_on_a_date(season: tuple[str, Store],
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    url, store = season
+    url, _store = season
     capsys.readouterr()
     assert main(["rating", "--pool", "korea-children", "--as-of", "2026-06-01", "--json",
                  "--db", url]) == 0
