@@ -21,6 +21,7 @@ from meldtour.tournament.rating import (
     default_pool,
     grown,
     orders,
+    plackett_luce,
     rate_pool,
     stage_order,
     table_order,
@@ -186,3 +187,22 @@ def test_the_rating_is_a_function_of_the_records_alone(
     for lines in (book.lines, book.provisional):
         assert [r.ordinal for r in lines] == sorted((r.ordinal for r in lines), reverse=True)
     assert all(r.sigma <= MODEL.sigma + 1e-9 for r in (*book.lines, *book.provisional))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 50), st.floats(0.5, 8.4), st.integers(1, 4)),
+                min_size=2, max_size=4))
+def test_the_direct_update_is_openskills_plackett_luce(
+        players: list[tuple[float, float, int]]) -> None:
+    from openskill.models import PlackettLuce
+
+    # ranks as a table gives them: 1, 2, ... with ties sharing one
+    levels = sorted({r for _m, _s, r in players})
+    ranks = [levels.index(r) + 1 for _m, _s, r in players]
+    pl = PlackettLuce(mu=MODEL.mu, sigma=MODEL.sigma, beta=MODEL.beta, tau=MODEL.tau)
+    after = pl.rate([[pl.rating(mu=m, sigma=s)] for m, s, _r in players],
+                    ranks=[float(r) for r in ranks])
+    mus, sigmas = plackett_luce([m for m, _s, _r in players], [s for _m, s, _r in players],
+                                ranks)
+    for team, m, s in zip(after, mus, sigmas, strict=True):
+        assert abs(team[0].mu - m) < 1e-9 and abs(team[0].sigma - s) < 1e-9

@@ -315,7 +315,7 @@ def rate_pool(events: Iterable[RatedEvent], as_of: date,
             elif st.last is not None:
                 st.sigma = grown(st.sigma, idle_periods(st.last, ev.day, model), model)
         for order in orders(ev, model.unit):
-            _rate(pl, book, order)
+            _rate(pl, book, order, model)
         for t in ev.tables:
             for p in t.players:
                 book[p].games += len(t.games)
@@ -339,18 +339,53 @@ def rate_pool(events: Iterable[RatedEvent], as_of: date,
                       tuple(e.key for e in chosen))
 
 
+def plackett_luce(mus: Sequence[float], sigmas: Sequence[float], ranks: Sequence[int],
+                  model: RatingModel = MODEL) -> tuple[list[float], list[float]]:
+    """One match of single players by openskill's Plackett–Luce update (Weng & Lin,
+    Algorithm 4, with openskill's defaults: τ added first, γ = σ/c, κ 0.0001), computed
+    directly: openskill's ``rate`` copies every rating and draws a uuid for each, 20 times
+    the cost of the update (tests/tournament/test_rating.py checks the two agree).
+    ``ranks``: 1 the best, equal for a tie."""
+    tau2, beta2 = model.tau * model.tau, model.beta * model.beta
+    s2 = [s * s + tau2 for s in sigmas]
+    c = math.sqrt(sum(x + beta2 for x in s2))
+    e = [math.exp(m / c) for m in mus]
+    n = len(mus)
+    sum_q = [sum(e[i] for i in range(n) if ranks[i] >= ranks[q]) for q in range(n)]
+    a = [sum(1 for r in ranks if r == ranks[q]) for q in range(n)]
+    out_mu, out_sigma = [], []
+    for i in range(n):
+        omega = delta = 0.0
+        for q in range(n):
+            if ranks[q] <= ranks[i]:
+                x = e[i] / sum_q[q]
+                delta += x * (1 - x) / a[q]
+                omega += ((1 - x) if q == i else -x) / a[q]
+        omega *= s2[i] / c
+        delta *= s2[i] / (c * c) * (math.sqrt(s2[i]) / c)
+        out_mu.append(mus[i] + omega)
+        out_sigma.append(math.sqrt(s2[i]) * math.sqrt(max(1 - delta, 0.0001)))
+    return out_mu, out_sigma
+
+
 def _rate(pl: Any, book: dict[int, _State],
-          order: tuple[tuple[int, ...], ...]) -> None:
+          order: tuple[tuple[int, ...], ...], model: RatingModel = MODEL) -> None:
     players = [p for g in order for p in g]
     if len(players) < 2:
         return
-    ranks = [float(i) for i, g in enumerate(order, 1) for _ in g]
+    if model.family == "plackett-luce":
+        ranks = [i for i, g in enumerate(order, 1) for _ in g]
+        mus, sigmas = plackett_luce([book[p].mu for p in players],
+                                    [book[p].sigma for p in players], ranks, model)
+        for p, m, sg in zip(players, mus, sigmas, strict=True):
+            book[p].mu, book[p].sigma = m, sg
+        return
     teams = [[pl.rating(mu=book[p].mu, sigma=book[p].sigma)] for p in players]
-    after = pl.rate(teams, ranks=ranks)
+    after = pl.rate(teams, ranks=[float(i) for i, g in enumerate(order, 1) for _ in g])
     for p, team in zip(players, after, strict=True):
         book[p].mu, book[p].sigma = float(team[0].mu), float(team[0].sigma)
 
 
 __all__ = ["KNOWN_POOLS", "MODEL", "NO_POOL", "OTHER_POOL", "TEMPLATE_POOLS", "HistoryPoint",
            "RatedEvent", "RatingBook", "RatingLine", "RatingModel", "TableGames", "Unit",
-           "Family", "default_pool", "game_orders", "orders", "stage_order", "grown", "idle_periods", "rate_pool", "table_order"]
+           "Family", "default_pool", "game_orders", "orders", "plackett_luce", "stage_order", "grown", "idle_periods", "rate_pool", "table_order"]
