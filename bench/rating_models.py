@@ -1,6 +1,7 @@
 """Which rating predicts held-out results best: what is rated (a table of a round by the
 stage's rule, each game by its points, the whole stage as one order) and with which
-model (openskill's Plackett–Luce or Bradley–Terry, Glicko-2 over each table's pairs).
+model (Glicko-2 over each table's pairs, one period per event; openskill's Plackett–Luce
+or Bradley–Terry, table after table).
 
     .venv/bin/python bench/rating_models.py [--seasons 3] [--events 40] [--people 150]
 
@@ -110,72 +111,6 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 # --------------------------------------------------------------------------
-# Glicko-2 (Glickman 2013), one rating period per event, each table's order as the
-# results of its pairs (a win 1, a tie ½).
-
-G2_SCALE, G2_TAU = 173.7178, 0.5
-
-
-def glicko2(events: Sequence[RatedEvent]) -> dict[int, float]:
-    book: dict[int, tuple[float, float, float]] = {}  # mu, phi, vol (Glicko-2 scale)
-    for ev in sorted(events, key=lambda e: (e.day, e.key)):
-        results: dict[int, list[tuple[int, float]]] = {}
-        for t in ev.tables:
-            order = table_order(t, ev.mode, ev.win_points)
-            place = {p: i for i, g in enumerate(order) for p in g}
-            for a in t.players:
-                for b in t.players:
-                    if a != b:
-                        s = 1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0
-                        results.setdefault(a, []).append((b, s))
-        before = {p: book.get(p, (0.0, 350 / G2_SCALE, 0.06)) for p in results}
-        for p, res in results.items():
-            mu, phi, vol = before[p]
-            v_inv, delta = 0.0, 0.0
-            for q, s in res:
-                mq, pq, _ = before[q]
-                g = 1 / math.sqrt(1 + 3 * pq * pq / math.pi ** 2)
-                e = 1 / (1 + math.exp(-g * (mu - mq)))
-                v_inv += g * g * e * (1 - e)
-                delta += g * (s - e)
-            v = 1 / v_inv
-            delta *= v
-            a = math.log(vol * vol)
-
-            def f(x: float, d: float = delta, ph: float = phi, vv: float = v,
-                  aa: float = a) -> float:
-                ex = math.exp(x)
-                return (ex * (d * d - ph * ph - vv - ex) / (2 * (ph * ph + vv + ex) ** 2)
-                        - (x - aa) / G2_TAU ** 2)
-            lo: float = a
-            hi: float
-            if delta * delta > phi * phi + v:
-                hi = math.log(delta * delta - phi * phi - v)
-            else:
-                k = 1
-                while f(a - k * G2_TAU) < 0:
-                    k += 1
-                hi = a - k * G2_TAU
-            flo, fhi = f(lo), f(hi)
-            for _ in range(60):
-                if abs(hi - lo) < 1e-6:
-                    break
-                c = lo + (lo - hi) * flo / (fhi - flo)
-                fc = f(c)
-                if fc * fhi <= 0:
-                    lo, flo = hi, fhi
-                else:
-                    flo /= 2
-                hi, fhi = c, fc
-            vol2 = math.exp(lo / 2)
-            phi_star = math.sqrt(phi * phi + vol2 * vol2)
-            phi2 = 1 / math.sqrt(1 / phi_star ** 2 + 1 / v)
-            mu2 = mu + phi2 * phi2 * (delta / v)
-            book[p] = (mu2, phi2, vol2)
-    return {p: m for p, (m, _ph, _v) in book.items()}
-
-
-# --------------------------------------------------------------------------
 
 Rater = Callable[[Sequence[RatedEvent], date], dict[int, float]]
 
@@ -187,21 +122,19 @@ def openskill(model: RatingModel) -> Rater:
     return rate
 
 
+PL = replace(MODEL, family="plackett-luce")
 #: Each variant and the μ of a player it has not rated yet.
 VARIANTS: dict[str, tuple[Rater, float]] = {
-    "table, Plackett-Luce (meldtour)": (openskill(MODEL), MODEL.mu),
-    "game by points, Plackett-Luce (before)": (openskill(replace(MODEL, unit="game")),
+    "table pairs, Glicko-2 (meldtour)": (openskill(MODEL), MODEL.mu),
+    "game by points, Glicko-2": (openskill(replace(MODEL, unit="game")), MODEL.mu),
+    "stage standing, Glicko-2": (openskill(replace(MODEL, unit="stage")), MODEL.mu),
+    "table, Plackett-Luce": (openskill(PL), MODEL.mu),
+    "game by points, Plackett-Luce (before)": (openskill(replace(PL, unit="game")),
                                                MODEL.mu),
+    "table, Plackett-Luce, β × 2": (openskill(replace(PL, beta=2 * MODEL.beta)), MODEL.mu),
+    "stage standing as one order, Plackett-Luce": (openskill(replace(PL, unit="stage")),
+                                                   MODEL.mu),
     "table, Bradley-Terry": (openskill(replace(MODEL, family="bradley-terry")), MODEL.mu),
-    "game by points, Bradley-Terry": (openskill(replace(MODEL, unit="game",
-                                                        family="bradley-terry")), MODEL.mu),
-    "table, P-L, β × 2": (openskill(replace(MODEL, beta=2 * MODEL.beta)), MODEL.mu),
-    "table, P-L, β / 2": (openskill(replace(MODEL, beta=MODEL.beta / 2)), MODEL.mu),
-    "table, P-L, β × 3": (openskill(replace(MODEL, beta=3 * MODEL.beta)), MODEL.mu),
-    "stage standing as one order, P-L": (openskill(replace(MODEL, unit="stage")), MODEL.mu),
-    "stage standing as one order, P-L, β × 2": (openskill(replace(
-        MODEL, unit="stage", beta=2 * MODEL.beta)), MODEL.mu),
-    "table pairs, Glicko-2": (lambda evs, _day: glicko2(evs), 0.0),
 }
 
 

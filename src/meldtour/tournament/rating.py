@@ -54,9 +54,10 @@ from openskill.models import BradleyTerryFull, PlackettLuce
 from meldtour.core.rules import MatchRanking
 
 Unit = Literal["stage", "table", "game"]
-#: openskill's model: Plackett–Luce (a table's order as one ranking) or Bradley–Terry
-#: (every pair of the table compared, as Glicko does; for the bench's comparison).
-Family = Literal["plackett-luce", "bradley-terry"]
+#: The model: Glicko-2 (each event one rating period: every pair of every table a
+#: result, all from the ratings before the event), or openskill's Plackett–Luce (a
+#: table's order as one ranking, table after table) or Bradley–Terry (every pair).
+Family = Literal["glicko-2", "plackett-luce", "bradley-terry"]
 
 #: A division's pool by its template (and division key); ``*`` is any other key.
 TEMPLATE_POOLS: Final[Mapping[str, Mapping[str, str]]] = {
@@ -101,6 +102,9 @@ class RatingModel:
     provisional_sigma: float = 6.5
     unit: Unit = "table"
     family: Family = "plackett-luce"
+    #: Glicko-2's volatility: a new player's, and τ, how much it may change.
+    volatility: float = 0.06
+    glicko_tau: float = 0.5
 
 
 MODEL: Final = RatingModel()
@@ -280,6 +284,92 @@ class _State:
     games: int = 0
     events: int = 0
     last: date | None = None
+    vol: float = 0.06
+
+
+#: Glicko's scale (1500 ± 350) against the list's (25 ± 25/3): one Glicko-2 unit
+#: (173.7178 Glicko points) is 350/173.7178 of σ₀... so μ = 25 + S·μ₂ and σ = S·φ.
+G2_SCALE: Final = 173.7178
+
+
+def glicko2(mu: float, phi: float, vol: float, results: Sequence[tuple[float, float, float]],
+            tau: float = 0.5) -> tuple[float, float, float]:
+    """One Glicko-2 rating period (Glickman, "Example of the Glicko-2 system", 2013,
+    with its Illinois iteration for the volatility): μ, φ on the Glicko-2 scale, the
+    volatility, and the period's results ``(opponent μ, opponent φ, score 1/½/0)``.
+
+    Glickman's worked example (1500 ± 200 beats 1400 ± 30, loses to 1550 ± 100 and
+    1700 ± 300):
+
+    >>> r = [((x - 1500) / G2_SCALE, d / G2_SCALE, s)
+    ...      for x, d, s in ((1400, 30, 1), (1550, 100, 0), (1700, 300, 0))]
+    >>> m, f, v = glicko2(0.0, 200 / G2_SCALE, 0.06, r)
+    >>> round(1500 + G2_SCALE * m, 2), round(G2_SCALE * f, 2), round(v, 5)
+    (1464.05, 151.52, 0.06)
+    """
+    if not results:
+        return mu, math.sqrt(phi * phi + vol * vol), vol
+    v_inv = delta = 0.0
+    for mj, pj, score in results:
+        g = 1 / math.sqrt(1 + 3 * pj * pj / math.pi ** 2)
+        e = 1 / (1 + math.exp(-g * (mu - mj)))
+        v_inv += g * g * e * (1 - e)
+        delta += g * (score - e)
+    v = 1 / v_inv
+    delta *= v
+    a = math.log(vol * vol)
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return (ex * (delta * delta - phi * phi - v - ex) / (2 * (phi * phi + v + ex) ** 2)
+                - (x - a) / (tau * tau))
+
+    lo: float = a
+    hi: float
+    if delta * delta > phi * phi + v:
+        hi = math.log(delta * delta - phi * phi - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        hi = a - k * tau
+    flo, fhi = f(lo), f(hi)
+    for _ in range(100):
+        if abs(hi - lo) <= 1e-6:
+            break
+        c = lo + (lo - hi) * flo / (fhi - flo)
+        fc = f(c)
+        if fc * fhi <= 0:
+            lo, flo = hi, fhi
+        else:
+            flo /= 2
+        hi, fhi = c, fc
+    vol2 = math.exp(lo / 2)
+    star = math.sqrt(phi * phi + vol2 * vol2)
+    phi2 = 1 / math.sqrt(1 / (star * star) + 1 / v)
+    return mu + phi2 * phi2 * (delta / v), phi2, vol2
+
+
+def _rate_event(book: dict[int, _State], ev: RatedEvent, model: RatingModel) -> None:
+    """Glicko-2: the event is one rating period; every pair of players each table's
+    order separates (or ties) is a result, all against the ratings before the event."""
+    scale = model.sigma / (350 / G2_SCALE)
+    before = {p: ((st.mu - model.mu) / scale, st.sigma / scale, st.vol)
+              for p, st in book.items()}
+    results: dict[int, list[tuple[float, float, float]]] = {}
+    for order in orders(ev, model.unit):
+        place = {p: i for i, g in enumerate(order) for p in g}
+        for p in place:
+            mine = results.setdefault(p, [])
+            for q in place:
+                if q != p:
+                    score = 1.0 if place[p] < place[q] else 0.5 if place[p] == place[q] \
+                        else 0.0
+                    mine.append((before[q][0], before[q][1], score))
+    for p, res in sorted(results.items()):
+        m, f, vol = glicko2(*before[p], res, model.glicko_tau)
+        st = book[p]
+        st.mu, st.sigma, st.vol = model.mu + scale * m, min(model.sigma, scale * f), vol
 
 
 def grown(sigma: float, periods: int, model: RatingModel = MODEL) -> float:
@@ -311,11 +401,14 @@ def rate_pool(events: Iterable[RatedEvent], as_of: date,
         for p in players:
             st = book.get(p)
             if st is None:
-                book[p] = _State(model.mu, model.sigma)
+                book[p] = _State(model.mu, model.sigma, vol=model.volatility)
             elif st.last is not None:
                 st.sigma = grown(st.sigma, idle_periods(st.last, ev.day, model), model)
-        for order in orders(ev, model.unit):
-            _rate(pl, book, order, model)
+        if model.family == "glicko-2":
+            _rate_event(book, ev, model)
+        else:
+            for order in orders(ev, model.unit):
+                _rate(pl, book, order, model)
         for t in ev.tables:
             for p in t.players:
                 book[p].games += len(t.games)
@@ -388,4 +481,4 @@ def _rate(pl: Any, book: dict[int, _State],
 
 __all__ = ["KNOWN_POOLS", "MODEL", "NO_POOL", "OTHER_POOL", "TEMPLATE_POOLS", "HistoryPoint",
            "RatedEvent", "RatingBook", "RatingLine", "RatingModel", "TableGames", "Unit",
-           "Family", "default_pool", "game_orders", "orders", "plackett_luce", "stage_order", "grown", "idle_periods", "rate_pool", "table_order"]
+           "Family", "default_pool", "game_orders", "glicko2", "orders", "plackett_luce", "stage_order", "grown", "idle_periods", "rate_pool", "table_order"]
