@@ -77,9 +77,20 @@ def test_ranking_define_count_and_read(db: str, capsys: pytest.CaptureFixture[st
 def test_rating_best_first(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(db, capsys, "rating", "--json")
     rated = json.loads(out)
-    assert code == 0 and len(rated) == len(NAMES)
-    code, out, _ = run(db, capsys, "rating", "--recompute", "--json")
-    assert json.loads(out) == rated  # the awards' ratings are the replay's
+    assert code == 0 and len(rated["lines"]) + len(rated["provisional"]) == len(NAMES)
+    code, out, _ = run(db, capsys, "rating", "--pool", rated["pool"], "--json")
+    assert json.loads(out) == rated  # derived: the same reading again
+    person = (rated["lines"] + rated["provisional"])[0]["person"]
+    code, out, _ = run(db, capsys, "rating", "--person", str(person), "--json")
+    mine = json.loads(out)
+    assert code == 0 and [r["pool"] for r in mine] == [rated["pool"]]
+    assert [h["event"] for h in mine[0]["history"]] == ["spring/general", "autumn/general"]
+    for argv, said in ((["rating", "--pool", "nope"], "no rating pool 'nope'"),
+                       (["rating", "--as-of", "soon"], "YYYY-MM-DD"),
+                       (["rating", "pool", "Bad Pool", "-t", "spring", "-d", "general"],
+                        "letters, digits")):
+        code, _, err = run(db, capsys, *argv)
+        assert code == 1 and said in err, (argv, err)
 
 
 def test_people_commands(db: str, capsys: pytest.CaptureFixture[str]) -> None:

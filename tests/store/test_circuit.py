@@ -18,6 +18,7 @@ from meldtour.application import circuit as c
 from meldtour.cli import main
 from meldtour.store.db import Store
 from meldtour.tournament.ranking import RankingConfig, TournamentResult, national_ranking
+from meldtour.tournament.rating import rate_pool
 
 from ..circuit_play import play_out
 from .backends import BACKENDS, database, upgraded
@@ -54,6 +55,15 @@ def _play(store: Store) -> None:
                      config={"best": 2, "half_life_days": 365}, counts_all=False)
     for slug, _t, _d, _n, div, level in EVENTS:
         c.count_division(store, "krf", slug, div, who="d", level=level)
+    # a Korean club night: the federation rates it with the Korean adults (a club
+    # night's template rates in the Japanese pool)
+    c.set_pool(store, "c1", "club", "korea", who="d", why="a Korean club")
+
+
+def _ratings(store: Store) -> list[c.RatingLine]:
+    """The Korean pool's lines, established and provisional, best first."""
+    table = c.rating_table(store, "korea")
+    return sorted((*table.lines, *table.provisional), key=lambda r: (-r.ordinal, r.person))
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -100,12 +110,21 @@ def test_three_tournaments_feed_one_ranking_as_the_pure_function(
         (x.rank, x.person, round(x.points, 2)) for x in table.lines]
     assert set(out[0]) == {"rank", "person", "name", "points", "events", "withheld"}
     assert set(out[0]["events"][0]) == {"tournament", "division", "place", "points"}
-    # ratings: best first, provisional under 10 games
+    # ratings: one pool (the Korean adults: the club night too, as the federation
+    # chose), best first, the provisional players apart
     assert main(["rating", "--json", "--db", url]) == 0
-    rated = json.loads(capsys.readouterr().out)
-    assert [r["ordinal"] for r in rated] == sorted((r["ordinal"] for r in rated), reverse=True)
-    assert set(rated[0]) == {"person", "name", "mu", "sigma", "ordinal", "games", "provisional"}
-    assert all(r["provisional"] == (r["games"] < 10) for r in rated)
+    out = json.loads(capsys.readouterr().out)
+    assert out["pool"] == "korea" and out["pools"] == ["korea"] and out["events"] == 3
+    for part, prov in (("lines", False), ("provisional", True)):
+        rated = out[part]
+        assert [r["ordinal"] for r in rated] == sorted((r["ordinal"] for r in rated),
+                                                       reverse=True)
+        assert all(r["provisional"] is prov for r in rated)
+    every = out["lines"] + out["provisional"]
+    assert set(every[0]) == {"person", "name", "mu", "sigma", "ordinal", "games", "events",
+                             "last", "provisional"}
+    assert all(r["provisional"] == (r["games"] < 10 or r["sigma"] > c.RATING.provisional_sigma)
+               for r in every)
 
 
 def test_decay_best_k_and_season_by_hand(played: tuple[str, Store]) -> None:
@@ -144,11 +163,11 @@ def test_a_stage_seeded_by_rating_keeps_the_strongest_apart(played: tuple[str, S
     fmt = t.division("general").formats
     uc.edit_division(store, "seeded", "general", uc.DivisionEdit(formats=(
         replace(fmt[0], seating="by-rating"), *fmt[1:])), who="d")
-    best = c.ratings(store)[:2]
-    names = [r.name for r in c.ratings(store)]
+    best = _ratings(store)[:2]
+    names = [r.name for r in _ratings(store)]
     # registered weakest first (the people the merge below changes are left out), each
     # as the person rated
-    rated_people = {r.name: r.person for r in c.ratings(store)}
+    rated_people = {r.name: r.person for r in _ratings(store)}
     chosen = [n for n in dict.fromkeys(reversed(names))
               if names.count(n) == 1 and "서준" not in n][:6]
     uc.register_players(store, "seeded", [uc.PlayerEntry(n, "general", person=rated_people[n])
@@ -158,7 +177,7 @@ def test_a_stage_seeded_by_rating_keeps_the_strongest_apart(played: tuple[str, S
     stage = out.tournament.division("general").stages[0]
     person = {n: r.player_id for n, r in uc.registrations_by_number(store, "seeded").items()}
     order = [person[p] for p in stage.entrants]
-    rated = {r.person: r.ordinal for r in c.ratings(store)}
+    rated = {r.person: r.ordinal for r in _ratings(store)}
     assert order == sorted(order, key=lambda p: -rated[p])  # entrants in seed order
     first = stage.rounds[0].seating.tables
     table_of = {person[p]: i for i, tb in enumerate(first) for p in tb}
@@ -211,11 +230,12 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
     with pytest.raises(uc.UseCaseError) as refused:
         c.merge(store, a.person, b.person, who=OP, why="same name")
     assert refused.value.code == "circuit.played_together"
-    # the ratings given at the awards are what a replay from nothing gives
-    before = {r.person: (round(r.mu, 9), r.games) for r in c.ratings(store)}
-    with store.transaction() as s:
-        c.recompute_ratings(s)
-    assert {r.person: (round(r.mu, 9), r.games) for r in c.ratings(store)} == before
+    # the ratings are those the pure model gives on the records as they are
+    before = {r.person: (round(r.mu, 9), r.games) for r in _ratings(store)}
+    with store.reading() as s:
+        pure = rate_pool(c.pool_events(s)["korea"], date.today())
+    assert {r.person: (round(r.mu, 9), r.games) for r in (*pure.lines, *pure.provisional)} \
+        == before
     # "이 서준" of c2 is 이서준 of c1: the director merges, with the reason
     # (the list matches as the preview does: spaces and width aside)
     lee, typo = c.people(store, "이서준")
@@ -233,14 +253,14 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
     line = next(x for x in table.lines if x.person == lee.person)
     assert {e.tournament for e in line.events} == {"c1", "c2"}
     assert typo.person not in {x.person for x in table.lines}
-    rated = {r.person: r for r in c.ratings(store)}
+    rated = {r.person: r for r in _ratings(store)}
     assert typo.person not in rated
     assert rated[lee.person].games == before[lee.person][1] + before[typo.person][1]
     # splitting it again gives the history back to a person of its own
     out = c.split(store, lee.person, ["c2"], who=OP, why="two people after all")
     assert [e.tournament for e in out.kept.entries] == ["c2"]
     assert c.person(store, lee.person).entries[0].tournament == "c1"
-    rated = {r.person: r for r in c.ratings(store)}
+    rated = {r.person: r for r in _ratings(store)}
     assert rated[lee.person].games == before[lee.person][1]
     assert rated[out.kept.person].games == before[typo.person][1]
     # the second 김민지 was the one of c2: "the same person as …" with the evidence

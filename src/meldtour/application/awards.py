@@ -1,15 +1,15 @@
-"""Standings, the final ranking and the awards (with the players' ratings); the
+"""Standings, the final ranking and the awards (the ratings are derived from the
+awarded divisions: :mod:`.circuit.rating`); the
 visitors' winner-guess vote is :mod:`.votes`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from meldtour.store import audit
 from meldtour.store import awards as award_rows
 from meldtour.store.db import Store
-from meldtour.store.repository import Loaded, load, now, touch
+from meldtour.store.repository import load, now, touch
 from meldtour.tournament import (
     Standings,
     Tournament,
@@ -18,7 +18,6 @@ from meldtour.tournament import (
     final_ranking,
     stage_standings,
 )
-from meldtour.tournament.ranking import Rating, rate_games
 from meldtour.tournament.stages import Placing
 
 from .cache import read, slug_of
@@ -59,7 +58,8 @@ class AwardLine:
 
 def award(store: Store, slug: str | None, division: str | None, *,
           who: str) -> tuple[AwardLine, ...]:
-    """Record the division's awards (once it is finished) and rate its games.
+    """Record the division's awards (once it is finished); its games count for the
+    ratings from then on (:mod:`.circuit.rating`).
 
     The awards are derived: awarding again gives the awards of the sheets as they are
     now (a correction after the awards has awarded again, :mod:`.circuit.results`)."""
@@ -83,34 +83,9 @@ def award(store: Store, slug: str | None, division: str | None, *,
                      entity="award", key=key, before=None,
                      after=[{"place": a.place, "number": a.number, "name": a.name}
                             for a in lines], why="")
-        _rate(s, loaded, key, who=who, at=at)
         record_results(s, loaded, key)  # the places the rankings read (the circuit)
         touch(loaded)
     return lines
-
-
-def _rate(s: Any, loaded: Loaded, division: str, *, who: str, at: str) -> None:
-    """Update the players' ratings from every counted game of the division."""
-    games = [g for st in loaded.value.division(division).stages for g in st.results()]
-    player_of = {n: r.player_id for n, r in loaded.registrations.items()}
-    involved = sorted({p for g in games for p in g.players})
-    rows = award_rows.ratings(s, [player_of[p] for p in involved])
-    before = {p: Rating(rows[player_of[p]].mu, rows[player_of[p]].sigma,
-                        rows[player_of[p]].games)
-              for p in involved if player_of[p] in rows}
-    after = rate_games(before, games)
-    for p in involved:
-        r = after[p]
-        row = rows.get(player_of[p])
-        if row is None:
-            award_rows.add_rating(s, player_of[p], r.mu, r.sigma, r.games, at=at)
-        else:
-            row.mu, row.sigma, row.games, row.updated_at = r.mu, r.sigma, r.games, at
-    audit.record(s, at=at, who=who, action="rate", tournament_id=loaded.row.id,
-                 entity="rating", key=division,
-                 before={str(p): [x.mu, x.sigma, x.games] for p, x in before.items()},
-                 after={str(p): [after[p].mu, after[p].sigma, after[p].games]
-                        for p in involved}, why="")
 
 
 def awarded(store: Store, slug: str | None) -> list[tuple[str, int, int, str]]:

@@ -5,7 +5,8 @@ and ``meldtour qualify`` (each a module of its own that calls into this one).
     meldtour ranking --ranking krf --as-of 2016-01-01 --json
     meldtour ranking define krf --name "KRF ranking" --best 4 --half-life 365
     meldtour ranking count krf -t busan -d general --level national
-    meldtour rating --json                             # everyone rated, best first
+    meldtour rating --pool japan --as-of 2026-09-01     # a pool's list on a date
+    meldtour rating pool korea -t club-2026-02 -d club  # a Korean club night
     meldtour people list 김민지                          # who is who, with the evidence
     meldtour people merge 3 17 --why "same member number 1042"
     meldtour people split 3 --tournament club-2026-02 --why "a different 김민지"
@@ -220,13 +221,29 @@ def _say_info(args: argparse.Namespace, info: Any) -> None:
 # ---------------------------------------------------------------------------
 # meldtour rating
 
-RATING_HELP = "Everyone's rating (openskill), best first; provisional under 10 games."
+RATING_HELP = ("A rating pool's list on a date (derived from the awarded divisions), the "
+               "provisional players apart; a person's history; a division's pool.")
 
 
 def rating_arguments(parser: argparse.ArgumentParser) -> None:
     _common(parser, None)
-    parser.add_argument("--recompute", action="store_true",
-                        help="compute every rating again from the awarded divisions")
+    parser.add_argument("--pool", metavar="POOL",
+                        help="which pool (korea, korea-children, japan, or the federation's; "
+                             "default the first with events)")
+    parser.add_argument("--as-of", metavar="DATE",
+                        help="the rating on DATE (YYYY-MM-DD, default today)")
+    parser.add_argument("--person", metavar="ID",
+                        help="one person's rating and history in every pool")
+    sub = parser.add_subparsers(dest="rating_action", metavar="ACTION")
+    p = sub.add_parser("pool", help="the pool a division counts in (instead of its "
+                                    "template's; 'none': not rated)")
+    _common(p)
+    p.add_argument("pool", metavar="POOL", nargs="?")
+    p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
+    p.add_argument("-d", "--division", required=True, metavar="KEY")
+    p.add_argument("--default", action="store_true",
+                   help="the template's pool again")
+    p.add_argument("--why", default="")
 
 
 def rating_run(args: argparse.Namespace) -> int:
@@ -235,19 +252,54 @@ def rating_run(args: argparse.Namespace) -> int:
 
 def _rating(store: Any, args: argparse.Namespace) -> int:
     from meldtour.application import circuit as c
+    from meldtour.application.errors import UseCaseError
 
-    if args.recompute:
-        with store.transaction() as s:
-            c.recompute_ratings(s)
-    lines = c.ratings(store)
-    if args.json:
-        _json([r.as_json() for r in lines])
+    if getattr(args, "rating_action", None) == "pool":
+        if args.default == bool(args.pool):
+            raise UseCaseError("rating.pool_key", key=repr(args.pool or ""))
+        now_in = c.set_pool(store, args.tournament, args.division,
+                            None if args.default else args.pool, who=_who(args),
+                            why=args.why)
+        if args.json:
+            _json({"tournament": args.tournament, "division": args.division,
+                   "pool": now_in})
+        else:
+            print(f"{args.tournament}/{args.division}: pool {now_in}")
         return 0
-    out = _table("person", "name", "mu", "sigma", "ordinal", "games", "")
-    for r in lines:
-        out.add_row(f"#{r.person}", r.name, f"{r.mu:.2f}", f"{r.sigma:.2f}",
-                    f"{r.ordinal:.2f}", str(r.games), "provisional" if r.provisional else "")
-    _print(out)
+    day = c.parse_day(args.as_of)
+    if args.person:
+        rated = c.person_ratings(store, _person(args.person), day)
+        if args.json:
+            _json([{"pool": r.pool, **r.line.as_json(),
+                    "history": [{"date": h.day.isoformat(), "event": h.event,
+                                 "mu": round(h.mu, 4), "sigma": round(h.sigma, 4),
+                                 "ordinal": round(h.ordinal, 4)} for h in r.history]}
+                   for r in rated])
+            return 0
+        for r in rated:
+            out = _table("date", "event", "mu", "sigma", "ordinal")
+            for h in r.history:
+                out.add_row(h.day.isoformat(), h.event, f"{h.mu:.2f}", f"{h.sigma:.2f}",
+                            f"{h.ordinal:.2f}")
+            out.title = (f"{r.pool}: {r.line.ordinal:.2f} (mu {r.line.mu:.2f}, sigma "
+                         f"{r.line.sigma:.2f}{', provisional' if r.line.provisional else ''})")
+            _print(out)
+        return 0
+    table = c.rating_table(store, args.pool, day)
+    if args.json:
+        _json({"pool": table.pool, "as_of": table.as_of.isoformat(),
+               "pools": list(table.pools), "events": table.events,
+               "lines": [r.as_json() for r in table.lines],
+               "provisional": [r.as_json() for r in table.provisional]})
+        return 0
+    for title, lines in ((f"{table.pool} · {table.as_of.isoformat()}", table.lines),
+                         ("provisional", table.provisional)):
+        out = _table("rank", "person", "name", "rating", "mu", "sigma", "games", "last")
+        for i, x in enumerate(lines, 1):
+            out.add_row(str(i), f"#{x.person}", x.name, f"{x.ordinal:.2f}", f"{x.mu:.2f}",
+                        f"{x.sigma:.2f}", str(x.games), x.last.isoformat())
+        out.title = title
+        _print(out)
     return 0
 
 

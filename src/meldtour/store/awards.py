@@ -1,4 +1,4 @@
-"""A division's awards and the players' ratings, as rows.
+"""A division's awards, as rows.
 
 Functions of a session (a unit of work the caller runs).
 """
@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from .models import AwardRow, DivisionRow, TournamentRow
-from .models import Rating as RatingRow
 
 
 def recorded(s: Any, division_id: int) -> list[AwardRow]:
@@ -50,15 +49,4 @@ def of_tournament(s: Any, slug: str) -> list[tuple[str, int, int, str]]:
         .order_by(DivisionRow.position, AwardRow.place)).all()]
 
 
-def ratings(s: Any, player_ids: Iterable[int]) -> dict[int, RatingRow]:
-    """The rating rows of these players (those that have one), by player id."""
-    return {r.player_id: r for r in s.scalars(select(RatingRow).where(
-        RatingRow.player_id.in_(list(player_ids))))}
-
-
-def add_rating(s: Any, player_id: int, mu: float, sigma: float, games: int, *,
-               at: str) -> None:
-    s.add(RatingRow(player_id=player_id, mu=mu, sigma=sigma, games=games, updated_at=at))
-
-
-__all__ = ["add_rating", "awarded_in", "of_tournament", "ratings", "recorded", "replace"]
+__all__ = ["awarded_in", "of_tournament", "recorded", "replace"]

@@ -39,7 +39,6 @@ from .models import (
     DivisionRow,
     Json,
     Player,
-    Rating,
     RegistrationRow,
     TournamentRow,
 )
@@ -312,10 +311,8 @@ def merges(s: Any, player_id: int) -> list[MergeRow]:
 
 
 def forget_person(s: Any, player_id: int) -> None:
-    """Remove a person with no registration left (after a merge), with its details and
-    rating."""
+    """Remove a person with no registration left (after a merge), with its details."""
     s.execute(delete(PersonRow).where(PersonRow.player_id == player_id))
-    s.execute(delete(Rating).where(Rating.player_id == player_id))
 
 
 # ---------------------------------------------------------------------------
@@ -449,15 +446,6 @@ def results_of_division(s: Any, division_id: int) -> list[tuple[int, int, int, s
         .join(RegistrationRow, ResultRow.registration_id == RegistrationRow.id)
         .where(ResultRow.division_id == division_id)
         .order_by(ResultRow.place, RegistrationRow.number)).all()]
-
-
-def clear_ratings(s: Any) -> None:
-    s.execute(delete(Rating))
-
-
-def all_ratings(s: Any) -> list[tuple[Rating, str]]:
-    return [(r, name) for r, name in s.execute(
-        select(Rating, Player.name).join(Player, Rating.player_id == Player.id)).all()]
 
 
 # ---------------------------------------------------------------------------
@@ -625,16 +613,62 @@ def division_registrations(s: Any, division_id: int) -> list[RegistrationRow]:
 
 
 __all__ = [
-    "DeclineRow", "GrantRow", "MergeRow", "PersonRow", "QuotaRow", "RankingEventRow",
-    "RankingRow", "ResultRow", "add_decline", "add_ranking", "administrator",
-    "all_people", "all_ratings", "audit", "awarded_division_ids", "awarded_divisions",
-    "awarded_without_results", "by_member_number", "chosen_new", "clear_ratings", "clubs",
-    "decline_lines", "declines", "details", "directed", "directs", "division_id",
-    "division_origins", "division_registrations", "forget_person", "grant_secrets",
-    "grants", "merges", "move_registrations", "names", "new_person", "people_elsewhere",
-    "people_named", "person", "quota_divisions", "quota_rows", "quota_tournaments",
-    "quotas", "ranking_by_key", "ranking_events", "rankings", "record_merge",
-    "registration", "registrations_in", "registrations_of", "result_lines",
-    "results_of_division", "set_details", "set_grant", "set_quota", "set_ranking_event",
-    "site_value", "store_results", "stored_places", "unset_ranking_event",
+    "DeclineRow",
+    "GrantRow",
+    "MergeRow",
+    "PersonRow",
+    "QuotaRow",
+    "RankingEventRow",
+    "RankingRow",
+    "ResultRow",
+    "add_decline",
+    "add_ranking",
+    "administrator",
+    "all_people",
+    "audit",
+    "awarded_division_ids",
+    "awarded_divisions",
+    "awarded_without_results",
+    "by_member_number",
+    "chosen_new",
+    "clubs",
+    "decline_lines",
+    "declines",
+    "details",
+    "directed",
+    "directs",
+    "division_id",
+    "division_origins",
+    "division_registrations",
+    "forget_person",
+    "grant_secrets",
+    "grants",
+    "merges",
+    "move_registrations",
+    "names",
+    "new_person",
+    "people_elsewhere",
+    "people_named",
+    "person",
+    "quota_divisions",
+    "quota_rows",
+    "quota_tournaments",
+    "quotas",
+    "ranking_by_key",
+    "ranking_events",
+    "rankings",
+    "record_merge",
+    "registration",
+    "registrations_in",
+    "registrations_of",
+    "result_lines",
+    "results_of_division",
+    "set_details",
+    "set_grant",
+    "set_quota",
+    "set_ranking_event",
+    "site_value",
+    "store_results",
+    "stored_places",
+    "unset_ranking_event",
 ]

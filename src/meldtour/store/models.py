@@ -3,7 +3,8 @@
 The rows hold the values of the pure tournament engine (:mod:`meldtour.tournament`):
 a tournament, its divisions, registrations (of players, who live across
 tournaments), stages, rounds, score sheets with their games and corrections, awards
-and ratings; plus the audit log of every change. Structured values the engine owns
+and the rating pool a division counts in (never the ratings: they are derived);
+plus the audit log of every change. Structured values the engine owns
 and never queries by (a stage's format, a planned seating, recorded lots) are JSON
 columns; everything a screen or a report looks up is a column.
 
@@ -70,15 +71,17 @@ class Player(Base):
     created_at: Mapped[str] = mapped_column(String(40))
 
 
-class Rating(Base):
-    """A player's openskill rating (Plackett–Luce), updated from counted games."""
+class RatingPoolRow(Base):
+    """The federation's choice of the rating pool a division counts in, instead of
+    its template's (``none``: not rated). The ratings themselves are never stored:
+    they are computed from the counted sheets (:mod:`meldtour.tournament.rating`)."""
 
-    __tablename__ = "rating"
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer)
-    updated_at: Mapped[str] = mapped_column(String(40))
+    __tablename__ = "rating_pool"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    division_id: Mapped[int] = mapped_column(ForeignKey("division.id"), unique=True)
+    pool: Mapped[str] = mapped_column(String(40))
+    set_by: Mapped[str] = mapped_column(String(200))
+    set_at: Mapped[str] = mapped_column(String(40))
 
 
 class TournamentRow(Base):

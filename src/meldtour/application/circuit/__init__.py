@@ -7,8 +7,8 @@ and the qualifications. Every name is importable from here; each job has its mod
   registration may be, with the evidence (:func:`candidates`, :func:`suggest`: the
   same member number or birth year; a name alone never does — two 김민지 stay two
   people); the director says later which registrations are one person
-  (:func:`merge`, :func:`same_person`) or not (:func:`split`). Each is audited and
-  recomputes the ratings.
+  (:func:`merge`, :func:`same_person`) or not (:func:`split`). Each is audited (the
+  ratings, derived, follow at once).
 - :mod:`.registering`: **who a new registration is**, the one rule of every path
   that registers someone — a new person unless the director chooses who it is or the
   evidence names someone who played before; a seat kept for a qualification claimed
@@ -17,8 +17,11 @@ and the qualifications. Every name is importable from here; each job has its mod
 - :mod:`.acting`: **who acts** (:class:`Acting`) and the gates the use cases ask: a
   tournament the actor directs, a qualification key theirs to grant, whose member
   numbers and birth years they may read.
-- :mod:`.rating`: **ratings** (openskill, updated at every award) are :func:`ratings`;
-  a merge or a split replays every awarded division in the order it was awarded.
+- :mod:`.rating`: **ratings**, derived: each pool's rating on a date is
+  :func:`rating_book`, computed from the awarded divisions' counted games in the
+  events' date order (never stored: a correction, a merge or a split shows at once);
+  :func:`rating_table` is the list with names, :func:`person_ratings` a person's
+  history, :func:`set_pool` the federation's choice of a division's pool.
 - :mod:`.ranking`: **rankings.** An organisation's ranking (:func:`define_ranking`)
   counts every awarded division or those it names (:func:`count_division`), with its
   numbers; the table is :func:`ranking_table`, the pure
@@ -110,7 +113,20 @@ from .ranking_form import (
     ranking_divisions,
     save_ranking,
 )
-from .rating import RATING, RatingLine, rate_division, ratings, recompute_ratings
+from .rating import (
+    RATING,
+    PersonRating,
+    RatingLine,
+    RatingTable,
+    division_pool,
+    ordinals,
+    person_ratings,
+    pool_events,
+    pool_names,
+    rating_book,
+    rating_table,
+    set_pool,
+)
 from .registering import (
     NEW,
     Decided,
@@ -149,6 +165,7 @@ __all__ = [
     "MergeOutcome",
     "PersonChoice",
     "PersonPage",
+    "PersonRating",
     "PersonView",
     "Played",
     "RankingEntry",
@@ -157,6 +174,7 @@ __all__ = [
     "RankingRefused",
     "RankingTable",
     "RatingLine",
+    "RatingTable",
     "Said",
     "SeatBook",
     "SeatView",
@@ -174,6 +192,7 @@ __all__ = [
     "define_ranking",
     "directs",
     "discriminator",
+    "division_pool",
     "everything",
     "grant_qualification",
     "hidden",
@@ -181,11 +200,15 @@ __all__ = [
     "identify",
     "merge",
     "normal_code",
+    "ordinals",
     "parse_day",
     "parse_until",
     "people",
     "person",
     "person_page",
+    "person_ratings",
+    "pool_events",
+    "pool_names",
     "possible_same",
     "public_labels",
     "qualifications",
@@ -193,9 +216,8 @@ __all__ = [
     "ranking_key",
     "ranking_table",
     "rankings",
-    "rate_division",
-    "ratings",
-    "recompute_ratings",
+    "rating_book",
+    "rating_table",
     "record",
     "record_results",
     "same_person",
@@ -205,6 +227,7 @@ __all__ = [
     "seed_order",
     "set_discriminator",
     "set_person",
+    "set_pool",
     "set_quota",
     "split",
     "suggest",

@@ -22,7 +22,6 @@ from meldtour.tournament.entries import name_key
 from ..errors import UseCaseError
 from .acting import Acting, Seer, require_directs, require_everything
 from .qualifying import _holders
-from .rating import recompute_ratings
 
 register_codes({
     "circuit.no_person": "there is no person %(person)s",
@@ -369,7 +368,6 @@ def merge(store: Store, keep: int, gone: int, *, who: Acting, why: str,
                              for k, v in sorted(dropped.items()))
         rows.record_merge(s, kind="merge", source=gone, target=keep, registrations=moved,
                           who=acting.name, why=text, at=at)
-        recompute_ratings(s)
         return MergeOutcome(_person_view(s, keep), tuple(moved))
 
 
@@ -410,7 +408,6 @@ def same_person(store: Store, slug: str, number: int, target: int, *, who: Actin
                                  person=f"#{target} {c.person.name}",
                                  yours=mine.birth_year)
         _link(s, reg, slug, target, who=who.name, why=why)
-        recompute_ratings(s)
         return MergeOutcome(_person_view(s, target), (reg.id,))
 
 
@@ -457,6 +454,5 @@ def split(store: Store, pid: int, tournaments: Sequence[str], *, who: Acting,
         rows.move_registrations(s, ids, other.id)
         rows.record_merge(s, kind="split", source=pid, target=other.id, registrations=ids,
                           who=acting.name, why=why, at=at)
-        recompute_ratings(s)
         return MergeOutcome(_person_view(s, other.id), tuple(ids),
                             _seat_warnings(s, pid, seated))

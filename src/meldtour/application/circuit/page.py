@@ -1,6 +1,6 @@
 """What the public page of a person shows: the tournaments played (games and
-points), the person's line in each ranking they appear in, the rating and the
-qualifications held."""
+points), the person's line in each ranking they appear in, their rating in each pool
+with its history, and the qualifications held."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from meldtour.tournament import TournamentError
 from .identity import Entry, PersonView, person
 from .qualifying import Holder, holders
 from .ranking import RankingEntry, RankingInfo, ranking_table, rankings
-from .rating import RatingLine, ratings
+from .rating import PersonRating, person_ratings
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class PersonPage:
     person: PersonView
     played: tuple[Played, ...]
     rankings: tuple[RankedIn, ...]  # every ranking the person is in, in ranking order
-    rating: RatingLine | None
+    ratings: tuple[PersonRating, ...]  # one per pool the person is rated in
     qualifications: tuple[Holder, ...]
 
 
@@ -62,6 +62,6 @@ def person_page(store: Store, pid: int) -> PersonPage | None:
         line = next((x for x in ranking_table(store, info.key).lines if x.person == pid), None)
         if line is not None:
             ranked.append(RankedIn(info, line))
-    rating = next((r for r in ratings(store) if r.person == pid), None)
+    rated = tuple(person_ratings(store, pid))
     quals = tuple(h for h in holders(store) if h.person == pid and h.status == "holds")
-    return PersonPage(v, tuple(played), tuple(ranked), rating, quals)
+    return PersonPage(v, tuple(played), tuple(ranked), rated, quals)

@@ -33,7 +33,6 @@ from ..errors import UseCaseError
 from ..unit import AFTER_SAVE
 from .qualifying import _holders
 from .ranking import _infos, _table
-from .rating import recompute_ratings
 
 register_codes({
     "awards.would_change": "%(division)s is awarded: this correction changes "
@@ -96,7 +95,6 @@ def rederive(s: Any, loaded: Loaded, new: Tournament) -> list[str]:
         if [(a.place, a.number, a.name) for a in award_rows.recorded(s, did)] != lines:
             award_rows.replace(s, did, lines, at=awarded[key])
     s.flush()
-    recompute_ratings(s)
     return moved
 
 

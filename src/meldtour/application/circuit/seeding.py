@@ -11,14 +11,15 @@ from meldtour.tournament import TournamentError
 
 from ..errors import UseCaseError
 from .ranking import ranking_key, ranking_table
-from .rating import ratings
+from .rating import division_pool, ordinals
 
 #: The seating methods that seed a first stage, and what they seed by.
 SEEDED: Final = {"by-rating": "rating", "by-ranking": "ranking"}
 
 
 def seed_order(store: Store, slug: str | None, division: str | None) -> list[int] | None:
-    """The registration numbers of the division in seed order — best rating (mu − 3σ)
+    """The registration numbers of the division in seed order — best rating (mu − 3σ,
+    in the pool the division counts in)
     or most points of the stage's ranking (its ``seed_ranking``, none: the first
     defined) first, the others after in registration order — when its first stage is
     yet to start and is seated by rating or ranking; else ``None``."""
@@ -40,7 +41,7 @@ def seed_order(store: Store, slug: str | None, division: str | None) -> list[int
                      if r.division_id == loaded.divisions[key].id}
     value: dict[int, float]
     if SEEDED[first.method] == "rating":
-        value = {r.person: r.ordinal for r in ratings(store)}
+        value = dict(ordinals(store, division_pool(store, loaded.row.slug, key)))
     else:
         try:
             table = ranking_table(store, ranking_key(store, first.seed_ranking or None))

@@ -82,6 +82,7 @@ ACTIONS: Mapping[str, str] = {
     "quota": N_("%(who)s set a division's seats by qualification: %(what)s."),
     "ranking": N_("%(who)s set up a ranking: %(what)s."),
     "ranking_counts": N_("%(who)s chose what counts for a ranking: %(what)s."),
+    "rating_pool": N_("%(who)s chose the rating pool a division counts in: %(what)s."),
     "reinstate": N_("%(who)s reinstated a player who arrived late: %(what)s."),
     "reopen_round": N_("%(who)s reopened a round: %(what)s."),
     "set_ranking": N_("%(who)s changed a division's ranking rules: %(what)s."),

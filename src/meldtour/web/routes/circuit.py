@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace as dataclass_replace
 from typing import Any
 from urllib.parse import urlencode
@@ -39,6 +39,7 @@ from ..director.deps import (
 )
 from ..director.views import refusal_text
 from ..i18n import N_
+from ..rating_chart import chart as rating_chart
 
 public = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -95,12 +96,15 @@ def _ranking_rows(table: circuit.RankingTable,
     return rows
 
 
-def _rating_rows(lines: Iterable[circuit.RatingLine]) -> list[list[Any]]:
-    rows: list[list[Any]] = [["rank", "person", "name", "mu", "sigma", "ordinal", "games",
-                              "provisional"]]
-    for i, r in enumerate(lines, 1):
-        rows.append([i, r.person, r.name, round(r.mu, 3), round(r.sigma, 3),
-                     round(r.ordinal, 3), r.games, "yes" if r.provisional else "no"])
+def _rating_rows(table: circuit.RatingTable, withheld: str) -> list[list[Any]]:
+    rows: list[list[Any]] = [["pool", "as of", "rank", "person", "name", "rating", "mu",
+                              "sigma", "games", "events", "last", "provisional"]]
+    for lines in (table.lines, table.provisional):
+        for i, r in enumerate(lines, 1):
+            rows.append([table.pool, table.as_of.isoformat(), i,
+                         "" if r.withheld else r.person, withheld if r.withheld else r.name,
+                         round(r.ordinal, 3), round(r.mu, 3), round(r.sigma, 3), r.games,
+                         r.events, r.last.isoformat(), "yes" if r.provisional else "no"])
     return rows
 
 
@@ -157,23 +161,44 @@ def ranking_json(store: StoreDep, ranking: str | None = None,
                                        "Cache-Control": "public, max-age=60"})
 
 
-def _public_ratings(store: Any) -> list[circuit.RatingLine]:
-    """The public rating list, each namesake told apart (:func:`circuit.public_labels`)."""
-    lines = circuit.ratings(store, public_only=True)
-    labels = circuit.public_labels(store, [(r.person, r.name) for r in lines])
-    return [dataclass_replace(r, name=labels.get(r.person, r.name)) for r in lines]
+def _rating(store: Any, pool: str | None, as_of: str | None) -> circuit.RatingTable:
+    """The rating pool asked for (none: the first with events) on the date asked for."""
+    try:
+        table = circuit.rating_table(store, (pool or "").strip()[:60] or None,
+                                     circuit.parse_day((as_of or "")[:40] or None),
+                                     public_only=True)
+    except usecases.UseCaseError as exc:
+        raise HTTPException(400 if exc.code == "circuit.bad_date" else 404,
+                            exc.refusal) from None
+    # each namesake told apart (:func:`circuit.public_labels`)
+    labels = circuit.public_labels(store, [(r.person, r.name)
+                                           for r in table.lines + table.provisional
+                                           if not r.withheld])
+    return dataclass_replace(
+        table,
+        lines=tuple(dataclass_replace(r, name=labels.get(r.person, r.name))
+                    for r in table.lines),
+        provisional=tuple(dataclass_replace(r, name=labels.get(r.person, r.name))
+                          for r in table.provisional))
 
 
 @public.get("/rating", response_class=HTMLResponse)
-def rating_page(request: Request, store: StoreDep) -> Response:
-    lines = _public_ratings(store)
-    return render(request, "public/rating.html", lines=lines,
-                  provisional_games=circuit.RATING.provisional_games)
+def rating_page(request: Request, store: StoreDep, pool: str | None = None,
+                as_of: str | None = None) -> Response:
+    table = _rating(store, pool, as_of)
+    query = urlencode({k: v for k, v in (("pool", table.pool), ("as_of", as_of or ""))
+                       if v})
+    return render(request, "public/rating.html", table=table, model=circuit.RATING,
+                  as_of=as_of or "", query=query)
 
 
 @public.get("/rating.{fmt}")
-def rating_export(store: StoreDep, fmt: str) -> Response:
-    return _export(_rating_rows(_public_ratings(store)), "rating", fmt)
+def rating_export(request: Request, store: StoreDep, fmt: str, pool: str | None = None,
+                  as_of: str | None = None) -> Response:
+    table = _rating(store, pool, as_of)
+    _ = gettext_of(request)
+    return _export(_rating_rows(table, _("(name withheld)")),
+                   f"rating-{table.pool}-{table.as_of.isoformat()}", fmt)
 
 
 @public.get("/people/{player}", response_class=HTMLResponse)
@@ -184,7 +209,8 @@ def person_page(request: Request, store: StoreDep, player: int) -> Response:
         page = None
     if page is None:
         raise HTTPException(404, "no such person")
-    return render(request, "public/person.html", page=page)
+    charts = {r.pool: rating_chart(r.history) for r in page.ratings}
+    return render(request, "public/person.html", page=page, charts=charts)
 
 
 # ---------------------------------------------------------------------------
