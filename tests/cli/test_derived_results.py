@@ -36,7 +36,7 @@ def club(tmp_path: Path) -> Iterator[tuple[str, object]]:
         uc.check_in_players(store, "club4", [], who="d", everyone_but=True, division="club")
         play_out(store, "club4", "club", seed=4)
         cc.grant_qualification(store, "club4", "club", "sel27", label="Selection 2027",
-                               seats=3, who="d")
+                               seats=3, who=cc.Acting.operator("d"))
         yield url, store
 
 
@@ -136,7 +136,7 @@ def test_a_changed_seat_is_flagged_to_the_event_it_leads_to(
     _url, store = club
     uc.create_tournament(store, "japan-championship", who="d", slug="sel27",  # type: ignore[arg-type]
                          date="2027-02-01")
-    cc.set_quota(store, "sel27", "open", "sel27", 3, who="d")  # type: ignore[arg-type]
+    cc.set_quota(store, "sel27", "open", "sel27", 3, who=cc.Acting.operator("d"))  # type: ignore[arg-type]
     third, rnd, fix = _third_drops(store, tmp_path)
     t = uc.read(store, "club4")  # type: ignore[arg-type]
     table = next(x for x in t.division("club").stages[-1].rounds[-1].tables
