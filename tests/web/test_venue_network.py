@@ -48,8 +48,9 @@ def csrf(client: httpx.Client, url: str) -> str:
     return found.group(1)
 
 
-def flash(page: str) -> str:
-    found = re.search(r'<p class="flash (\w+)[^"]*"[^>]*>(.*?)</p>', page, re.S)
+def checked(page: str) -> str:
+    """What the address page says of its check: ``ok: …`` or ``error: …``."""
+    found = re.search(r'<p class="flash (\w+) reach" id="reach"[^>]*>(.*?)</p>', page, re.S)
     return f"{found.group(1)}: {found.group(2)}" if found else ""
 
 
@@ -123,36 +124,34 @@ def test_the_director_pages_are_the_laptops_until_a_director_signs_in_there(
 def test_the_address_page_checks_that_the_address_answers(site: Server,
                                                           laptop_only: Server) -> None:
     here = f"http://127.0.0.1:{site.port}"
+
+    def choose(laptop: httpx.Client, address: str, lang: str) -> str:
+        laptop.post(here + "/director/address", data={
+            "csrf": csrf(laptop, here + "/director/address"), "address": address})
+        return laptop.get(here + f"/director/address?lang={lang}").text
+
     with browser() as laptop:
         laptop.post(here + "/director/login", data={
             "csrf": csrf(laptop, here + "/director/login"), "name": "boss",
             "password": PASSWORD})
         # This server's address on "the venue's network": it answers.
-        page = laptop.post(here + "/director/address?lang=en", data={
-            "csrf": csrf(laptop, here + "/director/address"),
-            "address": f"{PHONE}:{site.port}"}).text
-        said = flash(page)
+        page = choose(laptop, f"{PHONE}:{site.port}", "en")
+        said = checked(page)
         assert said.startswith("ok:") and "This computer reached meldtour at " \
             f"http://{PHONE}:{site.port}" in said, said
         assert f'id="public">http://{PHONE}:{site.port}<' in page
-        assert 'id="reach"' in page
         # A server that listens on 127.0.0.1 only: nothing answers there, and the page
         # says how to start it.
-        page = laptop.post(here + "/director/address?lang=ko", data={
-            "csrf": csrf(laptop, here + "/director/address"),
-            "address": f"http://{PHONE}:{laptop_only.port}"}).text
-        said = flash(page)
+        page = choose(laptop, f"http://{PHONE}:{laptop_only.port}", "ko")
+        said = checked(page)
         assert said.startswith("error:") and "아무것도 응답하지 않습니다" in said \
             and "make run" in said, said
-        page = laptop.post(here + "/director/address/check?lang=ja", data={
-            "csrf": csrf(laptop, here + "/director/address")}).text
-        assert "何も応答しません" in flash(page)
+        laptop.post(here + "/director/address/check", data={
+            "csrf": csrf(laptop, here + "/director/address")})
+        assert "何も応答しません" in checked(laptop.get(here + "/director/address?lang=ja").text)
         # Back to the address that answers.
-        page = laptop.post(here + "/director/address?lang=en", data={
-            "csrf": csrf(laptop, here + "/director/address"),
-            "address": f"http://{PHONE}:{site.port}"}).text
-        assert flash(page).startswith("ok:")
-        page = laptop.get(here + "/director/address?lang=en").text
+        page = choose(laptop, f"http://{PHONE}:{site.port}", "en")
+        assert checked(page).startswith("ok:")
         assert f"boss: http://{PHONE}:{laptop_only.port} → http://{PHONE}:{site.port}" in page
 
 
@@ -171,7 +170,7 @@ def test_only_the_administrator_sets_the_public_address(site: Server) -> None:
         r = admin.post(here + "/director/accounts", data={
             "csrf": csrf(admin, here + "/director"), "name": "director-b",
             "password": "b's own secret"})
-        assert "director-b" in r.text
+        assert "director-b" in r.text, re.findall(r"<p class=\"flash[^<]*", r.text)
         b.post(here + "/director/login", data={
             "csrf": csrf(b, here + "/director/login"), "name": "director-b",
             "password": "b's own secret"})
