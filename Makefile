@@ -33,7 +33,7 @@ $(NATIVE): $(STAMP) $(SOLVER_SOURCES) tools/build_solver.py
 	$(PY) tools/build_solver.py && touch $(NATIVE) || true
 
 run: install
-	$(PY) -m meldtour.web --host 127.0.0.1 --port 8000
+	$(PY) -m meldtour.web --port 8000
 
 lint: install
 	$(VENV)/bin/ruff check src tests bench

@@ -27,8 +27,10 @@ class Server:
     """One uvicorn process; ``start()`` waits until ``/healthz`` answers."""
 
     def __init__(self, url: str, where: Path, env: dict[str, str] | None = None,
-                 port: int | None = None) -> None:
+                 port: int | None = None, host: str | None = "127.0.0.1") -> None:
+        """``host`` None: the server's own default (every interface)."""
         self.url = url
+        self.host = host
         self.where = where
         self.extra = env or {}
         self.port = port or free_port()
@@ -45,7 +47,8 @@ class Server:
         with self.logfile.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "meldtour.web",
-                 "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
+                 *(("--host", self.host) if self.host else ()),
+                 "--port", str(self.port), "--log-level", "warning"],
                 cwd=self.where, env=env, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while True:

@@ -153,7 +153,8 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/director/t/{slug}/d/{key}/online"): "tournament",
     # the venue: the public address, the print page, the projector's list by name
     ("GET", "/director/address"): "director",
-    ("POST", "/director/address"): "director",
+    ("POST", "/director/address"): "administrator",
+    ("POST", "/director/address/check"): "director",
     ("GET", "/address/check"): "public",
     ("GET", "/director/t/{slug}/print"): "tournament",
     ("GET", "/t/{slug}/seats/names"): "public",

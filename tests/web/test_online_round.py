@@ -126,3 +126,31 @@ def test_an_official_tournament_refuses_computer_players(client: TestClient) -> 
     again = client.post(f"/director/t/japan/d/{key}/online/start",
                         data={"csrf": csrf(client, page)})
     assert "already played online" in again.text
+
+
+@pytest.mark.parametrize("env", ["production", "development"])
+def test_the_seat_cookie_is_secure_in_production(tmp_path: Path, env: str) -> None:
+    """Issue 26, finding 8: the online round's seat cookie, like the lobby's, is sent
+    only over HTTPS outside development (and still over http:// on a venue laptop run
+    in development)."""
+    import secrets
+
+    from meldtour.web.config import Settings
+
+    settings = Settings(env=env, secret_key=secrets.token_urlsafe(40))
+    with make_client(tmp_path, settings) as c:
+        sign_up(c)
+        store = web(c).store()
+        key = seated(store, "japan-championship", "japan")
+        page = f"/director/t/japan/d/{key}/online?lang=en"
+        c.post(f"/director/t/japan/d/{key}/online/start", data={"csrf": csrf(c, page)})
+        tid = online.tournament_of(store, "japan")[0]
+        g = online.round_games(store, tid, key, 0, 1)[0]
+        live: LiveServer = c.app.state.live  # type: ignore[attr-defined]
+        assert live.online is not None
+        token = live.online.seat_token(g.game_id, g.seats[0]["player"])
+        sat = c.get(f"/online/seat/{g.game_id}/{token}", follow_redirects=False)
+        assert sat.status_code == 303
+        cookie = sat.headers["set-cookie"]
+        assert "HttpOnly" in cookie and "Path=/play" in cookie
+        assert ("Secure" in cookie) == (env == "production"), cookie

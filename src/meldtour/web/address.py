@@ -7,25 +7,33 @@ for the installation), else ``MELDTOUR_PUBLIC_URL``, else the request's own.
 :func:`network_addresses` lists the laptop's addresses on its networks (standard
 library only: the interfaces' IPv4 addresses by ``ioctl`` on Linux and the IPv6 ones
 from ``/proc/net/if_inet6``, else the host name's addresses), so the director can pick
-the one the venue's Wi-Fi reaches.
+the one the venue's Wi-Fi reaches. :func:`reach` checks that an address answers as
+meldtour from this computer (``/healthz``, with a short time limit): a server that
+listens on 127.0.0.1 only, or a laptop now on another network, is told at once, with
+what to do, rather than by every phone at the venue.
 """
 
 from __future__ import annotations
 
 import contextlib
+import http.client
 import ipaddress
+import json
 import socket
+import ssl
 import struct
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fastapi import Request
 
-from meldtour.application.venue import is_loopback, public_address
+from meldtour.application.venue import is_loopback, public_address, public_address_set
+from meldtour.store.db import Store
 
-__all__ = ["NetworkAddress", "is_loopback", "network_addresses", "public_base",
-           "public_url"]
+__all__ = ["REACH_SECONDS", "NetworkAddress", "Reach", "address_notice", "is_loopback",
+           "network_addresses", "public_base", "public_url", "reach"]
 
 
 def public_base(request: Request) -> str:
@@ -40,6 +48,15 @@ def public_base(request: Request) -> str:
     if configured:
         return configured.rstrip("/")
     return str(request.base_url).rstrip("/")
+
+
+def address_notice(request: Request, store: Store) -> dict[str, str] | None:
+    """The public address as every director's dashboard shows it while it differs from
+    the address the director's browser uses: the address, who set it and when (UTC)."""
+    found = public_address_set(store)
+    if found is None or found.address == str(request.base_url).rstrip("/"):
+        return None
+    return {"address": found.address, "who": found.who, "at": found.at[:16].replace("T", " ")}
 
 
 def public_url(request: Request, path: str) -> str:
@@ -105,3 +122,70 @@ def network_addresses() -> list[NetworkAddress]:
                 if _usable(ip) and all(a.ip != ip for a in found):
                     found.append(NetworkAddress("", ip))
     return sorted(found, key=lambda a: (a.version, a.interface, a.ip))
+
+
+#: How long :func:`reach` waits for an address to connect, and then to answer.
+REACH_SECONDS = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """What asking an address for meldtour's ``/healthz`` found: ``code`` is
+    ``answers``, ``refused`` (nothing listens there: the server listens on 127.0.0.1
+    only, or on another port), ``timeout`` (no answer in time: another network, or a
+    firewall), ``unreachable`` (no route to it from here), ``no_name`` (the name is not
+    found), ``certificate`` (HTTPS with a certificate this computer does not trust) or
+    ``not_meldtour`` (something else answers)."""
+
+    code: str
+    address: str
+
+    @property
+    def ok(self) -> bool:
+        return self.code == "answers"
+
+    @property
+    def port(self) -> int:
+        parts = urlsplit(self.address)
+        return parts.port or (443 if parts.scheme == "https" else 80)
+
+
+def reach(address: str, timeout: float = REACH_SECONDS) -> Reach:
+    """Ask ``address`` (a normalised public address) for ``/healthz`` as a phone would,
+    from this computer, waiting at most ``timeout`` seconds to connect and as long for
+    the answer; no redirect is followed. It blocks: call it from a worker thread (a
+    ``def`` route), never on the event loop."""
+    parts = urlsplit(address)
+    host = parts.hostname or ""
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    conn: http.client.HTTPConnection
+    if parts.scheme == "https":
+        conn = http.client.HTTPSConnection(host, port, timeout=timeout,
+                                           context=ssl.create_default_context())
+    else:
+        conn = http.client.HTTPConnection(host, port, timeout=timeout)
+    try:
+        conn.request("GET", "/healthz", headers={"Accept": "application/json",
+                                                 "User-Agent": "meldtour-address-check"})
+        answer = conn.getresponse()
+        body = answer.read(4096)
+        try:
+            found = json.loads(body) if answer.status == 200 else None
+        except ValueError:
+            found = None
+        ok = isinstance(found, dict) and found.get("ok") is True
+        return Reach("answers" if ok else "not_meldtour", address)
+    except ssl.SSLError:
+        return Reach("certificate", address)
+    except ConnectionRefusedError:
+        return Reach("refused", address)
+    except socket.gaierror:
+        return Reach("no_name", address)
+    except TimeoutError:
+        return Reach("timeout", address)
+    except (http.client.HTTPException, ConnectionError):
+        return Reach("not_meldtour", address)
+    except OSError:
+        return Reach("unreachable", address)
+    finally:
+        conn.close()

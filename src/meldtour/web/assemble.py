@@ -34,6 +34,7 @@ from . import errors, redact
 from .config import Settings
 from .deps import gettext_of
 from .director.deps import LoginRequired, Web, render
+from .director.gate import LaptopGate
 from .director.routes import (
     clock,
     director,
@@ -45,7 +46,7 @@ from .director.routes import (
     venue,
     visitors,
 )
-from .limits import BodyLimit
+from .limits import BodyLimit, ClientSlots
 from .routes import circuit, play, public, review, site, votes
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,10 @@ def assemble(settings: Settings) -> FastAPI:
     redact.install()  # no scorer or seat link in the access log
     app = FastAPI(title="meldtour", version=__version__)
     app.add_middleware(BodyLimit)  # bounded input: 413 / close 1009 (web/limits.py)
+    # The director's pages answer only this computer until a director signed in here.
+    app.add_middleware(LaptopGate)
     app.state.settings = settings
+    app.state.streams = ClientSlots()  # live-standings streams per client address
     # The store, opened on first use; a test may put a Web of its own on the app.
     app.state.director = Web(settings)
     app.state.live = live_server(app, settings)

@@ -1,21 +1,37 @@
-"""Bounded input: how much a client may send in one request or one WebSocket message.
+"""Bounded input: how much a client may send in one request or one WebSocket message,
+how long it may take to send a request's header, and how many live-standings streams
+one client address may hold.
 
-The server (``meldtour serve``, :mod:`meldtour.web.serve`) refuses a WebSocket message
-over :data:`WS_MAX_BYTES` before it is read whole (uvicorn's ``ws_max_size``, counted
-after decompression), and :class:`BodyLimit` refuses a request body over its limit
-with 413 as soon as the header or the bytes read say so, without reading the rest —
-also when the app runs under another server. A page's forms and JSON are small; only
-the director's imports (CSV/XLSX of players) are allowed more.
+The server (``python -m meldtour.web``, :mod:`meldtour.web.__main__`) refuses a
+WebSocket message over :data:`WS_MAX_BYTES` before it is read whole (uvicorn's
+``ws_max_size``, counted after decompression), and :class:`BodyLimit` refuses a request
+body over its limit with 413 as soon as the header or the bytes read say so, without
+reading the rest — also when the app runs under another server. A page's forms and
+JSON are small; only the director's imports (CSV/XLSX of players) are allowed more.
+
+A connection must bring a complete request header within :data:`HEADER_SECONDS` of
+opening (or of its previous response): :class:`TimelyH11` closes it otherwise, so a
+client that opens connections and sends nothing, or half a header, holds none of them
+for long (plain uvicorn closes only an idle connection *after* a response). And one
+client address holds at most :data:`STREAMS_PER_CLIENT` live-standings streams at a
+time (:class:`ClientSlots`): a browser opens at most six connections to a site, so
+only a script meets the limit; the page then polls instead.
 """
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
+import h11
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from meldtour.core import jsontext
 from meldtour.core.refusal import Refused
@@ -32,6 +48,11 @@ UPLOAD_MAX_BYTES = 10 * 1024 * 1024
 WS_MAX_BYTES = 64 * 1024
 #: How deep a client's JSON may nest (a board is a list of lists of tiles: 3).
 JSON_MAX_DEPTH = 32
+#: How long a connection may take to bring a complete request header, in seconds, from
+#: its opening or from its previous response (a phone's header is one packet).
+HEADER_SECONDS = 10.0
+#: How many live-standings streams one client address may hold at once.
+STREAMS_PER_CLIENT = 8
 
 
 class TooLarge(ValueError):
@@ -206,6 +227,104 @@ def _printable(path: str) -> str:
     return "".join(ch for ch in path if not jsontext.is_control(ch))
 
 
+class TimelyH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol (h11) with a deadline for the request header: a
+    connection that has not sent a whole header :data:`HEADER_SECONDS` after it opened,
+    or after its previous response, is closed. Once a header is in, the request runs
+    as long as it needs (a body is bounded by :class:`BodyLimit`, a WebSocket by its
+    pings)."""
+
+    header_seconds: float = HEADER_SECONDS
+    _deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def handle_events(self) -> None:
+        cycle = self.cycle
+        super().handle_events()
+        if self.cycle is not cycle:  # a whole header came in: its request runs
+            self._disarm()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+
+    def on_response_complete(self) -> None:
+        self._arm()  # the next request's header, if the client keeps the connection
+        super().on_response_complete()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.header_seconds, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.cycle is not None and not self.cycle.response_complete:
+            return  # a request is running (pipelined): its response rearms
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+class ClientSlots:
+    """At most ``most`` things at once per client address (the live-standings streams):
+    :meth:`take` says whether one more may start, :meth:`give` ends one. In this
+    process's memory: each server process counts its own."""
+
+    def __init__(self, most: int = STREAMS_PER_CLIENT) -> None:
+        self.most = most
+        self._held: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> bool:
+        with self._lock:
+            if self._held[client] >= self.most:
+                return False
+            self._held[client] += 1
+            return True
+
+    def give(self, client: str) -> None:
+        with self._lock:
+            self._held[client] -= 1
+            if self._held[client] <= 0:
+                del self._held[client]
+
+    def held(self, client: str) -> int:
+        return self._held.get(client, 0)
+
+
+class HeldStream(StreamingResponse):
+    """A streaming response that gives its client's slot back when it ends, however it
+    ends (finished, the client gone, the server stopping): ``release`` runs once."""
+
+    def __init__(self, content: Any, *, release: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._release: Callable[[], None] | None = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            release, self._release = self._release, None
+            if release is not None:
+                release()
+
+
+#: The refusal of one stream too many (the page then polls).
+STREAMS_OVER = N_("Too many live standings are open from your address: this page updates "
+                  "itself every second instead.")
+
+
 def parse_json(data: bytes | str, limit: int = JSON_MAX_DEPTH) -> Any:
     """``json.loads`` that refuses nesting past ``limit`` before parsing (so a body nested
     100,000 deep never reaches the recursive parser) and numbers too long to convert
@@ -224,5 +343,6 @@ def parse_json(data: bytes | str, limit: int = JSON_MAX_DEPTH) -> Any:
         raise TooLarge(str(exc)) from None
 
 
-__all__ = ["BODY_MAX_BYTES", "JSON_MAX_DEPTH", "UPLOAD_MAX_BYTES", "WS_MAX_BYTES", "BodyLimit",
-           "TooLarge", "parse_json"]
+__all__ = ["BODY_MAX_BYTES", "HEADER_SECONDS", "JSON_MAX_DEPTH", "STREAMS_OVER",
+           "STREAMS_PER_CLIENT", "UPLOAD_MAX_BYTES", "WS_MAX_BYTES", "BodyLimit", "ClientSlots",
+           "HeldStream", "TimelyH11", "TooLarge", "parse_json"]

@@ -90,6 +90,10 @@ ACTIONS: Mapping[str, str] = {
     "undo_check_in": N_("%(who)s undid a check-in: %(what)s."),
     "void_votes": N_("%(who)s voided the votes of one source: %(what)s."),
     "vote_codes": N_("%(who)s made vote codes: %(what)s."),
+    "public_address": N_("%(who)s changed the public address that every QR code carries: "
+                         "%(what)s."),
+    "network_opened": N_("%(who)s signed in on the computer that runs meldtour: from then on "
+                         "the director's pages answer the venue's network too: %(what)s."),
     "withdraw_source": N_("%(who)s withdrew the registrations of one source: %(what)s."),
 }
 #: An action with no sentence yet (a newer code): still a sentence, with its code.

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, Response
 from limits import RateLimitItemPerMinute
 from starlette.concurrency import run_in_threadpool
 
@@ -43,6 +43,7 @@ from ..director.views import (
     went_out,
 )
 from ..i18n import environment
+from ..limits import STREAMS_OVER, ClientSlots, HeldStream
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -319,6 +320,12 @@ async def standings_events(request: Request, slug: str, division: str | None = N
     web = get_web(request)  # not a dependency: a sync one costs a worker thread hop
     push = division is not None
     projector, lang = view == "projector", locale_of(request)
+    # At most limits.STREAMS_PER_CLIENT streams per client address (429 beyond: the
+    # page polls instead); the slot is given back when the stream ends.
+    slots: ClientSlots = request.app.state.streams
+    client = client_of(request)
+    if not slots.take(client):
+        raise HTTPException(429, STREAMS_OVER, headers={"Retry-After": "30"})
 
     def opening() -> int:
         mark = usecases.audit_mark(web.store(), slug)
@@ -329,7 +336,11 @@ async def standings_events(request: Request, slug: str, division: str | None = N
     try:
         mark = await run_in_threadpool(opening)
     except NotFound as exc:
+        slots.give(client)
         raise HTTPException(404, exc.refusal) from None
+    except BaseException:
+        slots.give(client)
+        raise
     has = request.headers.get("last-event-id") or has
 
     async def stream() -> AsyncIterator[str]:
@@ -363,8 +374,9 @@ async def standings_events(request: Request, slug: str, division: str | None = N
                 else:
                     yield ": still here\n\n"
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return HeldStream(stream(), release=lambda: slots.give(client),
+                      media_type="text/event-stream",
+                      headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @router.get("/t/{slug}/seats", response_class=HTMLResponse)

@@ -29,7 +29,7 @@ from meldtour.tournament.seating import SEATERS, seaters_for
 from meldtour.tournament.side import family_prizes
 from meldtour.tournament.templates import TEMPLATES, from_template
 
-from ...address import public_url
+from ...address import address_notice, public_url
 from ...deps import client_of, load_tournament
 from .. import accounts
 from ..audit_words import audit_lines, local_time, who_text, zone_name, zone_of
@@ -187,6 +187,7 @@ def add_account(request: Request, store: StoreDep, director: DirectorDep,
 def dashboard(request: Request, store: StoreDep, director: DirectorDep) -> Response:
     rows = owners.tournaments_of(store, director.id)
     return render(request, "director/dashboard.html", account=director, tournaments=rows,
+                  address=address_notice(request, store),
                   admin=owners.administrator_id(store) == director.id,
                   templates=TEMPLATE_TITLES, presets=list(PRESETS))
 

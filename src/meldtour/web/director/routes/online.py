@@ -130,7 +130,9 @@ async def seat_link(request: Request, game_id: str, token: str) -> Response:
     if gid is None:
         raise HTTPException(404, "no such seat")
     response = RedirectResponse(f"/play/t/{gid}", status_code=303)
+    # Secure outside development, as the lobby's seat cookie (routes/play.py).
     response.set_cookie(COOKIE + gid, token, max_age=7 * 24 * 3600, httponly=True,
-                        samesite="lax", path="/play")
+                        samesite="lax", path="/play",
+                        secure=not request.app.state.settings.is_development)
     return response
 
