@@ -27,6 +27,7 @@ from meldtour.store.db import RowExists, Store
 from meldtour.store.models import WinnerPollRow
 from meldtour.store.repository import Loaded, load, now
 from meldtour.tournament import TournamentError
+from meldtour.tournament.registration import refuse_invisible
 from meldtour.tournament.side import PollError, Vote, WinnerPoll, draw_prizes, open_poll
 from meldtour.tournament.side import cast_vote as side_cast_vote
 from meldtour.tournament.stages import stage_ranking
@@ -218,6 +219,10 @@ def cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
     it.)"""
     if not re.fullmatch(r"[A-Za-z0-9_-]{8,64}", voter):
         raise UseCaseError("usecase.voter_key")
+    try:
+        refuse_invisible(name)
+    except TournamentError as exc:
+        raise UseCaseError.of(exc) from None
     try:
         return _cast_vote(store, slug, division, voter, finalist, name, code, source)
     except RowExists:

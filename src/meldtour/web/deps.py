@@ -8,12 +8,12 @@ The one copy of each, for the site's pages, the game pages and the director's (w
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable
 from typing import Any
 
 from fastapi import HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse
-from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from meldtour import application as usecases
@@ -21,6 +21,7 @@ from meldtour.store.db import Store
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament
 
+from .counters import counter_storage
 from .i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
 
 #: How long the ``lang`` cookie keeps a language chosen with ``?lang=``.
@@ -73,8 +74,8 @@ def client_limiter(request: Request) -> MovingWindowRateLimiter:
     limiter: MovingWindowRateLimiter | None = getattr(request.app.state, "client_limiter",
                                                       None)
     if limiter is None:
-        url = request.app.state.settings.redis_url
-        limiter = MovingWindowRateLimiter(storage_from_string(url or "memory://"))
+        limiter = MovingWindowRateLimiter(counter_storage(request.app.state.settings.redis_url,
+                                                          request.app.state.settings.redis_prefix))
         request.app.state.client_limiter = limiter
     return limiter
 
@@ -85,6 +86,10 @@ def client_of(request: Request) -> str:
 
 
 def source_of(request: Request, slug: str) -> str:
-    """Where a public form's post came from, as the director may see it: a short hash
-    of the client's address and the tournament (never the address)."""
-    return hashlib.sha256(f"{slug}:{client_of(request)}".encode()).hexdigest()[:8]
+    """Where a public form's post came from, as the director may see it: a short HMAC
+    of the tournament and the client's address under the site's secret key (never the
+    address, and not a plain hash: one would give the address back to a search of
+    every address in an hour)."""
+    key = hashlib.sha256(b"meldtour/source/" + request.app.state.settings.secret_key.encode())
+    mac = hmac.new(key.digest(), f"{slug}:{client_of(request)}".encode(), hashlib.sha256)
+    return mac.hexdigest()[:8]

@@ -9,7 +9,6 @@ nobody whom the director marked private.
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from collections.abc import Iterable, Sequence
@@ -22,6 +21,7 @@ from starlette.datastructures import FormData
 
 from meldtour import application as usecases
 from meldtour.application import circuit
+from meldtour.application.spreadsheet import csv_text, safe_cell
 from meldtour.core.refusal import render as render_refusal
 from meldtour.store import owners
 from meldtour.tournament.ranking import DEFAULT_WEIGHTS
@@ -81,20 +81,9 @@ def _rating_rows(lines: Iterable[circuit.RatingLine]) -> list[list[Any]]:
     return rows
 
 
-def _safe(value: object) -> object:
-    """A text cell a spreadsheet would run as a formula is quoted (CSV injection)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
 def _export(rows: Sequence[Sequence[Any]], name: str, fmt: str) -> Response:
     if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf)
-        for row in rows:
-            writer.writerow([_safe(v) for v in row])
-        return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8",
+        return Response("\ufeff" + csv_text(rows), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
     if fmt != "xlsx":
         raise HTTPException(404, "exports: .csv or .xlsx")
@@ -105,7 +94,7 @@ def _export(rows: Sequence[Sequence[Any]], name: str, fmt: str) -> Response:
     assert ws is not None
     ws.title = name[:31]
     for row in rows:
-        ws.append([_safe(v) for v in row])
+        ws.append([safe_cell(v) for v in row])
     out = io.BytesIO()
     wb.save(out)
     return Response(out.getvalue(), headers={
