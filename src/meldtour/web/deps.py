@@ -10,11 +10,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import HTTPException, Request, WebSocket
+from fastapi import Depends, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse
 from limits.strategies import MovingWindowRateLimiter
+from starlette.datastructures import FormData
 
 from meldtour import application as usecases
 from meldtour.store.db import Store
@@ -65,6 +66,22 @@ def load_tournament(store: Store, slug: str) -> Tournament:
 
 
 __all__ = ["gettext_of", "load_tournament", "locale_of", "render"]
+
+
+async def read_form(request: Request) -> FormData:
+    """The request's form, read on the event loop (reading waits for the body) so that
+    the route itself can be a ``def`` route, which FastAPI runs in a worker thread: no
+    route does the store's work on the loop. A form a dependency has read already (the
+    CSRF check, a list's bounded reading) is the one given; a body that a bounded
+    reading refused and left unread gives no fields (the route says why)."""
+    try:
+        return await request.form()
+    except RuntimeError:  # "Stream consumed": refused before, e.g. a list over its bound
+        return FormData()
+
+
+#: A ``def`` route's form: ``form: FormDep``.
+FormDep = Annotated[FormData, Depends(read_form)]
 
 
 def client_limiter(request: Request) -> MovingWindowRateLimiter:

@@ -26,7 +26,7 @@ from meldtour.core.refusal import render as render_refusal
 from meldtour.store import owners
 from meldtour.tournament.ranking import DEFAULT_WEIGHTS
 
-from ..deps import load_tournament
+from ..deps import FormDep, load_tournament
 from ..director.deps import (
     DirectorDep,
     StoreDep,
@@ -266,11 +266,10 @@ def people_merge(request: Request, store: StoreDep, director: DirectorDep,
 
 
 @director.post("/people/{player}/split")
-async def people_split(request: Request, store: StoreDep, director: DirectorDep,
-                       player: int) -> Response:
+def people_split(request: Request, store: StoreDep, director: DirectorDep,
+                 player: int, form: FormDep) -> Response:
     _administrator(request, store, director)
     _ = gettext_of(request)
-    form = await request.form()
     name = str(form.get("name", ""))
     chosen = [str(x) for x in form.getlist("tournament")]
     try:
@@ -428,9 +427,9 @@ def _form_of(form: FormData, key: str, new: bool) -> circuit.RankingForm:
 
 
 @director.post("/rankings")
-async def ranking_create(request: Request, store: StoreDep, director: DirectorDep) -> Response:
+def ranking_create(request: Request, store: StoreDep, director: DirectorDep,
+                   form: FormDep) -> Response:
     _rankings_admin(request, store, director)
-    form = await request.form()
     key = form.get("key")
     return _ranking_save(request, store, director,
                          _form_of(form, key.strip()[:100] if isinstance(key, str) else "",
@@ -438,11 +437,11 @@ async def ranking_create(request: Request, store: StoreDep, director: DirectorDe
 
 
 @director.post("/rankings/{key}")
-async def ranking_post(request: Request, store: StoreDep, director: DirectorDep,
-                       key: str) -> Response:
+def ranking_post(request: Request, store: StoreDep, director: DirectorDep,
+                 key: str, form: FormDep) -> Response:
     _rankings_admin(request, store, director)
     _stored(store, key)
-    return _ranking_save(request, store, director, _form_of(await request.form(), key, False))
+    return _ranking_save(request, store, director, _form_of(form, key, False))
 
 
 def _ranking_save(request: Request, store: Any, director: Any,
