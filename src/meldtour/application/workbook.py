@@ -47,10 +47,11 @@ register({
     "players.xlsx_busy": "other lists are being read just now: try again in a moment",
 })
 
-#: One part of a workbook, inflated: 8 MiB (a sheet of 5,000 players is under 2 MiB).
-MAX_PART = 8 * 1024 * 1024
-#: All the parts, inflated: 24 MiB.
-MAX_TOTAL = 24 * 1024 * 1024
+#: One part of a workbook, inflated: 4 MiB (a sheet of 5,000 players is under 2 MiB;
+#: openpyxl reads 4 MiB of shared strings in about 4 s on a busy core).
+MAX_PART = 4 * 1024 * 1024
+#: All the parts, inflated: 16 MiB.
+MAX_TOTAL = 16 * 1024 * 1024
 #: Parts in one workbook (a workbook saved by a spreadsheet program has a dozen or two).
 MAX_PARTS = 200
 _CHUNK = 64 * 1024

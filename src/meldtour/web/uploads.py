@@ -4,6 +4,7 @@ process.
 A route that reads a list is a ``def`` route (FastAPI runs it in a worker thread), so
 the event loop — every live standings stream and game socket of the process — goes on
 meanwhile. Text (CSV, a pasted list) is read in that thread: it is bounded and linear.
+(A text file over :data:`IN_THREAD` is read in a child like a workbook.)
 A workbook is bounded first (:func:`meldtour.application.workbook.bounded_workbook`:
 each part's inflated size, read from the archive's directory and counted again while
 inflating) and then parsed by openpyxl (through defusedxml) in a child process with a
@@ -25,12 +26,16 @@ from typing import Any
 
 from meldtour.application.errors import UseCaseError
 from meldtour.application.roster import Kind, RosterRow, read_roster
+from meldtour.application.workbook import MAX_TOTAL, bounded_workbook
 from meldtour.core.refusal import Refused
 
 #: How long reading one workbook may take (a list of 5,000 players takes about a second).
 PARSE_SECONDS = 20.0
 #: The address space of the process that reads a workbook.
 PARSE_MEMORY = 1024 * 1024 * 1024
+#: A text list under this is read in the thread (a day's list: a few KB); a bigger one
+#: in a child too, whose pure Python checks then never hold the lock against the loop.
+IN_THREAD = 64 * 1024
 #: Workbooks read at once (the others wait, then are refused: ``players.xlsx_busy``).
 PARALLEL = 2
 
@@ -72,17 +77,20 @@ def read_list(raw: bytes | str, kind: Kind = "text", *, limit: int, max_rows: in
               seconds: float = PARSE_SECONDS) -> list[RosterRow]:
     """:func:`meldtour.application.read_roster`, a workbook in a child process. Call it
     from a worker thread (a ``def`` route): it waits for the child."""
-    if kind != "xlsx" or isinstance(raw, str):
+    if isinstance(raw, str) or len(raw) > limit or (kind != "xlsx" and len(raw) < IN_THREAD):
         return read_roster(raw, kind, limit=limit, max_rows=max_rows)
-    if len(raw) > limit:  # refused before a process starts
-        return read_roster(raw, kind, limit=limit, max_rows=max_rows)
+    if kind == "xlsx":
+        # The bounds here, in this thread (zlib inflates without the interpreter's lock):
+        # a bomb is refused at once; the child gets the parts stored, nothing to inflate.
+        raw = bounded_workbook(raw)
     if not _slots.acquire(timeout=seconds):
         raise UseCaseError("players.xlsx_busy")
     try:
         ctx = _workers()
         mine, theirs = ctx.Pipe(duplex=False)
         proc: Any = ctx.Process(target=_read, daemon=True,  # type: ignore[attr-defined]
-                                args=(theirs, raw, kind, limit, max_rows, PARSE_MEMORY))
+                                args=(theirs, raw, kind, max(limit, MAX_TOTAL + 2**20), max_rows,
+                                      PARSE_MEMORY))
         proc.start()
         theirs.close()
         try:
