@@ -25,10 +25,12 @@ from fastapi.testclient import TestClient
 
 from meldtour import application as usecases
 from meldtour.application.spreadsheet import safe_cell
+from meldtour.application.votes import shown_code
 from meldtour.web.config import Settings
 
 from ..circuit_play import play_out
 from ..web.test_director import csrf, make_client, sign_up, web
+from ..web.test_votes import finish, post_vote, seated_club
 
 STRANGER = ("127.0.0.5", 40000)
 
@@ -243,3 +245,71 @@ def test_the_rate_counters_keys_are_under_the_redis_prefix(tmp_path: Path) -> No
     finally:
         for k in r.scan_iter(f"{prefix}:*"):
             r.delete(k)
+
+
+# ------------------------------------------------------------ finding 5: the vote's prize
+
+
+def test_the_prize_cannot_be_had_by_guessing_a_code(tmp_path: Path, client: TestClient) -> None:
+    store = web(client).store()
+    slug = seated_club(store)
+    codes = usecases.make_vote_codes(store, slug, 8, who="d")
+    assert all(len(c) == 10 for c in codes)  # 25^10 codes, about 2^46
+    usecases.open_vote(store, slug, None, who="d", codes=True)
+    t = usecases.read(store, slug)
+    finalists = sorted(p for x in t.division("club").stages[0].rounds[0].tables
+                       for p in x.players)
+    holders = []
+    for card, finalist in zip(codes, finalists, strict=True):  # one card for each
+        holder = make_client(tmp_path)
+        holder.__enter__()
+        assert "Your vote for" in post_vote(holder, slug, str(finalist), code=card)
+        holders.append(holder)
+    usecases.close_vote(store, slug, None, who="d")
+    finish(store, slug)
+    draw = usecases.draw_vote_prizes(store, slug, None, 3, who="d").draw
+    assert draw is not None and draw.right == 1
+    number = finalists.index(draw.winner)
+    winning = codes[number]
+    # The public page names the card by its number, no character of its code.
+    public = client.get(f"/t/{slug}/vote?division=club&lang=en").text
+    assert f"#{number + 1}" in public
+    assert winning[-4:] not in public and winning[:4] not in public
+    # The stranger tries codes on the page, the winning one among them: the page says
+    # neither that one won nor what any code chose.
+    with stranger(client) as s:
+        for guess in ["ACDEFGHJKM", winning[:5] + "ACDEF", winning, shown_code(winning)]:
+            page = s.get(f"/t/{slug}/vote?division=club&code={guess}&lang=en").text
+            assert "You won a prize" not in page and "Your vote:" not in page
+        # Posting says the same for every code once the vote is closed (no oracle);
+        # while it is open, 30 wrong codes stop an address (tests/web/test_votes.py).
+        for guess in ["ACDEFGHJKM", winning]:
+            assert post_vote(s, slug, str(finalists[0]), code=guess) == (
+                "error: the vote is closed")
+    # The holder's own phone still hears it won.
+    mine = holders[number].get(f"/t/{slug}/vote?division=club&code={winning}&lang=en").text
+    assert "You won a prize" in mine and "Your vote:" in mine
+    for h in holders:
+        h.__exit__(None, None, None)
+
+
+# ------------------------------------------------------------ finding 12: a busy address
+
+
+def test_a_vote_without_cards_flags_a_busy_address_and_refuses_no_one(
+        tmp_path: Path, client: TestClient) -> None:
+    store = web(client).store()
+    slug = seated_club(store)
+    page = client.get(f"/director/t/{slug}/visitors?lang=en").text
+    assert "A vote with a prize draw should take vote cards" in page
+    usecases.open_vote(store, slug, None, who="d")
+    # A venue's 60 spectators behind one Wi-Fi address (each a phone of its own).
+    answers = []
+    for _ in range(60):
+        with TestClient(client.app, base_url="https://testserver", client=STRANGER) as s:
+            answers.append(post_vote(s, slug, "3"))
+    assert sum("Your vote for" in a for a in answers) == 60
+    assert usecases.polls(store, slug)["club"].votes == 60
+    # The director sees the address marked.
+    page = client.get(f"/director/t/{slug}/visitors?lang=en").text
+    assert 'class="burst"' in page and ">many votes<" in page
