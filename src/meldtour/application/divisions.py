@@ -18,6 +18,7 @@ from meldtour.tournament import (
     TournamentError,
     set_cap,
 )
+from meldtour.tournament.registration import refuse_invisible
 
 from .errors import UseCaseError, engine_error
 from .unit import Outcome, act
@@ -44,6 +45,7 @@ class DivisionSpec:
             raise TournamentError("usecase.bad_division_key", key=repr(self.key))
         if not self.name.strip():
             raise TournamentError("usecase.division_needs_name")
+        refuse_invisible(self.name)
         return Division(self.key, self.name.strip(), self.cap, _rules(self.rules),
                         self.formats, eligibility=self.eligibility.strip(),
                         keep_apart=self.keep_apart, groups_hard=self.groups_hard,
@@ -94,6 +96,7 @@ def edit_division(store: Store, slug: str | None, division: str, edit: DivisionE
         name = div.name if edit.name is None else edit.name.strip()
         if not name:
             raise TournamentError("usecase.division_needs_name")
+        refuse_invisible(name)
         structural = {
             "rules": edit.rules is not None and _rules(edit.rules) != div.rules,
             "formats": edit.formats is not None and edit.formats != div.formats,

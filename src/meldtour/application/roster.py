@@ -36,6 +36,7 @@ from meldtour.tournament.entries import check_generation, check_name, check_tags
 from .divisions import resolve_division
 from .errors import UseCaseError
 from .registration import PlayerEntry
+from .workbook import bounded_workbook
 
 register({
     "players.too_big": "the list is %(size)s bytes: at most %(limit)s",
@@ -178,6 +179,7 @@ def _cell(value: object) -> str:
 def _xlsx_rows(raw: bytes) -> list[tuple[int, list[str]]]:
     from openpyxl import load_workbook  # only for a workbook
 
+    raw = bounded_workbook(raw)  # its parts' sizes bounded before anything inflates
     try:
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError):

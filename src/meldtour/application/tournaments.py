@@ -14,6 +14,7 @@ from meldtour.store import tournaments as rows
 from meldtour.store.db import Store
 from meldtour.store.repository import Loaded, find_tournament, load, now, save, touch
 from meldtour.tournament import Tournament, TournamentError
+from meldtour.tournament.registration import refuse_invisible
 from meldtour.tournament.templates import from_template
 
 from .divisions import DivisionSpec
@@ -95,6 +96,13 @@ def _insert(store: Store, value: Tournament, template: str, *, who: str, name: s
     return slug, value
 
 
+def _visible(name: str) -> None:
+    try:
+        refuse_invisible(name)
+    except TournamentError as exc:
+        raise UseCaseError.of(exc) from None
+
+
 def create_blank_tournament(
     store: Store, *, who: str, name: str, date: str = "", venue: str = "",
     divisions: Sequence[DivisionSpec], seed: int = 0, slug: str | None = None,
@@ -103,6 +111,7 @@ def create_blank_tournament(
     least one division."""
     if not name.strip():
         raise UseCaseError("usecase.tournament_needs_name")
+    _visible(name)
     if not divisions:
         raise UseCaseError("usecase.needs_division")
     try:
@@ -138,6 +147,7 @@ def edit_tournament(store: Store, slug: str | None, *, who: str, name: str, date
     """Change the tournament's name, date and venue (audited)."""
     if not name.strip():
         raise UseCaseError("usecase.tournament_needs_name")
+    _visible(name)
     with store.transaction() as s:
         loaded = load(s, slug, "update")
         new = replace(loaded.value, name=name.strip(), date=date.strip())

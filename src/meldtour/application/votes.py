@@ -27,6 +27,7 @@ from meldtour.store.db import RowExists, Store
 from meldtour.store.models import WinnerPollRow
 from meldtour.store.repository import Loaded, load, now
 from meldtour.tournament import TournamentError
+from meldtour.tournament.registration import refuse_invisible
 from meldtour.tournament.side import PollError, Vote, WinnerPoll, draw_prizes, open_poll
 from meldtour.tournament.side import cast_vote as side_cast_vote
 from meldtour.tournament.stages import stage_ranking
@@ -34,9 +35,13 @@ from meldtour.tournament.stages import stage_ranking
 from .divisions import resolve_division
 from .errors import UseCaseError
 
-#: Vote codes: eight letters and digits no one confuses (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
+#: Vote codes: ten letters and digits no one confuses (no 0/O, 1/I/L, 2/Z, 5/S, 8/B):
+#: 25^10 (about 2^46) codes, and nothing of a code is ever shown in public (the prize
+#: draw names a card by its number). Cards printed before with eight still vote.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
-CODE_LENGTH = 8
+CODE_LENGTH = 10
+#: The lengths a code typed may have (the eight of cards printed before).
+CODE_LENGTHS = (8, 10)
 #: At most this many codes per tournament (cards for the biggest venue and more).
 MAX_CODES = 5000
 #: A code voter's key: ``code-`` and the code (a browser's key never has a dash there).
@@ -51,20 +56,22 @@ def normal_code(text: str) -> str | None:
     """The code a visitor typed, as stored (``ACDE-FGHJ``, ``acdefghj``, with spaces):
     ``None`` when it cannot be a code."""
     raw = re.sub(r"[\s\-]", "", text.upper())[:32]
-    if len(raw) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in raw):
+    if len(raw) not in CODE_LENGTHS or any(c not in CODE_ALPHABET for c in raw):
         return None
     return raw
 
 
 def shown_code(code: str) -> str:
-    """A code as printed: ``ACDE-FGHJ``."""
-    return f"{code[:4]}-{code[4:]}"
+    """A code as printed: ``ACDEF-GHJKM`` (``ACDE-FGHJ`` for a card printed before)."""
+    half = len(code) // 2
+    return f"{code[:half]}-{code[half:]}"
 
 
-def masked_code(code: str) -> str:
-    """A code as shown in public (the prize draw): its last four characters only, so
-    no one else can vote with it; the holder shows the card."""
-    return f"••••-{code[4:]}"
+def card_label(number: int) -> str:
+    """A card as the prize draw shows it in public: its printed number, never a
+    character of its code (the draw showed the last four of eight: a guess of the
+    other four won the prize)."""
+    return f"#{number}"
 
 
 @dataclass(frozen=True)
@@ -219,6 +226,10 @@ def cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
     if not re.fullmatch(r"[A-Za-z0-9_-]{8,64}", voter):
         raise UseCaseError("usecase.voter_key")
     try:
+        refuse_invisible(name)
+    except TournamentError as exc:
+        raise UseCaseError.of(exc) from None
+    try:
         return _cast_vote(store, slug, division, voter, finalist, name, code, source)
     except RowExists:
         return _cast_vote(store, slug, division, voter, finalist, name, code, source)
@@ -366,13 +377,15 @@ def draw_vote_prizes(store: Store, slug: str | None, division: str | None, prize
             raise UseCaseError.of(exc) from None
         assert drawn.draw is not None
         by_voter = {v.voter: v for v in rows}
+        card_numbers = {c: n for n, c in enumerate(poll_rows.codes(s, loaded.row.id), 1)}
 
         def label(voter: str) -> str:
             v = by_voter[voter]
             if v.name:
                 return v.name
             if voter.startswith(CODE_VOTER):
-                return masked_code(voter[len(CODE_VOTER):])
+                code = voter[len(CODE_VOTER):]
+                return card_label(card_numbers[code]) if code in card_numbers else ""
             return ""
 
         at = now()
@@ -393,11 +406,11 @@ __all__ = [
     "DrawView",
     "PollView",
     "VoteSource",
+    "card_label",
     "cast_vote",
     "close_vote",
     "draw_vote_prizes",
     "make_vote_codes",
-    "masked_code",
     "my_vote",
     "normal_code",
     "open_vote",

@@ -991,6 +991,7 @@ def cmd_export(store: Any, args: argparse.Namespace) -> int:
     """players.csv, results.csv (what `meldtour standings` reads), and per division
     standings and ranking; awards.csv when awarded."""
     from meldtour import application as uc
+    from meldtour.application.spreadsheet import write_csv
     from meldtour.tournament import stage_standings
     from meldtour.tournament.stages import final_ranking
     from meldtour.tournament.standings import score_json
@@ -1003,9 +1004,7 @@ def cmd_export(store: Any, args: argparse.Namespace) -> int:
 
     def write(name: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
         with (out / name).open("w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow(header)
-            w.writerows(rows)
+            write_csv(f, [header, *rows])
         written.append(name)
 
     write("players.csv", ["number", "name", "division", "tags", "generation", "status"],

@@ -60,6 +60,7 @@ from meldtour.core.search import PlayFinder
 from meldtour.core.state import GameState
 from meldtour.core.tiles import NotationError, format_tiles
 from meldtour.core.views import event_for, player_view
+from meldtour.core.visible import first_invisible
 from meldtour.players import Player
 from meldtour.players.base import no_play
 from meldtour.players.levels import make_player
@@ -103,11 +104,13 @@ HINT_WINDOW = 60.0
 
 
 #: The table's refusals of a request to sit down.
-TABLE_CODES = ("table.name", "table.seat", "table.taken")
+TABLE_CODES = ("table.name", "table.seat", "table.taken", "table.invisible")
 register({
     "table.name": "Please give a name.",
     "table.seat": "That is not a free seat at this table.",
     "table.taken": "Someone has just taken that seat.",
+    "table.invisible": "A name cannot hold invisible characters (such as a right-to-left "
+                       "mark): type it again without them.",
     "live.spectator": "spectators cannot move",
     "live.not_started": "the game has not started",
     "live.unknown_action": "unknown action %(action)r: one of play, draw, pass, redeal",
@@ -351,6 +354,8 @@ class LiveGame:
         name = " ".join(str(name).split())[:NAME_LENGTH]
         if not name:
             raise TableError("table.name")
+        if first_invisible(name) is not None:
+            raise TableError("table.invisible")
         if not 0 <= seat < len(self.config.seats) or self.config.seats[seat].kind != "human":
             raise TableError("table.seat")
         if self.keys[seat] is not None or self.state is not None:

@@ -33,7 +33,7 @@ from meldtour.core.refusal import register as register_codes
 
 from .model import Notice, Progress, Stage, Tournament, TournamentError
 from .refusals import status as _status
-from .registration import _promote
+from .registration import _promote, refuse_invisible
 
 register_codes({
     "registration.name_too_long": "a name has at most %(limit)s characters (this one has "
@@ -78,6 +78,7 @@ def check_name(name: str) -> str:
         raise TournamentError("registration.needs_name")
     if len(folded) > MAX_NAME:
         raise TournamentError("registration.name_too_long", limit=MAX_NAME, n=len(folded))
+    refuse_invisible(folded)
     return folded
 
 

@@ -40,6 +40,9 @@ TEMPLATES: Final = {
     # registration
     "division.started_registration_closed": "%(div)s has started: registration is closed",
     "registration.needs_name": "a registration needs a name",
+    "registration.invisible_character": "a name cannot hold the invisible character "
+                                        "%(char)s (it can make one name look like "
+                                        "another): type it again without it",
     "division.started_drop_instead": "%(div)s has started: drop the player instead",
     "registration.not_registered": "%(name)s is %(status)s, not registered",
     "division.started": "%(div)s has started",

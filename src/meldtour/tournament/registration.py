@@ -23,8 +23,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from meldtour.core.visible import code_point, first_invisible
+
 from .model import Notice, Progress, Registration, Stage, Status, Tournament, TournamentError
 from .refusals import status as _status
+
+
+def refuse_invisible(name: str) -> None:
+    """Refuse a name (a player's, a tournament's, a division's, a voter's) that holds
+    a character that shows as nothing or reorders the text (:mod:`meldtour.core.visible`):
+    on the projector it could look like someone else's."""
+    bad = first_invisible(name)
+    if bad is not None:
+        raise TournamentError("registration.invisible_character", char=code_point(bad))
 
 
 def register(
@@ -41,6 +52,7 @@ def register(
         raise TournamentError("division.started_registration_closed", div=div.name)
     if not name.strip():
         raise TournamentError("registration.needs_name")
+    refuse_invisible(name)
     number = max((r.player for r in t.registrations), default=0) + 1
     taken = len(t.in_division(division, "registered", "checked_in"))
     status: Status = "registered" if taken < div.cap else "waitlisted"
@@ -164,6 +176,7 @@ def late_entry(
         raise TournamentError("division.no_late_entries", div=div.name)
     if len(div.stages) > 1 or (div.stages and div.stages[0].format.kind != "seatings"):
         raise TournamentError("division.past_first_stage", div=div.name)
+    refuse_invisible(name)
     number = max((r.player for r in t.registrations), default=0) + 1
     reg = Registration(number, name.strip(), division, frozenset(tags), generation,
                        "checked_in", late=True)

@@ -8,19 +8,21 @@ The one copy of each, for the site's pages, the game pages and the director's (w
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import HTTPException, Request, WebSocket
+from fastapi import Depends, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse
-from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+from starlette.datastructures import FormData
 
 from meldtour import application as usecases
 from meldtour.store.db import Store
 from meldtour.store.repository import NotFound
 from meldtour.tournament import Tournament
 
+from .counters import counter_storage
 from .i18n import LOCALE_NAMES, LOCALES, choose_locale, environment, translations
 
 #: How long the ``lang`` cookie keeps a language chosen with ``?lang=``.
@@ -66,6 +68,22 @@ def load_tournament(store: Store, slug: str) -> Tournament:
 __all__ = ["gettext_of", "load_tournament", "locale_of", "render"]
 
 
+async def read_form(request: Request) -> FormData:
+    """The request's form, read on the event loop (reading waits for the body) so that
+    the route itself can be a ``def`` route, which FastAPI runs in a worker thread: no
+    route does the store's work on the loop. A form a dependency has read already (the
+    CSRF check, a list's bounded reading) is the one given; a body that a bounded
+    reading refused and left unread gives no fields (the route says why)."""
+    try:
+        return await request.form()
+    except RuntimeError:  # "Stream consumed": refused before, e.g. a list over its bound
+        return FormData()
+
+
+#: A ``def`` route's form: ``form: FormDep``.
+FormDep = Annotated[FormData, Depends(read_form)]
+
+
 def client_limiter(request: Request) -> MovingWindowRateLimiter:
     """The app's limiter of what one client may do in a while (new lobby tables,
     registrations): a moving window per client address, shared through Redis with the
@@ -73,8 +91,8 @@ def client_limiter(request: Request) -> MovingWindowRateLimiter:
     limiter: MovingWindowRateLimiter | None = getattr(request.app.state, "client_limiter",
                                                       None)
     if limiter is None:
-        url = request.app.state.settings.redis_url
-        limiter = MovingWindowRateLimiter(storage_from_string(url or "memory://"))
+        limiter = MovingWindowRateLimiter(counter_storage(request.app.state.settings.redis_url,
+                                                          request.app.state.settings.redis_prefix))
         request.app.state.client_limiter = limiter
     return limiter
 
@@ -85,6 +103,10 @@ def client_of(request: Request) -> str:
 
 
 def source_of(request: Request, slug: str) -> str:
-    """Where a public form's post came from, as the director may see it: a short hash
-    of the client's address and the tournament (never the address)."""
-    return hashlib.sha256(f"{slug}:{client_of(request)}".encode()).hexdigest()[:8]
+    """Where a public form's post came from, as the director may see it: a short HMAC
+    of the tournament and the client's address under the site's secret key (never the
+    address, and not a plain hash: one would give the address back to a search of
+    every address in an hour)."""
+    key = hashlib.sha256(b"meldtour/source/" + request.app.state.settings.secret_key.encode())
+    mac = hmac.new(key.digest(), f"{slug}:{client_of(request)}".encode(), hashlib.sha256)
+    return mac.hexdigest()[:8]

@@ -15,7 +15,8 @@ CARD_W, CARD_H = 60.0, 38.0
 def vote_cards(title: str, codes: Sequence[str], locale: str,
                url: Callable[[str], str], shown: Callable[[str], str]) -> bytes:
     """One card per code: the tournament's name, what the card is for, the code as
-    printed (``shown``) and a QR code of ``url(code)``; cutting marks around each."""
+    printed (``shown``), the card's number (its place in ``codes``: the prize draw names
+    a card by it) and a QR code of ``url(code)``; cutting marks around each."""
     doc = _Doc(locale, title)
     _ = doc._
     doc.set_auto_page_break(False)
@@ -40,8 +41,12 @@ def vote_cards(title: str, codes: Sequence[str], locale: str,
         doc.set_font("cjk", "B", 8)
         doc.multi_cell(CARD_W - 31, 3.6, _("Winner-guess vote"), align="L")
         doc.set_xy(x + 29, y + 20)
-        doc.set_font("cjk", "B", 11)
+        doc.set_font("cjk", "B", 10)
         doc.cell(CARD_W - 31, 6, shown(code), align="L")
+        # The card's number: what the prize draw shows in public (never the code).
+        doc.set_xy(x + CARD_W - 14, y + 25)
+        doc.set_font("cjk", "", 7)
+        doc.cell(12, 4, f"#{i + 1}", align="R")
         doc.set_xy(x + 2, y + 30)
         doc.set_font("cjk", "", 6.5)
         doc.multi_cell(CARD_W - 4, 3, _("Scan the code, or type it on the vote page. "

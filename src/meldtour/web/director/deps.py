@@ -73,7 +73,8 @@ class Web:
         self.csrf = Signer(settings.secret_key, "csrf")
         self.flash = Signer(settings.secret_key, "flash")
         self.voter = Signer(settings.secret_key, "voter")
-        self.throttle = LoginThrottle(storage=settings.redis_url or "memory://")
+        self.throttle = LoginThrottle(storage=settings.redis_url or "memory://",
+                                      prefix=settings.redis_prefix)
         # The live standings streams share one database watcher per tournament.
         self.watchers = Watchers(lambda slug: usecases.audit_mark(self.store(), slug))
 

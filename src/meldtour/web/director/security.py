@@ -22,8 +22,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from itsdangerous import BadSignature, URLSafeSerializer
 from limits import RateLimitItemPerSecond
-from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+
+from ..counters import counter_storage
 
 _hasher = PasswordHasher()
 
@@ -112,11 +113,12 @@ class LoginThrottle:
     """
 
     def __init__(self, max_failures: int = MAX_FAILURES, window: float = WINDOW,
-                 storage: str = "memory://") -> None:
+                 storage: str = "memory://", prefix: str | None = None) -> None:
         self.max_failures = max_failures
         self.window = window
         self._item = RateLimitItemPerSecond(max_failures, max(1, int(window)))
-        self._limiter = MovingWindowRateLimiter(storage_from_string(storage))
+        redis = None if storage.startswith("memory://") else storage
+        self._limiter = MovingWindowRateLimiter(counter_storage(redis, prefix))
 
     def blocked(self, *keys: str) -> bool:
         return any(not self._limiter.test(self._item, "meldtour-login", k) for k in keys)

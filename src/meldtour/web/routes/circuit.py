@@ -9,7 +9,6 @@ nobody whom the director marked private.
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from collections.abc import Sequence
@@ -23,11 +22,12 @@ from starlette.datastructures import FormData
 
 from meldtour import application as usecases
 from meldtour.application import circuit
+from meldtour.application.spreadsheet import csv_text, safe_cell
 from meldtour.core.refusal import render as render_refusal
 from meldtour.store import owners
 from meldtour.tournament.ranking import DEFAULT_WEIGHTS
 
-from ..deps import load_tournament
+from ..deps import FormDep, load_tournament
 from ..director.deps import (
     DirectorDep,
     StoreDep,
@@ -108,20 +108,9 @@ def _rating_rows(table: circuit.RatingTable, withheld: str) -> list[list[Any]]:
     return rows
 
 
-def _safe(value: object) -> object:
-    """A text cell a spreadsheet would run as a formula is quoted (CSV injection)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
 def _export(rows: Sequence[Sequence[Any]], name: str, fmt: str) -> Response:
     if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf)
-        for row in rows:
-            writer.writerow([_safe(v) for v in row])
-        return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8",
+        return Response("\ufeff" + csv_text(rows), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
     if fmt != "xlsx":
         raise HTTPException(404, "exports: .csv or .xlsx")
@@ -132,7 +121,7 @@ def _export(rows: Sequence[Sequence[Any]], name: str, fmt: str) -> Response:
     assert ws is not None
     ws.title = name[:31]
     for row in rows:
-        ws.append([_safe(v) for v in row])
+        ws.append([safe_cell(v) for v in row])
     out = io.BytesIO()
     wb.save(out)
     return Response(out.getvalue(), headers={
@@ -341,11 +330,10 @@ def people_merge(request: Request, store: StoreDep, director: DirectorDep,
 
 
 @director.post("/people/{player}/split")
-async def people_split(request: Request, store: StoreDep, director: DirectorDep,
-                       player: int) -> Response:
+def people_split(request: Request, store: StoreDep, director: DirectorDep,
+                 player: int, form: FormDep) -> Response:
     _administrator(request, store, director)
     _ = gettext_of(request)
-    form = await request.form()
     name = str(form.get("name", ""))
     chosen = [str(x) for x in form.getlist("tournament")]
     try:
@@ -505,9 +493,9 @@ def _form_of(form: FormData, key: str, new: bool) -> circuit.RankingForm:
 
 
 @director.post("/rankings")
-async def ranking_create(request: Request, store: StoreDep, director: DirectorDep) -> Response:
+def ranking_create(request: Request, store: StoreDep, director: DirectorDep,
+                   form: FormDep) -> Response:
     _rankings_admin(request, store, director)
-    form = await request.form()
     key = form.get("key")
     return _ranking_save(request, store, director,
                          _form_of(form, key.strip()[:100] if isinstance(key, str) else "",
@@ -515,11 +503,11 @@ async def ranking_create(request: Request, store: StoreDep, director: DirectorDe
 
 
 @director.post("/rankings/{key}")
-async def ranking_post(request: Request, store: StoreDep, director: DirectorDep,
-                       key: str) -> Response:
+def ranking_post(request: Request, store: StoreDep, director: DirectorDep,
+                 key: str, form: FormDep) -> Response:
     _rankings_admin(request, store, director)
     _stored(store, key)
-    return _ranking_save(request, store, director, _form_of(await request.form(), key, False))
+    return _ranking_save(request, store, director, _form_of(form, key, False))
 
 
 def _ranking_save(request: Request, store: Any, director: Any,

@@ -17,6 +17,7 @@ from ..director.deps import (
     StoreDep,
     csrf_protect,
     flash,
+    get_web,
     gettext_of,
     give_voter_key,
     redirect,
@@ -28,16 +29,35 @@ from .public import pick_division
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
-#: New voters one client address may start in a vote without codes: 20 in 10 minutes
-#: (a family's phones behind one router fit; a script's 200 votes in 4 s do not).
-#: Where every phone shares one address (a venue's network to a server on the
-#: internet), the director uses vote codes.
-NEW_VOTERS_PER_CLIENT = RateLimitItemPerMinute(20, 10)
 #: Wrong vote codes one client may try: 30 in 10 minutes (typos of a venue behind one
-#: address fit; guessing one of 25^8 codes does not).
+#: address fit; guessing one of 25^10 codes does not).
 WRONG_CODES_PER_CLIENT = RateLimitItemPerMinute(30, 10)
-#: Any vote posts one client may send: 120 a minute (changing one's mind is fine).
-VOTES_PER_CLIENT = RateLimitItemPerMinute(120)
+#: Any vote posts one client address may send: 600 a minute. A vote without cards
+#: counts one vote per browser and refuses no new voter for sharing an address (at a
+#: venue every phone shares the Wi-Fi's): a busy source is marked on the director's
+#: page, who may void it; a vote with a prize draw takes vote cards.
+VOTES_PER_CLIENT = RateLimitItemPerMinute(600)
+#: The signed cookie of the vote codes this browser voted with: the page shows a
+#: code's vote (and a prize it won) only to the browser that cast it, so the page is
+#: no oracle of which codes voted, and for whom.
+CODES_COOKIE = "meldtour_vote_codes"
+#: Codes kept in it (a family's cards voted from one phone).
+CODES_KEPT = 8
+
+
+def _my_codes(request: Request) -> list[str]:
+    value = get_web(request).voter.unsign(request.cookies.get(CODES_COOKIE))
+    if not isinstance(value, list):
+        return []
+    return [c for c in value if isinstance(c, str)][-CODES_KEPT:]
+
+
+def _keep_code(request: Request, response: Response, code: str) -> None:
+    codes = [c for c in _my_codes(request) if c != code] + [code]
+    web = get_web(request)
+    response.set_cookie(CODES_COOKIE, web.voter.sign(codes[-CODES_KEPT:]),
+                        max_age=365 * 24 * 3600, httponly=True, samesite="lax",
+                        secure=web.secure_cookies, path="/")
 
 
 def vote_url(request: Request, slug: str, key: str | None = None,
@@ -64,11 +84,13 @@ def vote_page(request: Request, store: StoreDep, slug: str, division: str | None
     poll = polls.get(key)
     typed = normal_code(code) or ""
     me = voter_key(request)
-    mine = usecases.my_vote(store, slug, key, me, typed) if poll else None
+    # A code's vote only for the browser that cast it (the code stays in the form).
+    known = typed if typed in _my_codes(request) else ""
+    mine = usecases.my_vote(store, slug, key, me, known) if poll else None
     ranked = sorted(poll.tally.items(), key=lambda kv: (-kv[1], kv[0])) if poll else []
     won = False
     if poll and poll.draw:
-        keys = {k for k in (me, CODE_VOTER + typed if typed else None) if k}
+        keys = {k for k in (me, CODE_VOTER + known if known else None) if k}
         won = bool(keys & set(poll.draw.drawn_voters))
     return render(request, "public/vote.html", t=t, slug=slug, key=key, poll=poll,
                   polls=polls, mine=mine, ranked=ranked, code=shown_code(typed) if typed
@@ -94,14 +116,9 @@ def vote_post(request: Request, store: StoreDep, slug: str, division: str = Form
     poll = usecases.polls(store, slug).get(key)
     response = redirect(request, back)
     too_many_codes = _("Too many wrong vote codes from this device: wait a few minutes.")
-    if poll and poll.codes_required:
-        if not limiter.test(WRONG_CODES_PER_CLIENT, "meldtour-vote-code", client):
-            return redirect(request, back, too_many_codes, "error")
-    elif voter_key(request) is None and not limiter.hit(
-            NEW_VOTERS_PER_CLIENT, "meldtour-voter", client):
-        return redirect(request, back, _(
-            "Many votes came from this network in a short time: wait a few minutes, "
-            "or ask the organiser for a vote card."), "error")
+    if poll and poll.codes_required and not limiter.test(
+            WRONG_CODES_PER_CLIENT, "meldtour-vote-code", client):
+        return redirect(request, back, too_many_codes, "error")
     voter = give_voter_key(request, response)
     try:
         usecases.cast_vote(store, slug, key, voter, int(finalist),
@@ -111,6 +128,8 @@ def vote_post(request: Request, store: StoreDep, slug: str, division: str = Form
         if exc.code == "usecase.vote_code_unknown":
             limiter.hit(WRONG_CODES_PER_CLIENT, "meldtour-vote-code", client)
         return redirect(request, back, refusal_text(exc, _), "error")
+    if poll and poll.codes_required and typed:
+        _keep_code(request, response, typed)
     return flash(request, response, _("Your vote for %(name)s is counted. You may change "
                                       "it until the vote closes.")
                  % {"name": t.name_of(int(finalist))})

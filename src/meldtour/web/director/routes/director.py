@@ -30,7 +30,7 @@ from meldtour.tournament.side import family_prizes
 from meldtour.tournament.templates import TEMPLATES, from_template
 
 from ...address import address_notice, public_url
-from ...deps import client_of, load_tournament
+from ...deps import FormDep, client_of, load_tournament
 from .. import accounts
 from ..audit_words import audit_lines, local_time, who_text, zone_name, zone_of
 from ..deps import (
@@ -250,11 +250,10 @@ def _free_slug(store: Store, name: str, fallback: str) -> str:
 
 
 @router.post("/new-blank")
-async def new_blank_tournament(request: Request, store: StoreDep,
-                               director: DirectorDep) -> Response:
+def new_blank_tournament(request: Request, store: StoreDep,
+                         director: DirectorDep, form: FormDep) -> Response:
     """A tournament from scratch: its details and its first division."""
     _ = gettext_of(request)
-    form = await request.form()
     name = _text(form, "name", limit=120)
     division = _text(form, "division", limit=80) or _("Main division")
     key = usecases.make_key(division)[:40]
@@ -388,11 +387,10 @@ def edit_tournament(request: Request, store: StoreDep, director: TournamentDirec
 
 
 @router.post("/t/{slug}/divisions")
-async def add_division(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                       slug: str) -> Response:
+def add_division(request: Request, store: StoreDep, director: TournamentDirectorDep,
+                 slug: str, form: FormDep) -> Response:
     _ = gettext_of(request)
     t = load_tournament(store, slug)
-    form = await request.form()
     name = _text(form, "name", limit=80)
     key = usecases.make_key(name)[:40]
     if key == "tournament" or key in {d.key for d in t.divisions}:
@@ -409,14 +407,13 @@ async def add_division(request: Request, store: StoreDep, director: TournamentDi
 
 
 @router.post("/t/{slug}/d/{key}/settings")
-async def division_settings(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                            slug: str, key: str) -> Response:
+def division_settings(request: Request, store: StoreDep, director: TournamentDirectorDep,
+                      slug: str, key: str, form: FormDep) -> Response:
     """A division's name, cap, rules preset, stages and seating groups, through the
     ``edit_division`` use case (all but the name fixed once check-in has closed)."""
     _ = gettext_of(request)
     t = load_tournament(store, slug)
     div = t.division(_division(t, key))
-    form = await request.form()
     try:
         if div.started:
             edit = usecases.DivisionEdit(name=_text(form, "name", div.name, 80))

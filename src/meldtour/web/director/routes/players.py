@@ -29,8 +29,9 @@ from meldtour.application.roster import RosterRow, check_roster
 from meldtour.core.refusal import render
 from meldtour.tournament import Registration, Tournament, TournamentError
 
-from ...deps import load_tournament
+from ...deps import FormDep, load_tournament
 from ...i18n import N_
+from ...uploads import read_list
 from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect
 from ..deps import render as render_page
 from ..views import STATUS, refusal_text
@@ -206,13 +207,12 @@ def players_page(request: Request, store: StoreDep, director: TournamentDirector
 
 
 @router.post("/t/{slug}/players/add", dependencies=[Depends(csrf_protect)])
-async def add_player(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                     slug: str) -> Response:
+def add_player(request: Request, store: StoreDep, director: TournamentDirectorDep,
+               slug: str, form: FormDep) -> Response:
     """One player: registered at once, unless the line has an error or the name is
     already registered — then the preview shows it and the director decides."""
     _ = gettext_of(request)
     t = load_tournament(store, slug)
-    form = await request.form()
     row = RosterRow(1, _text(form, "name", 200), _text(form, "division", 80),
                     " ".join(tags_of(_text(form, "family", 60), _text(form, "club", 60), ())),
                     _text(form, "generation", 20), member=_text(form, "member", 60),
@@ -224,8 +224,8 @@ async def add_player(request: Request, store: StoreDep, director: TournamentDire
 
 
 @router.post("/t/{slug}/players/preview", dependencies=[Depends(_big_form)])
-async def preview(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                  slug: str) -> Response:
+def preview(request: Request, store: StoreDep, director: TournamentDirectorDep,
+            slug: str, form: FormDep) -> Response:
     """A pasted list or a CSV/XLSX file, read and checked, shown line by line: nothing
     is saved yet."""
     _ = gettext_of(request)
@@ -235,15 +235,14 @@ async def preview(request: Request, store: StoreDep, director: TournamentDirecto
         return redirect(request, back, _("The pasted list is too long: at most %(n)s KB. "
                                          "Upload it as a file instead.")
                         % {"n": MAX_PASTE // 1024}, "error")
-    form = await request.form()
     upload = form.get("file")
     paste = form.get("paste")
     try:
         if isinstance(upload, UploadFile) and upload.filename:
-            raw = await upload.read(MAX_FILE + 1)
+            raw = upload.file.read(MAX_FILE + 1)
             xlsx = raw[:2] == b"PK" or (upload.filename or "").lower().endswith(".xlsx")
-            rows = usecases.read_roster(raw, "xlsx" if xlsx else "text", limit=MAX_FILE,
-                                        max_rows=MAX_ROWS)
+            rows = read_list(raw, "xlsx" if xlsx else "text", limit=MAX_FILE,
+                             max_rows=MAX_ROWS)
         elif isinstance(paste, str) and paste.strip():
             rows = usecases.read_roster(paste, limit=MAX_PASTE, max_rows=MAX_ROWS)
         else:
@@ -257,8 +256,8 @@ async def preview(request: Request, store: StoreDep, director: TournamentDirecto
 
 
 @router.post("/t/{slug}/players/import", dependencies=[Depends(_big_form)])
-async def import_players(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                         slug: str) -> Response:
+def import_players(request: Request, store: StoreDep, director: TournamentDirectorDep,
+                   slug: str, form: FormDep) -> Response:
     """The preview sent back, mended: checked again, or — with ``go=save``, no error left
     and every likely duplicate decided — registered, all in one transaction."""
     _ = gettext_of(request)
@@ -266,7 +265,6 @@ async def import_players(request: Request, store: StoreDep, director: Tournament
     if getattr(request.state, "list_too_big", False):
         return redirect(request, _page("/players#many", slug),
                         _("Paste a list or choose a file first."), "error")
-    form = await request.form()
     count = form.get("count")
     n = int(count) if isinstance(count, str) and count.isdigit() else 0
     if not 0 < n <= MAX_ROWS:
@@ -352,12 +350,11 @@ def player_page(request: Request, store: StoreDep, director: TournamentDirectorD
 
 
 @router.post("/t/{slug}/p/{player}", dependencies=[Depends(csrf_protect)])
-async def edit_player(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                      slug: str, player: int) -> Response:
+def edit_player(request: Request, store: StoreDep, director: TournamentDirectorDep,
+                slug: str, player: int, form: FormDep) -> Response:
     _ = gettext_of(request)
     t = load_tournament(store, slug)
     reg = _registration(t, player)
-    form = await request.form()
     here = _page(f"/p/{player}", slug)
     generation = _text(form, "generation", 20)
     others = [x for x in _text(form, "tags").replace(";", " ").split() if x]
@@ -385,10 +382,9 @@ async def edit_player(request: Request, store: StoreDep, director: TournamentDir
 
 
 @router.post("/t/{slug}/p/{player}/undo-check-in", dependencies=[Depends(csrf_protect)])
-async def undo_check_in(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                        slug: str, player: int) -> Response:
+def undo_check_in(request: Request, store: StoreDep, director: TournamentDirectorDep,
+                  slug: str, player: int, form: FormDep) -> Response:
     _ = gettext_of(request)
-    form = await request.form()
     back = _back(form, slug, _page(f"/p/{player}", slug))
     try:
         out = usecases.undo_check_in_player(store, slug, player, who=director.name)
@@ -399,10 +395,9 @@ async def undo_check_in(request: Request, store: StoreDep, director: TournamentD
 
 
 @router.post("/t/{slug}/p/{player}/reinstate", dependencies=[Depends(csrf_protect)])
-async def reinstate(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                    slug: str, player: int) -> Response:
+def reinstate(request: Request, store: StoreDep, director: TournamentDirectorDep,
+              slug: str, player: int, form: FormDep) -> Response:
     _ = gettext_of(request)
-    form = await request.form()
     back = _back(form, slug, _page(f"/p/{player}", slug))
     try:
         out = usecases.reinstate_player(store, slug, player, who=director.name)

@@ -3,7 +3,6 @@ sheets and standings), for directors."""
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Callable, Iterator
 from urllib.parse import quote
@@ -12,6 +11,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
 from meldtour.application.circuit.results import certificates_printed
+from meldtour.application.spreadsheet import csv_text, safe_cell
 from meldtour.tournament import (
     Tournament,
     TournamentError,
@@ -184,12 +184,8 @@ def export(request: Request, store: StoreDep, director: TournamentDirectorDep, s
     rows[0] = [_(COLUMNS[str(c)]) for c in rows[0]]
     name = f"{slug}-{what}.{fmt}"
     if fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf)
-        for row in rows:
-            writer.writerow(["" if v is None else _safe_cell(v) for v in row])
         # A BOM so that spreadsheet programs read Korean and Japanese names as UTF-8.
-        return Response("\ufeff" + buf.getvalue(), media_type="text/csv; charset=utf-8",
+        return Response("\ufeff" + csv_text(rows), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": disposition("attachment", name)})
     from openpyxl import Workbook
 
@@ -198,7 +194,7 @@ def export(request: Request, store: StoreDep, director: TournamentDirectorDep, s
     assert ws is not None
     ws.title = what
     for row in rows:
-        ws.append([_safe_cell(v) for v in row])
+        ws.append([safe_cell(v) for v in row])
     out = io.BytesIO()
     wb.save(out)
     return Response(out.getvalue(), headers={
@@ -206,13 +202,3 @@ def export(request: Request, store: StoreDep, director: TournamentDirectorDep, s
         media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 
 
-def _safe_cell(value: object) -> object:
-    """A text cell that a spreadsheet would run as a formula is quoted (CSV injection);
-    numbers stay numbers (−3 is a number, not a formula).
-
-    >>> _safe_cell("=1+2"), _safe_cell("-3"), _safe_cell(-3), _safe_cell(2.5)
-    ("'=1+2", "'-3", -3, 2.5)
-    """
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value

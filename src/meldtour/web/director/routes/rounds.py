@@ -16,7 +16,7 @@ from meldtour.tournament import Tournament, TournamentError
 from meldtour.tournament.board import bracket
 from meldtour.tournament.standings import TIE_BREAKS
 
-from ...deps import load_tournament
+from ...deps import FormDep, load_tournament
 from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
 from ..views import refusal_text
 
@@ -61,15 +61,14 @@ def undo_advance(request: Request, store: StoreDep, director: TournamentDirector
 
 
 @router.post("/director/t/{slug}/d/{key}/ranking")
-async def ranking(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                  slug: str, key: str) -> Response:
+def ranking(request: Request, store: StoreDep, director: TournamentDirectorDep,
+            slug: str, key: str, form: FormDep) -> Response:
     """The ranking mode, the tie-break chain, how tables of 3 count, and the table size
     of the stages that have not started."""
     _ = gettext_of(request)
     t = load_tournament(store, slug)
     key = _division(t, key)
     back = f"/director/t/{slug}#{key}-ranking"
-    form = await request.form()
 
     def text(name: str) -> str:
         value = form.get(name)
