@@ -133,6 +133,8 @@ class World:
     namesake: str  # the name of the administrator's person with a member number
     namesake_number: int  # bee's registration of that name
     holder: int  # the number (in ``past``) of a holder of the qualification
+    admin_id: int
+    bee_id: int
     ids: dict[str, set[int]] = field(default_factory=dict)
 
 
@@ -187,7 +189,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         session = web.session.sign({"a": bee.id, "exp": exp, "n": "bee-walk"})
         cookie = "w" * 32
         w = World(client, web, app, session, (cookie, web.csrf_token(cookie)),
-                  people, ranking, namesake, number, holder)
+                  people, ranking, namesake, number, holder, admin.id,
+                  bee.id)
         w.ids = _their_ids(w)
         yield w
     store.close()
@@ -289,6 +292,7 @@ def fill(w: World, path: str, how: str, slug: str | None = None) -> str:
         v["player"] = str(w.people[0]) if how == "foreign" else "999999"
     if path.startswith("/director/rankings/"):
         v["key"] = w.ranking
+    v["account"] = str(w.admin_id)
     return re.sub(r"\{(\w+)\}", lambda m: v[m.group(1)], path)
 
 
@@ -335,6 +339,12 @@ class Hole:
 
 def ask(w: World, route: APIRoute, method: str, how: str, slug: str | None = None) -> Any:
     url = fill(w, route.path, how, slug)
+    # bee's own password change and "end my other sessions" end this session too: he
+    # signs in again at his account's epoch
+    bee = accounts.get(w.web.store(), w.bee_id)
+    assert bee is not None
+    w.bee_session = w.web.session.sign({"a": bee.id, "exp": int(time.time()) + 3600,
+                                        "n": "bee-walk", "g": bee.epoch})
     w.client.cookies.clear()
     w.client.cookies.set(CSRF_COOKIE, w.csrf[0])
     w.client.cookies.set(SESSION_COOKIE, w.bee_session)

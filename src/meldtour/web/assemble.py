@@ -35,6 +35,7 @@ from .config import Settings
 from .deps import gettext_of
 from .director.deps import LoginRequired, Web, render
 from .director.routes import (
+    account,
     clock,
     director,
     online,
@@ -78,6 +79,7 @@ def assemble(settings: Settings) -> FastAPI:
         online,
         venue,
         clock,
+        account,
         players,
         circuit,
     ):
