@@ -105,6 +105,11 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/director/logout"): "public",
     ("POST", "/director/accounts"): "administrator",
     ("POST", "/director/demo"): "director",
+    ("GET", "/director/account"): "director",
+    ("POST", "/director/account/password"): "director",
+    ("POST", "/director/account/sessions"): "director",
+    ("POST", "/director/accounts/{account}/disable"): "administrator",
+    ("POST", "/director/accounts/{account}/enable"): "administrator",
     # the director's pages
     ("GET", "/director"): "director",
     ("POST", "/director/new-blank"): "director",
@@ -293,7 +298,8 @@ def fill(w: World, path: str, role: str) -> str:
     if role == "scorer4":
         own = forged(w.tokens[4], 3)  # table 4's scorer tries table 3
     values = {"slug": SLUG, "key": DIV, "player": "3", "game_id": w.game_id, "token": own,
-              "preset": "japan", "kind": "standings", "what": "players", "fmt": "csv"}
+              "preset": "japan", "kind": "standings", "what": "players", "fmt": "csv",
+              "account": "1"}
     if path.startswith("/online/seat/"):
         values["token"] = "not-a-seat-secret"
     if "/vote/" in path:
@@ -394,6 +400,12 @@ def test_every_route_for_every_role(world: World, role: str) -> None:
             # the role signs in again for the routes after this one.
             value = dict(world.web.session.unsign(world.sessions[role]))
             world.sessions[role] = world.web.session.sign({**value, "n": value["n"] + "+"})
+        if path == "/director/account/sessions" and role in world.sessions:
+            # Ending the other sessions ends this copy too: the role signs in again.
+            value = dict(world.web.session.unsign(world.sessions[role]))
+            now = accounts.get(world.web.store(), value["a"])
+            assert now is not None
+            world.sessions[role] = world.web.session.sign({**value, "g": now.epoch})
         MATRIX.append((method, path, role, r.status_code, want))
         where = (method, path, role, r.status_code, r.text[:200])
         assert r.status_code < 500, where

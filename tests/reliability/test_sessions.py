@@ -115,7 +115,7 @@ def world(tmp_path: Path) -> Iterator[tuple[TestClient, Web, str]]:
 
 
 def fill(web: Web, path: str) -> str:
-    values = {"slug": SLUG, "key": DIV, "player": "3", "what": "open",
+    values = {"slug": SLUG, "key": DIV, "player": "3", "what": "open", "account": "1",
               "token": web.scorer_token(Scope(SLUG, DIV, 0, 1, 1))}
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 

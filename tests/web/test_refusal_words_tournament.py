@@ -32,7 +32,7 @@ from meldtour.web.i18n import translations
 #: The code prefixes of the tournament engine, the store and the use cases.
 PREFIXES = ("tournament.", "division.", "stage.", "registration.", "seating.", "sheet.",
             "standings.", "ranking.", "poll.", "store.", "gamelog.", "online.", "owner.",
-            "usecase.", "undo.", "numbering.", "settings.")
+            "usecase.", "undo.", "numbering.", "settings.", "account.")
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 

@@ -59,6 +59,10 @@ class Account(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(20), default="director")
     created_at: Mapped[str] = mapped_column(String(40))
+    #: Disabled by the administrator: no sign-in, every session refused (0020).
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: Sessions signed at an older epoch are refused (a password change moves it on).
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Player(Base):

@@ -61,6 +61,15 @@ TEMPLATES: Final = {
     "online.refused": "%(reason)s",
     # directors of a tournament
     "owner.no_account": "no account %(name)s",
+    # accounts
+    "account.new_password": "the new password must have at least %(n)s characters, typed "
+                            "twice the same",
+    "account.wrong_password": "the current password is not right",
+    "account.disabled": "the account %(name)s is disabled: ask the site's administrator",
+    "account.no_account": "there is no account %(name)s",
+    "account.administrator_only": "only the site's administrator disables or enables "
+                                  "accounts",
+    "account.not_yourself": "the administrator's own account cannot be disabled",
     # the use cases
     "usecase.bad_slug": "a slug is letters, digits, '-', '_' and '.', not %(slug)s",
     "usecase.slug_taken": "there is already a tournament %(slug)s",

@@ -36,6 +36,7 @@ from .deps import gettext_of
 from .director.deps import LoginRequired, Web, render
 from .director.gate import LaptopGate
 from .director.routes import (
+    account,
     clock,
     director,
     online,
@@ -82,6 +83,7 @@ def assemble(settings: Settings) -> FastAPI:
         online,
         venue,
         clock,
+        account,
         players,
         circuit,
     ):

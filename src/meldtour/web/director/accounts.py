@@ -1,6 +1,7 @@
 """Director accounts: a name and an argon2 hash, in the store's ``account`` table
-(its migrations and backups cover it). The web app hashes and checks the passwords;
-the accounts themselves are the application's (:mod:`meldtour.application.accounts`)."""
+(its migrations and backups cover it). The web app hashes and checks the passwords
+(:data:`PASSWORDS`); the accounts themselves, and who may change them, are the
+application's (:mod:`meldtour.application.accounts`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,22 @@ from meldtour.application.accounts import Account
 from meldtour.store.db import Store
 
 from .security import hash_password, verify_password, waste_time
+
+
+class Argon2:
+    """The application's :class:`~meldtour.application.accounts.Passwords`: argon2id."""
+
+    def hash(self, password: str) -> str:
+        return hash_password(password)
+
+    def verify(self, stored: str, password: str) -> bool:
+        return verify_password(stored, password)
+
+    def waste_time(self, password: str) -> None:
+        waste_time(password)
+
+
+PASSWORDS = Argon2()
 
 
 def count(store: Store) -> int:
@@ -23,18 +40,17 @@ def create(store: Store, name: str, password: str, *, only_if_none: bool = False
 
 
 def authenticate(store: Store, name: str, password: str) -> Account | None:
-    found = use.find(store, name)
-    if found is None:
-        waste_time(password)
-        return None
-    account, digest = found
-    if not verify_password(digest, password):
-        return None
-    return account
+    """The account of this name and password, or None; a disabled account is refused
+    (:class:`~meldtour.application.UseCaseError` ``account.disabled``)."""
+    return use.sign_in(store, name, password, PASSWORDS)
 
 
 def get(store: Store, account_id: int) -> Account | None:
     return use.get(store, account_id)
 
 
-__all__ = ["Account", "authenticate", "count", "create", "get"]
+def signed_in(store: Store, account_id: int, epoch: int) -> Account | None:
+    return use.signed_in(store, account_id, epoch)
+
+
+__all__ = ["PASSWORDS", "Account", "authenticate", "count", "create", "get", "signed_in"]

@@ -95,6 +95,13 @@ ACTIONS: Mapping[str, str] = {
     "network_opened": N_("%(who)s signed in on the computer that runs meldtour: from then on "
                          "the director's pages answer the venue's network too: %(what)s."),
     "withdraw_source": N_("%(who)s withdrew the registrations of one source: %(what)s."),
+    # the site's accounts
+    "change_password": N_("%(who)s changed the password of an account and signed out "
+                          "its other sessions: %(what)s."),
+    "end_sessions": N_("%(who)s signed out the other sessions of an account: %(what)s."),
+    "disable_account": N_("%(who)s disabled an account and signed out its sessions: "
+                          "%(what)s."),
+    "enable_account": N_("%(who)s enabled an account: %(what)s."),
 }
 #: An action with no sentence yet (a newer code): still a sentence, with its code.
 UNKNOWN_ACTION = N_("%(who)s made a change (%(action)s): %(what)s.")

@@ -131,9 +131,10 @@ def current_account(request: Request) -> Account | None:
     account = None
     if isinstance(value, dict) and isinstance(value.get("a"), int) \
             and isinstance(value.get("exp"), int | float) and value["exp"] > time.time() \
-            and isinstance(value.get("n"), str) \
+            and isinstance(value.get("n"), str) and isinstance(value.get("g", 0), int) \
             and not sessions.is_revoked(web.store(), value["n"]):
-        account = accounts.get(web.store(), value["a"])
+        # refused once the account is disabled or its sessions were ended (its epoch)
+        account = accounts.signed_in(web.store(), value["a"], value.get("g", 0))
     request.state.account = account
     return account
 
@@ -167,7 +168,7 @@ TournamentDirectorDep = Annotated[Account, Depends(require_tournament_director)]
 
 def start_session(web: Web, response: Response, account: Account) -> None:
     value = web.session.sign({"a": account.id, "exp": int(time.time()) + SESSION_SECONDS,
-                              "n": secrets.token_urlsafe(8)})
+                              "n": secrets.token_urlsafe(8), "g": account.epoch})
     response.set_cookie(SESSION_COOKIE, value, max_age=SESSION_SECONDS, httponly=True,
                         samesite="lax", secure=web.secure_cookies, path="/")
 

@@ -140,7 +140,11 @@ def login(request: Request, web: WebDep, store: StoreDep, name: str = Form(""),
                                   "again."))
         response.headers["Retry-After"] = str(int(web.throttle.window))
         return response
-    account = accounts.authenticate(store, name.strip(), password)
+    try:
+        account = accounts.authenticate(store, name.strip(), password)
+    except usecases.UseCaseError as exc:  # disabled by the administrator
+        return render(request, "director/login.html", status_code=403, next=next,
+                      error=_refused(request, exc))
     if account is None:
         web.throttle.failed(*keys)
         return render(request, "director/login.html", status_code=401, next=next,
