@@ -184,6 +184,7 @@
     const keep = myTurn() && turnKey === key && !first && !redealt;
     if (!keep) {
       turnKey = key;
+      started = null;
       rebuild(drawn);
       undo = [];
       check = null;
@@ -370,6 +371,7 @@
     if (to.where === "new") {
       melds.push([item]);
       where = { where: "meld", meld: melds.length - 1, index: 0 };
+      started = item.id;  // the meld this tile starts stays in view (issue 28)
     } else {
       const target = list(to);
       if (from.where === to.where && from.meld === to.meld && from.index < index) index--;
@@ -387,7 +389,29 @@
     }
     undo.push(before);
     changed();
+    if (to.where === "new") showStarted();
     return true;
+  }
+
+  // The meld started last this turn (by the id of its first tile): marked, and scrolled
+  // into the board's view (on a phone the board scrolls within its own area).
+  let started = null;
+  const startedIndex = () => melds.findIndex((m) => m.some((x) => x.id === started));
+  function showStarted() {
+    const i = startedIndex();
+    const row = i < 0 ? null : document.querySelector(`#board .meld[data-meld="${i}"]`);
+    if (!row) return;
+    const board = $("board");
+    const r = row.getBoundingClientRect();
+    const b = board.getBoundingClientRect();
+    if (board.scrollHeight > board.clientHeight) {
+      if (r.bottom > b.bottom - 4) board.scrollTop += r.bottom - b.bottom + 8;
+      else if (r.top < b.top + 4) board.scrollTop -= b.top - r.top + 8;
+    }
+    const r2 = row.getBoundingClientRect();
+    const hidden = r2.bottom > window.innerHeight || r2.top < 0
+      || r2.bottom > $("mine").getBoundingClientRect().top + 2 && getComputedStyle($("mine")).position === "sticky";
+    if (hidden) row.scrollIntoView({ block: "center" });
   }
 
   function sortTiles(list, by) {
@@ -466,6 +490,23 @@
       // above which the table's is): only the top edge scrolls there.
       const docked = getComputedStyle($("mine")).position === "sticky";
       const h = window.innerHeight;
+      // A board that scrolls on its own (a phone's table): near its edges, or over the
+      // rack's panel just below it, the board scrolls under the tile.
+      const board = $("board");
+      if (board.scrollHeight > board.clientHeight + 1 && getComputedStyle(board).overflowY === "auto") {
+        const b = board.getBoundingClientRect();
+        const edge = 36;
+        let by = 0;
+        if (y < b.top + edge && y > b.top - 60) by = -Math.ceil((b.top + edge - y) / 4);
+        else if (y > b.bottom - edge && y < b.bottom + 30) by = Math.ceil((y - b.bottom + edge) / 4);
+        const before = board.scrollTop;
+        if (by) board.scrollTop += by;
+        if (board.scrollTop !== before) {
+          moveGhost({ clientX: drag.lastX, clientY: drag.lastY });
+          scrolling = requestAnimationFrame(stepOnce);
+        }
+        return;
+      }
       let by = 0;
       if (y < 70) by = -Math.ceil((70 - y) / 5);
       else if (!docked && y > h - 40) by = Math.ceil((y - h + 40) / 5);
@@ -642,6 +683,7 @@
     const active = document.activeElement;
     if (!focusKey && active && active.dataset && active.dataset.key) focusKey = active.dataset.key;
     $("game").dataset.version = version;
+    $("app").classList.toggle("live", view.end === null);
     // status
     $("turn").textContent = view.end !== null ? T.game_over
       : mine ? T.your_turn : fill(T.their_turn, { name: nameOf(view.current) });
@@ -655,12 +697,13 @@
       li.className = seat === view.current && view.end === null ? "current" : "";
       const computer = table.seats[seat] && table.seats[seat].kind === "computer";
       const strong = document.createElement("strong");
-      strong.textContent = nameOf(seat) + (seat === me ? ` (${T.you})` : "") + (computer ? ` · ${T.computer}` : "");
+      strong.textContent = nameOf(seat) + (seat === me ? ` (${T.you})` : "");
+      if (computer) { const w = document.createElement("span"); w.className = "word"; w.textContent = ` · ${T.computer}`; strong.append(w); }
       const n = document.createElement("span");
       n.className = "count";
       n.textContent = plural("tiles", view.rack_sizes[seat]);
       li.append(strong, " ", n);
-      if (view.melded[seat]) { const m = document.createElement("span"); m.className = "melded"; m.textContent = `✓ ${T.melded}`; li.append(" ", m); }
+      if (view.melded[seat]) { const m = document.createElement("span"); m.className = "melded"; m.textContent = "✓"; m.title = T.melded; const w = document.createElement("span"); w.className = "word"; w.textContent = ` ${T.melded}`; m.append(w); li.append(" ", m); }
       if (bubbles[seat]) { const b = document.createElement("span"); b.className = "bubble"; b.textContent = bubbles[seat]; li.append(" ", b); }
       players.append(li);
     });
@@ -715,6 +758,7 @@
       const row = document.createElement("div");
       row.className = "meld";
       row.dataset.meld = i;
+      if (editing && started !== null && m.some((x) => x.id === started)) row.classList.add("started");
       row.setAttribute("role", "group");
       row.setAttribute("aria-label", `${fill(T.meld_label, { i: i + 1 })}: ${inWords(m.map((x) => x.t))}`);
       m.forEach((x, j) => row.append(tileEl(x, { where: "meld", meld: i, index: j }, editing)));
