@@ -32,8 +32,9 @@ from meldtour.solver import finder, solve
 
 from ..deps import locale_of, render
 from ..i18n import N_, translations
+from ..play_words import LEVEL_NAMES, TEXTS
 from ..rules_text import PRESET_TITLES
-from .play import COOKIE, LEVEL_NAMES, TEXTS, tiles_in_words
+from .play import COOKIE, tiles_in_words
 
 #: Finished games kept replayed in memory (their steps, and the analysis once asked).
 KEPT = 32

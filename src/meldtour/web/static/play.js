@@ -1131,10 +1131,30 @@
 
   // ------------------------------------------------------------ buttons
 
-  const button = (id, act) => $(id).addEventListener("click", (e) => {
-    if (Date.now() < quietUntil && e.detail > 0) return;  // the end of a drag, not a click
-    act(e);
-  });
+  // A finger's tap acts on its release: a phone's browser may take a tap soon after a
+  // drop for half of a double tap and click nothing (seen in Chromium), and Done must not
+  // be lost with the clock running. The click that may follow is then ignored.
+  let tappedAt = 0;
+  const button = (id, act) => {
+    const el = $(id);
+    let down = null;
+    el.addEventListener("pointerdown", (e) => { down = e.pointerType === "touch" ? e.pointerId : null; });
+    el.addEventListener("pointercancel", () => { down = null; });
+    el.addEventListener("pointerup", (e) => {
+      if (e.pointerType !== "touch" || down !== e.pointerId || el.disabled) return;
+      down = null;
+      const r = el.getBoundingClientRect();
+      if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) return;
+      if (Date.now() < quietUntil) return;  // the end of a drag, not a tap
+      tappedAt = Date.now();
+      act(e);
+    });
+    el.addEventListener("click", (e) => {
+      if (Date.now() - tappedAt < 800 && e.detail > 0) return;  // the tap's own click
+      if (Date.now() < quietUntil && e.detail > 0) return;  // the end of a drag, not a click
+      act(e);
+    });
+  };
   button("b-done", () => {
     if (!myTurn()) return;
     clearTimeout(draftTimer);
