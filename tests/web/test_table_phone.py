@@ -48,9 +48,11 @@ def shoot(page: Any, name: str) -> None:
 def geometry(page: Any) -> dict[str, float]:
     """The board's visible height, the rack's and the viewport's, from the page."""
     return page.evaluate("""() => {
-        const vh = window.innerHeight, b = document.getElementById('board').getBoundingClientRect();
+        const vh = window.innerHeight;
+        const b = document.getElementById('board').getBoundingClientRect();
         const r = document.getElementById('rack').getBoundingClientRect();
-        return {vh, vw: window.innerWidth, board: Math.max(0, Math.min(b.bottom, vh) - Math.max(b.top, 0)),
+        return {vh, vw: window.innerWidth,
+                board: Math.max(0, Math.min(b.bottom, vh) - Math.max(b.top, 0)),
                 boardTop: b.top, boardBottom: b.bottom, rackTop: r.top, rackBottom: r.bottom,
                 pageWidth: document.documentElement.scrollWidth};
     }""")
@@ -60,7 +62,7 @@ def assert_table_fills(page: Any, what: str) -> None:
     g = geometry(page)
     assert g["board"] >= g["vh"] / 2, \
         f"{what}: the board shows {g['board']:.0f} of {g['vh']} px"
-    assert 0 <= g["rackTop"] and g["rackBottom"] <= g["vh"], f"{what}: the rack is cut: {g}"
+    assert g["rackTop"] >= 0 and g["rackBottom"] <= g["vh"], f"{what}: the rack is cut: {g}"
     assert g["boardBottom"] <= g["rackTop"], f"{what}: the board runs under the rack: {g}"
     assert g["pageWidth"] <= g["vw"], f"{what}: the page is wider than the phone: {g}"
 
@@ -97,7 +99,8 @@ def in_view(page: Any, selector: str) -> bool:
     return bool(page.evaluate("""(sel) => {
         const el = document.querySelector(sel);
         if (!el) return false;
-        const r = el.getBoundingClientRect(), b = document.getElementById('board').getBoundingClientRect();
+        const r = el.getBoundingClientRect();
+        const b = document.getElementById('board').getBoundingClientRect();
         const mine = document.getElementById('mine').getBoundingClientRect();
         return r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && r.bottom <= mine.top + 1
             && r.top >= 0 && r.bottom <= window.innerHeight;
