@@ -281,6 +281,11 @@ async def table_page(request: Request, game_id: str) -> Response:
             "phrases": [[k, _(PHRASE_WORDS[k])] for k in PHRASES],  # in this order
             "can_rematch": await _can_rematch(request, game),
             "initial_meld": rules.initial_meld,
+            # The rule set's penalty policy (core/penalties.py): the points of a player's
+            # 1st, 2nd, … failed turn and the sentence that says one.
+            "penalty": {"schedule": list(rules.penalty_policy.schedule(
+                rules.failed_turn_points)), "sentence": _(rules.penalty_policy.sentence),
+                "illegal_end": rules.illegal_end},
             # What the page needs to offer a redeal only when the engine would grant it.
             "rules": {"redeal": rules.redeal, "redeal_doubles": rules.redeal_doubles,
                       "hand_size": rules.hand_size, "turn_seconds": rules.turn_seconds,

@@ -183,7 +183,9 @@ def describe(step: Step, names: list[str], gettext: Callable[[str], str], seat: 
                 else "ev_failed_revert"
             text = t[key].format(name=name)
         elif seen.kind == "penalty":
-            text = t["ev_points"].format(name=name, n=data.get("points"))
+            # The rule set's penalty policy says it (core/penalties.py).
+            text = gettext(step.before.rules.penalty_policy.sentence).format(
+                name=name, n=data.get("points"), k=data.get("n", ""))
         elif seen.kind == "pass":
             text = t["ev_pass"].format(name=name)
         elif seen.kind == "pool_empty":

@@ -1096,7 +1096,7 @@
         return sentence(T.ev_draw, { name });
       case "timeout": return sentence(T.ev_timeout, { name });
       case "failed_turn": return sentence(e.data.consequence === "keep_completed" ? T.ev_failed_keep : T.ev_failed_revert, { name });
-      case "penalty": return sentence(T.ev_points, { name, n: e.data.points });
+      case "penalty": return sentence(boot.penalty.sentence, { name, n: e.data.points, k: e.data.n || "" });
       case "pass": return sentence(T.ev_pass, { name });
       case "pool_empty": return sentence(T.ev_pool_empty, {});
       case "redeal": return sentence(T.ev_redeal, { name });
