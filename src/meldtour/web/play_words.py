@@ -138,6 +138,8 @@ TABLE_TEXTS = {
     "table_gone": N_("This table is no longer held by the server"),
     "sorted_by_colour": N_("The rack stays sorted by colour"),
     "sorted_by_number": N_("The rack stays sorted by number"),
+    "illegal_costs": N_("The table is not valid: Done now is a failed turn ({points} "
+                        "points)"),
 }
 
 #: Words that count, as (one, many): the page picks by the number, as
@@ -146,6 +148,8 @@ PLURAL_TEXTS = {
     "tiles": (N_("{n} tile"), N_("{n} tiles")),
     "moved": (N_("{n} tile of the table moved"), N_("{n} tiles of the table moved")),
     "penalty": (N_("{name} drew {n} penalty tile"), N_("{name} drew {n} penalty tiles")),
+    "drew_penalty": (N_("{name} drew a penalty tile: {tiles}"),
+                     N_("{name} drew penalty tiles: {tiles}")),
 }
 
 #: The chat's fixed phrases, by the key the live game knows (live.game.PHRASES).

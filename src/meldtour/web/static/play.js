@@ -205,7 +205,8 @@
     const onBoard = {};
     for (const m of view.board) for (const t of meldTiles(m)) onBoard[t] = (onBoard[t] || 0) + 1;
     const mine = {};
-    const marks = !fromDraft && moves.length ? moves[moves.length - 1].marks : null;
+    const marks = fromDraft ? null : since ? changeMarks(since.board, view.board.map(meldTiles), since.placed)
+      : moves.length ? moves[moves.length - 1].marks : null;
     melds = src.map((m, i) => meldTiles(m).map((t, j) => {
       if (onBoard[t]) {
         onBoard[t]--;
@@ -268,14 +269,42 @@
   const moves = [];
   let step = null;  // the index of the move shown, or null: now
 
+  // Each tile of the board after: "added" (put down from a rack), "moved" (it was in
+  // another meld before), or null. A meld that grew or shrank keeps its other tiles
+  // unmarked: each changed meld is matched with the meld before that shares the most
+  // tiles with it, and only the tiles that came from elsewhere count as moved.
   function changeMarks(before, after, placed) {
     const old = count(before.map((m) => m.join(",")));
     const left = count(placed);
-    return after.map((m) => {
-      const k = m.join(",");
-      if (old[k] > 0) { old[k]--; return m.map(() => null); }
-      return m.map((t) => { if (left[t] > 0) { left[t]--; return "added"; } return "moved"; });
+    const same = after.map((m) => { const k = m.join(","); if (old[k] > 0) { old[k]--; return true; } return false; });
+    const unmatched = [];
+    for (const [k, n] of Object.entries(old)) for (let i = 0; i < n; i++) unmatched.push(count(k.split(",")));
+    return after.map((m, i) => {
+      if (same[i]) return m.map(() => null);
+      let best = -1; let most = 0;
+      unmatched.forEach((c, j) => {
+        if (!c) return;
+        const shared = Object.entries(count(m)).reduce((a, [t, n]) => a + Math.min(n, c[t] || 0), 0);
+        if (shared > most) { most = shared; best = j; }
+      });
+      const kept = best >= 0 ? unmatched[best] : {};
+      if (best >= 0) unmatched[best] = null;
+      return m.map((t) => {
+        if (kept[t] > 0) { kept[t]--; return null; }
+        if (left[t] > 0) { left[t]--; return "added"; }
+        return "moved";
+      });
     });
+  }
+
+  // What changed since the player's own last move (or since the page opened): the
+  // board then and the tiles put down since, marked on the table (issue 28).
+  let since = null;
+  function noteSince(seat, before, after, placed) {
+    if (me === null) return;
+    if (seat === me) since = { board: after, placed: [] };
+    else if (since === null) since = { board: before || after, placed: [...placed] };
+    else since.placed.push(...placed);
   }
 
   function noteMove(before, events, after) {
@@ -284,6 +313,7 @@
     const marks = before ? changeMarks(before, after, placed) : after.map((m) => m.map(() => null));
     const moved = marks.flat().filter((x) => x === "moved").length;
     const seat = events.find((e) => e.seat !== null && e.seat !== undefined);
+    noteSince(seat ? seat.seat : null, before, after, placed);
     const lines = events.map((e) => eventLine(e, moved)).filter(Boolean);
     if (!lines.length) return null;
     moves.push({ board: after, marks, seat: seat ? seat.seat : null, lines });
@@ -811,9 +841,30 @@
   }
 
   // The draft's value toward the initial meld, before it is made.
+  // The points the player's next failed turn costs, from the rule set's penalty policy
+  // as the page serves it (core/penalties.py): the schedule after the failures so far.
+  function nextPenalty() {
+    const sched = boot.penalty.schedule;
+    const total = Math.abs((view.penalties && view.penalties[me]) || 0);
+    let k = 0; let sum = 0;
+    while (sum < total && k < sched.length) sum += sched[k++];
+    return sched[Math.min(k, sched.length - 1)] || 0;
+  }
+
   function renderBuild(mine) {
     const el = $("build");
     const fresh = check && check.board === JSON.stringify(boardOut());
+    // Under rules that penalise an illegal table at the end of a turn (japan), say what
+    // Done would cost before the tap.
+    if (mine && step === null && fresh && boot.penalty.illegal_end === "penalise"
+        && (check.reasons || []).some(Boolean)) {
+      el.hidden = false;
+      el.classList.add("bad"); el.classList.remove("good");
+      el.dataset.kind = "illegal";
+      el.textContent = fill(T.illegal_costs, { points: -nextPenalty() });
+      return;
+    }
+    delete el.dataset.kind;
     if (!mine || step !== null || view.melded[me] || !fresh || !melds.some((m) => m.some((x) => x.own))) { el.hidden = true; return; }
     el.hidden = false;
     const need = boot.initial_meld;
@@ -1090,7 +1141,7 @@
       }
       case "initial_meld": return sentence(T.ev_initial, { name });
       case "draw":
-        if (e.private && e.data.why === "penalty") return sentence(T.ev_drew_penalty, { name, tiles: chips(e.private.tiles) });
+        if (e.private && e.data.why === "penalty") return sentence(plural("drew_penalty", e.private.tiles.length, { name, tiles: "{tiles}" }), { tiles: chips(e.private.tiles) });
         if (e.private) return sentence(T.ev_draw_me, { tiles: chips(e.private.tiles) });
         if (e.data.why === "penalty") return sentence(plural("penalty", e.data.count, { name }), {});
         return sentence(T.ev_draw, { name });
