@@ -106,9 +106,12 @@
         table = m.table;
         version = m.version;
         if (m.view && view === null) showSeatDraw(m.view);
+        // The log as this tab had it before a reload, up to the moves the server resends.
+        if (m.view && view === null) restoreLog(m.recent && m.recent.length ? m.recent[0].version : m.version + 1);
         if (m.view && view === null && m.recent) {
           // The moves made before the page opened: the last one highlighted, all logged.
           for (const r of m.recent) {
+            logVersion = r.version;
             if (noteMove(r.before.map(meldTiles), r.events, r.after.map(meldTiles)) !== null) {
               for (const e of r.events) logEvent(e, 0, true);
             }
@@ -129,6 +132,7 @@
         }
         version = m.version;
         watched = null;
+        logVersion = m.version;
         setView(m.view, m.events, true);
         break;
       case "synced":
@@ -1170,6 +1174,22 @@
     if (follow) list.scrollTop = list.scrollHeight;
   }
 
+  // The log's lines are kept for this tab (with the version of their move), so that a
+  // reload shows the game's history, not only the last moves the server resends.
+  const logKey = `meldtour.log.${boot.id}`;
+  let logVersion = null;
+  let logSaved = [];
+  function restoreLog(upto) {
+    logSaved = (session.get(logKey) || []).filter((x) => x && x.v < upto).slice(-60);
+    for (const x of logSaved) {
+      const li = document.createElement("li");
+      li.dataset.kind = x.kind;
+      li.innerHTML = x.html;  // this page's own lines, as it wrote them
+      addLine(li);
+    }
+    session.set(logKey, logSaved);
+  }
+
   function logEvent(e, moved, quiet) {
     const line = eventLine(e, moved);
     if (!line) return;
@@ -1177,6 +1197,11 @@
     li.dataset.kind = e.kind;
     li.append(...line.childNodes);
     addLine(li);
+    if (logVersion !== null) {
+      logSaved.push({ v: logVersion, kind: e.kind, html: li.innerHTML });
+      while (logSaved.length > 60) logSaved.shift();
+      session.set(logKey, logSaved);
+    }
     if (!quiet && (e.kind === "timeout" || e.kind === "failed_turn")) notice(li.textContent, "bad");
   }
 

@@ -1,0 +1,140 @@
+"""The table page's smaller findings of issue 28, each in a real browser: computer
+players named by their level in the reader's language on the lobby, score, replay and
+analysis pages; the result table on a phone keeps names whole; the game's buttons go
+once the game is over; under `japan` the page says what Done on an illegal table costs
+before the tap; one penalty tile is said in the singular; the log keeps its history
+over a reload; the "back to now" button draws without an emoji font."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from meldtour.core.state import Deal  # noqa: E402
+from meldtour.core.tiles import full_set, parse_tiles  # noqa: E402
+from meldtour.live import LiveServer, SeatConfig, TableConfig  # noqa: E402
+
+from .browser import ARGS, CHROMIUM, live_site, touch_drag  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is missing")
+
+#: Seat 0 holds two runs of seven (56 points): its whole rack goes down at once.
+OUT = ["k1", "k2", "k3", "k4", "k5", "k6", "k7", "r1", "r2", "r3", "r4", "r5", "r6", "r7"]
+OTHER = ["b1", "b3", "b5", "b7", "b9", "b11", "b13", "o2", "o4", "o6", "o8", "o10", "o12", "k13"]
+
+
+def deal() -> Deal:
+    racks = (parse_tiles(OUT), parse_tiles(OTHER))
+    rest = list(full_set())
+    for t in racks[0] + racks[1]:
+        rest.remove(t)
+    return Deal(racks, tuple(rest), 0)
+
+
+@pytest.fixture()
+def site() -> Iterator[tuple[str, LiveServer]]:
+    with live_site() as both:
+        yield both
+
+
+def phone(browser: Any) -> Any:
+    page = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                               is_mobile=True, has_touch=True).new_page()
+    page.set_default_timeout(20_000)
+    return page
+
+
+def sit(page: Any, base: str, game: str, name: str, lang: str = "ko") -> None:
+    page.goto(f"{base}/play/t/{game}?lang={lang}")
+    page.fill("input[name=name]", name)
+    page.locator("#seats button").first.tap()
+    page.wait_for_selector("#rack .tile")
+
+
+def test_names_the_result_on_a_phone_and_no_buttons_after_the_game(
+        site: tuple[str, LiveServer]) -> None:
+    base, live = site
+    live.create_table(TableConfig.make(
+        "krc-2015", [SeatConfig("human"), SeatConfig("computer", "greedy")], deal=deal(),
+        turn_seconds=120, bot_delay=0.1, hints=True), "out")
+    live.create_table(TableConfig.make(
+        "krc-2015", [SeatConfig("computer", "expert"), SeatConfig("computer", "greedy")],
+        turn_seconds=120, bot_delay=60), "bots")
+    expect = playwright_api.expect
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = phone(browser)
+            sit(page, base, "out", "보라")
+            expect(page.locator("#b-now")).to_have_text("▶▶")  # no emoji font needed
+            # The hint lays the whole rack; Done ends the game.
+            page.locator("#b-hint").tap()
+            expect(page.locator("#rack .tile")).to_have_count(0)
+            page.locator("#b-done").tap()
+            expect(page.locator("#result")).to_be_visible()
+            expect(page.locator("#buttons")).to_be_hidden()
+            expect(page.locator("#b-done")).to_be_hidden()
+            names = page.locator("#result table.scores tr td:first-child")
+            expect(names).to_have_count(2)
+            expect(names.nth(1)).to_have_text("욕심쟁이 2")
+            for i in range(2):  # each name on one line
+                lines = names.nth(i).evaluate(
+                    "td => { const r = document.createRange(); r.selectNodeContents(td);"
+                    " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }")
+                assert lines == 1, f"name {i} of the result takes {lines} lines"
+            page.locator("#result").scroll_into_view_if_needed()
+            page.screenshot(path="/tmp/h7shots/phone-ko-result.png")
+            for path in ("score", "replay?step=1", "analysis"):
+                page.goto(f"{base}/play/t/out/{path}&lang=ko" if "?" in path
+                          else f"{base}/play/t/out/{path}?lang=ko")
+                text = page.locator("main").inner_text()
+                assert "욕심쟁이 2" in text and "greedy" not in text, f"{path}: {text[:300]}"
+            page.goto(f"{base}/play/t/bots?lang=ja")
+            expect(page.locator("#players li")).to_have_count(2)
+            page.goto(f"{base}/play?lang=ja")
+            listed = page.locator("main").inner_text()
+            assert "上級 1, 欲張り 2" in listed and "expert" not in listed, listed
+        finally:
+            browser.close()
+
+
+def test_japan_says_what_done_costs_one_penalty_tile_and_the_log_after_a_reload(
+        site: tuple[str, LiveServer]) -> None:
+    base, live = site
+    live.create_table(TableConfig.make(
+        "japan", [SeatConfig("human"), SeatConfig("computer", "greedy")], deal=deal(),
+        turn_seconds=120, bot_delay=0.1), "jp")
+    expect = playwright_api.expect
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = phone(browser)
+            sit(page, base, "jp", "보라")
+            touch_drag(page, page.locator("#rack .tile").first, page.locator(".new-meld"))
+            build = page.locator("#build")
+            expect(build).to_have_text(
+                "테이블이 올바르지 않습니다: 지금 완료하면 턴 실패입니다 (-50점)")
+            page.locator("#b-done").tap()
+            line = page.locator("#events li[data-kind=draw]").first
+            expect(line).to_contain_text("벌칙으로 가져온 타일 한 개")
+            expect(page.locator("#events li[data-kind=penalty]")).to_contain_text("-50")
+            # More moves than the server resends to a page that opens (12): 보라 draws.
+            for _ in range(8):
+                page.wait_for_function("() => !document.getElementById('b-draw').disabled")
+                page.locator("#b-draw").tap()
+                page.wait_for_function("() => document.getElementById('b-draw').disabled")
+            page.wait_for_function("() => !document.getElementById('b-draw').disabled")
+            before = page.locator("#events li").all_inner_texts()
+            assert len(before) > 14
+            page.reload()
+            page.wait_for_selector("#rack .tile")
+            # The first move's lines are older than what the server resends: still there.
+            expect(page.locator("#events li[data-kind=illegal_end]")).to_have_count(1)
+            after = page.locator("#events li").all_inner_texts()
+            assert after[:len(before)] == before, (before, after)
+        finally:
+            browser.close()
