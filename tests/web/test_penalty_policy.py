@@ -25,7 +25,10 @@ from meldtour.web.director.deps import Scope
 from meldtour.web.i18n import translations
 from meldtour.web.routes.review import describe
 
+from .browser import ARGS, CHROMIUM, serve
 from .test_director import csrf, make_client, sign_up, web
+
+playwright_api = pytest.importorskip("playwright.sync_api")
 
 #: The house rule: the n-th failed turn of a game costs 2^(n-1) times the base (50,
 #: 100, 200, …). Its words are ones the catalogs have.
@@ -112,6 +115,25 @@ def test_a_house_penalty_in_one_place_is_seen_everywhere(
         wrong = c.post(url + "/clock/penalties?lang=en", json={
             "game": 1, "penalties": [0, 100, 0, 0]}, headers=headers)
         assert wrong.status_code == 400 and "seat 2" in wrong.text
-        ok = c.post(url + "/clock/penalties?lang=en", json={
-            "game": 1, "penalties": [0, 150, 0, 0]}, headers=headers)
-        assert ok.status_code == 200 and ok.json()["penalties"] == [0, 150, 0, 0]
+        # The clock page in a browser: its script offers seat 2's time-outs at 50 and
+        # 100 points (from what the page is served), and confirming them puts 150 on
+        # the sheet.
+        with serve(c.app) as base, playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            try:
+                page = browser.new_context(viewport={"width": 390, "height": 844},
+                                           has_touch=True, is_mobile=True).new_page()
+                page.set_default_timeout(15_000)
+                page.goto(f"{base}{url}/clock?lang=ko")
+                page.locator("#games button").first.tap()  # game 1 (over; 2 is next)
+                offers = page.locator("#offers li")
+                expect = playwright_api.expect
+                expect(offers).to_have_count(2)
+                expect(offers.nth(0)).to_contain_text("50")
+                expect(offers.nth(1)).to_contain_text("100")
+                page.locator("#confirm").tap()
+                expect(page.locator("#confirm-result")).to_have_text("벌점을 기록지에 적었습니다.")
+            finally:
+                browser.close()
+        sheet, _v, _k = usecases.get_sheet(store, "house", "club", 1, 1)
+        assert sheet.games[0].penalties == (0, 150, 0, 0)
