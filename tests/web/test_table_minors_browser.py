@@ -18,7 +18,7 @@ from meldtour.core.state import Deal  # noqa: E402
 from meldtour.core.tiles import full_set, parse_tiles  # noqa: E402
 from meldtour.live import LiveServer, SeatConfig, TableConfig  # noqa: E402
 
-from .browser import ARGS, CHROMIUM, live_site, touch_drag  # noqa: E402
+from .browser import ARGS, CHROMIUM, drag, live_site, touch_drag  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is missing")
 
@@ -136,5 +136,56 @@ def test_japan_says_what_done_costs_one_penalty_tile_and_the_log_after_a_reload(
             expect(page.locator("#events li[data-kind=illegal_end]")).to_have_count(1)
             after = page.locator("#events li").all_inner_texts()
             assert after[:len(before)] == before, (before, after)
+        finally:
+            browser.close()
+
+
+#: Ann holds r10 r11 r12 (her initial meld) and r13, which she adds a turn later.
+ANN = ["r10", "r11", "r12", "r13", "b1", "k5", "o7", "k9", "o11", "b13", "k2", "o4", "r6", "b8"]
+BO = ["k1", "o2", "r3", "b4", "k6", "o8", "r9", "b10", "k12", "o13", "r1", "b3", "o5", "k7"]
+
+
+def test_a_tile_added_to_a_meld_is_the_only_one_marked_and_none_moved(
+        site: tuple[str, LiveServer]) -> None:
+    base, live = site
+    racks = (parse_tiles(ANN), parse_tiles(BO))
+    rest = list(full_set())
+    for t in racks[0] + racks[1]:
+        rest.remove(t)
+    live.create_table(TableConfig.make(
+        "standard", [SeatConfig("human"), SeatConfig("human")],
+        deal=Deal(racks, tuple(rest), 0), turn_seconds=120), "mv")
+    expect = playwright_api.expect
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            ann = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+            bo = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+            for page, seat, name in ((ann, 0, "Ann"), (bo, 1, "Bo")):
+                page.set_default_timeout(15_000)
+                page.goto(f"{base}/play/t/mv?lang=en")
+                page.locator("#seats li").nth(seat).locator("input[name=name]").fill(name)
+                page.locator("#seats li").nth(seat).locator("button").click()
+            for page in (ann, bo):
+                page.wait_for_selector("#rack .tile")
+            drag(ann, ann.locator('#rack .tile[data-tile="r10"]'), ann.locator(".new-meld"))
+            for t in ("r11", "r12"):
+                drag(ann, ann.locator(f'#rack .tile[data-tile="{t}"]'),
+                     ann.locator("#board .meld").first, at="end")
+            ann.click("#b-done")
+            expect(bo.locator("#turn")).to_have_text("Your turn")
+            expect(bo.locator("#board .tile.added")).to_have_count(3)
+            bo.click("#b-draw")
+            expect(ann.locator("#turn")).to_have_text("Your turn")
+            drag(ann, ann.locator('#rack .tile[data-tile="r13"]'),
+                 ann.locator("#board .meld").first, at="end")
+            ann.click("#b-done")
+            expect(bo.locator("#turn")).to_have_text("Your turn")
+            # r13 joined a run of three: one tile added, none moved, and the words say so.
+            expect(bo.locator("#board .tile.added")).to_have_count(1)
+            expect(bo.locator("#board .tile.added")).to_have_attribute("data-tile", "r13")
+            expect(bo.locator("#board .tile.moved")).to_have_count(0)
+            expect(bo.locator("#last-move")).to_contain_text("Ann put down")
+            expect(bo.locator("#last-move")).not_to_contain_text("moved")
         finally:
             browser.close()
