@@ -189,3 +189,59 @@ def test_a_tile_added_to_a_meld_is_the_only_one_marked_and_none_moved(
             expect(bo.locator("#last-move")).not_to_contain_text("moved")
         finally:
             browser.close()
+
+
+#: A third player, Cy, holds k11 k12 k13 (an initial meld of 36).
+CY = ["k11", "k12", "k13", "b2", "o1", "r2", "b5", "o9", "r5", "b7", "o3", "r8", "b9", "o6"]
+
+
+def test_everything_since_ones_own_last_move_is_marked(site: tuple[str, LiveServer]) -> None:
+    base, live = site
+    racks = (parse_tiles(ANN), parse_tiles(BO), parse_tiles(CY))
+    rest = list(full_set())
+    for t in racks[0] + racks[1] + racks[2]:
+        rest.remove(t)
+    live.create_table(TableConfig.make(
+        "standard", [SeatConfig("human")] * 3, deal=Deal(racks, tuple(rest), 0),
+        turn_seconds=120), "since")
+    expect = playwright_api.expect
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            pages = [browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+                     for _ in range(3)]
+            for seat, (page, name) in enumerate(zip(pages, ("Ann", "Bo", "Cy"), strict=True)):
+                page.set_default_timeout(15_000)
+                page.goto(f"{base}/play/t/since?lang=en")
+                page.locator("#seats li").nth(seat).locator("input[name=name]").fill(name)
+                page.locator("#seats li").nth(seat).locator("button").click()
+            ann, bo, cy = pages
+            for page in pages:
+                page.wait_for_selector("#rack .tile")
+
+            def meld(page: Any, tiles: list[str]) -> None:
+                drag(page, page.locator(f'#rack .tile[data-tile="{tiles[0]}"]'),
+                     page.locator(".new-meld"))
+                for t in tiles[1:]:
+                    drag(page, page.locator(f'#rack .tile[data-tile="{t}"]'),
+                         page.locator("#board .meld").last, at="end")
+                page.click("#b-done")
+
+            meld(ann, ["r10", "r11", "r12"])
+            expect(bo.locator("#turn")).to_have_text("Your turn")
+            bo.click("#b-draw")
+            expect(cy.locator("#turn")).to_have_text("Your turn")
+            meld(cy, ["k11", "k12", "k13"])
+            expect(ann.locator("#turn")).to_have_text("Your turn")
+            drag(ann, ann.locator('#rack .tile[data-tile="r13"]'),
+                 ann.locator("#board .meld").first, at="end")
+            ann.click("#b-done")
+            expect(bo.locator("#turn")).to_have_text("Your turn")
+            # Since Bo drew: Cy's meld and Ann's r13, not only the very last move.
+            added = bo.locator("#board .tile.added")
+            expect(added).to_have_count(4)
+            assert sorted(added.evaluate_all("ts => ts.map(t => t.dataset.tile)")) == \
+                ["k11", "k12", "k13", "r13"]
+            expect(bo.locator("#board .tile.moved")).to_have_count(0)
+        finally:
+            browser.close()

@@ -863,14 +863,25 @@
     if (mine && step === null && fresh && boot.penalty.illegal_end === "penalise"
         && (check.reasons || []).some(Boolean)) {
       el.hidden = false;
+      el.style.visibility = "";
       el.classList.add("bad"); el.classList.remove("good");
       el.dataset.kind = "illegal";
       el.textContent = fill(T.illegal_costs, { points: -nextPenalty() });
       return;
     }
     delete el.dataset.kind;
-    if (!mine || step !== null || view.melded[me] || !fresh || !melds.some((m) => m.some((x) => x.own))) { el.hidden = true; return; }
+    // Until the initial meld is made the line keeps its place on the player's turn, shown
+    // or not: the rack below it must not jump when a check arrives while a tile is about
+    // to be picked up.
+    const reserve = mine && step === null && !view.melded[me];
+    if (!mine || step !== null || view.melded[me] || !fresh || !melds.some((m) => m.some((x) => x.own))) {
+      el.hidden = !reserve;
+      el.style.visibility = reserve ? "hidden" : "";
+      if (reserve) { el.classList.remove("good", "bad"); el.textContent = "\u00a0"; }
+      return;
+    }
     el.hidden = false;
+    el.style.visibility = "";
     const need = boot.initial_meld;
     el.classList.toggle("bad", Boolean(check.touches_board));
     el.classList.toggle("good", !check.touches_board && check.value >= need);
