@@ -98,8 +98,8 @@ def test_penalties_under_japan() -> None:
     _, problems = enter_game(sheet4(1), 1, (58, -5, -23, -30), penalties=(0, 30, 0, 0),
                              rules=JAPAN, who="ref")
     assert messages(problems) == [
-        "table 5, game 1, seat 2 (player 22) penalty: 30 points are not a whole number of × "
-        "(50 points each)"
+        "table 5, game 1, seat 2 (player 22) penalty: 30 is not the points of a number of × "
+        "(50, 100, 150, 200, …)"
     ]
     _, problems = enter_game(sheet4(1), 1, (58, -5, -23, -30), penalties=(0, 50, 0, 0),
                              rules=KRC, who="ref")

@@ -122,6 +122,9 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     expect(page.locator("#left")).to_have_text("30")
     expect(page.locator("#status")).not_to_be_empty()
     expect(page.locator("#net")).to_have_class("net offline")
+    # The offline line is in sight on the phone, not below the fold (issue 28).
+    net = page.locator("#net").bounding_box()
+    assert net and net["y"] >= 0 and net["y"] + net["height"] <= 844, net
     shot(page, "clock-ko-offline")
     # A reload without a network: the phone's cache and record carry the clock on.
     page.reload()

@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 # The web app and the commands: every module that declares refusal codes.
 import meldtour.cli.jsonlines
 import meldtour.web.app  # noqa: F401
+from meldtour.core.penalties import PENALTIES
 from meldtour.core.refusal import TEMPLATES
 from meldtour.core.rules import RULE_PRESETS
 from meldtour.tournament.seating import SEATERS
@@ -45,9 +46,10 @@ def refusal_templates() -> set[str]:
 def registry_words() -> set[str]:
     """The words the domain's registries carry, shown by the pages though no web file
     spells them: rule presets' titles and descriptions, seating methods' labels and
-    descriptions."""
+    descriptions, penalty policies' descriptions and sentences."""
     words = {w for p in RULE_PRESETS.values() for w in (p.title, p.description)}
     words |= {w for s in SEATERS.values() for w in (s.label, s.description)}
+    words |= {w for pen in PENALTIES.values() for w in (pen.description, pen.sentence)}
     return {w for w in words if w}
 
 

@@ -97,14 +97,15 @@ def test_score_replay_and_analysis_of_a_finished_game(client: TestClient) -> Non
     # The table page offers the pages after the game; the score page shows the result.
     score = client.get(f"/play/t/{game_id}/score?lang=en")
     assert score.status_code == 200
-    assert "greedy 2 went out" in score.text
+    # The computer player by its level in the reader's words, never the record's key.
+    assert "Greedy 2 went out" in score.text and "greedy 2" not in score.text
     rows = re.findall(r'<tr data-seat="(\d)"[^>]*>.*?<td class="num">(-?\d+)</td>',
                       score.text, re.S)
     assert {int(s): int(v) for s, v in rows} == dict(enumerate(final.scores))
     assert "(you)" in score.text  # Ann's cookie names her seat
     assert f"{moves} moves" in score.text
     ko = client.get(f"/play/t/{game_id}/score?lang=ko").text
-    assert "게임 결과" in ko and "greedy 2 님이 타일을 모두 내려놓았습니다" in ko
+    assert "게임 결과" in ko and "욕심쟁이 2 님이 타일을 모두 내려놓았습니다" in ko
 
     # The replay: the deal, then every move; Ann sees her own rack only ...
     deal = client.get(f"/play/t/{game_id}/replay?lang=en").text
@@ -134,7 +135,7 @@ def test_score_replay_and_analysis_of_a_finished_game(client: TestClient) -> Non
         assert re.findall(r'class="rack-row" data-seat="(\d)"', page) == ["0"]
     last = client.get(f"/play/t/{game_id}/replay?step={moves + 5}&lang=en").text
     assert f"Move {moves} of {moves}" in last and 'rel="next"' not in last
-    assert "greedy 2 went out" in last
+    assert "Greedy 2 went out" in last
     # Ann's own draws are named in the replay; the other's are not.
     drew = next(i for i, s in enumerate(replayed) if s.move.seat == 0
                 and s.move.action == "draw")
@@ -238,7 +239,7 @@ def test_after_a_restart_the_pages_read_the_database(kind: str, tmp_path: Path) 
             moved = c.get("/play/t/g?lang=en", follow_redirects=False)
             assert moved.headers["location"] == "/play/t/g/score"
             score = c.get("/play/t/g/score?lang=en").text
-            assert "(you)" in score and "greedy 2 went out" in score
+            assert "(you)" in score and "Greedy 2 went out" in score
             rows = re.findall(r'<tr data-seat="(\d)"[^>]*>.*?<td class="num">(-?\d+)</td>',
                               score, re.S)
             assert {int(s): int(v) for s, v in rows} == dict(enumerate(scores or ()))

@@ -27,7 +27,15 @@ from meldtour.cli.jsonlines import rules_argument
 from meldtour.core.refusal import Refused
 from meldtour.core.rules import RuleSet, find_rules
 from meldtour.tournament.numbering import games_before, sheet_games
-from meldtour.tournament.sheets import GameResult, Problem, enter_game, new_sheet, results, submit
+from meldtour.tournament.sheets import (
+    GameResult,
+    Problem,
+    enter_game,
+    new_sheet,
+    penalty_of_marks,
+    results,
+    submit,
+)
 from meldtour.tournament.standings import (
     DEFAULT_CHAIN,
     StandingRules,
@@ -85,8 +93,9 @@ def _penalty(value: str, line: int, rules: RuleSet) -> int:
     v = value.strip()
     if not v:
         return 0
-    if set(v) <= {"×", "x", "X"}:
-        return len(v) * rules.failed_turn_points
+    marks = penalty_of_marks(v, rules)  # the rules' penalty policy (core/penalties.py)
+    if marks is not None:
+        return marks
     return abs(_int(v, "penalty", line))
 
 

@@ -558,8 +558,10 @@ def _penalty(value: str, rules: Any, where: str) -> int:
     v = value.strip()
     if not v:
         return 0
-    if set(v) <= {"×", "x", "X"}:
-        return len(v) * int(rules.failed_turn_points)
+    # The rules' penalty policy (core/penalties.py) says what × marks are worth.
+    marks: int | None = rules.penalty_policy.of_marks(v, rules.failed_turn_points)
+    if marks is not None:
+        return marks
     try:
         return abs(int(v.replace("−", "-")))
     except ValueError:

@@ -522,13 +522,15 @@ def _fail_turn(
             state = _replace(state, board=kept)
     else:
         events.append(Event("failed_turn", seat, {"consequence": "revert"}))
-    if rules.failed_turn_points:
+    n = state.penalty_marks[seat] + 1  # this player's n-th failed turn of the game
+    points = rules.failed_turn_penalty(n)  # the rule set's penalty policy (core/penalties.py)
+    if points:
         state = _replace(
             state,
-            penalties=_set(state.penalties, seat, state.penalties[seat] + rules.failed_turn_points),
-            penalty_marks=_set(state.penalty_marks, seat, state.penalty_marks[seat] + 1),
+            penalties=_set(state.penalties, seat, state.penalties[seat] + points),
+            penalty_marks=_set(state.penalty_marks, seat, n),
         )
-        events.append(Event("penalty", seat, {"points": -rules.failed_turn_points}))
+        events.append(Event("penalty", seat, {"points": -points, "n": n}))
     return _take(state, seat, rules.failed_turn_draw, events, "penalty"), bool(placed)
 
 

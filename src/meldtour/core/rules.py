@@ -18,6 +18,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
+from .penalties import PENALTIES, PenaltyPolicy
 from .refusal import Refused, register
 
 FailedTurn = Literal["keep_completed", "revert"]
@@ -70,6 +71,10 @@ class RuleSet:
     failed_turn_draw: int = 3
     #: Penalty points for a failed turn (004: 50, written as × on the sheet).
     failed_turn_points: int = 0
+    #: How the points of a player's 1st, 2nd, … failed turn in a game are counted from
+    #: ``failed_turn_points`` (a name in :data:`meldtour.core.penalties.PENALTIES`:
+    #: ``flat``, each the same; ``rising``, the n-th n times as many).
+    penalty: str = "flat"
     #: Whether ending a turn with an illegal board is refused or penalised (004).
     illegal_end: IllegalEnd = "refuse"
     #: Points a joker left on the rack adds to the rack's total (30/50/100).
@@ -123,6 +128,9 @@ class RuleSet:
                 raise RulesError("rules.not_bool", name=name, value=v)
             if typ is str and not isinstance(v, str):
                 raise RulesError("rules.not_text", name=name, value=v)
+        if self.penalty not in PENALTIES:
+            raise RulesError("rules.not_a_choice", name="penalty", value=self.penalty,
+                             choices=", ".join(map(repr, PENALTIES)))
         if self.turn_seconds <= 0:
             raise RulesError("rules.turn_seconds")
         if self.restart_seconds <= 0:
@@ -134,6 +142,15 @@ class RuleSet:
                      "league_win_points", "redeal_doubles"):
             if getattr(self, name) < 0:
                 raise RulesError("rules.negative", name=name)
+
+    @property
+    def penalty_policy(self) -> PenaltyPolicy:
+        """The penalty policy this rule set names (core/penalties.py)."""
+        return PENALTIES[self.penalty]
+
+    def failed_turn_penalty(self, n: int) -> int:
+        """The points of a player's n-th failed turn in a game (n from 1)."""
+        return self.penalty_policy.points(n, self.failed_turn_points)
 
     def replace(self, **changes: Any) -> RuleSet:
         unknown = set(changes) - FIELD_NAMES

@@ -74,12 +74,22 @@ class ClockSettings:
     turn_ms: int
     warning_ms: int
     restart_ms: int
+    #: The points of a seat's first time-out (0: none).
     penalty_points: int
+    #: The points of a seat's 1st, 2nd, … time-out of a game, by the rule set's penalty
+    #: policy (core/penalties.py): what the clock offers, and what its page is served.
+    schedule: tuple[int, ...] = ()
 
     @staticmethod
     def of(rules: RuleSet) -> ClockSettings:
+        schedule = rules.penalty_policy.schedule(rules.failed_turn_points)
         return ClockSettings(rules.turn_seconds * 1000, rules.turn_warning_seconds * 1000,
-                             rules.restart_seconds * 1000, rules.failed_turn_points)
+                             rules.restart_seconds * 1000, schedule[0] if schedule else 0,
+                             schedule)
+
+    def points_of(self, timeouts: int) -> int:
+        """The points of a seat's first ``timeouts`` time-outs."""
+        return sum(self.schedule[:timeouts])
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +261,7 @@ def offered_penalties(settings: ClockSettings, state: ClockState, *,
     the phone cannot see: the scorer confirms each one."""
     if not settings.penalty_points:
         return None
-    return tuple(state.timeouts_of(s) * settings.penalty_points
-                 for s in range(1, seats + 1))
+    return tuple(settings.points_of(state.timeouts_of(s)) for s in range(1, seats + 1))
 
 
 def check_penalties(settings: ClockSettings, state: ClockState,
@@ -262,8 +271,8 @@ def check_penalties(settings: ClockSettings, state: ClockState,
     offered = offered_penalties(settings, state, seats=len(penalties)) \
         or (0,) * len(penalties)
     for seat, (points, most) in enumerate(zip(penalties, offered, strict=True), 1):
-        each = settings.penalty_points or 1
-        if points < 0 or points > most or points % each:
+        whole = {settings.points_of(k) for k in range(state.timeouts_of(seat) + 1)}
+        if points < 0 or points > most or points not in whole:
             raise ClockError("clock.penalty", seat=seat, points=points, most=most)
     return tuple(penalties)
 

@@ -104,8 +104,7 @@ TEMPLATES: Final = {
     "sheet.winner_seat": "the winner must be one of seats 1-%(n)s",
     "sheet.negative_penalty": "write a penalty as a positive number of points",
     "sheet.no_penalty_points": "%(rules)s gives no penalty points",
-    "sheet.penalty_not_whole": "%(pen)s points are not a whole number of × "
-                               "(%(each)s points each)",
+    "sheet.penalty_not_whole": "%(pen)s is not the points of a number of × (%(totals)s, …)",
     "sheet.loser_scores": "a loser cannot score %(pts)s",
     "sheet.rack_limit": "%(pts)s is more than a rack can hold (at most −%(limit)s under "
                         "%(rules)s at a table of %(seats)s)",

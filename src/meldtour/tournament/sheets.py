@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
+from meldtour.core.penalties import MARK
 from meldtour.core.refusal import Refusal, Refused, english
 from meldtour.core.rules import RuleSet
 from meldtour.core.tiles import JOKER_CODE, full_set
@@ -201,9 +202,10 @@ def check_game(
             say(seat, "penalty", "sheet.negative_penalty")
         elif pen and not rules.failed_turn_points:
             say(seat, "penalty", "sheet.no_penalty_points", rules=rules.name)
-        elif pen and pen % rules.failed_turn_points:
+        elif pen and rules.penalty_policy.failures(pen, rules.failed_turn_points) is None:
+            totals = rules.penalty_policy.totals(rules.failed_turn_points)
             say(seat, "penalty", "sheet.penalty_not_whole", pen=pen,
-                each=rules.failed_turn_points)
+                totals=", ".join(map(str, totals)))
         if pts is None:
             if complete:
                 say(seat, "points", "sheet.no_points")
@@ -404,11 +406,16 @@ def results(sheet: ScoreSheet) -> tuple[GameResult, ...]:
 
 
 #: The ``×`` notation of 004: one mark per failed turn.
-PENALTY_MARK: Final = "×"
+PENALTY_MARK: Final = MARK
 
 
 def penalty_marks(points: int, rules: RuleSet) -> str:
-    """Penalty points as ``×`` marks (``××`` for 100 under japan)."""
-    if not points or not rules.failed_turn_points:
-        return ""
-    return PENALTY_MARK * (points // rules.failed_turn_points)
+    """Penalty points as ``×`` marks (``××`` for 100 under japan), by the rule set's
+    penalty policy (core/penalties.py)."""
+    return rules.penalty_policy.marks(points, rules.failed_turn_points)
+
+
+def penalty_of_marks(text: str, rules: RuleSet) -> int | None:
+    """The points of ``×`` marks written on a sheet (``××``: two failed turns), or None
+    when the text is not marks alone."""
+    return rules.penalty_policy.of_marks(text, rules.failed_turn_points)

@@ -71,7 +71,7 @@ def plausible_game(
     if rules.failed_turn_points:
         for s in range(seats):
             if rng.random() < 0.05:
-                pen[s] = rules.failed_turn_points
+                pen[s] = rules.failed_turn_penalty(1)
     score = score_game(racks, winner if out else None, melded, could,
                        rng.randrange(seats), rules, penalties=pen)
     return PlayedGame(score.scores, tuple(pen), score.winner + 1)

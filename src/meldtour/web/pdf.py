@@ -25,9 +25,11 @@ import segno
 from babel.dates import format_date
 from fpdf import FPDF
 
+from meldtour.core.rules import RuleSet
 from meldtour.tournament import Tournament, awards, final_ranking, stage_standings
 from meldtour.tournament.collation import seats_by_name
 from meldtour.tournament.model import Division, Round, Stage, Table
+from meldtour.tournament.sheets import penalty_marks
 from meldtour.tournament.side import FamilyPrize
 
 from .i18n import N_, translations
@@ -216,7 +218,7 @@ def score_sheets(
     st, rnd = _stage_round(t, division, stage, round_number)
     doc = _Doc(locale, f"{t.name} — {div.name}")
     _ = doc._
-    penalties = div.rules.failed_turn_points > 0
+    penalties = div.rules if div.rules.failed_turn_points > 0 else None
     for table in rnd.tables:
         if tables is not None and table.number not in tables:
             continue
@@ -227,7 +229,8 @@ def score_sheets(
 
 
 def _sheet_page(doc: _Doc, t: Tournament, division_name: str, st: Stage, rnd: Round,
-                table: Table, table_url: Callable[[int], str] | None, penalties: bool) -> None:
+                table: Table, table_url: Callable[[int], str] | None,
+                penalties: RuleSet | None) -> None:
     _ = doc._
     doc.add_page()
     doc.text_line(f"{t.name} · {t.date}", 10)
@@ -260,8 +263,8 @@ def _sheet_page(doc: _Doc, t: Tournament, division_name: str, st: Stage, rnd: Ro
         cells = []
         for s in range(seats):
             text = _points(line.points[s])
-            if line.penalties[s]:
-                text += "  " + "×" * max(1, line.penalties[s] // 50)
+            if line.penalties[s] and penalties is not None:  # the rules' penalty policy
+                text += "  " + (penalty_marks(line.penalties[s], penalties) or "×")
             cells.append(text)
             totals[s] += (line.points[s] or 0) - line.penalties[s]
         if line.winner:
@@ -275,8 +278,9 @@ def _sheet_page(doc: _Doc, t: Tournament, division_name: str, st: Stage, rnd: Ro
                  h=9, bold=True)
     doc.ln(4)
     legend = _("− minus points   + plus points")
-    if penalties:
-        legend += "   " + _("× penalty (−%(p)d, not added to the winner)") % {"p": 50}
+    if penalties is not None:
+        legend += "   " + _("× penalty (−%(p)d, not added to the winner)") % {
+            "p": penalties.failed_turn_penalty(1)}
     doc.text_line(legend, 9)
     doc.text_line(_("Check each game: the losers' minus points add up to the winner's plus."),
                   9)

@@ -57,8 +57,8 @@ _RANKING = {
 def describe(rules: RuleSet, _: Callable[[str], str]) -> list[tuple[str, str]]:
     """(option, setting) rows for a rule set, translated with ``_``."""
     failed = _(_FAILED[rules.failed_turn]) % {"n": rules.failed_turn_draw}
-    if rules.failed_turn_points:
-        failed += _(", and %(p)d penalty points (×)") % {"p": rules.failed_turn_points}
+    if rules.failed_turn_points:  # the words of the rule set's penalty policy
+        failed += _(rules.penalty_policy.description) % {"p": rules.failed_turn_points}
     return [
         (_("Time per turn"), _("%(n)d seconds") % {"n": rules.turn_seconds}),
         (_("Initial meld"), _("%(n)d points or more, from your own tiles")

@@ -35,26 +35,23 @@ from meldtour.players.levels import LEVELS
 from ..deps import client_limiter, client_of, locale_of, render
 from ..i18n import N_, translations
 from ..limits import TooLarge, parse_json
+from ..play_words import (
+    HINT_TEXTS,
+    LEVEL_NAMES,
+    LEVEL_TEXTS,
+    PHRASE_WORDS,
+    PLURAL_TEXTS,
+    TABLE_TEXTS,
+    TEXTS,
+    TILE_WORDS,
+    TO_THE_PLAYER,
+)
 from ..rules_text import PRESET_TITLES
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 COOKIE = "meldtour_seat_"
 
-LEVEL_NAMES = {
-    "beginner": N_("Beginner"),
-    "greedy": N_("Greedy"),
-    "expert": N_("Expert"),
-}
-LEVEL_TEXTS = {
-    "beginner": N_("Makes its first meld as soon as it can, then only adds tiles to the "
-                   "ends of melds on the table or lays new melds from its own rack; it never "
-                   "rearranges the table."),
-    "greedy": N_("Every turn it puts down as many tiles as it possibly can, rearranging the "
-                 "table as needed, and draws only when it cannot play at all."),
-    "expert": N_("Makes the smallest initial meld it can, then keeps its tiles, drawing every "
-                 "turn, until it can put its whole rack down in one turn."),
-}
 # ---------------------------------------------------------------- refusals in words
 
 # A refusal is translated by its code: the catalogs' message ids are the codes' English
@@ -63,22 +60,8 @@ LEVEL_TEXTS = {
 TILE_PARAMS = frozenset({"meld", "tile", "tiles"})
 #: For a refusal whose code this process does not know (a newer node of the cluster).
 FALLBACK = N_("The move was refused: %(why)s")
-#: Refusals the page words for the player it answers, by code: "your turn", not the
-#: seat numbers the engine's sentence names.
-TO_THE_PLAYER = {
-    "turn.not_yours": N_("It is not your turn"),
-    "game.over": N_("The game is over"),
-    "redeal.too_few_doubles": N_("A new deal needs %(need)s doubles; your rack holds %(have)s"),
-}
 _TO_THE_PLAYER = {TEMPLATES[code]: words for code, words in TO_THE_PLAYER.items()}
 
-TILE_WORDS = {
-    "k": N_("black %(n)s"),
-    "r": N_("red %(n)s"),
-    "o": N_("orange %(n)s"),
-    "b": N_("blue %(n)s"),
-    "J": N_("the joker"),
-}
 _TILE_TEXTS = frozenset(format_tiles(TILES))
 
 
@@ -179,145 +162,7 @@ def explain_message(message: Mapping[str, Any], gettext: Callable[[str], str]) -
     return explain(refusal, gettext)
 
 
-# ---------------------------------------------------------------- words for the page
-
-#: What the table page's script shows, by key ({name}-style blanks filled in there).
-TEXTS = {
-    "your_turn": N_("Your turn"),
-    "their_turn": N_("{name}'s turn"),
-    "waiting": N_("Waiting for players to sit down"),
-    "watching": N_("You are watching this table"),
-    "done": N_("Done"),
-    "draw": N_("Draw"),
-    "pass": N_("Pass"),
-    "undo": N_("Undo"),
-    "reset": N_("Reset"),
-    "sort_colour": N_("Sort by colour"),
-    "sort_number": N_("Sort by number"),
-    "new_meld": N_("Drop tiles here to start a new meld"),
-    "rack": N_("Your rack"),
-    "board": N_("Table"),
-    "pool": N_("Pool: {n}"),
-    "tiles": N_("{n} tiles"),
-    "time_left": N_("Time left"),
-    "you": N_("you"),
-    "melded": N_("initial meld made"),
-    "computer": N_("computer"),
-    "refused": N_("Refused"),
-    "board_stays": N_("A tile that was on the table stays on the table"),
-    "reconnecting": N_("Connection lost: reconnecting…"),
-    "game_over": N_("The game is over"),
-    "winner": N_("Winner: {name}"),
-    "score": N_("Score"),
-    "penalty": N_("Penalty"),
-    "final_rack": N_("Rack left"),
-    "take_seat": N_("Take this seat"),
-    "your_name": N_("Your name"),
-    "free_seat": N_("Free seat"),
-    "ev_play_one": N_("{name} put down {n} tile"),
-    "ev_play": N_("{name} put down {n} tiles"),
-    "ev_initial": N_("{name} made the initial meld"),
-    "ev_draw": N_("{name} drew a tile"),
-    "ev_draw_me": N_("You drew {tiles}"),
-    "ev_penalty_one": N_("{name} drew {n} penalty tile"),
-    "ev_penalty": N_("{name} drew {n} penalty tiles"),
-    "ev_timeout": N_("Time ran out for {name}"),
-    "ev_failed_keep": N_("{name}'s turn failed: the completed melds stay, the other tiles "
-                         "go back to the rack"),
-    "ev_failed_revert": N_("{name}'s turn failed: the table goes back as it was"),
-    "ev_points": N_("{name}: {n} penalty points"),
-    "ev_pass": N_("{name} passed"),
-    "ev_pool_empty": N_("The pool is empty"),
-    "ev_redeal": N_("{name} demanded a new deal"),
-    "ev_illegal_end": N_("{name} ended the turn with an illegal table"),
-    "redeal": N_("Demand a new deal ({n} doubles)"),
-    "redeal_confirm": N_("Your rack holds {n} doubles: demand a new deal for everyone?"),
-    "score_page": N_("Score"),
-    "replay_page": N_("Replay the game"),
-    "analysis_page": N_("Analysis"),
-    "seconds": N_("{n} s"),
-}
-
-#: The table page's own words (catalog ``table``): what just happened, building a
-#: draft, the signals, the keyboard, the chat and the rematch.
-TABLE_TEXTS = {
-    "ev_put": N_("{name} put down {tiles}"),
-    "ev_drew_penalty": N_("{name} drew penalty tiles: {tiles}"),
-    "seat_draw": N_("Seat draw"),
-    "starts": N_("{name} plays first"),
-    "computer_name": N_("{level} {n}"),
-    "step_back": N_("Earlier move"),
-    "step_on": N_("Later move"),
-    "step_now": N_("Back to now"),
-    "step_of": N_("Move {i} of {n}"),
-    "last_moves": N_("What just happened"),
-    "nothing_yet": N_("No move yet"),
-    "invalid_meld": N_("Not a valid meld yet"),
-    "meld_reason": N_("Why"),
-    "initial_value": N_("Toward the initial meld: {value} of {need}"),
-    "initial_enough": N_("Initial meld: {value} points, enough"),
-    "initial_touches": N_("The initial meld is made from your rack alone: leave the "
-                          "table's melds as they are"),
-    "new_meld_button": N_("New meld"),
-    "tile_rack": N_("{tile}, on your rack"),
-    "tile_table": N_("{tile}, on the table"),
-    "tile_mine": N_("{tile}, from your rack"),
-    "tile_added": N_("{tile}, just put down"),
-    "tile_moved": N_("{tile}, just moved"),
-    "tile_picked": N_("{tile} picked up: choose a meld, or New meld"),
-    "meld_label": N_("Meld {i}"),
-    "keys_hint": N_("Keyboard: Tab to a tile, Enter picks it up, Enter on a meld or on "
-                    "New meld puts it there, Escape puts it back."),
-    "signals": N_("Signals"),
-    "sound": N_("Sound"),
-    "vibrate": N_("Vibration"),
-    "tab_title": N_("Tab title"),
-    "warning_sound": N_("Warning in the last 10 seconds"),
-    "title_your_turn": N_("Your turn!"),
-    "chat": N_("Say"),
-    "said": N_("{name}: {phrase}"),
-    "rematch": N_("Play again at this table"),
-    "rematch_join": N_("Join the rematch"),
-    "table_gone": N_("This table is no longer held by the server"),
-    "sorted_by_colour": N_("The rack stays sorted by colour"),
-    "sorted_by_number": N_("The rack stays sorted by number"),
-}
-
-#: Words that count, as (one, many): the page picks by the number, as
-#: :meth:`~meldtour.web.i18n.Translations.ngettext` does.
-PLURAL_TEXTS = {
-    "tiles": (N_("{n} tile"), N_("{n} tiles")),
-    "moved": (N_("{n} tile of the table moved"), N_("{n} tiles of the table moved")),
-    "penalty": (N_("{name} drew {n} penalty tile"), N_("{name} drew {n} penalty tiles")),
-}
-
-#: The chat's fixed phrases, by the key the live game knows (live.game.PHRASES).
-PHRASE_WORDS = {
-    "hello": N_("Hello!"),
-    "good_luck": N_("Good luck!"),
-    "nice": N_("Nice move!"),
-    "thinking": N_("Let me think…"),
-    "sorry": N_("Sorry!"),
-    "thanks": N_("Thank you!"),
-    "good_game": N_("Good game!"),
-    "again": N_("One more game?"),
-}
-
-
-#: The hint button's words (static/hint.js; catalog domain ``hint``).
-HINT_TEXTS = {
-    "shown_one": N_("Hint: the best play lays {n} tile; it is on the table as your draft"),
-    "shown": N_("Hint: the best play lays {n} tiles; it is on the table as your draft"),
-    "keep": N_("Keep it"),
-    "back": N_("Put it back"),
-    "none_draw": N_("Hint: no play goes down from your rack: draw a tile"),
-    "none_pass": N_("Hint: no play goes down from your rack: pass"),
-}
-
-
 # ---------------------------------------------------------------- pages
-
-
 
 
 #: Tables one client address may open in the lobby: 30 in 10 minutes.
@@ -436,6 +281,11 @@ async def table_page(request: Request, game_id: str) -> Response:
             "phrases": [[k, _(PHRASE_WORDS[k])] for k in PHRASES],  # in this order
             "can_rematch": await _can_rematch(request, game),
             "initial_meld": rules.initial_meld,
+            # The rule set's penalty policy (core/penalties.py): the points of a player's
+            # 1st, 2nd, … failed turn and the sentence that says one.
+            "penalty": {"schedule": list(rules.penalty_policy.schedule(
+                rules.failed_turn_points)), "sentence": _(rules.penalty_policy.sentence),
+                "illegal_end": rules.illegal_end},
             # What the page needs to offer a redeal only when the engine would grant it.
             "rules": {"redeal": rules.redeal, "redeal_doubles": rules.redeal_doubles,
                       "hand_size": rules.hand_size, "turn_seconds": rules.turn_seconds,

@@ -32,8 +32,9 @@ from meldtour.solver import finder, solve
 
 from ..deps import locale_of, render
 from ..i18n import N_, translations
+from ..play_words import LEVEL_NAMES, TABLE_TEXTS, TEXTS
 from ..rules_text import PRESET_TITLES
-from .play import COOKIE, LEVEL_NAMES, TEXTS, tiles_in_words
+from .play import COOKIE, tiles_in_words
 
 #: Finished games kept replayed in memory (their steps, and the analysis once asked).
 KEPT = 32
@@ -182,7 +183,9 @@ def describe(step: Step, names: list[str], gettext: Callable[[str], str], seat: 
                 else "ev_failed_revert"
             text = t[key].format(name=name)
         elif seen.kind == "penalty":
-            text = t["ev_points"].format(name=name, n=data.get("points"))
+            # The rule set's penalty policy says it (core/penalties.py).
+            text = gettext(step.before.rules.penalty_policy.sentence).format(
+                name=name, n=data.get("points"), k=data.get("n", ""))
         elif seen.kind == "pass":
             text = t["ev_pass"].format(name=name)
         elif seen.kind == "pool_empty":
@@ -198,14 +201,27 @@ def describe(step: Step, names: list[str], gettext: Callable[[str], str], seat: 
     return out
 
 
+def shown_names(game: Reviewed, gettext: Callable[[str], str]) -> list[str]:
+    """Each seat's name as the table page says it: a computer player by its level in
+    the reader's language and its seat ("고수 4"), never the record's English key."""
+    kinds = game.kinds()
+    out = []
+    for s, name in enumerate(game.record.players):
+        level = kinds[s] if s < len(kinds) else None
+        out.append(gettext(TABLE_TEXTS["computer_name"]).format(
+            level=gettext(LEVEL_NAMES[level]), n=s + 1) if level in LEVEL_NAMES else name)
+    return out
+
+
 def _players(game: Reviewed, state: GameState, gettext: Callable[[str], str],
              shown: Callable[[int], bool]) -> list[dict[str, Any]]:
     kinds = game.kinds()
+    names = shown_names(game, gettext)
     rows = []
-    for s, name in enumerate(state.players):
+    for s in range(len(state.players)):
         level = kinds[s] if s < len(kinds) else None
         rows.append({
-            "seat": s, "name": name,
+            "seat": s, "name": names[s],
             "level": gettext(LEVEL_NAMES[level]) if level in LEVEL_NAMES else None,
             "count": len(state.racks[s]), "melded": state.melded[s],
             "rack": _rack(state.racks[s]) if shown(s) else None,
@@ -215,10 +231,10 @@ def _players(game: Reviewed, state: GameState, gettext: Callable[[str], str],
     return rows
 
 
-def _end_text(state: GameState, gettext: Callable[[str], str]) -> str:
+def _end_text(state: GameState, gettext: Callable[[str], str], names: list[str]) -> str:
     if state.end is None:
         return ""
-    name = state.players[state.winner] if state.winner is not None else ""
+    name = names[state.winner] if state.winner is not None else ""
     return gettext(END_TEXTS[state.end]) % {"name": name}
 
 
@@ -240,7 +256,7 @@ async def score_page(request: Request, game_id: str) -> Response:
     ranked = sorted(players, key=lambda r: -(r["score"] or 0))
     rules = game.record.rules
     return render(request, "score.html", game=game, players=ranked, me=seat,
-                   winner=final.winner, end=_end_text(final, gettext),
+                   winner=final.winner, end=_end_text(final, gettext, shown_names(game, gettext)),
                    moves=len(game.steps), rules=rules,
                    preset_title=PRESET_TITLES.get(rules.name))
 
@@ -260,15 +276,15 @@ async def replay_page(request: Request, game_id: str, step: int = 0,
     players = _players(game, state, gettext,
                        lambda s: open_racks or (seat is not None and s == seat))
     move = game.steps[step - 1] if step > 0 else None
-    said = describe(move, list(state.players), gettext, seat, open_racks) if move else []
+    names = shown_names(game, gettext)
+    said = describe(move, names, gettext, seat, open_racks) if move else []
     mover = move.move.seat if move else None
-    names = game.record.players
     turns = [(i + 1, names[s.move.seat]) for i, s in enumerate(game.steps)]
     return render(request, "replay.html", game=game, step=step, last=last,
                    board=_board(state), players=players, said=said, mover=mover,
                    pool_left=len(state.pool), open_racks=open_racks, me=seat,
                    racks_query="&racks=all" if open_racks else "", turns=turns,
-                   end=_end_text(state, gettext))
+                   end=_end_text(state, gettext, names))
 
 
 @router.get("/play/t/{game_id}/analysis", response_class=HTMLResponse)
@@ -283,7 +299,7 @@ async def analysis_page(request: Request, game_id: str) -> Response:
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
     return render(request, "analysis.html", game=game, analysis=analysis, me=seat,
                    turns=[t.to_json() for t in analysis.turns], actions=ACTIONS,
-                   names=list(game.record.players))
+                   names=shown_names(game, translations(locale_of(request)).gettext))
 
 
 def _analyse(game: Reviewed) -> Analysis:

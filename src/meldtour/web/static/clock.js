@@ -264,6 +264,10 @@
     renderNet();
   }
 
+  // The points of a seat's first k time-outs, from the rule set's penalty policy as the
+  // page serves it (the n-th time-out's points; core/penalties.py).
+  const pointsOf = (k) => (C.penalty_schedule || []).slice(0, Math.max(0, k)).reduce((a, b) => a + b, 0);
+
   function renderOver(rec, st) {
     const g = D.current;
     $("over-title").textContent = say(W.over, {n: g});
@@ -287,8 +291,10 @@
     if (penal && offers.dataset.game !== String(g) + ":" + st.timeouts.length + ":" + !!done) {
       offers.dataset.game = String(g) + ":" + st.timeouts.length + ":" + !!done;
       offers.textContent = "";
+      const nth = {};  // the seat's how-many-th time-out: its points come from the schedule
       st.turns.forEach((t, i) => {
         if (!t.timedOut) return;
+        nth[t.seat] = (nth[t.seat] || 0) + 1;
         const li = document.createElement("li");
         const label = document.createElement("label");
         const box = document.createElement("input");
@@ -297,7 +303,7 @@
         box.dataset.seat = String(t.seat);
         box.disabled = !!done;
         label.append(box, " " + say(W.offer_line, {name: name(t.seat), turn: i + 1,
-                                                   points: C.penalty_points}));
+                                                   points: pointsOf(nth[t.seat]) - pointsOf(nth[t.seat] - 1)}));
         li.append(label);
         offers.append(li);
       });
@@ -397,10 +403,11 @@
   });
   $("confirm").addEventListener("click", () => {
     const g = D.current;
-    const pens = C.names.map(() => 0);
+    const failed = C.names.map(() => 0);
     for (const box of $("offers").querySelectorAll("input[type=checkbox]")) {
-      if (box.checked) pens[Number(box.dataset.seat) - 1] += C.penalty_points;
+      if (box.checked) failed[Number(box.dataset.seat) - 1] += 1;
     }
+    const pens = failed.map(pointsOf);
     D.pending[g] = pens;
     save(); render(); sync();
   });

@@ -106,9 +106,12 @@
         table = m.table;
         version = m.version;
         if (m.view && view === null) showSeatDraw(m.view);
+        // The log as this tab had it before a reload, up to the moves the server resends.
+        if (m.view && view === null) restoreLog(m.recent && m.recent.length ? m.recent[0].version : m.version + 1);
         if (m.view && view === null && m.recent) {
           // The moves made before the page opened: the last one highlighted, all logged.
           for (const r of m.recent) {
+            logVersion = r.version;
             if (noteMove(r.before.map(meldTiles), r.events, r.after.map(meldTiles)) !== null) {
               for (const e of r.events) logEvent(e, 0, true);
             }
@@ -129,6 +132,7 @@
         }
         version = m.version;
         watched = null;
+        logVersion = m.version;
         setView(m.view, m.events, true);
         break;
       case "synced":
@@ -184,6 +188,7 @@
     const keep = myTurn() && turnKey === key && !first && !redealt;
     if (!keep) {
       turnKey = key;
+      started = null;
       rebuild(drawn);
       undo = [];
       check = null;
@@ -204,7 +209,8 @@
     const onBoard = {};
     for (const m of view.board) for (const t of meldTiles(m)) onBoard[t] = (onBoard[t] || 0) + 1;
     const mine = {};
-    const marks = !fromDraft && moves.length ? moves[moves.length - 1].marks : null;
+    const marks = fromDraft ? null : since ? changeMarks(since.board, view.board.map(meldTiles), since.placed)
+      : moves.length ? moves[moves.length - 1].marks : null;
     melds = src.map((m, i) => meldTiles(m).map((t, j) => {
       if (onBoard[t]) {
         onBoard[t]--;
@@ -267,14 +273,42 @@
   const moves = [];
   let step = null;  // the index of the move shown, or null: now
 
+  // Each tile of the board after: "added" (put down from a rack), "moved" (it was in
+  // another meld before), or null. A meld that grew or shrank keeps its other tiles
+  // unmarked: each changed meld is matched with the meld before that shares the most
+  // tiles with it, and only the tiles that came from elsewhere count as moved.
   function changeMarks(before, after, placed) {
     const old = count(before.map((m) => m.join(",")));
     const left = count(placed);
-    return after.map((m) => {
-      const k = m.join(",");
-      if (old[k] > 0) { old[k]--; return m.map(() => null); }
-      return m.map((t) => { if (left[t] > 0) { left[t]--; return "added"; } return "moved"; });
+    const same = after.map((m) => { const k = m.join(","); if (old[k] > 0) { old[k]--; return true; } return false; });
+    const unmatched = [];
+    for (const [k, n] of Object.entries(old)) for (let i = 0; i < n; i++) unmatched.push(count(k.split(",")));
+    return after.map((m, i) => {
+      if (same[i]) return m.map(() => null);
+      let best = -1; let most = 0;
+      unmatched.forEach((c, j) => {
+        if (!c) return;
+        const shared = Object.entries(count(m)).reduce((a, [t, n]) => a + Math.min(n, c[t] || 0), 0);
+        if (shared > most) { most = shared; best = j; }
+      });
+      const kept = best >= 0 ? unmatched[best] : {};
+      if (best >= 0) unmatched[best] = null;
+      return m.map((t) => {
+        if (kept[t] > 0) { kept[t]--; return null; }
+        if (left[t] > 0) { left[t]--; return "added"; }
+        return "moved";
+      });
     });
+  }
+
+  // What changed since the player's own last move (or since the page opened): the
+  // board then and the tiles put down since, marked on the table (issue 28).
+  let since = null;
+  function noteSince(seat, before, after, placed) {
+    if (me === null) return;
+    if (seat === me) since = { board: after, placed: [] };
+    else if (since === null) since = { board: before || after, placed: [...placed] };
+    else since.placed.push(...placed);
   }
 
   function noteMove(before, events, after) {
@@ -283,6 +317,7 @@
     const marks = before ? changeMarks(before, after, placed) : after.map((m) => m.map(() => null));
     const moved = marks.flat().filter((x) => x === "moved").length;
     const seat = events.find((e) => e.seat !== null && e.seat !== undefined);
+    noteSince(seat ? seat.seat : null, before, after, placed);
     const lines = events.map((e) => eventLine(e, moved)).filter(Boolean);
     if (!lines.length) return null;
     moves.push({ board: after, marks, seat: seat ? seat.seat : null, lines });
@@ -370,6 +405,7 @@
     if (to.where === "new") {
       melds.push([item]);
       where = { where: "meld", meld: melds.length - 1, index: 0 };
+      started = item.id;  // the meld this tile starts stays in view (issue 28)
     } else {
       const target = list(to);
       if (from.where === to.where && from.meld === to.meld && from.index < index) index--;
@@ -387,7 +423,29 @@
     }
     undo.push(before);
     changed();
+    if (to.where === "new") showStarted();
     return true;
+  }
+
+  // The meld started last this turn (by the id of its first tile): marked, and scrolled
+  // into the board's view (on a phone the board scrolls within its own area).
+  let started = null;
+  const startedIndex = () => melds.findIndex((m) => m.some((x) => x.id === started));
+  function showStarted() {
+    const i = startedIndex();
+    const row = i < 0 ? null : document.querySelector(`#board .meld[data-meld="${i}"]`);
+    if (!row) return;
+    const board = $("board");
+    const r = row.getBoundingClientRect();
+    const b = board.getBoundingClientRect();
+    if (board.scrollHeight > board.clientHeight) {
+      if (r.bottom > b.bottom - 4) board.scrollTop += r.bottom - b.bottom + 8;
+      else if (r.top < b.top + 4) board.scrollTop -= b.top - r.top + 8;
+    }
+    const r2 = row.getBoundingClientRect();
+    const hidden = r2.bottom > window.innerHeight || r2.top < 0
+      || r2.bottom > $("mine").getBoundingClientRect().top + 2 && getComputedStyle($("mine")).position === "sticky";
+    if (hidden) row.scrollIntoView({ block: "center" });
   }
 
   function sortTiles(list, by) {
@@ -466,6 +524,23 @@
       // above which the table's is): only the top edge scrolls there.
       const docked = getComputedStyle($("mine")).position === "sticky";
       const h = window.innerHeight;
+      // A board that scrolls on its own (a phone's table): near its edges, or over the
+      // rack's panel just below it, the board scrolls under the tile.
+      const board = $("board");
+      if (board.scrollHeight > board.clientHeight + 1 && getComputedStyle(board).overflowY === "auto") {
+        const b = board.getBoundingClientRect();
+        const edge = 36;
+        let by = 0;
+        if (y < b.top + edge && y > b.top - 60) by = -Math.ceil((b.top + edge - y) / 4);
+        else if (y > b.bottom - edge && y < b.bottom + 30) by = Math.ceil((y - b.bottom + edge) / 4);
+        const before = board.scrollTop;
+        if (by) board.scrollTop += by;
+        if (board.scrollTop !== before) {
+          moveGhost({ clientX: drag.lastX, clientY: drag.lastY });
+          scrolling = requestAnimationFrame(stepOnce);
+        }
+        return;
+      }
       let by = 0;
       if (y < 70) by = -Math.ceil((70 - y) / 5);
       else if (!docked && y > h - 40) by = Math.ceil((y - h + 40) / 5);
@@ -642,6 +717,7 @@
     const active = document.activeElement;
     if (!focusKey && active && active.dataset && active.dataset.key) focusKey = active.dataset.key;
     $("game").dataset.version = version;
+    $("app").classList.toggle("live", view.end === null);
     // status
     $("turn").textContent = view.end !== null ? T.game_over
       : mine ? T.your_turn : fill(T.their_turn, { name: nameOf(view.current) });
@@ -655,12 +731,13 @@
       li.className = seat === view.current && view.end === null ? "current" : "";
       const computer = table.seats[seat] && table.seats[seat].kind === "computer";
       const strong = document.createElement("strong");
-      strong.textContent = nameOf(seat) + (seat === me ? ` (${T.you})` : "") + (computer ? ` · ${T.computer}` : "");
+      strong.textContent = nameOf(seat) + (seat === me ? ` (${T.you})` : "");
+      if (computer) { const w = document.createElement("span"); w.className = "word"; w.textContent = ` · ${T.computer}`; strong.append(w); }
       const n = document.createElement("span");
       n.className = "count";
       n.textContent = plural("tiles", view.rack_sizes[seat]);
       li.append(strong, " ", n);
-      if (view.melded[seat]) { const m = document.createElement("span"); m.className = "melded"; m.textContent = `✓ ${T.melded}`; li.append(" ", m); }
+      if (view.melded[seat]) { const m = document.createElement("span"); m.className = "melded"; m.textContent = "✓"; m.title = T.melded; const w = document.createElement("span"); w.className = "word"; w.textContent = ` ${T.melded}`; m.append(w); li.append(" ", m); }
       if (bubbles[seat]) { const b = document.createElement("span"); b.className = "bubble"; b.textContent = bubbles[seat]; li.append(" ", b); }
       players.append(li);
     });
@@ -715,6 +792,7 @@
       const row = document.createElement("div");
       row.className = "meld";
       row.dataset.meld = i;
+      if (editing && started !== null && m.some((x) => x.id === started)) row.classList.add("started");
       row.setAttribute("role", "group");
       row.setAttribute("aria-label", `${fill(T.meld_label, { i: i + 1 })}: ${inWords(m.map((x) => x.t))}`);
       m.forEach((x, j) => row.append(tileEl(x, { where: "meld", meld: i, index: j }, editing)));
@@ -767,11 +845,43 @@
   }
 
   // The draft's value toward the initial meld, before it is made.
+  // The points the player's next failed turn costs, from the rule set's penalty policy
+  // as the page serves it (core/penalties.py): the schedule after the failures so far.
+  function nextPenalty() {
+    const sched = boot.penalty.schedule;
+    const total = Math.abs((view.penalties && view.penalties[me]) || 0);
+    let k = 0; let sum = 0;
+    while (sum < total && k < sched.length) sum += sched[k++];
+    return sched[Math.min(k, sched.length - 1)] || 0;
+  }
+
   function renderBuild(mine) {
     const el = $("build");
     const fresh = check && check.board === JSON.stringify(boardOut());
-    if (!mine || step !== null || view.melded[me] || !fresh || !melds.some((m) => m.some((x) => x.own))) { el.hidden = true; return; }
+    // Under rules that penalise an illegal table at the end of a turn (japan), say what
+    // Done would cost before the tap.
+    if (mine && step === null && fresh && boot.penalty.illegal_end === "penalise"
+        && (check.reasons || []).some(Boolean)) {
+      el.hidden = false;
+      el.style.visibility = "";
+      el.classList.add("bad"); el.classList.remove("good");
+      el.dataset.kind = "illegal";
+      el.textContent = fill(T.illegal_costs, { points: -nextPenalty() });
+      return;
+    }
+    delete el.dataset.kind;
+    // Until the initial meld is made the line keeps its place on the player's turn, shown
+    // or not: the rack below it must not jump when a check arrives while a tile is about
+    // to be picked up.
+    const reserve = mine && step === null && !view.melded[me];
+    if (!mine || step !== null || view.melded[me] || !fresh || !melds.some((m) => m.some((x) => x.own))) {
+      el.hidden = !reserve;
+      el.style.visibility = reserve ? "hidden" : "";
+      if (reserve) { el.classList.remove("good", "bad"); el.textContent = "\u00a0"; }
+      return;
+    }
     el.hidden = false;
+    el.style.visibility = "";
     const need = boot.initial_meld;
     el.classList.toggle("bad", Boolean(check.touches_board));
     el.classList.toggle("good", !check.touches_board && check.value >= need);
@@ -1046,13 +1156,13 @@
       }
       case "initial_meld": return sentence(T.ev_initial, { name });
       case "draw":
-        if (e.private && e.data.why === "penalty") return sentence(T.ev_drew_penalty, { name, tiles: chips(e.private.tiles) });
+        if (e.private && e.data.why === "penalty") return sentence(plural("drew_penalty", e.private.tiles.length, { name, tiles: "{tiles}" }), { tiles: chips(e.private.tiles) });
         if (e.private) return sentence(T.ev_draw_me, { tiles: chips(e.private.tiles) });
         if (e.data.why === "penalty") return sentence(plural("penalty", e.data.count, { name }), {});
         return sentence(T.ev_draw, { name });
       case "timeout": return sentence(T.ev_timeout, { name });
       case "failed_turn": return sentence(e.data.consequence === "keep_completed" ? T.ev_failed_keep : T.ev_failed_revert, { name });
-      case "penalty": return sentence(T.ev_points, { name, n: e.data.points });
+      case "penalty": return sentence(boot.penalty.sentence, { name, n: e.data.points, k: e.data.n || "" });
       case "pass": return sentence(T.ev_pass, { name });
       case "pool_empty": return sentence(T.ev_pool_empty, {});
       case "redeal": return sentence(T.ev_redeal, { name });
@@ -1075,6 +1185,22 @@
     if (follow) list.scrollTop = list.scrollHeight;
   }
 
+  // The log's lines are kept for this tab (with the version of their move), so that a
+  // reload shows the game's history, not only the last moves the server resends.
+  const logKey = `meldtour.log.${boot.id}`;
+  let logVersion = null;
+  let logSaved = [];
+  function restoreLog(upto) {
+    logSaved = (session.get(logKey) || []).filter((x) => x && x.v < upto).slice(-60);
+    for (const x of logSaved) {
+      const li = document.createElement("li");
+      li.dataset.kind = x.kind;
+      li.innerHTML = x.html;  // this page's own lines, as it wrote them
+      addLine(li);
+    }
+    session.set(logKey, logSaved);
+  }
+
   function logEvent(e, moved, quiet) {
     const line = eventLine(e, moved);
     if (!line) return;
@@ -1082,15 +1208,40 @@
     li.dataset.kind = e.kind;
     li.append(...line.childNodes);
     addLine(li);
+    if (logVersion !== null) {
+      logSaved.push({ v: logVersion, kind: e.kind, html: li.innerHTML });
+      while (logSaved.length > 60) logSaved.shift();
+      session.set(logKey, logSaved);
+    }
     if (!quiet && (e.kind === "timeout" || e.kind === "failed_turn")) notice(li.textContent, "bad");
   }
 
   // ------------------------------------------------------------ buttons
 
-  const button = (id, act) => $(id).addEventListener("click", (e) => {
-    if (Date.now() < quietUntil && e.detail > 0) return;  // the end of a drag, not a click
-    act(e);
-  });
+  // A finger's tap acts on its release: a phone's browser may take a tap soon after a
+  // drop for half of a double tap and click nothing (seen in Chromium), and Done must not
+  // be lost with the clock running. The click that may follow is then ignored.
+  let tappedAt = 0;
+  const button = (id, act) => {
+    const el = $(id);
+    let down = null;
+    el.addEventListener("pointerdown", (e) => { down = e.pointerType === "touch" ? e.pointerId : null; });
+    el.addEventListener("pointercancel", () => { down = null; });
+    el.addEventListener("pointerup", (e) => {
+      if (e.pointerType !== "touch" || down !== e.pointerId || el.disabled) return;
+      down = null;
+      const r = el.getBoundingClientRect();
+      if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) return;
+      if (Date.now() < quietUntil) return;  // the end of a drag, not a tap
+      tappedAt = Date.now();
+      act(e);
+    });
+    el.addEventListener("click", (e) => {
+      if (Date.now() - tappedAt < 800 && e.detail > 0) return;  // the tap's own click
+      if (Date.now() < quietUntil && e.detail > 0) return;  // the end of a drag, not a click
+      act(e);
+    });
+  };
   button("b-done", () => {
     if (!myTurn()) return;
     clearTimeout(draftTimer);

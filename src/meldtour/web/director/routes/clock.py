@@ -68,6 +68,8 @@ def clock_page(request: Request, web: WebDep, store: StoreDep, token: str) -> Re
         "names": [t.name_of(p) for p in sheet.players], "games": len(sheet.games),
         "turn_ms": settings.turn_ms, "warning_ms": settings.warning_ms,
         "restart_ms": settings.restart_ms, "penalty_points": settings.penalty_points,
+        # The points of a seat's 1st, 2nd, … time-out (core/penalties.py), for the offers.
+        "penalty_schedule": list(settings.schedule),
         "seat_draw": rules.seat_draw, "stored": stored,
         "penalties": [list(g.penalties) for g in sheet.games],
         "counted": sheet.counted is not None,

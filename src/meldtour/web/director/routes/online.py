@@ -24,7 +24,8 @@ from meldtour.store.db import Store
 from meldtour.tournament import TournamentError
 
 from ...deps import load_tournament
-from ...routes.play import COOKIE, LEVEL_NAMES
+from ...play_words import LEVEL_NAMES
+from ...routes.play import COOKIE
 from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
 from ..views import division_view, refusal_text
 
