@@ -16,7 +16,7 @@ from meldtour.core.rules import find_rules
 from meldtour.core.state import GameState
 from meldtour.core.tiles import parse_tiles
 from meldtour.core.views import player_view
-from meldtour.players.expert import ExpertPlayer
+from meldtour.players.expert import ExpertPlayer, activity
 from meldtour.players.greedy import GreedyPlayer
 from meldtour.players.runner import play_game
 from meldtour.solver import finder
@@ -89,3 +89,40 @@ def test_never_draws_while_it_could_meld(seed: int, players: int) -> None:
     team = [ExpertPlayer(f"expert {i}", seed + i) for i in range(players)]
     state = play_game(KRC, team, seed)
     assert state.is_over and not any(state.could_meld)
+
+
+def _late(state: GameState, pool: int, sizes: tuple[int, int], turn_no: int) -> GameState:
+    """``state`` with ``pool`` tiles left in the pool and the opponent's rack cut to
+    ``sizes[1]`` tiles, ``turn_no`` turns into the game."""
+    racks = (state.racks[0], state.racks[1][:sizes[1]])
+    return dataclasses.replace(state, pool=state.pool[:pool], racks=racks, turn_no=turn_no)
+
+
+def test_lays_its_best_play_when_an_opponent_is_close_and_the_pool_nearly_out() -> None:
+    state = _position(["k1", "k2", "k3", "r7", "b13"], [["r4", "r5", "r6"]])
+    # Early, with 20 tiles in the pool: it holds though the opponent holds 8.
+    assert isinstance(EXPERT.decide(player_view(_late(state, 20, (5, 8), 40), 0)), Draw)
+    # 12 tiles in the pool and the opponent at 8: it lays all it can.
+    move = EXPERT.decide(player_view(_late(state, 12, (5, 8), 40), 0))
+    assert isinstance(move, Play) and len(move.board) == 2
+    # The opponent at 9 tiles is not close: it holds.
+    assert isinstance(EXPERT.decide(player_view(_late(state, 12, (5, 9), 40), 0)), Draw)
+
+
+def test_lays_at_the_very_end_when_everyone_else_holds_too() -> None:
+    state = _position(["k1", "k2", "k3", "r7", "b13"], [["r4", "r5", "r6"]])
+    # 40 turns: the opponent took 20 and holds 30 tiles — 14 + 20 - 30 = 4 laid: it
+    # holds. In the last 4 tiles of the pool the expert lays first.
+    held = dataclasses.replace(state, racks=(state.racks[0], state.racks[1] * 3))
+    held = dataclasses.replace(held, racks=(held.racks[0], held.racks[1][:30]))
+    assert activity(player_view(dataclasses.replace(held, turn_no=40), 0), 1) == 4
+    assert isinstance(EXPERT.decide(player_view(
+        dataclasses.replace(held, turn_no=40, pool=held.pool[:5]), 0)), Draw)
+    move = EXPERT.decide(player_view(dataclasses.replace(held, turn_no=40,
+                                                         pool=held.pool[:4]), 0))
+    assert isinstance(move, Play)
+    # An opponent that has been laying tiles (14 + 20 - 12 = 22) does not hold: the
+    # expert keeps holding.
+    fed = dataclasses.replace(held, turn_no=40, pool=held.pool[:4],
+                              racks=(held.racks[0], held.racks[1][:12]))
+    assert isinstance(EXPERT.decide(player_view(fed, 0)), Draw)

@@ -23,7 +23,7 @@ KRC = find_rules("krc-2015")
 
 
 def test_levels_and_their_sentences() -> None:
-    assert set(LEVELS) == {"beginner", "greedy", "expert"} == set(DESCRIPTIONS)
+    assert set(LEVELS) == {"beginner", "greedy", "club", "expert"} == set(DESCRIPTIONS)
     for level, sentence in DESCRIPTIONS.items():
         # One sentence a player reads: starts with a capital, ends with one full stop.
         assert sentence[0].isupper() and sentence.endswith(".")
@@ -109,8 +109,8 @@ def test_every_level_plays_whole_games_under_every_preset(level: str) -> None:
         rules = find_rules(preset)
         for seed in range(3):
             n = 2 + seed % 3
-            others = ["greedy", "beginner", "expert"]
-            names = [level] + [others[(seed + i) % 3] for i in range(n - 1)]
+            others = ["greedy", "beginner", "expert", "club"]
+            names = [level] + [others[(seed + i) % 4] for i in range(n - 1)]
             players = [make_player(lv, f"{lv}{i}", seed=i) for i, lv in enumerate(names)]
             state, _ = play_timed(rules, players, 100 + seed)
             assert state.end is not None and state.scores is not None

@@ -47,6 +47,14 @@ from .base import no_play, seat_of
 class ExpertPlayer:
     name: str = "expert"
     seed: int = 0
+    #: Once another player holds this many tiles or fewer …
+    close: int = 8
+    #: … and the pool this many or fewer, it lays its best play every turn.
+    late: int = 12
+    #: When every other player's :func:`activity` is this or less (they hold too) …
+    quiet: int = 8
+    #: … it lays its best play every turn in the last this many tiles of the pool.
+    quiet_late: int = 4
 
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
@@ -58,7 +66,30 @@ class ExpertPlayer:
             return Play(seat, best.board)
         if not melded:
             return Play(seat, smallest_initial_meld(view.board, best.board, view.rules))
+        if self.sheds(view, seat):
+            return Play(seat, best.board)
         return Draw(seat)
+
+    def sheds(self, view: PlayerView, seat: int) -> bool:
+        """Whether the end is near enough to lay rather than hold: another player is
+        close to going out with the pool nearly drawn, or everyone else holds too and
+        the pool is all but gone (then the first to lay is the first out)."""
+        others = [s for s in range(len(view.players)) if s != seat]
+        if view.pool_left <= self.late and min(view.rack_sizes[s] for s in others) <= self.close:
+            return True
+        return (view.pool_left <= self.quiet_late
+                and max(activity(view, s) for s in others) <= self.quiet)
+
+
+def activity(view: PlayerView, s: int) -> int:
+    """What seat ``s`` has done, from public figures only: the hand dealt plus the turns
+    it took less its rack, that is the tiles it laid plus the turns it laid them in
+    (while the pool lasts every other turn draws one tile). A player that only drew
+    after its initial meld shows the meld's tiles plus one; one that keeps laying, far
+    more."""
+    n = len(view.order)
+    turns = view.turn_no // n + (1 if view.order.index(s) < view.turn_no % n else 0)
+    return view.rules.hand_size + turns - view.rack_sizes[s]
 
 
 def smallest_initial_meld(board: Board, best: Board, rules: RuleSet) -> Board:

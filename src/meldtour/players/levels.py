@@ -1,7 +1,7 @@
 """The computer players by level: one sentence each for the players, and a lookup.
 
 >>> sorted(LEVELS)
-['beginner', 'expert', 'greedy']
+['beginner', 'club', 'expert', 'greedy']
 >>> make_player("greedy").name
 'greedy'
 """
@@ -15,6 +15,7 @@ from meldtour.core.refusal import Refused, register
 
 from . import Player
 from .beginner import BeginnerPlayer
+from .club import ClubPlayer
 from .expert import ExpertPlayer
 from .greedy import GreedyPlayer
 
@@ -26,13 +27,19 @@ DESCRIPTIONS: Final[dict[str, str]] = {
                 "rearranges the table.",
     "greedy": "Every turn it puts down as many tiles as it possibly can, rearranging the "
               "table as needed, and draws only when it cannot play at all.",
-    "expert": "Makes the smallest initial meld it can, then keeps its tiles, drawing every "
-              "turn, until it can put its whole rack down in one turn.",
+    "club": "Plays like a good club player: puts down as many tiles as it can, "
+            "rearranging the table, but holds its tiles back while another player is "
+            "close to going out.",
+    "expert": "Makes the smallest initial meld it can and keeps its tiles, drawing every "
+              "turn, until it can put its whole rack down in one turn; near the end, when "
+              "another player is close to going out or everyone else is holding too, it "
+              "lays all it can.",
 }
 
 LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
     "beginner": lambda name, seed: BeginnerPlayer(name),
     "greedy": lambda name, seed: GreedyPlayer(name),
+    "club": lambda name, seed: ClubPlayer(name, seed),
     "expert": lambda name, seed: ExpertPlayer(name, seed),
 }
 

@@ -10,6 +10,7 @@ from .i18n import N_
 LEVEL_NAMES = {
     "beginner": N_("Beginner"),
     "greedy": N_("Greedy"),
+    "club": N_("Club player"),
     "expert": N_("Expert"),
 }
 LEVEL_TEXTS = {
@@ -18,8 +19,13 @@ LEVEL_TEXTS = {
                    "rearranges the table."),
     "greedy": N_("Every turn it puts down as many tiles as it possibly can, rearranging the "
                  "table as needed, and draws only when it cannot play at all."),
-    "expert": N_("Makes the smallest initial meld it can, then keeps its tiles, drawing every "
-                 "turn, until it can put its whole rack down in one turn."),
+    "club": N_("Plays like a good club player: puts down as many tiles as it can, "
+               "rearranging the table, but holds its tiles back while another player is "
+               "close to going out."),
+    "expert": N_("Makes the smallest initial meld it can and keeps its tiles, drawing every "
+                 "turn, until it can put its whole rack down in one turn; near the end, when "
+                 "another player is close to going out or everyone else is holding too, it "
+                 "lays all it can."),
 }
 
 #: Refusals the page words for the player it answers, by code: "your turn", not the
