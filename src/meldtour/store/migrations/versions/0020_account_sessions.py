@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0020"
-down_revision = "0015"
+down_revision = "0022"
 branch_labels = None
 depends_on = None
 
