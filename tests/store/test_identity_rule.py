@@ -153,3 +153,33 @@ def test_the_import_links_by_the_evidence_with_link(
     with upgraded(url) as store:
         people = [r.player_id for r in uc.registrations_by_number(store, "club").values()]
     assert people == [lee, park]
+
+
+def test_the_desks_late_entry_goes_through_the_same_rule(tmp_path: Path) -> None:
+    """A late entry into a division by qualification: a name takes no seat, the holder
+    chosen (or by code) does; a contradicting birth year refuses."""
+    with database("sqlite", tmp_path) as url, upgraded(url) as store:
+        uc.create_tournament(store, "club-night", who="d", seed=2, slug="a", date="2026-01-01")
+        uc.register_players(store, "a", [uc.PlayerEntry(n, birth_year=1990)
+                                         for n in ("가", "나", "다", "라", "마", "바")],
+                            who="d")
+        uc.check_in_players(store, "a", [], who="d", everyone_but=True, division="club")
+        play_out(store, "a", "club", seed=1)
+        circuit.grant_qualification(store, "a", "club", "k", label="K", seats=6, who=OP)
+        uc.create_tournament(store, "club-night", who="d", seed=3, slug="b")
+        circuit.set_quota(store, "b", "club", "k", 6, who=OP)
+        uc.register_players(store, "b", [uc.PlayerEntry(h.name, person=h.person)
+                                         for h in circuit.holders(store, "k")[:4]], who="d")
+        uc.check_in_players(store, "b", [], who="d", everyone_but=True, division="club")
+        uc.seat(store, "b", "club", 1, who="d")
+        last = circuit.holders(store, "k", who=OP)[4]
+        with pytest.raises(uc.UseCaseError) as refused:
+            uc.enter_late(store, "b", "club", last.name, who="d")
+        assert refused.value.code == "circuit.needs_claim"
+        with pytest.raises(uc.UseCaseError) as refused:
+            uc.enter_late(store, "b", "club", last.name, who="d", person=last.person,
+                          birth_year=2001)
+        assert refused.value.code == "circuit.birth_year_differs"
+        out = uc.enter_late(store, "b", "club", last.name, who="d", claim=last.claim)
+        reg = uc.registrations_by_number(store, "b")[out.tournament.registrations[-1].player]
+        assert reg.player_id == last.person
