@@ -143,9 +143,17 @@ def enter_sheet(
             problems = list(more) or problems
         return Progress(t, notices, tuple(dict.fromkeys(problems)))
 
+    yours = [g.data() for g in games]
+
+    def same(theirs: ScoreSheet) -> bool:
+        # A resubmission of what is saved already (a double tap on "save", a phone that
+        # sends again after a lost answer): the sheet as it stands holds every game as
+        # typed.
+        return bool(yours) and not _differs(theirs, yours)
+
     return _sheet_action(store, slug, division, round_number, table, stage, step, who=who,
-                         why=why, version=version, action="enter_sheet",
-                         yours=[g.data() for g in games], found=found, reaward=reaward)
+                         why=why, version=version, action="enter_sheet", yours=yours,
+                         found=found, reaward=reaward, same=same)
 
 
 def correct_sheet(
@@ -184,7 +192,14 @@ def _sheet_action(
     stage: int | None, step: Callable[[Tournament], Progress], *, who: str, why: str,
     version: int | None, action: str, yours: Any, found: dict[str, Any],
     reaward: bool = False,
+    same: Callable[[ScoreSheet], bool] | None = None,
 ) -> SheetOutcome:
+    """Run ``step`` in one transaction and save it. Refused because another device
+    saved first (:class:`SheetConflict`) or the sheet is counted (:class:`CountedSheet`):
+    what was typed goes to the audit log — unless ``same`` says the sheet as it stands
+    holds what was typed: then a counted sheet answers as saved (nothing changes), and
+    a draft is saved again over the version it now has (nothing typed is lost: it is
+    the same)."""
     try:
         with store.transaction() as s:
             loaded = load(s, slug, "share")
@@ -208,11 +223,20 @@ def _sheet_action(
         keep()
         return out
     except SheetConflict as conflict:
-        _record_conflict(store, slug, conflict, who=who, action=action, why=why, yours=yours)
-        raise
+        already = _record_conflict(store, slug, conflict, who=who, action=action, why=why,
+                                   yours=yours, same=same)
+        if already is None:
+            raise
+        if already.counted:
+            return already
+        return _sheet_action(store, slug, division, round_number, table, stage, step,
+                             who=who, why=why, version=already.version, action=action,
+                             yours=yours, found=found, reaward=reaward)
     except CountedSheet as counted:
-        _record_counted(store, slug, found["key"], counted, who=who, action=action,
-                        yours=yours)
+        already = _record_counted(store, slug, found["key"], counted, who=who,
+                                  action=action, yours=yours, same=same)
+        if already is not None:
+            return already
         raise
 
 
@@ -233,30 +257,39 @@ def _differs(sheet: ScoreSheet, yours: Any) -> bool:
 
 
 def _record_counted(store: Store, slug: str | None, key: SheetKey, counted: CountedSheet, *,
-                    who: str, action: str, yours: Any) -> None:
+                    who: str, action: str, yours: Any,
+                    same: Callable[[ScoreSheet], bool] | None) -> SheetOutcome | None:
     """A scorer's save over a counted sheet: the sheet as counted goes back with the
     refusal; what was typed, when it differs, is kept in the audit log (and the round
-    page shows the table as a conflict for the director to look at)."""
+    page shows the table as a conflict for the director to look at). The same sheet
+    again: the outcome of the save that counted it."""
     division, index, rnd, table = key
     with store.transaction() as s:
         loaded = load(s, slug)
         theirs = table_sheet(loaded.value, division, rnd, table, index)
         counted.theirs = theirs
+        if same is not None and same(theirs):
+            return SheetOutcome(theirs, loaded.version(key), ())
         if _differs(theirs, yours):
             audit.record(s, at=now(), who=who, action=f"{action}_conflict",
                          tournament_id=loaded.row.id, entity="sheet",
                          key=sheet_key_text(key), before=codec.sheet_data(theirs),
                          after={"refused": yours, "counted": True}, why="")
+    return None
 
 
 def _record_conflict(store: Store, slug: str | None, conflict: SheetConflict, *, who: str,
-                     action: str, why: str, yours: Any) -> None:
-    """Keep what the refused device typed (audit log), and fill in the sheet as it is."""
+                     action: str, why: str, yours: Any,
+                     same: Callable[[ScoreSheet], bool] | None) -> SheetOutcome | None:
+    """Keep what the refused device typed (audit log), and fill in the sheet as it is.
+    The same sheet again: the sheet as it is and its version, nothing recorded."""
     division, index, rnd, table = conflict.key
     with store.transaction() as s:
         loaded = load(s, slug)
         conflict.current = loaded.version(conflict.key)
         conflict.theirs = table_sheet(loaded.value, division, rnd, table, index)
+        if same is not None and same(conflict.theirs):
+            return SheetOutcome(conflict.theirs, conflict.current, ())
         conflict.yours = yours
         audit.record(s, at=now(), who=who, action=f"{action}_conflict",
                      tournament_id=loaded.row.id, entity="sheet",
@@ -265,6 +298,7 @@ def _record_conflict(store: Store, slug: str | None, conflict: SheetConflict, *,
                      after={"refused": yours, "read_version": conflict.expected}, why=why)
     fresh = SheetConflict(conflict.key, conflict.expected, conflict.current)
     conflict.refusal, conflict.args = fresh.refusal, fresh.args
+    return None
 
 
 __all__ = ["GameEntry", "SheetConflict", "SheetOutcome", "correct_sheet", "enter_sheet",

@@ -126,10 +126,18 @@
       check();
     });
     const reaward = document.getElementById("reaward");
+    // One save at a time: a double tap sends once (and a resubmission of the same
+    // sheet answers "saved" on the server anyway).
+    let sending = false;
     function sendSheet(confirmed) {
+      if (sending) return;
       const why = document.getElementById("why");
       const body = { games: rows(), version, why: why ? why.value : "", reaward: confirmed };
       if (body.games.some((r) => r.points.some((v) => Number.isNaN(v)))) { check(); return; }
+      sending = true;
+      const save = document.getElementById("save");
+      const was = save ? save.disabled : false;
+      if (save) save.disabled = true;
       post("", body).then((r) => r.json().then((d) => [r.status, d])).then(([status, d]) => {
         const theirs = document.getElementById("theirs");
         if (status === 409 && d.reaward && reaward) {
@@ -174,7 +182,10 @@
         version = d.version;
         show(d.problems || []);
         say(d.message, d.counted ? "ok" : "warn");
-      }).catch(() => say("⚠ network", "error"));
+      }).catch(() => say("⚠ network", "error")).finally(() => {
+        sending = false;
+        if (save) save.disabled = was;
+      });
     }
     form.addEventListener("submit", (ev) => { ev.preventDefault(); sendSheet(false); });
     const confirmReaward = document.getElementById("reaward-confirm");
