@@ -291,8 +291,9 @@ class _State:
     vol: float = 0.06
 
 
-#: Glicko's scale (1500 ± 350) against the list's (25 ± 25/3): one Glicko-2 unit
-#: (173.7178 Glicko points) is 350/173.7178 of σ₀... so μ = 25 + S·μ₂ and σ = S·φ.
+#: Glicko points in one Glicko-2 unit. The list keeps openskill's scale: a new player's
+#: Glicko 1500 ± 350 is 25 ± 25/3, so μ = 25 + S·μ₂ and σ = S·φ with
+#: S = (25/3) / (350 / G2_SCALE).
 G2_SCALE: Final = 173.7178
 
 
@@ -483,6 +484,9 @@ def _rate(pl: Any, book: dict[int, _State],
         book[p].mu, book[p].sigma = float(team[0].mu), float(team[0].sigma)
 
 
-__all__ = ["KNOWN_POOLS", "MODEL", "NO_POOL", "OTHER_POOL", "TEMPLATE_POOLS", "HistoryPoint",
-           "RatedEvent", "RatingBook", "RatingLine", "RatingModel", "TableGames", "Unit",
-           "Family", "default_pool", "game_orders", "glicko2", "orders", "plackett_luce", "stage_order", "grown", "idle_periods", "rate_pool", "table_order"]
+__all__ = [
+    "G2_SCALE", "KNOWN_POOLS", "MODEL", "NO_POOL", "OTHER_POOL", "TEMPLATE_POOLS", "Family",
+    "HistoryPoint", "RatedEvent", "RatingBook", "RatingLine", "RatingModel", "TableGames",
+    "Unit", "default_pool", "game_orders", "glicko2", "grown", "idle_periods", "orders",
+    "plackett_luce", "rate_pool", "stage_order", "table_order",
+]
