@@ -127,6 +127,8 @@ G2 = replace(MODEL, family="glicko-2")
 #: Each variant and the μ of a player it has not rated yet.
 VARIANTS: dict[str, tuple[Rater, float]] = {
     "table, Plackett-Luce (meldtour)": (openskill(PL), MODEL.mu),
+    "table, Plackett-Luce, no idle growth": (openskill(replace(PL, idle_sigma=0.0)),
+                                             MODEL.mu),
     "table pairs, Glicko-2": (openskill(G2), MODEL.mu),
     "table pairs, Glicko-2, no idle growth": (openskill(replace(G2, idle_sigma=0.0)),
                                               MODEL.mu),
