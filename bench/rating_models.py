@@ -123,12 +123,17 @@ def openskill(model: RatingModel) -> Rater:
 
 
 PL = replace(MODEL, family="plackett-luce")
+G2 = replace(MODEL, family="glicko-2")
 #: Each variant and the μ of a player it has not rated yet.
 VARIANTS: dict[str, tuple[Rater, float]] = {
-    "table pairs, Glicko-2 (meldtour)": (openskill(MODEL), MODEL.mu),
-    "game by points, Glicko-2": (openskill(replace(MODEL, unit="game")), MODEL.mu),
-    "stage standing, Glicko-2": (openskill(replace(MODEL, unit="stage")), MODEL.mu),
-    "table, Plackett-Luce": (openskill(PL), MODEL.mu),
+    "table, Plackett-Luce (meldtour)": (openskill(PL), MODEL.mu),
+    "table, Plackett-Luce, no idle growth": (openskill(replace(PL, idle_sigma=0.0)),
+                                             MODEL.mu),
+    "table pairs, Glicko-2": (openskill(G2), MODEL.mu),
+    "table pairs, Glicko-2, no idle growth": (openskill(replace(G2, idle_sigma=0.0)),
+                                              MODEL.mu),
+    "game by points, Glicko-2": (openskill(replace(G2, unit="game")), MODEL.mu),
+    "stage standing, Glicko-2": (openskill(replace(G2, unit="stage")), MODEL.mu),
     "game by points, Plackett-Luce (before)": (openskill(replace(PL, unit="game")),
                                                MODEL.mu),
     "table, Plackett-Luce, β × 2": (openskill(replace(PL, beta=2 * MODEL.beta)), MODEL.mu),

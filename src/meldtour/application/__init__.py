@@ -4,7 +4,7 @@ games share, between them and the store.
 One module per job — :mod:`.tournaments` (create, edit, list), :mod:`.divisions`,
 :mod:`.registration` (players, check-in, withdrawals, drops, late entries),
 :mod:`.rounds` (seating, the seating lock, closing a round, the next stage),
-:mod:`.sheets` (enter, correct, check), :mod:`.awards` (standings, awards, ratings),
+:mod:`.sheets` (enter, correct, check), :mod:`.awards` (standings, awards),
 :mod:`.votes` (the winner-guess vote and its prize draw), :mod:`.floods` (a flood of
 the public form), :mod:`.audit`, :mod:`.accounts` (director accounts),
 :mod:`.online` (the rounds played online) — and the process's snapshot cache in one

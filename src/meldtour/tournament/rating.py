@@ -12,8 +12,12 @@ Plackett–Luce model (Weng & Lin's Bayesian approximation); players equal on th
 table rates above one who won fewer with more points — as the event ranks them — and
 whom they beat counts (a win over strong players is worth more), which one list of the
 stage's standing could not say. A final's carried games are rated once, at their own
-tables. ``unit="game"`` rates each game by its points instead (what meldtour did before;
-``bench/rating_models.py`` compares the two on held-out results).
+tables. For comparison (``bench/rating_models.py``, on held-out results):
+``unit="game"`` rates each game by its points (what meldtour did before),
+``unit="stage"`` each seatings stage's whole standing as one order (its σ hardly moves:
+one update of 24–64 players an event), ``family="glicko-2"`` Glicko-2 over each table's
+pairs with the event as its rating period, ``family="bradley-terry"`` openskill's
+pairwise model.
 
 **Pools.** Only players who meet are rated against each other: the application gives
 this module one pool's events at a time (:func:`default_pool` is the template's pool of
@@ -287,8 +291,9 @@ class _State:
     vol: float = 0.06
 
 
-#: Glicko's scale (1500 ± 350) against the list's (25 ± 25/3): one Glicko-2 unit
-#: (173.7178 Glicko points) is 350/173.7178 of σ₀... so μ = 25 + S·μ₂ and σ = S·φ.
+#: Glicko points in one Glicko-2 unit. The list keeps openskill's scale: a new player's
+#: Glicko 1500 ± 350 is 25 ± 25/3, so μ = 25 + S·μ₂ and σ = S·φ with
+#: S = (25/3) / (350 / G2_SCALE).
 G2_SCALE: Final = 173.7178
 
 
@@ -480,6 +485,7 @@ def _rate(pl: Any, book: dict[int, _State],
 
 
 __all__ = [
+    "G2_SCALE",
     "KNOWN_POOLS",
     "MODEL",
     "NO_POOL",
