@@ -27,6 +27,7 @@ from markupsafe import escape
 from openpyxl import load_workbook
 
 from meldtour import application as usecases
+from meldtour.application.spreadsheet import safe_cell
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director import accounts
@@ -157,18 +158,19 @@ def test_names_in_every_language_are_stored_and_shown_exactly(client: TestClient
                 if expected and "\u0308" not in name:
                     assert expected in text, (kind, name)
 
-    # Exports: exactly as stored; a name that starts like a formula is quoted.
+    # Exports: exactly as stored; a formula starter that may begin a cell (at the start
+    # or after a separator: "registration;--") gets a quote (application/spreadsheet.py).
     r = client.get(f"/director/t/{slug}/export/players.csv?lang=en")
     assert r.status_code == 200 and r.text.startswith("\ufeff")
     rows = list(csv.DictReader(io.StringIO(r.text.lstrip("\ufeff"))))
     by_number = {int(row["Number"]): row["Name"] for row in rows}
     for name, number in numbers.items():
         want = plain(name)
-        assert by_number[number] == ("'" + want if want[0] in "=+-@" else want), name
+        assert by_number[number] == safe_cell(want), name
     r = client.get(f"/director/t/{slug}/export/players.xlsx")
     sheet = load_workbook(io.BytesIO(r.content)).active
     assert sheet is not None
     cells = {row[0]: row[1] for row in sheet.iter_rows(min_row=2, values_only=True)}
     for name, number in numbers.items():
         want = plain(name)
-        assert cells[number] == ("'" + want if want[0] in "=+-@" else want), name
+        assert cells[number] == safe_cell(want), name
