@@ -69,6 +69,7 @@ from .rounds import (
 from .sheets import GameEntry, SheetOutcome, correct_sheet, enter_sheet, get_sheet
 from .tournaments import (
     TournamentInfo,
+    add_director,
     all_tournaments,
     any_tournament,
     create_blank_tournament,
@@ -116,6 +117,7 @@ __all__ = [
     "TournamentInfo",
     "UseCaseError",
     "VoteSource",
+    "add_director",
     "add_division",
     "advance",
     "all_tournaments",

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from meldtour.core.refusal import Refused
-from meldtour.store import audit
+from meldtour.store import audit, owners
 from meldtour.store import tournaments as rows
 from meldtour.store.db import Store
 from meldtour.store.repository import Loaded, find_tournament, load, now, save, touch
@@ -54,19 +54,21 @@ def make_key(name: str) -> str:
 
 def create_tournament(
     store: Store, template: str, *, who: str, name: str = "", date: str = "", seed: int = 0,
-    slug: str | None = None, venue: str = "", locale: str = "en",
+    slug: str | None = None, venue: str = "", locale: str = "en", owner: int | None = None,
 ) -> tuple[str, Tournament]:
     """A new tournament from a template, named in ``locale`` (its divisions and
-    stages); returns its slug and value."""
+    stages); returns its slug and value. ``owner``: the account that creates it, its
+    director from the same transaction (a failure leaves neither)."""
     try:
         value = from_template(template, name=name, date=date, seed=seed, locale=locale)
     except Refused as exc:
         raise UseCaseError.of(exc) from None
-    return _insert(store, value, template, who=who, name=name, slug=slug, venue=venue)
+    return _insert(store, value, template, who=who, name=name, slug=slug, venue=venue,
+                   owner=owner)
 
 
 def _insert(store: Store, value: Tournament, template: str, *, who: str, name: str,
-            slug: str | None, venue: str) -> tuple[str, Tournament]:
+            slug: str | None, venue: str, owner: int | None) -> tuple[str, Tournament]:
     chosen = slug is not None
     slug = slug or make_slug(name or value.name)
     slug = unicodedata.normalize("NFC", slug)
@@ -93,6 +95,10 @@ def _insert(store: Store, value: Tournament, template: str, *, who: str, name: s
                      after={"name": value.name, "date": value.date, "seed": value.seed,
                             "template": template, "venue": row.venue}, why="")
         save(s, loaded, value, who=who, action="create_tournament")
+        if owner is not None:
+            if not owners.account_exists(s, owner):
+                raise UseCaseError("owner.no_account", name=f"#{owner}")
+            owners.add(s, row.id, owner, added_by="", at=at)
     return slug, value
 
 
@@ -106,9 +112,10 @@ def _visible(name: str) -> None:
 def create_blank_tournament(
     store: Store, *, who: str, name: str, date: str = "", venue: str = "",
     divisions: Sequence[DivisionSpec], seed: int = 0, slug: str | None = None,
+    owner: int | None = None,
 ) -> tuple[str, Tournament]:
     """A new tournament from scratch (no template): its name, date, venue and at
-    least one division."""
+    least one division; ``owner`` as for :func:`create_tournament`."""
     if not name.strip():
         raise UseCaseError("usecase.tournament_needs_name")
     _visible(name)
@@ -122,7 +129,8 @@ def create_blank_tournament(
     if len(set(keys)) != len(keys):
         raise UseCaseError("usecase.same_division_key")
     value = Tournament(name.strip(), date.strip(), divs, seed=seed)
-    return _insert(store, value, "scratch", who=who, name=name, slug=slug, venue=venue)
+    return _insert(store, value, "scratch", who=who, name=name, slug=slug, venue=venue,
+                   owner=owner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +171,24 @@ def edit_tournament(store: Store, slug: str | None, *, who: str, name: str, date
         return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
 
 
+def add_director(store: Store, slug: str, name: str, *, who: str) -> bool:
+    """Make the existing account ``name`` a co-director of ``slug``, with its audit
+    line, in one transaction. ``False`` if it already was one."""
+    with store.transaction() as s:
+        tid = owners.tournament_id(s, slug)
+        if tid is None:
+            raise UseCaseError("store.no_tournament", slug=repr(slug))
+        aid = owners.account_id(s, name)
+        if aid is None:
+            raise UseCaseError("owner.no_account", name=repr(name))
+        at = now()
+        if not owners.add(s, tid, aid, added_by=who, at=at):
+            return False
+        audit.record(s, at=at, who=who, action="add director", tournament_id=tid,
+                     entity="director", key=name, before=None, after=name, why="")
+        return True
+
+
 def all_tournaments(store: Store, *,
                     newest_first: bool = False) -> list[tuple[str, str, str, str]]:
     """Every tournament's slug, name, date and template, oldest (or newest) first."""
@@ -182,5 +208,6 @@ def any_tournament(store: Store) -> bool:
         return rows.any_tournament(s)
 
 
-__all__ = ["TournamentInfo", "all_tournaments", "any_tournament", "create_blank_tournament",
-           "create_tournament", "edit_tournament", "info", "make_key", "make_slug", "slugs"]
+__all__ = ["TournamentInfo", "add_director", "all_tournaments", "any_tournament",
+           "create_blank_tournament", "create_tournament", "edit_tournament", "info",
+           "make_key", "make_slug", "slugs"]

@@ -60,9 +60,10 @@ class Account(Base):
     role: Mapped[str] = mapped_column(String(20), default="director")
     created_at: Mapped[str] = mapped_column(String(40))
     #: Disabled by the administrator: no sign-in, every session refused (0020).
-    disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # (server defaults only: an older schema's rows are written without these columns)
+    disabled: Mapped[bool] = mapped_column(Boolean, server_default=false())
     #: Sessions signed at an older epoch are refused (a password change moves it on).
-    session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    session_epoch: Mapped[int] = mapped_column(Integer, server_default="0")
 
 
 class Player(Base):

@@ -13,11 +13,13 @@ and runs one transaction.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import ForeignKey, String, exists, func, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Store, StoreError
-from .models import Account, AuditRow, Base, TournamentRow
+from .models import Account, Base, TournamentRow
 from .repository import now
 
 
@@ -83,34 +85,40 @@ def directors(store: Store, slug: str) -> list[str]:
             .order_by(TournamentDirectorRow.created_at, Account.id)))
 
 
+def tournament_id(s: Any, slug: str) -> int | None:
+    """The id of the tournament ``slug`` (in the caller's session), or None."""
+    found = s.scalar(select(TournamentRow.id).where(TournamentRow.slug == slug))
+    return None if found is None else int(found)
+
+
+def account_id(s: Any, name: str) -> int | None:
+    """The id of the account ``name`` (in the caller's session), or None."""
+    found = s.scalar(select(Account.id).where(Account.name == name))
+    return None if found is None else int(found)
+
+
+def account_exists(s: Any, account: int) -> bool:
+    return s.get(Account, account) is not None
+
+
+def add(s: Any, tournament: int, account: int, *, added_by: str, at: str) -> bool:
+    """The account directs the tournament (in the caller's session: the application's
+    use case writes its audit line in the same transaction); ``False`` if it already
+    did."""
+    if s.get(TournamentDirectorRow, (tournament, account)) is not None:
+        return False
+    s.add(TournamentDirectorRow(tournament_id=tournament, account_id=account,
+                                added_by=added_by, created_at=at))
+    s.flush()
+    return True
+
+
 def record_creator(store: Store, slug: str, account_id: int) -> None:
-    """The account that created ``slug`` is its director (called right after the
-    creating use case returns). Recording it twice is harmless."""
+    """The account that created ``slug`` is its director (for a tournament made
+    without one: the command line's, a test's; the web's are recorded by the creating
+    use case, in its transaction). Recording it twice is harmless."""
     with store.transaction() as s:
-        tid = s.scalar(select(TournamentRow.id).where(TournamentRow.slug == slug))
+        tid = tournament_id(s, slug)
         if tid is None:
             raise OwnerError("store.no_tournament", slug=repr(slug))
-        if s.get(TournamentDirectorRow, (tid, account_id)) is None:
-            s.add(TournamentDirectorRow(tournament_id=tid, account_id=account_id,
-                                        added_by="", created_at=now()))
-
-
-def add_director(store: Store, slug: str, name: str, *, who: str) -> bool:
-    """Make the existing account ``name`` a co-director of ``slug`` (written to the
-    tournament's audit log). ``False`` if it already was one; :class:`OwnerError` if
-    there is no such account or tournament."""
-    with store.transaction() as s:
-        tid = s.scalar(select(TournamentRow.id).where(TournamentRow.slug == slug))
-        if tid is None:
-            raise OwnerError("store.no_tournament", slug=repr(slug))
-        aid = s.scalar(select(Account.id).where(Account.name == name))
-        if aid is None:
-            raise OwnerError("owner.no_account", name=repr(name))
-        if s.get(TournamentDirectorRow, (tid, aid)) is not None:
-            return False
-        at = now()
-        s.add(TournamentDirectorRow(tournament_id=tid, account_id=aid, added_by=who,
-                                    created_at=at))
-        s.add(AuditRow(at=at, who=who, action="add director", tournament_id=tid,
-                       entity="director", key=name, before=None, after=name, why=""))
-        return True
+        add(s, tid, account_id, added_by="", at=now())

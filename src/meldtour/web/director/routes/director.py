@@ -272,10 +272,9 @@ def new_blank_tournament(request: Request, store: StoreDep,
         slug, _t = usecases.create_blank_tournament(
             store, who=director.name, name=name, date=_text(form, "date", limit=20),
             venue=_text(form, "venue"), divisions=[spec],
-            slug=_free_slug(store, name, "tournament"))
+            slug=_free_slug(store, name, "tournament"), owner=director.id)
     except (usecases.UseCaseError, TournamentError) as exc:
         return redirect(request, "/director", _refused(request, exc), "error")
-    owners.record_creator(store, slug, director.id)
     return redirect(request, f"/director/t/{slug}", _("Tournament created."))
 
 
@@ -295,10 +294,9 @@ def new_tournament(request: Request, store: StoreDep, director: DirectorDep,
         slug, _t = usecases.create_tournament(store, template, who=director.name, name=name,
                                               date=date.strip()[:20], slug=slug,
                                               venue=" ".join(venue.split())[:200],
-                                              locale=locale)
+                                              locale=locale, owner=director.id)
     except usecases.UseCaseError as exc:
         return redirect(request, "/director", _refused(request, exc), "error")
-    owners.record_creator(store, slug, director.id)
     return redirect(request, f"/director/t/{slug}", _("Tournament created."))
 
 
@@ -307,12 +305,12 @@ DEMO_NAMES = {"ko": "데모 — KRC 2015 부산", "ja": "デモ — KRC 2015 釜
               "en": "Demo — KRC 2015 Busan"}
 
 
-def create_demo(store: Store, who: str, locale: str = "en") -> str:
+def create_demo(store: Store, who: str, locale: str = "en", owner: int | None = None) -> str:
     """The demo: the Busan template with 13 players in the general division, 12 of them
-    checked in, and round 1 seated; named in ``locale``."""
+    checked in, and round 1 seated; named in ``locale``, directed by ``owner``."""
     slug, _t = usecases.create_tournament(store, "busan-2015", who=who,
                                           name=DEMO_NAMES.get(locale, DEMO_NAMES["en"]),
-                                          slug="demo", locale=locale)
+                                          slug="demo", locale=locale, owner=owner)
     entries = [usecases.PlayerEntry(n, "general", (tag,) if tag else (), g)
                for n, tag, g in DEMO_PLAYERS]
     usecases.register_players(store, slug, entries, who=who)
@@ -331,11 +329,11 @@ def demo(request: Request, store: StoreDep) -> Response:
     if not empty and account is None:
         raise HTTPException(403, "sign in to create a demo")
     try:
-        slug = create_demo(store, account.name if account else "demo", locale_of(request))
+        # made before any account: the administrator's alone (no owner)
+        slug = create_demo(store, account.name if account else "demo", locale_of(request),
+                           owner=account.id if account else None)
     except usecases.UseCaseError as exc:
         return redirect(request, "/tournaments", _refused(request, exc), "error")
-    if account is not None:  # made before any account: the administrator's alone
-        owners.record_creator(store, slug, account.id)
     return redirect(request, f"/t/{slug}", _("The demo tournament is ready: round 1 is "
                                              "seated."))
 
@@ -365,8 +363,8 @@ def add_director(request: Request, store: StoreDep, director: TournamentDirector
     name = name.strip()
     back = f"/director/t/{slug}#directors"
     try:
-        added = owners.add_director(store, slug, name, who=director.name)
-    except owners.OwnerError:
+        added = usecases.add_director(store, slug, name, who=director.name)
+    except usecases.UseCaseError:
         return redirect(request, back, _("There is no account %(name)s: create it on the "
                                          "dashboard first.") % {"name": name}, "error")
     if not added:
