@@ -10,6 +10,7 @@ and on PostgreSQL (a schema of its own). Then times, medians of ``--runs``:
 - ``recompute``: :func:`meldtour.application.circuit.results.recompute_all` — every
   awarded division loaded, its final ranking computed from its sheets and compared
   with (or written over) the stored places, then every rating from nothing;
+- ``places``: the same without the ratings;
 - ``ranking``: the default ranking's table from the stored places;
 - ``correction``: one sheet of the last event corrected after its awards and awarded
   again (the gate: figures before and after, the places, the awards, the ratings).
@@ -84,8 +85,12 @@ def correct_last(store: Store, events: int, n: int) -> None:
 
 
 def measure(store: Store, events: int, runs: int) -> dict[str, float]:
-    out: dict[str, list[float]] = {"recompute": [], "ranking": [], "correction": []}
+    out: dict[str, list[float]] = {"places": [], "recompute": [], "ranking": [],
+                                   "correction": []}
     for n in range(runs):
+        t0 = time.perf_counter()
+        recompute_all(store, ratings=False)
+        out["places"].append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         recompute_all(store)
         out["recompute"].append(time.perf_counter() - t0)

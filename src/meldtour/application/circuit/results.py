@@ -309,7 +309,7 @@ def certificates_printed(store: Store, slug: str, division: str, *, who: str) ->
             record_printed(s, loaded, division, who=who)
 
 
-def recompute_all(store: Store) -> int:
+def recompute_all(store: Store, *, ratings: bool = True) -> int:
     """Every published figure from the records, in one transaction: each awarded
     division's places and award rows from its sheets, then the ratings from nothing
     (what a fresh database would hold). How many divisions."""
@@ -324,7 +324,8 @@ def recompute_all(store: Store) -> int:
             if places != rows.stored_places(s, did):
                 rows.store_results(s, did, sorted(places.items()), len(places))
             count += 1
-        recompute_ratings(s)
+        if ratings:
+            recompute_ratings(s)
     return count
 
 
