@@ -132,7 +132,7 @@ def test_the_ranking_form_refuses_every_bad_field_and_saves_in_one_go(store: Sto
         "key": "circuit.ranking_key", "name": "circuit.control_character",
         "table": "circuit.not_a_number", "weights": "circuit.level_twice",
         "half_life": "ranking.half_life", "best": "ranking.best",
-        "season_start": "circuit.not_a_date", "level": "ranking.unknown_level",
+        "season_start": "circuit.not_a_date", "level": "circuit.level_not_weighed",
         "count:busan/general": "ranking.unknown_level"}
     with pytest.raises(c.RankingRefused) as refused:
         c.save_ranking(store, bad, who="boss")

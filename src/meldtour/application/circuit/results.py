@@ -307,6 +307,26 @@ def certificates_printed(store: Store, slug: str, division: str, *, who: str) ->
             record_printed(s, loaded, division, who=who)
 
 
+def recompute_all(store: Store, *, ratings: bool = True) -> int:
+    """Every published figure from the records, in one transaction: each awarded
+    division's places and award rows from its sheets, then the ratings from nothing
+    (what a fresh database would hold). How many divisions."""
+    with store.transaction() as s:
+        done: dict[str, Loaded] = {}
+        count = 0
+        for slug, key in [(a, b) for a, b, *_ in rows.awarded_divisions(s)]:
+            loaded = done.get(slug) or load(s, slug)
+            done[slug] = loaded
+            did = loaded.divisions[key].id
+            places = _places(loaded.value, key, loaded)
+            if places != rows.stored_places(s, did):
+                rows.store_results(s, did, sorted(places.items()), len(places))
+            count += 1
+        if ratings:
+            recompute_ratings(s)
+    return count
+
+
 def backfill(store: Store) -> int:
     """Store the places of divisions awarded before the places were kept; how many."""
     with store.reading() as s:

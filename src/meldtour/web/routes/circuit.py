@@ -67,7 +67,9 @@ def ranking_page(request: Request, store: StoreDep, ranking: str | None = None,
     table = _table(store, ranking, as_of)
     return render(request, "public/ranking.html", table=table,
                   default_names=DEFAULT_NAMES, level_words=LEVEL_WORDS,
-                  used_levels={r.level for r in table.results},
+                  # the levels its tournaments use (none counts yet: every level)
+                  used_levels={r.level for r in table.results}
+                  or set(table.info.config.weights),
                   rankings=circuit.rankings(store), chosen=ranking or "",
                   as_of=as_of or "")
 

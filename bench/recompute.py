@@ -1,0 +1,139 @@
+"""A full recompute of what is published (issue 25): 100 events × 64 players.
+
+    .venv/bin/python bench/recompute.py [--events 100] [--runs 3] [--pg URL] [--sqlite-only]
+
+Builds a season of ``--events`` Busan-style general divisions of 64 players (2 seatings
+× 4 games at 16 tables, then the final of 4; every sheet entered through the use case
+with computer players' scores, every division awarded), on SQLite (a temporary file)
+and on PostgreSQL (a schema of its own). Then times, medians of ``--runs``:
+
+- ``recompute``: :func:`meldtour.application.circuit.results.recompute_all` — every
+  awarded division loaded, its final ranking computed from its sheets and compared
+  with (or written over) the stored places, then every rating from nothing;
+- ``places``: the same without the ratings;
+- ``ranking``: the default ranking's table from the stored places;
+- ``correction``: one sheet of the last event corrected after its awards and awarded
+  again (the gate: figures before and after, the places, the awards, the ratings).
+
+The build (the sheets) takes far longer than the figures and is not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from datetime import date
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from meldtour import application as uc
+from meldtour.application import circuit
+from meldtour.application.circuit.results import recompute_all
+from meldtour.store.db import Store, make_engine, open_store, upgrade
+from tests.circuit_play import play_out
+
+PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+NAMES = [f"선수{i:03d}" for i in range(400)]
+
+
+def fresh(url: str) -> Store:
+    engine = make_engine(url)
+    upgrade(engine)
+    engine.dispose()
+    return open_store(url)
+
+
+def build(store: Store, events: int) -> None:
+    for e in range(events):
+        slug = f"e{e:03d}"
+        uc.create_tournament(store, "busan-2015", who="d", seed=e, slug=slug,
+                             date=f"{2025 + e // 60}-{1 + (e // 5) % 12:02d}-{1 + e % 5:02d}")
+        players = [NAMES[(e * 37 + i * 7) % len(NAMES)] for i in range(64)]
+        uc.register_players(store, slug, [uc.PlayerEntry(n, "general",
+                                                         member_number=f"M{n}")
+                                          for n in dict.fromkeys(players)], who="d")
+        uc.check_in_players(store, slug, [], who="d", everyone_but=True, division="general")
+        play_out(store, slug, "general", seed=e)
+        print(f"\r  built {e + 1}/{events}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
+def correct_last(store: Store, events: int, n: int) -> None:
+    slug = f"e{events - 1:03d}"
+    t = uc.read(store, slug)
+    rnd = t.division("general").stages[0].rounds[-1]
+    x = rnd.tables[0]
+    lines = x.sheet.counted or x.sheet.games
+    games = []
+    for i, line in enumerate(lines, 1):
+        p = list(line.points)
+        p[0], p[1] = (p[1], p[0]) if n % 2 == 0 else (p[0], p[1])
+        games.append(uc.GameEntry(i, tuple(p), tuple(line.penalties),
+                                  {1: 2, 2: 1}.get(line.winner or 0, line.winner)
+                                  if n % 2 == 0 else line.winner))
+    with contextlib.suppress(uc.UseCaseError):
+        uc.enter_sheet(store, slug, "general", rnd.number, x.number, games, who="d",
+                       why="bench", reaward=True, stage=1)
+
+
+def measure(store: Store, events: int, runs: int) -> dict[str, float]:
+    out: dict[str, list[float]] = {"places": [], "recompute": [], "ranking": [],
+                                   "correction": []}
+    for n in range(runs):
+        t0 = time.perf_counter()
+        recompute_all(store, ratings=False)
+        out["places"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        recompute_all(store)
+        out["recompute"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        circuit.ranking_table(store, None, date(2027, 1, 1))
+        out["ranking"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        correct_last(store, events, n)
+        out["correction"].append(time.perf_counter() - t0)
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--events", type=int, default=100)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--pg", default=PG)
+    ap.add_argument("--sqlite-only", action="store_true")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        backends = [("sqlite", f"sqlite:///{tmp}/recompute.db")]
+        schema = f"bench_{uuid.uuid4().hex[:10]}"
+        if not args.sqlite_only:
+            backends.append(("postgresql", f"{args.pg}?options=-csearch_path%3D{schema}"))
+            admin = create_engine(args.pg)
+            with admin.begin() as conn:
+                conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+        try:
+            for kind, url in backends:
+                store = fresh(url)
+                t0 = time.perf_counter()
+                build(store, args.events)
+                built = time.perf_counter() - t0
+                figures = measure(store, args.events, args.runs)
+                print(f"{kind}: {args.events} events × 64 players (built in {built:.0f} s): "
+                      + ", ".join(f"{k} {v:.2f} s" for k, v in figures.items()), flush=True)
+                store.close()
+        finally:
+            if not args.sqlite_only:
+                with admin.begin() as conn:
+                    conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+                admin.dispose()
+
+
+if __name__ == "__main__":
+    main()
