@@ -14,6 +14,7 @@ from meldtour.core.rules import PRESETS
 from meldtour.tournament import Problem, Tournament, final_ranking, stage_standings
 from meldtour.tournament.board import knocked_out
 from meldtour.tournament.model import Division, Round, Stage
+from meldtour.tournament.round_names import RoundName, round_name
 from meldtour.tournament.standings import score_text
 
 from ..i18n import N_
@@ -153,6 +154,7 @@ class Seat:
     players: list[str]
     games: list[list[str]]
     counted: bool
+    name: RoundName  # the round's name in the programme (32강전, round 2)
 
 
 def player_day(t: Tournament, player: int) -> list[Seat]:
@@ -169,7 +171,7 @@ def player_day(t: Tournament, player: int) -> list[Seat]:
                     out.append(Seat(stage.format.title, rnd.number, table.number,
                                     table.players.index(player) + 1,
                                     [t.name_of(p) for p in table.players], games,
-                                    table.counted))
+                                    table.counted, round_name(stage, rnd)))
     return out[::-1]
 
 
