@@ -100,3 +100,12 @@ def test_the_round_page_and_the_public_page_say_the_round(client: TestClient) ->
     make(client)
     assert "결승전" in client.get(f"/director/t/{SLUG}/d/kids/round?lang=ko").text
     assert "決勝" in client.get(f"/t/{SLUG}?lang=ja").text
+
+
+def test_the_final_ranking_says_which_round_each_went_out_in(client: TestClient) -> None:
+    store = make(client)
+    score(store)
+    usecases.close(store, SLUG, "kids", who="boss")
+    html = client.get(f"/t/{SLUG}/standings?division=kids&lang=ko").text
+    assert "32강전 탈락" in html and "16강전 탈락" in html and "8강전 탈락" in html
+    assert "ベスト16で敗退" in client.get(f"/t/{SLUG}/standings?division=kids&lang=ja").text

@@ -12,7 +12,6 @@ from meldtour.application.rounds import current_round
 from meldtour.core.refusal import Refused, render
 from meldtour.core.rules import PRESETS
 from meldtour.tournament import Problem, Tournament, final_ranking, stage_standings
-from meldtour.tournament.board import knocked_out
 from meldtour.tournament.model import Division, Round, Stage
 from meldtour.tournament.round_names import RoundName, round_name
 from meldtour.tournament.standings import score_text
@@ -133,15 +132,20 @@ def final_rows(t: Tournament, key: str) -> list[tuple[int, int, str, str]]:
     return [(p.place, p.player, p.name, p.stage) for p in final_ranking(t, key)]
 
 
-def went_out(t: Tournament, key: str) -> dict[int, int]:
-    """The knockout round each player of the final ranking went out in (0: they
-    played the final table)."""
-    out = knocked_out(t, key)
+def went_out(t: Tournament, key: str) -> dict[int, RoundName]:
+    """The knockout round each player of the final ranking went out in, by its name
+    (16강전); the final table's players: the final."""
+    out: dict[int, RoundName] = {}
     for stage in t.division(key).stages:
+        if stage.format.kind != "knockout":
+            continue
+        for rnd in stage.rounds:
+            if rnd.closed and rnd.advanced:
+                out.update((p, round_name(stage, rnd)) for p in rnd.seating.players
+                           if p not in rnd.advanced)
         last = stage.rounds[-1] if stage.rounds else None
-        if stage.format.kind == "knockout" and last is not None and len(last.tables) == 1 \
-                and not last.advanced:
-            out.update(dict.fromkeys(last.seating.players, 0))
+        if last is not None and len(last.tables) == 1 and not last.advanced:
+            out.update(dict.fromkeys(last.seating.players, RoundName("final", 0)))
     return out
 
 
