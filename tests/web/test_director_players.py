@@ -104,9 +104,9 @@ def test_one_player_and_the_desk(director: TestClient) -> None:
     assert r.status_code == 200 and "중복일 수 있습니다" in r.text and count(c) == 6
     # The desk finds "#5" (number 5 only) and a part of a name.
     desk = c.get("/director/t/busan/d/general/checkin", params={"q": "#5"}).text
-    assert desk.count('<li class="registered">') == 1 and "정도윤" in desk
+    assert desk.count('<li class="registered" ') == 1 and "정도윤" in desk
     desk = c.get("/director/t/busan/d/general/checkin", params={"q": "서"}).text
-    assert desk.count('<li class="registered">') == 2  # 이서준, 강서연
+    assert desk.count('<li class="registered" ') == 2  # 이서준, 강서연
     # Undo from the desk goes back to the desk; a foreign "back" is not followed.
     usecases.check_in_players(web(c).store(), "busan", ["5", "4"], who="d")
     back = "/director/t/busan/d/general/checkin?q=%235"

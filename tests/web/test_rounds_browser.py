@@ -229,8 +229,8 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     ranking = page.locator("table.standings").first.locator("tbody tr")
     expect(ranking).to_have_count(16)
     expect(ranking.nth(0)).to_contain_text("결승 테이블")
-    expect(ranking.nth(5)).to_contain_text("2라운드 탈락")
-    expect(ranking.nth(15)).to_contain_text("1라운드 탈락")
+    expect(ranking.nth(5)).to_contain_text("8강전 탈락")
+    expect(ranking.nth(15)).to_contain_text("16강전 탈락")
     shot(page, "final-ranking-ko-1280")
     desk.close()
     # The same pages on a phone, in Korean and in Japanese.

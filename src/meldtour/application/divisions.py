@@ -4,7 +4,6 @@ key or name."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 
 from meldtour.core.rules import PRESETS, RuleSet, find_rules
@@ -18,6 +17,7 @@ from meldtour.tournament import (
     TournamentError,
     set_cap,
 )
+from meldtour.tournament.division_names import match_division
 from meldtour.tournament.registration import refuse_invisible
 
 from .errors import UseCaseError, engine_error
@@ -132,28 +132,19 @@ def resolve_division(t: Tournament, key: str | None, *, for_import: bool = False
     """The division ``key`` names (by key or name); without one, the only division,
     or the only one with players."""
     if key:
-        for d in t.divisions:
-            if key in (d.key, d.name):
-                return d.key
-        # Width, case and spaces aside, the name or one word of it ("일반부" for
-        # "일반부 General"), if only one division fits.
-        loose = _fold(key)
-        found = {d.key for d in t.divisions if loose in (_fold(d.key), _fold(d.name))
-                 or loose in {_fold(w) for w in d.name.split()}}
-        if len(found) == 1:
-            return found.pop()
+        # As a person types it: key or title, width and spaces aside, without the
+        # title's bracket, a word or the start of it — if only one division fits.
+        found = match_division([(d.key, d.name) for d in t.divisions], key)
+        if found is not None:
+            return found
         raise UseCaseError("usecase.no_division", key=repr(key),
-                           keys=", ".join(d.key for d in t.divisions))
+                           keys=", ".join(d.name for d in t.divisions))
     if len(t.divisions) == 1:
         return t.divisions[0].key
     used = list(dict.fromkeys(r.division for r in t.registrations))
     if len(used) == 1 and not for_import:
         return used[0]
-    raise UseCaseError("usecase.name_division", keys=", ".join(d.key for d in t.divisions))
-
-
-def _fold(text: str) -> str:
-    return "".join(unicodedata.normalize("NFKC", text).casefold().split())
+    raise UseCaseError("usecase.name_division", keys=", ".join(d.name for d in t.divisions))
 
 
 def division_key(t: Tournament, key: str | None) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .model import Round, Tournament, TournamentError
+from .round_names import RoundName, round_name
 from .stages import _seed, close_round, results_of, start_stage
 from .standings import rank_players
 
@@ -152,6 +153,7 @@ class BracketRound:
     tables: tuple[BracketTable, ...]
     closed: bool
     final: bool
+    name: RoundName
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +191,8 @@ def bracket(t: Tournament, division: str) -> tuple[BracketStage, ...]:
                 else:
                     seats = [BracketSeat(p, None, None) for p in x.players]
                 tables.append(BracketTable(x.number, tuple(seats), x.counted))
-            rounds.append(BracketRound(rnd.number, tuple(tables), rnd.closed, final))
+            rounds.append(BracketRound(rnd.number, tuple(tables), rnd.closed, final,
+                                       round_name(stage, rnd)))
         out.append(BracketStage(i, stage.format.title, stage.format.advance, tuple(rounds)))
     return tuple(out)
 

@@ -13,6 +13,8 @@ from babel import Locale, negotiate_locale
 from babel.messages.pofile import read_po
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from .round_words import round_namer
+
 LOCALES = ("ko", "ja", "en")
 LOCALE_NAMES = {"ko": "한국어", "ja": "日本語", "en": "English"}
 HERE = Path(__file__).parent
@@ -90,6 +92,7 @@ def environment(locale: str) -> Environment:
     t = translations(locale)
     env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["asset"] = asset
+    env.globals["round_name"] = round_namer(t.gettext)
     return env
 
 

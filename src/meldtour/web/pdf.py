@@ -29,10 +29,12 @@ from meldtour.core.rules import RuleSet
 from meldtour.tournament import Tournament, awards, final_ranking, stage_standings
 from meldtour.tournament.collation import seats_by_name
 from meldtour.tournament.model import Division, Round, Stage, Table
+from meldtour.tournament.round_names import round_name
 from meldtour.tournament.sheets import penalty_marks
 from meldtour.tournament.side import FamilyPrize
 
 from .i18n import N_, translations
+from .round_words import round_words
 
 FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
 #: Face in NotoSansCJK-*.ttc: 0 Japanese, 1 Korean (2–4 Chinese).
@@ -187,7 +189,8 @@ def _round_doc(t: Tournament, division: str, stage: int, round_number: int, loca
     doc.add_page()
     doc.text_line(f"{t.name} · {t.date}", 10)
     doc.text_line(div.name, 12, bold=True)
-    doc.text_line(doc._(heading) % {"stage": st.format.title, "round": rnd.number}, 16,
+    doc.text_line(doc._(heading) % {"stage": st.format.title,
+                                    "round": round_words(round_name(st, rnd), doc._)}, 16,
                   bold=True, h=10)
     return doc, div, st, rnd
 
@@ -235,8 +238,9 @@ def _sheet_page(doc: _Doc, t: Tournament, division_name: str, st: Stage, rnd: Ro
     doc.add_page()
     doc.text_line(f"{t.name} · {t.date}", 10)
     doc.text_line(division_name, 12, bold=True)
-    doc.text_line(_("%(stage)s · round %(round)d · table %(table)d")
-                  % {"stage": st.format.title, "round": rnd.number, "table": table.number},
+    doc.text_line(_("%(stage)s · %(round)s · table %(table)d")
+                  % {"stage": st.format.title, "round": round_words(round_name(st, rnd), _),
+                     "table": table.number},
                   18, bold=True, h=11)
     if table_url is not None:
         url = table_url(table.number)
@@ -293,7 +297,7 @@ def seat_list(t: Tournament, division: str, stage: int, round_number: int,
               locale: str) -> bytes:
     """Who sits where: a list of every table, then a card for each table."""
     doc, div, st, rnd = _round_doc(t, division, stage, round_number, locale,
-                                   N_("%(stage)s · round %(round)d: seats"))
+                                   N_("%(stage)s · %(round)s: seats"))
     _ = doc._
     width = doc.w - doc.l_margin - doc.r_margin
     widths = [20.0] + [(width - 20) / 4] * 4
@@ -308,8 +312,9 @@ def seat_list(t: Tournament, division: str, stage: int, round_number: int,
         doc.set_font("cjk", "B", 80)
         doc.cell(0, 50, _("Table %(n)d") % {"n": table.number}, new_x="LMARGIN",
                  new_y="NEXT", align="C")
-        doc.text_line(_("%(stage)s · round %(round)d")
-                      % {"stage": st.format.title, "round": rnd.number}, 14, align="C")
+        doc.text_line(_("%(stage)s · %(round)s")
+                      % {"stage": st.format.title,
+                         "round": round_words(round_name(st, rnd), _)}, 14, align="C")
         doc.ln(6)
         for i, p in enumerate(table.players, 1):
             doc.text_line(f"{_('Seat %(n)d') % {'n': i}}   {t.name_of(p)}   ({p})", 20,
@@ -479,7 +484,7 @@ def seat_names(t: Tournament, division: str, stage: int, round_number: int,
     """The round's players in the reader's order of names (가나다순, Japanese order,
     alphabetical) with their table and seat: the list players look their name up in."""
     doc, _div, _st, rnd = _round_doc(t, division, stage, round_number, locale,
-                                   N_("%(stage)s · round %(round)d: seats by name"))
+                                   N_("%(stage)s · %(round)s: seats by name"))
     _ = doc._
     doc.text_line(_("Names in alphabetical order"), 9)
     doc.ln(2)

@@ -12,8 +12,8 @@ from meldtour.application.rounds import current_round
 from meldtour.core.refusal import Refused, render
 from meldtour.core.rules import PRESETS
 from meldtour.tournament import Problem, Tournament, final_ranking, stage_standings
-from meldtour.tournament.board import knocked_out
 from meldtour.tournament.model import Division, Round, Stage
+from meldtour.tournament.round_names import RoundName, round_name
 from meldtour.tournament.standings import score_text
 
 from ..i18n import N_
@@ -132,15 +132,20 @@ def final_rows(t: Tournament, key: str) -> list[tuple[int, int, str, str]]:
     return [(p.place, p.player, p.name, p.stage) for p in final_ranking(t, key)]
 
 
-def went_out(t: Tournament, key: str) -> dict[int, int]:
-    """The knockout round each player of the final ranking went out in (0: they
-    played the final table)."""
-    out = knocked_out(t, key)
+def went_out(t: Tournament, key: str) -> dict[int, RoundName]:
+    """The knockout round each player of the final ranking went out in, by its name
+    (16강전); the final table's players: the final."""
+    out: dict[int, RoundName] = {}
     for stage in t.division(key).stages:
+        if stage.format.kind != "knockout":
+            continue
+        for rnd in stage.rounds:
+            if rnd.closed and rnd.advanced:
+                out.update((p, round_name(stage, rnd)) for p in rnd.seating.players
+                           if p not in rnd.advanced)
         last = stage.rounds[-1] if stage.rounds else None
-        if stage.format.kind == "knockout" and last is not None and len(last.tables) == 1 \
-                and not last.advanced:
-            out.update(dict.fromkeys(last.seating.players, 0))
+        if last is not None and len(last.tables) == 1 and not last.advanced:
+            out.update(dict.fromkeys(last.seating.players, RoundName("final", 0)))
     return out
 
 
@@ -153,6 +158,7 @@ class Seat:
     players: list[str]
     games: list[list[str]]
     counted: bool
+    name: RoundName  # the round's name in the programme (32강전, round 2)
 
 
 def player_day(t: Tournament, player: int) -> list[Seat]:
@@ -169,7 +175,7 @@ def player_day(t: Tournament, player: int) -> list[Seat]:
                     out.append(Seat(stage.format.title, rnd.number, table.number,
                                     table.players.index(player) + 1,
                                     [t.name_of(p) for p in table.players], games,
-                                    table.counted))
+                                    table.counted, round_name(stage, rnd)))
     return out[::-1]
 
 

@@ -445,7 +445,10 @@ def checkin_desk(request: Request, store: StoreDep, director: TournamentDirector
                  key: str, q: str = "") -> Response:
     t = load_tournament(store, slug)
     key = _division(t, key)
-    regs = usecases.search_players(t.in_division(key), q[:80])  # "#5", 5, or a name part
+    # One entrance: a search ("#5", 5, or a name part) finds the players of every
+    # division, each checked in to their own; the desk's own division is listed without.
+    regs = usecases.search_players(t.registrations if q.strip() else t.in_division(key),
+                                   q[:80])
     return render(request, "director/checkin.html", account=director, t=t, slug=slug,
                   view=division_view(t, key), regs=regs, q=q, status=STATUS,
                   start_question=round_actions(t, key, gettext_of(request)).start)
