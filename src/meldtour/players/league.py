@@ -169,8 +169,6 @@ def with_league(level: str, name: str, seed: int) -> Player:
         return HolderPlayer(name, seed)
     if level == "starver":
         return StarverPlayer(name, seed)
-    if level == "starver0":
-        return StarverPlayer(name, seed, lays=False)
     if level == "shedder":
         return StarverPlayer(name, seed, shed=8)
     if level == "aware":
