@@ -1,7 +1,7 @@
 """The ``expert`` player: it lays the smallest initial meld it can, then keeps its tiles
 — drawing every turn — until it can put its whole rack down in one turn.
 
-Why it wins (measured in ``BENCHMARKS.md``, "Players", "The expert that holds"): every
+Why holding wins (measured in ``BENCHMARKS.md``, "Players", "The expert that holds"): every
 tile laid on the table is a tile every opponent may build on, and a player who has
 melded may rearrange the whole table. So a player who keeps its rack gives nothing
 away, while the others keep laying tiles; the table grows, and so does the holder's
@@ -19,7 +19,20 @@ What it decides, in order:
 * before its initial meld it lays the fewest tiles that make one (of the melds its
   best initial play would lay: fewest tiles, then fewest jokers, then the most
   points), as soon as it can — never drawing while it could meld (the −200 rule);
+* near the end it lays its best play every turn (:meth:`ExpertPlayer.sheds`): when
+  another player holds 8 tiles or fewer and 12 or fewer are left in the pool, or when
+  every other player has only drawn since its initial meld (:func:`activity`, from the
+  public rack sizes and turn count) and 4 or fewer are left;
 * otherwise it draws.
+
+Why the end (issue 30): against opponents who stop feeding a holder — who hold too,
+or lay only what opens nothing, or shed everything late — the holder was caught with
+twenty-odd tiles when someone went out, and a tournament ranks by wins and then
+points. Laying late costs little against players who feed the table (the game is
+nearly over) and keeps the rack small against those who do not; against other
+holders, the first to lay when the pool runs out is the first out. The league it was
+measured against is :mod:`.league` (``bench/league.py``; ``BENCHMARKS.md``, "The
+league").
 
 Searching sampled futures was measured against this and found weaker (the same
 section): the choice that matters is the policy, not a move's look-ahead. A decision is

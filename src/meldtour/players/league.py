@@ -24,9 +24,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
-from meldtour.core.melds import Board
+from meldtour.core.melds import Board, Meld
 from meldtour.core.moves import Draw, Move, Play
 from meldtour.core.tiles import Tile, full_set
 from meldtour.core.views import PlayerView
@@ -48,8 +49,18 @@ def unseen_kinds(view: PlayerView) -> list[Tile]:
 
 def openness(board: Board, kinds: Sequence[Tile], wrap: bool) -> int:
     """How many of ``kinds`` go on ``board`` by themselves (a meld's end, a group's
-    missing colour, or splitting a long run)."""
-    return sum(1 for t in kinds if _fits_alone(board, t, wrap))
+    missing colour, or splitting a long run: :func:`.cautious._fits_alone`)."""
+    fit: set[Tile] = set()
+    for m in board:
+        fit |= _fits_meld(m, wrap)
+    return len(fit.intersection(kinds))
+
+
+@lru_cache(maxsize=1 << 14)
+def _fits_meld(meld: Meld, wrap: bool) -> frozenset[Tile]:
+    """The kinds of tile that go on ``meld`` by themselves (cached: the table changes
+    little from one turn to the next)."""
+    return frozenset(t for t in set(full_set()) if _fits_alone((meld,), t, wrap))
 
 
 def closed_play(view: PlayerView) -> Board | None:
@@ -158,8 +169,6 @@ def with_league(level: str, name: str, seed: int) -> Player:
         return HolderPlayer(name, seed)
     if level == "starver":
         return StarverPlayer(name, seed)
-    if level == "starver0":
-        return StarverPlayer(name, seed, lays=False)
     if level == "shedder":
         return StarverPlayer(name, seed, shed=8)
     if level == "aware":
