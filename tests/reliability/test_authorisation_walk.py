@@ -159,8 +159,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
                                 who=circuit.Acting.operator("admin"))
     people = sorted({p.person for p in circuit.holders(store, QUAL)})
     holder = next(h.number for h in circuit.holders(store, QUAL) if h.status == "holds")
-    circuit.set_person(store, people[0], who=circuit.Acting.operator("admin"), member_number="KR-0001",
-                       birth_year=1990, public=False)
+    circuit.set_person(store, people[0], who=circuit.Acting.operator("admin"),
+                       member_number="KR-0001", birth_year=1990, public=False)
     usecases.seat(store, "home", DIV, None, who="admin")
     _play_round(store, "home")
     # bee registers a player of the same name as the administrator's person (a namesake)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from meldtour.core.refusal import register as register_codes
@@ -28,11 +28,13 @@ from meldtour.store import circuit as rows
 from meldtour.store.db import Store
 from meldtour.store.repository import Loaded, load, now
 from meldtour.tournament import Tournament, TournamentError, awards, final_ranking
+from meldtour.tournament.rating import rate_pool
 
 from ..errors import UseCaseError
 from ..unit import AFTER_SAVE
 from .qualifying import _holders
 from .ranking import _infos, _table
+from .rating import RATING, pool_events
 
 register_codes({
     "awards.would_change": "%(division)s is awarded: this correction changes "
@@ -307,6 +309,10 @@ def certificates_printed(store: Store, slug: str, division: str, *, who: str) ->
             record_printed(s, loaded, division, who=who)
 
 
+def now_day() -> date:
+    return datetime.now(UTC).date()
+
+
 def recompute_all(store: Store, *, ratings: bool = True) -> int:
     """Every published figure from the records, in one transaction: each awarded
     division's places and award rows from its sheets, then the ratings from nothing
@@ -322,8 +328,9 @@ def recompute_all(store: Store, *, ratings: bool = True) -> int:
             if places != rows.stored_places(s, did):
                 rows.store_results(s, did, sorted(places.items()), len(places))
             count += 1
-        if ratings:
-            recompute_ratings(s)
+        if ratings:  # derived on reading; here every pool rated from nothing, uncached
+            for events in pool_events(s).values():
+                rate_pool(events, now_day(), RATING)
     return count
 
 
