@@ -205,9 +205,15 @@ def test_sheet_errors_name_the_line_and_drafts_are_kept(
     assert shown["status"] == "draft" and not shown["counted"]  # type: ignore[index]
     assert shown["games"][0]["points"] == [30, -10, -10, -9]  # type: ignore[index]
     assert shown["games"][1]["penalties"] == [0, 0, 0, 50]  # type: ignore[index]
-    # an old version is refused, and what was typed is kept in a file
+    # an old version with the same sheet is a resubmission (a double tap): nothing to
+    # refuse; with another sheet it is refused, and what was typed is kept in a file
     stale = str(shown["version"] - 1)  # type: ignore[index]
-    err = cli(capsys, "tournament", "sheet", "enter", "1", "1", str(wrong), "--version", stale,
+    cli(capsys, "tournament", "sheet", "enter", "1", "1", str(wrong), "--version", stale,
+        code=1)  # saved again as the same draft (its problems still said)
+    other = tmp_path / "other.csv"
+    other.write_text(wrong.read_text(encoding="utf-8").replace(",30,", ",31,"),
+                     encoding="utf-8")
+    err = cli(capsys, "tournament", "sheet", "enter", "1", "1", str(other), "--version", stale,
               code=1)
     assert "another device" in err and (tmp_path / "unsaved-round1-table1.csv").exists()
     audit = cli_json(capsys, "tournament", "audit")

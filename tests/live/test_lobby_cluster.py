@@ -63,7 +63,7 @@ async def _lobby_of_two(url: str, tmp_path: Path) -> None:
             for http in (http_b, http_a):
                 waiting, playing, text = await _lobby(http)
                 assert waiting == [on_b] and playing == [on_a]
-                assert "Bo, greedy 2" in text
+                assert "Bo, Greedy 2" in text
             # Someone else on B no longer finds that seat free.
             taken = await http_b.post(f"/play/t/{on_a}/join", data={"seat": "0", "name": "Eve"})
             assert "error=taken" in taken.headers["location"]

@@ -145,7 +145,7 @@ def run_season(store: Store, season: Season, *, fresh: bool,
         uc.award(store, slug, "club", who="d")
         if i == 0:
             cc.grant_qualification(store, slug, "club", "sel27", label="Selection 2027",
-                                   seats=season.seats, who="d")
+                                   seats=season.seats, who=cc.Acting.operator("d"))
         check(store)
         if ev.fix is not None and ev.fix_after and not fresh:
             _correct(store, slug, ev.fix, reaward=True)
@@ -153,7 +153,7 @@ def run_season(store: Store, season: Season, *, fresh: bool,
     if season.decline:
         first = next((h for h in cc.holders(store, "sel27") if h.status == "holds"), None)
         if first is not None:
-            cc.decline(store, "sel27", first.tournament, first.number, who="d", why="busy")
+            cc.decline(store, "sel27", first.tournament, first.number, who=cc.Acting.operator("d"), why="busy")
             check(store)
     people = cc.people(store)
     if season.merge:  # two of one name who never met, said to be one person
@@ -165,19 +165,19 @@ def run_season(store: Store, season: Season, *, fresh: bool,
                       and not (a.birth_year and b.birth_year
                                and a.birth_year != b.birth_year)), None)
             if b is not None:
-                cc.merge(store, a.person, b.person, who="d", why="one person")
+                cc.merge(store, a.person, b.person, who=cc.Acting.operator("d"), why="one person")
                 check(store)
                 break
     if season.split:
         two = next((p for p in cc.people(store) if len(p.entries) > 1), None)
         if two is not None:
-            cc.split(store, two.person, [two.entries[-1].tournament], who="d",
+            cc.split(store, two.person, [two.entries[-1].tournament], who=cc.Acting.operator("d"),
                      why="two people")
             check(store)
     if season.private is not None:
         everyone = cc.people(store)
         if everyone:
-            cc.set_person(store, everyone[season.private % len(everyone)].person, who="d",
+            cc.set_person(store, everyone[season.private % len(everyone)].person, who=cc.Acting.operator("d"),
                           public=False)
             check(store)
 

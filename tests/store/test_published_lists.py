@@ -92,7 +92,7 @@ def test_namesakes_are_told_apart_and_a_private_person_keeps_the_place(
     assert bad.value.refusal.code == "circuit.discriminator"
     # the private person's line stays, without the name
     second = public.lines[1]
-    cc.set_person(store, second.person, who="d", public=False)
+    cc.set_person(store, second.person, who=cc.Acting.operator("d"), public=False)
     now = cc.ranking_table(store, "korea", DAY, public_only=True)
     assert [x.rank for x in now.lines] == [x.rank for x in public.lines]
     assert now.lines[1].withheld and now.lines[1].name == "" and now.lines[1].person == 0

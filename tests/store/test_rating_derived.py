@@ -122,7 +122,7 @@ def test_a_correction_after_the_awards_shows_at_once(season: tuple[str, Store]) 
     games = play_table(t.division("open").rules, len(table.players), 99_999,
                        len(table.sheet.games))
     uc.enter_sheet(store, "japan", "open", 1, table.number, games, who="d",
-                   why="the scorer swapped two rows", stage=1)
+                   why="the scorer swapped two rows", stage=1, reaward=True)
     after = _published(store, "japan")
     assert after != before  # no "--recompute": the rating is derived
     assert after == _fresh(store, "japan")
@@ -136,12 +136,12 @@ def test_a_merge_and_a_split_show_at_once(season: tuple[str, Store]) -> None:
     _event(store, "tohoku", "japan-championship", "2026-10-10",
            {"open": ["佐藤 翔太", *JAPAN[1:8]]}, 4)
     sato = c.people(store, "佐藤 翔太")[0].person
-    merged = c.merge(store, people["佐藤 健"], sato, who="d", why="same member card")
+    merged = c.merge(store, people["佐藤 健"], sato, who=c.Acting.operator("d"), why="same member card")
     assert merged.kept.person == people["佐藤 健"]
     line, = [r for r in c.person_ratings(store, people["佐藤 健"], AS_OF) if r.pool == "japan"]
     assert [h.event for h in line.history] == ["japan/open", "tohoku/open"]
     assert _published(store, "japan") == _fresh(store, "japan")
-    c.split(store, people["佐藤 健"], ["tohoku"], who="d", why="two people after all")
+    c.split(store, people["佐藤 健"], ["tohoku"], who=c.Acting.operator("d"), why="two people after all")
     line, = [r for r in c.person_ratings(store, people["佐藤 健"], AS_OF) if r.pool == "japan"]
     assert [h.event for h in line.history] == ["japan/open"]
     assert _published(store, "japan") == _fresh(store, "japan")

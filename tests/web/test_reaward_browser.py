@@ -39,7 +39,7 @@ def test_a_correction_after_the_awards_shows_what_changes_and_awards_again(
     usecases.check_in_players(store, "awarded", [], who="d", everyone_but=True)
     play_out(store, "awarded", "club", seed=4)
     accounts.create(store, "reaward-director", "a long secret 25")
-    owners.add_director(store, "awarded", "reaward-director", who="test")
+    usecases.add_director(store, "awarded", "reaward-director", who="test")
     t = usecases.read(store, "awarded")
     third = final_ranking(t, "club")[2].player
     rnd = t.division("club").stages[0].rounds[-1]

@@ -25,7 +25,7 @@ What it decides, in order:
   public rack sizes and turn count) and 4 or fewer are left;
 * otherwise it draws.
 
-Why the end (issue 30): against opponents who stop feeding a holder — who hold too,
+Why the end: against opponents who stop feeding a holder — who hold too,
 or lay only what opens nothing, or shed everything late — the holder was caught with
 twenty-odd tiles when someone went out, and a tournament ranks by wins and then
 points. Laying late costs little against players who feed the table (the game is

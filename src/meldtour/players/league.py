@@ -1,8 +1,8 @@
-"""The league: opponents written to answer the expert's ideas (issue 30), the field the
+"""The league: opponents written to answer the expert's ideas, the field the
 strength guard (``tests/players/test_strength.py``) and ``bench/league.py`` measure the
 top level against. None is a level of the product.
 
-* ``holder``: the expert until issue 30 (:class:`HolderPlayer`): the smallest initial
+* ``holder``: the expert of 2026-12-01 (:class:`HolderPlayer`): the smallest initial
   meld, then it draws every turn until it can put its whole rack down in one turn.
 * ``starver`` (:class:`StarverPlayer`): holds too, but while anyone holds 10 tiles or
   more it lays the best play that does not *open* the table — one after which no more
@@ -84,7 +84,7 @@ def closed_play(view: PlayerView) -> Board | None:
 
 @dataclass
 class HolderPlayer:
-    """The expert until issue 30."""
+    """The expert of 2026-12-01 (it held until it could go out)."""
 
     name: str = "holder"
     seed: int = 0
