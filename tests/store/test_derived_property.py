@@ -153,7 +153,8 @@ def run_season(store: Store, season: Season, *, fresh: bool,
     if season.decline:
         first = next((h for h in cc.holders(store, "sel27") if h.status == "holds"), None)
         if first is not None:
-            cc.decline(store, "sel27", first.tournament, first.number, who=cc.Acting.operator("d"), why="busy")
+            cc.decline(store, "sel27", first.tournament, first.number,
+                       who=cc.Acting.operator("d"), why="busy")
             check(store)
     people = cc.people(store)
     if season.merge:  # two of one name who never met, said to be one person
