@@ -33,6 +33,8 @@ from meldtour.tournament.rating import rate_pool
 from ..circuit_play import play_table
 from .backends import BACKENDS, database, pg_available, upgraded
 
+OP = cc.Acting.operator("d")  # the command line's operator
+
 POOL = ["김민지", "김민지", "송민호", "송민호", "佐藤 健", "佐藤 健", "이서준", "박지호",
         "최하은", "정도윤"]
 DAY = date(2027, 1, 31)
@@ -145,7 +147,7 @@ def run_season(store: Store, season: Season, *, fresh: bool,
         uc.award(store, slug, "club", who="d")
         if i == 0:
             cc.grant_qualification(store, slug, "club", "sel27", label="Selection 2027",
-                                   seats=season.seats, who=cc.Acting.operator("d"))
+                                   seats=season.seats, who=OP)
         check(store)
         if ev.fix is not None and ev.fix_after and not fresh:
             _correct(store, slug, ev.fix, reaward=True)
@@ -154,7 +156,7 @@ def run_season(store: Store, season: Season, *, fresh: bool,
         first = next((h for h in cc.holders(store, "sel27") if h.status == "holds"), None)
         if first is not None:
             cc.decline(store, "sel27", first.tournament, first.number,
-                       who=cc.Acting.operator("d"), why="busy")
+                       who=OP, why="busy")
             check(store)
     people = cc.people(store)
     if season.merge:  # two of one name who never met, said to be one person
@@ -166,19 +168,19 @@ def run_season(store: Store, season: Season, *, fresh: bool,
                       and not (a.birth_year and b.birth_year
                                and a.birth_year != b.birth_year)), None)
             if b is not None:
-                cc.merge(store, a.person, b.person, who=cc.Acting.operator("d"), why="one person")
+                cc.merge(store, a.person, b.person, who=OP, why="one person")
                 check(store)
                 break
     if season.split:
         two = next((p for p in cc.people(store) if len(p.entries) > 1), None)
         if two is not None:
-            cc.split(store, two.person, [two.entries[-1].tournament], who=cc.Acting.operator("d"),
+            cc.split(store, two.person, [two.entries[-1].tournament], who=OP,
                      why="two people")
             check(store)
     if season.private is not None:
         everyone = cc.people(store)
         if everyone:
-            cc.set_person(store, everyone[season.private % len(everyone)].person, who=cc.Acting.operator("d"),
+            cc.set_person(store, everyone[season.private % len(everyone)].person, who=OP,
                           public=False)
             check(store)
 

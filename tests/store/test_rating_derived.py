@@ -23,6 +23,8 @@ from meldtour.tournament.rating import rate_pool
 from ..circuit_play import play_out, play_table
 from .backends import BACKENDS, database, upgraded
 
+OP = c.Acting.operator("d")  # the command line's operator
+
 ADULTS = ["김민지", "이서준", "박지호", "최하은", "정도윤", "강서연", "조민준", "윤지우"]
 KIDS = ["김하늘", "이도윤", "박서아", "최지안", "정하린", "강시우", "조유나", "윤서진"]
 JAPAN = ["佐藤 健", "鈴木 一郎", "高橋 美咲", "田中 翔", "伊藤 葵", "渡辺 蓮", "山本 陽菜",
@@ -136,12 +138,12 @@ def test_a_merge_and_a_split_show_at_once(season: tuple[str, Store]) -> None:
     _event(store, "tohoku", "japan-championship", "2026-10-10",
            {"open": ["佐藤 翔太", *JAPAN[1:8]]}, 4)
     sato = c.people(store, "佐藤 翔太")[0].person
-    merged = c.merge(store, people["佐藤 健"], sato, who=c.Acting.operator("d"), why="same member card")
+    merged = c.merge(store, people["佐藤 健"], sato, who=OP, why="same member card")
     assert merged.kept.person == people["佐藤 健"]
     line, = [r for r in c.person_ratings(store, people["佐藤 健"], AS_OF) if r.pool == "japan"]
     assert [h.event for h in line.history] == ["japan/open", "tohoku/open"]
     assert _published(store, "japan") == _fresh(store, "japan")
-    c.split(store, people["佐藤 健"], ["tohoku"], who=c.Acting.operator("d"), why="two people after all")
+    c.split(store, people["佐藤 健"], ["tohoku"], who=OP, why="two people after all")
     line, = [r for r in c.person_ratings(store, people["佐藤 健"], AS_OF) if r.pool == "japan"]
     assert [h.event for h in line.history] == ["japan/open"]
     assert _published(store, "japan") == _fresh(store, "japan")

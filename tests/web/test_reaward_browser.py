@@ -16,7 +16,6 @@ if not CHROMIUM.exists():
 from playwright.sync_api import Browser, expect  # noqa: E402
 
 from meldtour import application as usecases  # noqa: E402
-from meldtour.store import owners  # noqa: E402
 from meldtour.tournament import final_ranking  # noqa: E402
 from meldtour.web.director import accounts  # noqa: E402
 from meldtour.web.director.deps import Scope, Web  # noqa: E402
