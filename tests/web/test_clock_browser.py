@@ -112,6 +112,13 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     shot(page, "clock-ko-timeout")
     page.locator("#next").tap()                              # turn 3: order[2]
     expect(page.locator("#net")).to_have_class("net online")
+    # what was tapped so far has reached the server (a loaded machine may be slow to send)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        before = clocks.get(store, SLUG, "club", 0, 1, 1, 1)
+        if before is not None and len(before.taps) == 3:
+            break
+        page.wait_for_timeout(100)
     # The venue's network drops.
     ctx.set_offline(True)
     page.clock.run_for(7_000)
