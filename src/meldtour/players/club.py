@@ -13,6 +13,7 @@ and loses to the expert head to head, so the levels make a ladder.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from meldtour.core.moves import Draw, Move, Play
@@ -30,12 +31,19 @@ class ClubPlayer:
     close: int = 6
 
     def decide(self, view: PlayerView) -> Move:
-        seat = seat_of(view)
-        best = solve(view.board, view.rack, view.rules, view.melded[seat])
-        if not best.placed:
-            return no_play(view)
-        others = [n for s, n in enumerate(view.rack_sizes) if s != seat]
-        if (best.placed == len(view.rack) or not view.melded[seat] or not view.pool_left
-                or min(others) > self.close):
-            return Play(seat, best.board)
-        return Draw(seat)
+        return greedy_unless(view, lambda others: min(others) <= self.close)
+
+
+def greedy_unless(view: PlayerView, holds: Callable[[list[int]], bool]) -> Move:
+    """Greedy's play (as many tiles as it can), but a draw when ``holds`` says so of the
+    other players' rack sizes — never when the play goes out, before the initial meld or
+    with the pool empty."""
+    seat = seat_of(view)
+    best = solve(view.board, view.rack, view.rules, view.melded[seat])
+    if not best.placed:
+        return no_play(view)
+    others = [n for s, n in enumerate(view.rack_sizes) if s != seat]
+    if (best.placed == len(view.rack) or not view.melded[seat] or not view.pool_left
+            or not holds(others)):
+        return Play(seat, best.board)
+    return Draw(seat)

@@ -36,6 +36,7 @@ from meldtour.solver import solve
 from . import Player
 from .base import no_play, seat_of
 from .cautious import CautiousPlayer, _fits_alone
+from .club import greedy_unless
 from .expert import smallest_initial_meld
 from .levels import make_player
 
@@ -138,15 +139,7 @@ class AwarePlayer:
     hoard: int = 12
 
     def decide(self, view: PlayerView) -> Move:
-        seat = seat_of(view)
-        best = solve(view.board, view.rack, view.rules, view.melded[seat])
-        if not best.placed:
-            return no_play(view)
-        others = [n for s, n in enumerate(view.rack_sizes) if s != seat]
-        if (best.placed == len(view.rack) or not view.melded[seat] or not view.pool_left
-                or max(others) < self.hoard):
-            return Play(seat, best.board)
-        return Draw(seat)
+        return greedy_unless(view, lambda others: max(others) >= self.hoard)
 
 
 #: The opponents a player meets in the league: three players each (``mix`` is three

@@ -21,10 +21,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.datastructures import FormData
 
 from meldtour import application as usecases
-from meldtour.application import circuit
+from meldtour.application import accounts, circuit
 from meldtour.application.spreadsheet import csv_text, safe_cell
 from meldtour.core.refusal import render as render_refusal
-from meldtour.store import owners
 from meldtour.tournament.ranking import DEFAULT_WEIGHTS
 
 from ..deps import FormDep, load_tournament
@@ -270,7 +269,7 @@ def decline_post(request: Request, store: StoreDep, director: TournamentDirector
 
 def _administrator(request: Request, store: Any, account: Any) -> None:
     """People span tournaments: only the site's administrator merges and splits them."""
-    if owners.administrator_id(store) != account.id:
+    if not accounts.is_administrator(store, account):
         _ = gettext_of(request)
         raise HTTPException(403, _("Only the site's administrator merges and splits "
                                    "people."))
@@ -415,7 +414,7 @@ SPARE_LEVELS = 2
 def _rankings_admin(request: Request, store: Any, account: Any) -> None:
     """Rankings span the site's tournaments: only the site's administrator defines
     them (as people, merges and splits)."""
-    if owners.administrator_id(store) != account.id:
+    if not accounts.is_administrator(store, account):
         _ = gettext_of(request)
         raise HTTPException(403, _("Only the site's administrator defines rankings."))
 
