@@ -36,7 +36,8 @@ run: install
 	$(PY) -m meldtour.web --port 8000
 
 lint: install
-	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff check src tests bench tools
+	$(VENV)/bin/ruff format --check src tests bench tools
 
 typecheck: install
 	$(VENV)/bin/mypy --strict src

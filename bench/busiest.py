@@ -78,25 +78,48 @@ def prepare(url: str, tables: int) -> dict[int, tuple[str, int]]:
     store = open_web_store(url)
     try:
         usecases.create_blank_tournament(
-            store, who="bench", name="The busiest moment", slug=SLUG, divisions=[
-                usecases.DivisionSpec(DIV, "Open", 4 * tables, "japan", (
-                    StageFormat("seatings", games=2, seatings=2, name="preliminaries"),))])
-        usecases.register_players(store, SLUG, [usecases.PlayerEntry(f"선수 {i}", DIV)
-                                                for i in range(1, 4 * tables + 1)], who="bench")
-        usecases.check_in_players(store, SLUG, [str(i) for i in range(1, 4 * tables + 1)],
-                                  who="bench")
+            store,
+            who="bench",
+            name="The busiest moment",
+            slug=SLUG,
+            divisions=[
+                usecases.DivisionSpec(
+                    DIV,
+                    "Open",
+                    4 * tables,
+                    "japan",
+                    (StageFormat("seatings", games=2, seatings=2, name="preliminaries"),),
+                )
+            ],
+        )
+        usecases.register_players(
+            store,
+            SLUG,
+            [usecases.PlayerEntry(f"선수 {i}", DIV) for i in range(1, 4 * tables + 1)],
+            who="bench",
+        )
+        usecases.check_in_players(
+            store, SLUG, [str(i) for i in range(1, 4 * tables + 1)], who="bench"
+        )
         t = usecases.seat(store, SLUG, DIV, None, who="bench").tournament
     finally:
         store.close()
     scorer = Signer(DEV_SECRET, "scorer")
     rnd = t.division(DIV).stages[0].rounds[0]
-    return {table.number: (scorer.sign([SLUG, DIV, 0, rnd.number, table.number]),
-                           table.players[0]) for table in rnd.tables}
+    return {
+        table.number: (scorer.sign([SLUG, DIV, 0, rnd.number, table.number]), table.players[0])
+        for table in rnd.tables
+    }
 
 
 def sheet() -> dict[str, Any]:
-    return {"games": [{"points": [30, -10, -10, -10], "penalties": [0, 0, 0, 0],
-                       "winner": 1} for _ in range(2)], "version": None}
+    return {
+        "games": [
+            {"points": [30, -10, -10, -10], "penalties": [0, 0, 0, 0], "winner": 1}
+            for _ in range(2)
+        ],
+        "version": None,
+    }
 
 
 def pct(values: list[float], q: float) -> float:
@@ -106,8 +129,9 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
-def run_phones(base: str, csrf: str, ids: list[int], winners: frozenset[int],
-               end: float, fetching: bool) -> tuple[dict[int, dict[int, float]], int]:
+def run_phones(
+    base: str, csrf: str, ids: list[int], winners: frozenset[int], end: float, fetching: bool
+) -> tuple[dict[int, dict[int, float]], int]:
     """Phones ``ids`` until ``end`` (time.monotonic, the same clock in every process):
     for each, when it first received a fragment showing each winner with 2 wins; and
     the number of fragments received (or fetched)."""
@@ -116,10 +140,14 @@ def run_phones(base: str, csrf: str, ids: list[int], winners: frozenset[int],
     parsed: dict[str, frozenset[int]] = {}
 
     async def phones() -> None:
-        async with httpx.AsyncClient(base_url=base, timeout=30, cookies={"mt_csrf": csrf},
-                                     limits=httpx.Limits(
-                max_connections=2 * len(ids) + 10,
-                max_keepalive_connections=2 * len(ids) + 10)) as http:
+        async with httpx.AsyncClient(
+            base_url=base,
+            timeout=30,
+            cookies={"mt_csrf": csrf},
+            limits=httpx.Limits(
+                max_connections=2 * len(ids) + 10, max_keepalive_connections=2 * len(ids) + 10
+            ),
+        ) as http:
 
             def show(w: int, etag: str, text: str) -> None:
                 fetched[0] += 1
@@ -128,8 +156,11 @@ def run_phones(base: str, csrf: str, ids: list[int], winners: frozenset[int],
                 # one parse: the bench's own CPU is the machine's too.
                 shown = parsed.get(etag) if etag else None
                 if shown is None:
-                    shown = frozenset(int(p) for p, wins in ROW.findall(text)
-                                      if int(p) in winners and int(wins) >= 2)
+                    shown = frozenset(
+                        int(p)
+                        for p, wins in ROW.findall(text)
+                        if int(p) in winners and int(wins) >= 2
+                    )
                     if etag:
                         parsed[etag] = shown
                 for p in shown - seen[w].keys():
@@ -146,13 +177,17 @@ def run_phones(base: str, csrf: str, ids: list[int], winners: frozenset[int],
 
             async def phone(w: int) -> None:
                 etag = [""]
-                url = (f"/t/{SLUG}/standings/events" if fetching
-                       else f"/t/{SLUG}/standings/events?division={DIV}")
+                url = (
+                    f"/t/{SLUG}/standings/events"
+                    if fetching
+                    else f"/t/{SLUG}/standings/events?division={DIV}"
+                )
                 while time.monotonic() < end:
                     headers = {"Last-Event-ID": etag[0]} if etag[0] and not fetching else {}
                     try:
-                        async with http.stream("GET", url, headers=headers,
-                                               timeout=httpx.Timeout(60, read=60)) as r:
+                        async with http.stream(
+                            "GET", url, headers=headers, timeout=httpx.Timeout(60, read=60)
+                        ) as r:
                             kind, data, event_id = "", [], ""
                             async for line in r.aiter_lines():
                                 if line.startswith("event: "):
@@ -188,20 +223,45 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = open(Path(args.tmp) / "uvicorn.log", "wb")  # noqa: SIM115
-    env = {**os.environ, "MELDTOUR_DATABASE_URL": args.db, "MELDTOUR_ENV": "test",
-           "PYTHONPATH": str(ROOT / "src")}
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app",
-                             "--factory", "--host", "127.0.0.1", "--port", str(port),
-                             "--log-level", "warning", "--workers", str(args.workers)],
-                            cwd=args.tmp, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
+    env = {
+        **os.environ,
+        "MELDTOUR_DATABASE_URL": args.db,
+        "MELDTOUR_ENV": "test",
+        "PYTHONPATH": str(ROOT / "src"),
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "meldtour.web.app:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--workers",
+            str(args.workers),
+        ],
+        cwd=args.tmp,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         csrf = "b" * 32  # the score page sends its CSRF cookie's token in a header
-        async with httpx.AsyncClient(base_url=base, timeout=30, cookies={"mt_csrf": csrf},
-                                     headers={"X-CSRF-Token": Signer(DEV_SECRET, "csrf")
-                                              .mac(csrf)}, limits=httpx.Limits(
+        async with httpx.AsyncClient(
+            base_url=base,
+            timeout=30,
+            cookies={"mt_csrf": csrf},
+            headers={"X-CSRF-Token": Signer(DEV_SECRET, "csrf").mac(csrf)},
+            limits=httpx.Limits(
                 max_connections=2 * args.watchers + args.scorers + 10,
-                max_keepalive_connections=2 * args.watchers + args.scorers + 10)) as http:
+                max_keepalive_connections=2 * args.watchers + args.scorers + 10,
+            ),
+        ) as http:
             for _ in range(300):
                 try:
                     if (await http.get("/healthz")).status_code == 200:
@@ -209,15 +269,16 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
                 except httpx.HTTPError:
                     pass
                 await asyncio.sleep(0.1)
-            acked: dict[int, float] = {}       # table -> when the scorer heard back
+            acked: dict[int, float] = {}  # table -> when the scorer heard back
             winners = {p: table for table, (_tok, p) in links.items()}
             seen: list[dict[int, float]] = [{} for _ in range(args.watchers)]
             outcome: dict[str, int] = {"ok": 0, "refused": 0, "failed": 0}
             save_ms: list[float] = []
             fetched = [0]
 
-            async def scorer(sender: httpx.AsyncClient, table: int, token: str, at: float,
-                             start: float) -> None:
+            async def scorer(
+                sender: httpx.AsyncClient, table: int, token: str, at: float, start: float
+            ) -> None:
                 await asyncio.sleep(max(0.0, start + at - time.monotonic()))
                 sent = time.monotonic()
                 try:
@@ -240,17 +301,25 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             connect = min(10.0, 2 + args.watchers / 50)
             start = time.monotonic() + connect
             end = start + args.seconds + args.settle
-            chunks = [list(range(args.watchers))[n::args.phone_procs]
-                      for n in range(args.phone_procs)]
+            chunks = [
+                list(range(args.watchers))[n :: args.phone_procs] for n in range(args.phone_procs)
+            ]
             ctx = multiprocessing.get_context("spawn")
             loop = asyncio.get_running_loop()
             with ProcessPoolExecutor(len(chunks), mp_context=ctx) as pool:
-                phones = [loop.run_in_executor(pool, run_phones, base, csrf, chunk,
-                                               frozenset(winners), end, args.fetch)
-                          for chunk in chunks]
+                phones = [
+                    loop.run_in_executor(
+                        pool, run_phones, base, csrf, chunk, frozenset(winners), end, args.fetch
+                    )
+                    for chunk in chunks
+                ]
                 rng = random.Random(args.seed)
-                await asyncio.gather(*(scorer(http, table, tok, rng.uniform(0, args.seconds),
-                                              start) for table, (tok, _p) in links.items()))
+                await asyncio.gather(
+                    *(
+                        scorer(http, table, tok, rng.uniform(0, args.seconds), start)
+                        for table, (tok, _p) in links.items()
+                    )
+                )
                 for part in await asyncio.gather(*phones):
                     for w, got in part[0].items():
                         seen[w] = got
@@ -277,19 +346,29 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             store.close()
         pairs = len(acked) * args.watchers
         return {
-            "scorers": args.scorers, "watchers": args.watchers, "seconds": args.seconds,
+            "scorers": args.scorers,
+            "watchers": args.watchers,
+            "seconds": args.seconds,
             "db": "sqlite" if args.db.startswith("sqlite") else "postgresql",
-            "saves": outcome, "lost": lost,
-            "save_ms": {"median": round(statistics.median(save_ms), 1) if save_ms else None,
-                        "p99": round(pct(save_ms, 0.99), 1), "max": round(max(save_ms), 1)
-                        if save_ms else None},
-            "lag_s": {"median": round(statistics.median(lags), 3) if lags else None,
-                      "p95": round(pct(lags, 0.95), 3), "p99": round(pct(lags, 0.99), 3),
-                      "max": round(max(lags), 3) if lags else None,
-                      "within_2s": round(sum(1 for x in lags if x <= 2.0) / pairs, 4)
-                      if pairs else None},
-            "pairs": pairs, "pairs_never_seen": missing_pairs, "fragments": fetched[0],
-            "workers": args.workers, "phones": "fetch" if args.fetch else "push",
+            "saves": outcome,
+            "lost": lost,
+            "save_ms": {
+                "median": round(statistics.median(save_ms), 1) if save_ms else None,
+                "p99": round(pct(save_ms, 0.99), 1),
+                "max": round(max(save_ms), 1) if save_ms else None,
+            },
+            "lag_s": {
+                "median": round(statistics.median(lags), 3) if lags else None,
+                "p95": round(pct(lags, 0.95), 3),
+                "p99": round(pct(lags, 0.99), 3),
+                "max": round(max(lags), 3) if lags else None,
+                "within_2s": round(sum(1 for x in lags if x <= 2.0) / pairs, 4) if pairs else None,
+            },
+            "pairs": pairs,
+            "pairs_never_seen": missing_pairs,
+            "fragments": fetched[0],
+            "workers": args.workers,
+            "phones": "fetch" if args.fetch else "push",
             "loadavg_start": [round(x, 2) for x in load_start],
             "loadavg_end": [round(x, 2) for x in os.getloadavg()],
         }
@@ -312,25 +391,34 @@ def run() -> None:
     ap.add_argument("--db", default=None)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--phone-procs", type=int, default=3)
-    ap.add_argument("--fetch", action="store_true",
-                    help="phones as before 2026-11-30 03:30: the stream says 'change' and "
-                         "each phone fetches the standings")
+    ap.add_argument(
+        "--fetch",
+        action="store_true",
+        help="phones as before 2026-11-30 03:30: the stream says 'change' and "
+        "each phone fetches the standings",
+    )
     args = ap.parse_args()
-    if not (1 <= args.scorers <= 200 and 1 <= args.watchers <= 1000
-            and 1 <= args.seconds <= 300 and 1 <= args.workers <= 8
-            and 1 <= args.phone_procs <= 8):
+    if not (
+        1 <= args.scorers <= 200
+        and 1 <= args.watchers <= 1000
+        and 1 <= args.seconds <= 300
+        and 1 <= args.workers <= 8
+        and 1 <= args.phone_procs <= 8
+    ):
         ap.error("bounded: at most 200 scorers, 1,000 watchers, 300 s and 8 workers")
     with tempfile.TemporaryDirectory(prefix="busiest-") as tmp:
         args.tmp = tmp
         args.db = args.db or f"sqlite:///{Path(tmp) / 'busiest.db'}"
         result = asyncio.run(main(args))
     lag, ms = result["lag_s"], result["save_ms"]
-    print(f"| {result['db']} | {args.scorers} scorers / {args.watchers} phones / "
-          f"{args.seconds:g} s | {result['saves']['ok']} saved, {result['saves']['refused']} "
-          f"refused, {result['saves']['failed']} failed, {result['lost']} lost | "
-          f"{ms['median']} / {ms['p99']} / {ms['max']} ms | {lag['median']} / {lag['p95']} / "
-          f"{lag['p99']} / {lag['max']} s | {100 * (lag['within_2s'] or 0):.1f} % "
-          f"({result['pairs_never_seen']} never) | {result['fragments']} |")
+    print(
+        f"| {result['db']} | {args.scorers} scorers / {args.watchers} phones / "
+        f"{args.seconds:g} s | {result['saves']['ok']} saved, {result['saves']['refused']} "
+        f"refused, {result['saves']['failed']} failed, {result['lost']} lost | "
+        f"{ms['median']} / {ms['p99']} / {ms['max']} ms | {lag['median']} / {lag['p95']} / "
+        f"{lag['p99']} / {lag['max']} s | {100 * (lag['within_2s'] or 0):.1f} % "
+        f"({result['pairs_never_seen']} never) | {result['fragments']} |"
+    )
     print(json.dumps(result))
 
 

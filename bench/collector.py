@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def rss_mib() -> float:
     pages = int(Path("/proc/self/statm").read_text().split()[1])
-    return pages * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 async def run(games: int, moves: int, rate: float) -> dict[str, Any]:
@@ -73,8 +73,10 @@ async def run(games: int, moves: int, rate: float) -> dict[str, Any]:
             move = player.decide(player_view(state, state.current))
             message: dict[str, Any] = {"type": "move", "id": str(step), "version": game.version}
             if isinstance(move, Play):
-                message |= {"action": "play", "board": [[str(t) for t in m.tiles]
-                                                        for m in move.board]}
+                message |= {
+                    "action": "play",
+                    "board": [[str(t) for t in m.tiles] for m in move.board],
+                }
             else:
                 message["action"] = "draw" if isinstance(move, Draw) else "pass"
             await game.receive(subs[state.current], message)
@@ -91,19 +93,29 @@ async def run(games: int, moves: int, rate: float) -> dict[str, Any]:
         garbage += gc.collect()
         passes.append(time.perf_counter() - t)
     gc.enable()
-    return {"games": games, "moves": made, "moves_per_game": round(made / games, 1),
-            "seconds": round(elapsed, 1), "tracked": tracked,
-            "frozen": gc.get_freeze_count(),
-            "full_pass_ms": round(1000 * statistics.median(passes), 1),
-            "cyclic_garbage": garbage, "rss_mib": round(rss_mib(), 1)}
+    return {
+        "games": games,
+        "moves": made,
+        "moves_per_game": round(made / games, 1),
+        "seconds": round(elapsed, 1),
+        "tracked": tracked,
+        "frozen": gc.get_freeze_count(),
+        "full_pass_ms": round(1000 * statistics.median(passes), 1),
+        "cyclic_garbage": garbage,
+        "rss_mib": round(rss_mib(), 1),
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--moves", type=int, default=120, help="moves per game")
-    ap.add_argument("--rate", type=float, default=200.0,
-                    help="moves a second the heartbeat's clock assumes (400 games: ~200)")
+    ap.add_argument(
+        "--rate",
+        type=float,
+        default=200.0,
+        help="moves a second the heartbeat's clock assumes (400 games: ~200)",
+    )
     ap.add_argument("--src", default=None, help="run this source tree instead")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
@@ -112,15 +124,31 @@ def main() -> None:
     if not a.child:
         src = Path(a.src).resolve() if a.src else ROOT / "src"
         env = {**os.environ, "PYTHONPATH": str(src)}
-        out = subprocess.run([sys.executable, __file__, "--child", "--games", str(a.games),
-                              "--moves", str(a.moves), "--rate", str(a.rate)],
-                             env=env, check=True, capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--child",
+                "--games",
+                str(a.games),
+                "--moves",
+                str(a.moves),
+                "--rate",
+                str(a.rate),
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         result = json.loads(out.strip().splitlines()[-1])
         result["src"] = str(src)
         print(json.dumps(result))
-        print(f"| {src} | {result['games']} | {result['moves']} | {result['tracked']:,} | "
-              f"{result['frozen']:,} | {result['full_pass_ms']} | {result['cyclic_garbage']:,} "
-              f"| {result['rss_mib']} |")
+        print(
+            f"| {src} | {result['games']} | {result['moves']} | {result['tracked']:,} | "
+            f"{result['frozen']:,} | {result['full_pass_ms']} | {result['cyclic_garbage']:,} "
+            f"| {result['rss_mib']} |"
+        )
         return
     print(json.dumps(asyncio.run(run(a.games, a.moves, a.rate))))
 

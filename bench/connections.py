@@ -45,19 +45,22 @@ def main() -> None:
             from meldtour.store.config import database_url
             from meldtour.web.database import open_web_store
 
-            usecases.create_tournament(open_web_store(database_url(url)), "club-night",
-                                       who="d", slug="club", name="Club")
+            usecases.create_tournament(
+                open_web_store(database_url(url)), "club-night", who="d", slug="club", name="Club"
+            )
             socks = idle_and_partial(server.port, args.n)
             with HealthProbe(server.base) as probe:
                 left30, closed = open_after(socks, 30)
             left15 = len(socks) - sum(1 for t in closed if t <= 15)
             for s in socks:
                 s.close()
-            print(f"| {args.src} | {args.n} idle + {args.n} half-header connections | "
-                  f"open after 15 s: {left15}, after 30 s: {left30}; closed at "
-                  f"{min(closed, default=0):.1f}–{max(closed, default=0):.1f} s; /healthz "
-                  f"median {statistics.median(probe.times) * 1000:.1f} ms, max "
-                  f"{max(probe.times) * 1000:.1f} ms |")
+            print(
+                f"| {args.src} | {args.n} idle + {args.n} half-header connections | "
+                f"open after 15 s: {left15}, after 30 s: {left30}; closed at "
+                f"{min(closed, default=0):.1f}–{max(closed, default=0):.1f} s; /healthz "
+                f"median {statistics.median(probe.times) * 1000:.1f} ms, max "
+                f"{max(probe.times) * 1000:.1f} ms |"
+            )
             time.sleep(1)
             held = []
             with HealthProbe(server.base) as probe:
@@ -67,10 +70,12 @@ def main() -> None:
             accepted = sum(1 for _, status in held if status == 200)
             for s, _ in held:
                 s.close()
-            print(f"| {args.src} | {args.streams} standings streams from one address | "
-                  f"accepted {accepted}; /healthz median "
-                  f"{statistics.median(probe.times) * 1000:.1f} ms, max "
-                  f"{max(probe.times) * 1000:.1f} ms |")
+            print(
+                f"| {args.src} | {args.streams} standings streams from one address | "
+                f"accepted {accepted}; /healthz median "
+                f"{statistics.median(probe.times) * 1000:.1f} ms, max "
+                f"{max(probe.times) * 1000:.1f} ms |"
+            )
 
 
 if __name__ == "__main__":

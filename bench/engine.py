@@ -48,8 +48,9 @@ def random_board(rng: random.Random, size: int) -> tuple[tuple[Meld, ...], list[
     return tuple(melds), pool
 
 
-def check_cases(rng: random.Random, n: int) -> list[tuple[tuple[Meld, ...], tuple[Tile, ...],
-                                                         tuple[Meld, ...]]]:
+def check_cases(
+    rng: random.Random, n: int
+) -> list[tuple[tuple[Meld, ...], tuple[Tile, ...], tuple[Meld, ...]]]:
     """(board, rack, proposed board): half legal extensions, half broken melds."""
     cases = []
     while len(cases) < n:
@@ -59,7 +60,7 @@ def check_cases(rng: random.Random, n: int) -> list[tuple[tuple[Meld, ...], tupl
             for i, m in enumerate(board):
                 for new in (Meld((*m.tiles, t)), Meld((t, *m.tiles))):
                     if new.is_valid() or rng.random() < 0.02:
-                        cases.append((board, rack, (*board[:i], new, *board[i + 1:])))
+                        cases.append((board, rack, (*board[:i], new, *board[i + 1 :])))
         # A rearrangement: split the longest run where the split leaves valid melds.
     return cases[:n]
 
@@ -95,14 +96,22 @@ def main() -> None:
     warm = [bench_checks(cases, cold=False) for _ in range(args.repeat)]
     cold = [bench_checks(cases[: args.checks // 10], cold=True) for _ in range(args.repeat)]
     games = [bench_games(args.games, 1000 * i) for i in range(args.repeat)]
-    print(f"boards: {len(cases)} checks, {tiles:.1f} board tiles on average, "
-          f"{legal} legal / {len(cases) - legal} refused")
-    print(f"legality checks/s (meld cache warm): median {statistics.median(warm):,.0f}  "
-          f"runs {[round(x) for x in warm]}")
-    print(f"legality checks/s (meld cache cleared before each check): median "
-          f"{statistics.median(cold):,.0f}")
-    print(f"complete 4-player games/s (krc-2015, trivial players): median "
-          f"{statistics.median(games):.1f}  runs {[round(x, 1) for x in games]}")
+    print(
+        f"boards: {len(cases)} checks, {tiles:.1f} board tiles on average, "
+        f"{legal} legal / {len(cases) - legal} refused"
+    )
+    print(
+        f"legality checks/s (meld cache warm): median {statistics.median(warm):,.0f}  "
+        f"runs {[round(x) for x in warm]}"
+    )
+    print(
+        f"legality checks/s (meld cache cleared before each check): median "
+        f"{statistics.median(cold):,.0f}"
+    )
+    print(
+        f"complete 4-player games/s (krc-2015, trivial players): median "
+        f"{statistics.median(games):.1f}  runs {[round(x, 1) for x in games]}"
+    )
 
 
 if __name__ == "__main__":

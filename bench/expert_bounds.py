@@ -63,9 +63,15 @@ def candidates(view: PlayerView) -> list[Solution | None]:
     return [*out, None]
 
 
-def greedy_future(board: tuple[Meld, ...], racks: list[tuple[Tile, ...]],
-                  melded: list[bool], pool: list[Tile], order: tuple[int, ...],
-                  pos: int, me: int) -> bool:
+def greedy_future(
+    board: tuple[Meld, ...],
+    racks: list[tuple[Tile, ...]],
+    melded: list[bool],
+    pool: list[Tile],
+    order: tuple[int, ...],
+    pos: int,
+    me: int,
+) -> bool:
     """Everyone ``greedy`` from turn position ``pos`` (the pool drawn from its end):
     whether ``me`` is first to go out (capped, or stuck: the lowest rack total)."""
     hands = [list(r) for r in racks]
@@ -116,12 +122,15 @@ def judged(state: GameState, me: int, pools: list[list[Tile]]) -> Move:
 class CautiousWithRacks(CautiousPlayer):
     state: GameState | None = None
 
-    def draw_instead(self, view: PlayerView, full: Solution, close: list[int],
-                     sharp: bool = False) -> bool:
+    def draw_instead(
+        self, view: PlayerView, full: Solution, close: list[int], sharp: bool = False
+    ) -> bool:
         assert self.state is not None
-        return any(_goes_out(full.board, self.state.racks[s], view)
-                   for s, n in enumerate(view.rack_sizes)
-                   if s != view.seat and n <= self.close)
+        return any(
+            _goes_out(full.board, self.state.racks[s], view)
+            for s, n in enumerate(view.rack_sizes)
+            if s != view.seat and n <= self.close
+        )
 
 
 def play(kind: str, index: int, seed: int, futures: int) -> bool:
@@ -163,8 +172,11 @@ def main() -> None:
         started = time.perf_counter()
         wins = sum(play(kind, i, args.seed, args.futures) for i in range(args.games))
         low, high = wilson(wins, args.games)
-        print(f"| `{kind}` | {args.games} | {wins} | {wins / args.games:.1%} | "
-              f"{low:.1%} – {high:.1%} | {time.perf_counter() - started:.0f} |", flush=True)
+        print(
+            f"| `{kind}` | {args.games} | {wins} | {wins / args.games:.1%} | "
+            f"{low:.1%} – {high:.1%} | {time.perf_counter() - started:.0f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -68,8 +68,9 @@ from meldtour.solver import Solution, solve
 class BigPlay(CautiousPlayer):
     big: int = 8
 
-    def draw_instead(self, view: PlayerView, full: Solution, close: list[int],
-                     sharp: bool = False) -> bool:
+    def draw_instead(
+        self, view: PlayerView, full: Solution, close: list[int], sharp: bool = False
+    ) -> bool:
         return full.placed < self.big and super().draw_instead(view, full, close, sharp)
 
 
@@ -77,16 +78,25 @@ class BigPlay(CautiousPlayer):
 class FarFromOut(CautiousPlayer):
     rest: int = 8
 
-    def draw_instead(self, view: PlayerView, full: Solution, close: list[int],
-                     sharp: bool = False) -> bool:
+    def draw_instead(
+        self, view: PlayerView, full: Solution, close: list[int], sharp: bool = False
+    ) -> bool:
         if len(view.rack) - full.placed >= self.rest and full.placed >= 4:
             return False
         return super().draw_instead(view, full, close, sharp)
 
 
-def playout(rules: RuleSet, board: tuple[Meld, ...], racks: list[tuple[Tile, ...]],
-            melded: list[bool], pool: list[Tile], order: Sequence[int], pos: int,
-            me: int, cap: int = 120) -> int:
+def playout(
+    rules: RuleSet,
+    board: tuple[Meld, ...],
+    racks: list[tuple[Tile, ...]],
+    melded: list[bool],
+    pool: list[Tile],
+    order: Sequence[int],
+    pos: int,
+    me: int,
+    cap: int = 120,
+) -> int:
     """Greedy play for every seat from turn position ``pos``; the winner (or, capped or
     stuck, the seat with the fewest tiles)."""
     n = len(racks)
@@ -133,31 +143,44 @@ class Rollout(CautiousPlayer):
     def compare(self, view: PlayerView, full: Solution, seat: int) -> tuple[int, int]:
         n, rules, order = len(view.players), view.rules, view.order
         unseen = unseen_tiles(view)
-        weight = {t: 1.0 if _attaches(view.board, t, rules.wrap_runs) else 4.0
-                  for t in set(unseen)}
+        weight = {t: 1.0 if _attaches(view.board, t, rules.wrap_runs) else 4.0 for t in set(unseen)}
         rng = random.Random(f"rollout/{self.seed}/{view.turn_no}")
         nxt = (order.index(seat) + 1) % n
         play_wins = draw_wins = 0
         for _ in range(self.futures):
-            deck = [t for _, t in sorted(((rng.random() ** (1 / weight[t]), t)
-                                          for t in unseen), reverse=True)]
+            deck = [
+                t
+                for _, t in sorted(
+                    ((rng.random() ** (1 / weight[t]), t) for t in unseen), reverse=True
+                )
+            ]
             racks: list[tuple[Tile, ...]] = []
             i = 0
             for s in range(n):
                 k = 0 if s == seat else view.rack_sizes[s]
-                racks.append(tuple(deck[i:i + k]))
+                racks.append(tuple(deck[i : i + k]))
                 i += k
             pool = deck[i:]
             rng.shuffle(pool)
             after = list(racks)
             after[seat] = full.rack_left
             melded = list(view.melded)
-            play_wins += playout(rules, full.board, after, [*melded[:seat], True,
-                                 *melded[seat + 1:]], list(pool), order, nxt, seat) == seat
+            play_wins += (
+                playout(
+                    rules,
+                    full.board,
+                    after,
+                    [*melded[:seat], True, *melded[seat + 1 :]],
+                    list(pool),
+                    order,
+                    nxt,
+                    seat,
+                )
+                == seat
+            )
             drawn = list(pool)
             racks[seat] = (*view.rack, drawn.pop())
-            draw_wins += playout(rules, view.board, racks, melded, drawn, order, nxt,
-                                 seat) == seat
+            draw_wins += playout(rules, view.board, racks, melded, drawn, order, nxt, seat) == seat
         return play_wins, draw_wins
 
 
@@ -230,8 +253,9 @@ def screen(make: Callable[[int], Player], games: int, seed: int) -> str:
         game_seed, rotation = deal_of(i, seed, 4, True)
         seats = tuple((e + rotation) % 4 for e in range(4))
         me = seats[0]
-        players: list[Player] = [make(game_seed * 8 + s) if s == me else GreedyPlayer()
-                                 for s in range(4)]
+        players: list[Player] = [
+            make(game_seed * 8 + s) if s == me else GreedyPlayer() for s in range(4)
+        ]
         state, timed = play_timed(rules, players, game_seed)
         assert state.scores is not None
         wins += state.winner == me
@@ -239,8 +263,10 @@ def screen(make: Callable[[int], Player], games: int, seed: int) -> str:
         times += [t for s, t in timed if s == me]
     times.sort()
     low, high = wilson(wins, games)
-    return (f"| {games} | {wins} | {wins / games:.1%} | {low:.1%} – {high:.1%} | "
-            f"{points / games:+.1f} | {1000 * times[int(0.99 * len(times))]:.0f} |")
+    return (
+        f"| {games} | {wins} | {wins / games:.1%} | {low:.1%} – {high:.1%} | "
+        f"{points / games:+.1f} | {1000 * times[int(0.99 * len(times))]:.0f} |"
+    )
 
 
 def main() -> None:

@@ -36,26 +36,30 @@ def make(level: str, name: str, seed: int) -> Player:
     screening of its variants)."""
     if level.startswith("expert:"):  # e.g. expert:close=8,late=12
         params = dict(kv.split("=") for kv in level.split(":", 1)[1].split(","))
-        return ExpertPlayer(name, seed, **{k: float(v) if "." in v else int(v)
-                                           for k, v in params.items()})
+        return ExpertPlayer(
+            name, seed, **{k: float(v) if "." in v else int(v) for k, v in params.items()}
+        )
     return with_league(level, name, seed)
 
 
-def row(label: str, entries: list[str], games: int, seed: int, jobs: int,
-        rules_name: str) -> str:
+def row(label: str, entries: list[str], games: int, seed: int, jobs: int, rules_name: str) -> str:
     rules = find_rules(rules_name)
     started = time.perf_counter()
     done = list(results(rules, entries, games, seed, True, jobs, make=make))
     s = summarise(entries, done, time.perf_counter() - started)
     p = s["players"][0]
     low, high = p["win_rate_ci95"]
-    return (f"| {label} | {s['games']} | {p['wins']} | {p['win_rate']:.1%} | "
-            f"{low:.1%} – {high:.1%} | {p['mean_points']:+.1f} | "
-            f"{time.perf_counter() - started:.0f} |")
+    return (
+        f"| {label} | {s['games']} | {p['wins']} | {p['win_rate']:.1%} | "
+        f"{low:.1%} – {high:.1%} | {p['mean_points']:+.1f} | "
+        f"{time.perf_counter() - started:.0f} |"
+    )
 
 
-HEADER = ("| {} | games | wins | win rate | 95% interval | mean points | wall s |\n"
-          "|---|---:|---:|---:|---|---:|---:|")
+HEADER = (
+    "| {} | games | wins | win rate | 95% interval | mean points | wall s |\n"
+    "|---|---:|---:|---:|---|---:|---:|"
+)
 
 
 def main() -> None:
@@ -72,20 +76,25 @@ def main() -> None:
     me = args.player
     if args.ladder:
         levels = args.ladder.split(",")
-        print(f"Head to head, each level against the one below ({args.rules}, "
-              f"{args.games} mirrored games, seed {args.seed}; parity 50 %)\n")
+        print(
+            f"Head to head, each level against the one below ({args.rules}, "
+            f"{args.games} mirrored games, seed {args.seed}; parity 50 %)\n"
+        )
         print(HEADER.format("level against the one below"))
         for low, high in itertools.pairwise(levels):
-            print(row(f"{high} vs {low}", [high, low], args.games, args.seed, args.jobs,
-                      args.rules), flush=True)
+            print(
+                row(f"{high} vs {low}", [high, low], args.games, args.seed, args.jobs, args.rules),
+                flush=True,
+            )
         return
     members = args.members.split(",")
-    print(f"`{me}` against three of each member ({args.rules}, {args.games} mirrored "
-          f"games, seed {args.seed}; parity 25 %)\n")
+    print(
+        f"`{me}` against three of each member ({args.rules}, {args.games} mirrored "
+        f"games, seed {args.seed}; parity 25 %)\n"
+    )
     print(HEADER.format("opponents"))
     for m in members:
-        print(row(m, [me, *OPPONENTS[m]], args.games, args.seed, args.jobs, args.rules),
-              flush=True)
+        print(row(m, [me, *OPPONENTS[m]], args.games, args.seed, args.jobs, args.rules), flush=True)
     if args.no_reverse:
         return
     print(f"\nEach member against three `{me}` (the member's figures)\n")
@@ -93,8 +102,7 @@ def main() -> None:
     for m in members:
         if m == "mix":
             continue
-        print(row(m, [m, me, me, me], args.games, args.seed, args.jobs, args.rules),
-              flush=True)
+        print(row(m, [m, me, me, me], args.games, args.seed, args.jobs, args.rules), flush=True)
 
 
 if __name__ == "__main__":

@@ -33,8 +33,9 @@ from meldtour.players.lab import play_lab_game, summarise
 from meldtour.players.levels import LEVELS
 
 
-def strength(games: int, seed: int, jobs: int, mirror: bool, levels: list[str],
-             rules_name: str) -> dict[str, object]:
+def strength(
+    games: int, seed: int, jobs: int, mirror: bool, levels: list[str], rules_name: str
+) -> dict[str, object]:
     rules = find_rules(rules_name)
     started = time.perf_counter()
     done = list(results(rules, levels, games, seed, mirror, jobs))
@@ -51,21 +52,27 @@ def matrix(levels: list[str], games: int, seed: int, jobs: int, rules_name: str)
         done = list(results(rules, entries, games, seed, True, jobs, make=with_cautious))
         p = summarise(entries, done, time.perf_counter() - started)["players"][0]
         low, high = p["win_rate_ci95"]
-        return (f"{p['win_rate']:.1%} ({low:.1%} – {high:.1%}; {p['mean_points']:+.1f} pts; "
-                f"{time.perf_counter() - started:.0f} s)")
+        return (
+            f"{p['win_rate']:.1%} ({low:.1%} – {high:.1%}; {p['mean_points']:+.1f} pts; "
+            f"{time.perf_counter() - started:.0f} s)"
+        )
 
-    print(f"Four players: the row level against three of the column level ({rules_name}, "
-          f"{games} mirrored games each, seed {seed}; parity 25%)\n")
+    print(
+        f"Four players: the row level against three of the column level ({rules_name}, "
+        f"{games} mirrored games each, seed {seed}; parity 25%)\n"
+    )
     print("| one \\ three | " + " | ".join(levels) + " |")
     print("|---|" + "---|" * len(levels))
     for one in levels:
-        print(f"| {one} | " + " | ".join(cell([one, other, other, other]) for other in levels)
-              + " |", flush=True)
+        print(
+            f"| {one} | " + " | ".join(cell([one, other, other, other]) for other in levels) + " |",
+            flush=True,
+        )
     print(f"\nHead to head ({rules_name}, {games} mirrored games each; parity 50%)\n")
     print("| player | against | win rate (95% interval; mean points; wall) |")
     print("|---|---|---|")
     for i, one in enumerate(levels):
-        for other in levels[i + 1:]:
+        for other in levels[i + 1 :]:
             print(f"| {one} | {other} | {cell([one, other])} |", flush=True)
     print()
 
@@ -75,8 +82,10 @@ def fmt_row(label: str, summary: dict[str, object], entry: int = 0) -> str:
     assert isinstance(players, list)
     p = players[entry]
     low, high = p["win_rate_ci95"]
-    return (f"| {label} | {summary['games']} | {p['win_rate']:.1%} | {low:.1%} – {high:.1%} "
-            f"| {p['mean_points']:+.1f} | {summary['games_per_second']:.2f} |")
+    return (
+        f"| {label} | {summary['games']} | {p['win_rate']:.1%} | {low:.1%} – {high:.1%} "
+        f"| {p['mean_points']:+.1f} | {summary['games_per_second']:.2f} |"
+    )
 
 
 def main() -> None:
@@ -89,34 +98,48 @@ def main() -> None:
     ap.add_argument("--rules", default="krc-2015")
     ap.add_argument("--only", default="strength,h2h,timing")
     ap.add_argument("--levels", default=",".join(LEVELS), help="rows of the strength table")
-    ap.add_argument("--matrix", default="greedy,cautious,expert",
-                    help="the levels of the matrix (cautious: the former expert)")
+    ap.add_argument(
+        "--matrix",
+        default="greedy,cautious,expert",
+        help="the levels of the matrix (cautious: the former expert)",
+    )
     args = ap.parse_args()
     parts = set(args.only.split(","))
-    header = ("| {} | games | win rate | 95% interval | mean points | games/s |\n"
-              "|---|---:|---:|---|---:|---:|")
+    header = (
+        "| {} | games | win rate | 95% interval | mean points | games/s |\n"
+        "|---|---:|---:|---|---:|---:|"
+    )
     if "strength" in parts:
-        print(f"Strength: each level against three greedy ({args.rules}, seed {args.seed}, "
-              f"seats rotating)\n")
+        print(
+            f"Strength: each level against three greedy ({args.rules}, seed {args.seed}, "
+            f"seats rotating)\n"
+        )
         print(header.format("level"))
         for level in args.levels.split(","):
-            s = strength(args.games, args.seed, args.jobs, False,
-                         [level, "greedy", "greedy", "greedy"], args.rules)
+            s = strength(
+                args.games,
+                args.seed,
+                args.jobs,
+                False,
+                [level, "greedy", "greedy", "greedy"],
+                args.rules,
+            )
             print(fmt_row(level, s), flush=True)
         print()
     if "h2h" in parts:
         print(f"Head to head, mirrored deals ({args.rules}, seed {args.seed})\n")
         print(header.format("player"))
-        s = strength(args.h2h_games, args.seed, args.jobs, True, ["expert", "greedy"],
-                     args.rules)
+        s = strength(args.h2h_games, args.seed, args.jobs, True, ["expert", "greedy"], args.rules)
         print(fmt_row("expert vs greedy", s), flush=True)
         print()
     if "matrix" in parts:
         matrix(args.matrix.split(","), args.games, args.seed, args.jobs, args.rules)
     if "timing" in parts:
         rules = find_rules(args.rules)
-        print(f"Decision time, {args.timing_games} four-player games per level against "
-              f"itself ({args.rules}, one process)\n")
+        print(
+            f"Decision time, {args.timing_games} four-player games per level against "
+            f"itself ({args.rules}, one process)\n"
+        )
         print("| level | decisions | median ms | p99 ms | max ms | games/s |")
         print("|---|---:|---:|---:|---:|---:|")
         for level in LEVELS:
@@ -128,9 +151,12 @@ def main() -> None:
             elapsed = time.perf_counter() - started
             times.sort()
             p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-            print(f"| {level} | {len(times)} | {statistics.median(times) * 1000:.1f} | "
-                  f"{p99 * 1000:.1f} | {times[-1] * 1000:.1f} | "
-                  f"{args.timing_games / elapsed:.2f} |", flush=True)
+            print(
+                f"| {level} | {len(times)} | {statistics.median(times) * 1000:.1f} | "
+                f"{p99 * 1000:.1f} | {times[-1] * 1000:.1f} | "
+                f"{args.timing_games / elapsed:.2f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -60,15 +60,21 @@ def events(seed: int = 1) -> list[tuple[str, date, list[int]]]:
     out = []
     for i in range(EVENTS):
         field = rng.randint(50, 150)
-        out.append((f"t{i:03d}", AS_OF - timedelta(days=rng.randrange(730)),
-                    rng.sample(range(1, PEOPLE + 1), field)))
+        out.append(
+            (
+                f"t{i:03d}",
+                AS_OF - timedelta(days=rng.randrange(730)),
+                rng.sample(range(1, PEOPLE + 1), field),
+            )
+        )
     return out
 
 
-def pure_ranking(evs: list[tuple[str, date, list[int]]],
-                 runs: int) -> tuple[float, float, int]:
-    results = [TournamentResult(k, d, "national", {p: i for i, p in enumerate(order, 1)})
-               for k, d, order in evs]
+def pure_ranking(evs: list[tuple[str, date, list[int]]], runs: int) -> tuple[float, float, int]:
+    results = [
+        TournamentResult(k, d, "national", {p: i for i, p in enumerate(order, 1)})
+        for k, d, order in evs
+    ]
     times, cpu, n = [], [], 0
     for _ in range(runs):
         start, c0 = time.perf_counter(), time.process_time()
@@ -87,26 +93,61 @@ def store_events(store: Store, evs: list[tuple[str, date, list[int]]]) -> None:
         s.flush()
         pid = {i: p.id for i, p in enumerate(people, 1)}
         for k, d, order in evs:
-            t = TournamentRow(slug=k, name=k, date=d.isoformat(), seed=0, template="bench",
-                              created_at="", updated_at="")
+            t = TournamentRow(
+                slug=k,
+                name=k,
+                date=d.isoformat(),
+                seed=0,
+                template="bench",
+                created_at="",
+                updated_at="",
+            )
             s.add(t)
             s.flush()
-            div = DivisionRow(tournament_id=t.id, position=0, key="open", name="Open",
-                              cap=len(order), eligibility="", rules={}, formats=[],
-                              ranking=None, keep_apart=[], groups_hard=False,
-                              late_entry=False, prizes=1, started=True)
+            div = DivisionRow(
+                tournament_id=t.id,
+                position=0,
+                key="open",
+                name="Open",
+                cap=len(order),
+                eligibility="",
+                rules={},
+                formats=[],
+                ranking=None,
+                keep_apart=[],
+                groups_hard=False,
+                late_entry=False,
+                prizes=1,
+                started=True,
+            )
             s.add(div)
             s.flush()
-            regs = [RegistrationRow(tournament_id=t.id, division_id=div.id,
-                                    player_id=pid[p], number=n, name=f"P{p:04d}", tags=[],
-                                    generation=None, status="checked_in", late=False)
-                    for n, p in enumerate(order, 1)]
+            regs = [
+                RegistrationRow(
+                    tournament_id=t.id,
+                    division_id=div.id,
+                    player_id=pid[p],
+                    number=n,
+                    name=f"P{p:04d}",
+                    tags=[],
+                    generation=None,
+                    status="checked_in",
+                    late=False,
+                )
+                for n, p in enumerate(order, 1)
+            ]
             s.add_all(regs)
             s.flush()
-            s.add(AwardRow(division_id=div.id, place=1, number=1, name=regs[0].name,
-                           awarded_at=d.isoformat()))
-            circuit_rows.store_results(s, div.id, [(r.id, r.number) for r in regs],
-                                       len(regs))
+            s.add(
+                AwardRow(
+                    division_id=div.id,
+                    place=1,
+                    number=1,
+                    name=regs[0].name,
+                    awarded_at=d.isoformat(),
+                )
+            )
+            circuit_rows.store_results(s, div.id, [(r.id, r.number) for r in regs], len(regs))
 
 
 def stored_ranking(store: Store, runs: int) -> tuple[float, float, int]:
@@ -125,8 +166,14 @@ def event_128(seed: int) -> Tournament:
     from meldtour.tournament import check_in, register, start_division, start_stage
     from meldtour.tournament.simulate import play_round
 
-    div = Division("open", "Open", 128, find_rules("krc-2015"),
-                   (StageFormat("seatings", games=2, seatings=4),), prizes=4)
+    div = Division(
+        "open",
+        "Open",
+        128,
+        find_rules("krc-2015"),
+        (StageFormat("seatings", games=2, seatings=4),),
+        prizes=4,
+    )
     t = Tournament("Big", "2026-05-01", (div,), seed=seed)
     for i in range(1, 129):
         t = register(t, "open", f"R{seed}-{i}").tournament
@@ -145,11 +192,13 @@ def _rated(t: Tournament) -> RatedEvent:
     for i, st in enumerate(t.division("open").stages):
         for rnd in st.rounds:
             for tb in rnd.tables:
-                games = tuple((g.game, tuple(g.total(p) for p in g.players), g.winner)
-                              for g in rnd.results() if g.table == tb.number)
+                games = tuple(
+                    (g.game, tuple(g.total(p) for p in g.players), g.winner)
+                    for g in rnd.results()
+                    if g.table == tb.number
+                )
                 tables.append(TableGames(i, rnd.number, tb.number, tb.players, games))
-    return RatedEvent("big/open", date(2026, 5, 1), "wins", 100, tuple(tables),
-                      frozenset({0}))
+    return RatedEvent("big/open", date(2026, 5, 1), "wins", 100, tuple(tables), frozenset({0}))
 
 
 def rating_times(store: Store, runs: int) -> tuple[float, float, float]:
@@ -163,12 +212,24 @@ def rating_times(store: Store, runs: int) -> tuple[float, float, float]:
         t = event_128(k + 1)
         slug = f"big{k}"
         with store.transaction() as s:
-            row = TournamentRow(slug=slug, name=t.name, date=t.date, seed=t.seed,
-                                template="bench", created_at="", updated_at="")
+            row = TournamentRow(
+                slug=slug,
+                name=t.name,
+                date=t.date,
+                seed=t.seed,
+                template="bench",
+                created_at="",
+                updated_at="",
+            )
             s.add(row)
             s.flush()
-            save(s, Loaded(row, Tournament(t.name, t.date, (), t.seed)), t, who="bench",
-                 action="bench")
+            save(
+                s,
+                Loaded(row, Tournament(t.name, t.date, (), t.seed)),
+                t,
+                who="bench",
+                action="bench",
+            )
         start = time.perf_counter()
         rate_pool([_rated(t)], date(2026, 5, 1))
         pure.append(time.perf_counter() - start)
@@ -187,8 +248,10 @@ def main() -> int:
     evs = events()
     results = sum(len(o) for _, _, o in evs)
     mem, mem_cpu, n = pure_ranking(evs, args.runs)
-    print(f"ranking, pure: {PEOPLE:,} people, {EVENTS} tournaments, {results:,} results, "
-          f"{n:,} lines: {mem:.3f} s ({mem_cpu:.3f} s CPU; medians of {args.runs})")
+    print(
+        f"ranking, pure: {PEOPLE:,} people, {EVENTS} tournaments, {results:,} results, "
+        f"{n:,} lines: {mem:.3f} s ({mem_cpu:.3f} s CPU; medians of {args.runs})"
+    )
     tmp = Path(tempfile.mkdtemp())
     backends = [("sqlite (WAL)", f"sqlite:///{tmp / 'bench.db'}")]
     schema = f"bench_{uuid.uuid4().hex[:8]}"
@@ -200,9 +263,11 @@ def main() -> int:
         backends.append(("postgresql", f"{args.pg}?options=-csearch_path%3D{schema}"))
     except Exception as exc:
         print(f"PostgreSQL skipped: {exc}", file=sys.stderr)
-    print("| database | ranking 5,000 people × 200 tournaments, s (CPU) "
-          "| awards of a 128-player event (rating update), s (CPU) | rating its 256 games "
-          "in memory, s |")
+    print(
+        "| database | ranking 5,000 people × 200 tournaments, s (CPU) "
+        "| awards of a 128-player event (rating update), s (CPU) | rating its 256 games "
+        "in memory, s |"
+    )
     print("|---|---:|---:|---:|")
     try:
         for name, url in backends:
@@ -212,8 +277,11 @@ def main() -> int:
             assert lines == n, (lines, n)
             award_s, award_cpu, rate_s = rating_times(store, args.runs)
             store.close()
-            print(f"| {name} | {rank_s:.3f} ({rank_cpu:.3f}) | {award_s:.3f} ({award_cpu:.3f})"
-                  f" | {rate_s:.3f} |", flush=True)
+            print(
+                f"| {name} | {rank_s:.3f} ({rank_cpu:.3f}) | {award_s:.3f} ({award_cpu:.3f})"
+                f" | {rate_s:.3f} |",
+                flush=True,
+            )
     finally:
         if admin is not None and len(backends) > 1:
             with admin.begin() as conn:

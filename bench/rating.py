@@ -64,18 +64,39 @@ def fresh(url: str) -> Store:
     return open_store(url)
 
 
-def _sheet(s: object, round_id: int, table: int, players: list[int], ngames: int,
-           rng: random.Random, power: dict[int, float]) -> None:
-    sheet = ScoreSheetRow(round_id=round_id, table_number=table, players=players,
-                          status="counted", counted=True, version=1)
+def _sheet(
+    s: object,
+    round_id: int,
+    table: int,
+    players: list[int],
+    ngames: int,
+    rng: random.Random,
+    power: dict[int, float],
+) -> None:
+    sheet = ScoreSheetRow(
+        round_id=round_id,
+        table_number=table,
+        players=players,
+        status="counted",
+        counted=True,
+        version=1,
+    )
     s.add(sheet)  # type: ignore[attr-defined]
     s.flush()  # type: ignore[attr-defined]
     for g in range(1, ngames + 1):
         pg = plausible_game(rng, len(players), RULES, [power[p] for p in players])
-        s.add(GameRow(sheet_id=sheet.id, number=g, points=list(pg.points),  # type: ignore[attr-defined]
-                      penalties=list(pg.penalties), winner=pg.winner,
-                      counted_points=list(pg.points), counted_penalties=list(pg.penalties),
-                      counted_winner=pg.winner))
+        s.add(
+            GameRow(
+                sheet_id=sheet.id,
+                number=g,
+                points=list(pg.points),  # type: ignore[attr-defined]
+                penalties=list(pg.penalties),
+                winner=pg.winner,
+                counted_points=list(pg.points),
+                counted_penalties=list(pg.penalties),
+                counted_winner=pg.winner,
+            )
+        )
 
 
 def store_season(store: Store, events: int, seed: int = 1) -> int:
@@ -91,26 +112,73 @@ def store_season(store: Store, events: int, seed: int = 1) -> int:
         power = {i: rng.lognormvariate(0, 0.8) for i in range(1, FIELD + 1)}
         for e in range(events):
             day = date(2025, 1, 1) + timedelta(days=rng.randrange(730))
-            t = TournamentRow(slug=f"e{e:03d}", name=f"E{e}", date=day.isoformat(), seed=e,
-                              template="busan-2015", created_at="", updated_at="")
+            t = TournamentRow(
+                slug=f"e{e:03d}",
+                name=f"E{e}",
+                date=day.isoformat(),
+                seed=e,
+                template="busan-2015",
+                created_at="",
+                updated_at="",
+            )
             s.add(t)
             s.flush()
-            div = DivisionRow(tournament_id=t.id, position=0, key="general", name="G",
-                              cap=FIELD, eligibility="", rules=rules, formats=formats,
-                              ranking=None, keep_apart=[], groups_hard=False,
-                              late_entry=False, prizes=4, started=True)
+            div = DivisionRow(
+                tournament_id=t.id,
+                position=0,
+                key="general",
+                name="G",
+                cap=FIELD,
+                eligibility="",
+                rules=rules,
+                formats=formats,
+                ranking=None,
+                keep_apart=[],
+                groups_hard=False,
+                late_entry=False,
+                prizes=4,
+                started=True,
+            )
             s.add(div)
             s.flush()
             chosen = rng.sample(people, FIELD)
-            s.add_all([RegistrationRow(tournament_id=t.id, division_id=div.id,
-                                       player_id=p.id, number=n, name=p.name, tags=[],
-                                       generation=None, status="checked_in", late=False)
-                       for n, p in enumerate(chosen, 1)])
+            s.add_all(
+                [
+                    RegistrationRow(
+                        tournament_id=t.id,
+                        division_id=div.id,
+                        player_id=p.id,
+                        number=n,
+                        name=p.name,
+                        tags=[],
+                        generation=None,
+                        status="checked_in",
+                        late=False,
+                    )
+                    for n, p in enumerate(chosen, 1)
+                ]
+            )
             numbers = list(range(1, FIELD + 1))
-            prelim = StageRow(division_id=div.id, position=0, format={}, entrants=numbers,
-                              plan=[], dropped=[], lots=[], finished=True)
-            final = StageRow(division_id=div.id, position=1, format={}, entrants=numbers[:4],
-                             plan=[], dropped=[], lots=[], finished=True)
+            prelim = StageRow(
+                division_id=div.id,
+                position=0,
+                format={},
+                entrants=numbers,
+                plan=[],
+                dropped=[],
+                lots=[],
+                finished=True,
+            )
+            final = StageRow(
+                division_id=div.id,
+                position=1,
+                format={},
+                entrants=numbers[:4],
+                plan=[],
+                dropped=[],
+                lots=[],
+                finished=True,
+            )
             s.add_all([prelim, final])
             s.flush()
             for r in (1, 2):
@@ -119,15 +187,18 @@ def store_season(store: Store, events: int, seed: int = 1) -> int:
                 s.flush()
                 rng.shuffle(numbers)
                 for tb in range(16):
-                    _sheet(s, rnd.id, tb + 1, numbers[4 * tb:4 * tb + 4], 4, rng, power)
+                    _sheet(s, rnd.id, tb + 1, numbers[4 * tb : 4 * tb + 4], 4, rng, power)
                     games += 4
             rnd = RoundRow(stage_id=final.id, number=1, closed=True, advanced=[])
             s.add(rnd)
             s.flush()
             _sheet(s, rnd.id, 1, numbers[:4], 3, rng, power)
             games += 3
-            s.add(AwardRow(division_id=div.id, place=1, number=1, name="x",
-                           awarded_at=day.isoformat()))
+            s.add(
+                AwardRow(
+                    division_id=div.id, place=1, number=1, name="x", awarded_at=day.isoformat()
+                )
+            )
     return games
 
 
@@ -152,8 +223,14 @@ def measure(store: Store, runs: int) -> tuple[float, float, float, float, float,
         again = circuit.rating_book(store, "korea", AS_OF)
         cached.append(time.perf_counter() - start)
         assert again.lines == book.lines
-    return (statistics.median(read), statistics.median(rate), statistics.median(full),
-            statistics.median(full_cpu), statistics.median(cached), n)
+    return (
+        statistics.median(read),
+        statistics.median(rate),
+        statistics.median(full),
+        statistics.median(full_cpu),
+        statistics.median(cached),
+        n,
+    )
 
 
 def main() -> int:
@@ -173,10 +250,14 @@ def main() -> int:
         backends.append(("postgresql", f"{args.pg}?options=-csearch_path%3D{schema}"))
     except Exception as exc:
         print(f"PostgreSQL skipped: {exc}", file=sys.stderr)
-    print(f"{args.events} events × {FIELD} players (Busan general: 131 games, 33 rated "
-          f"tables each); medians of {args.runs}")
-    print("| database | games | people rated | read, s | rate, s | full recompute, s "
-          "(this process's CPU) | cached, s |")
+    print(
+        f"{args.events} events × {FIELD} players (Busan general: 131 games, 33 rated "
+        f"tables each); medians of {args.runs}"
+    )
+    print(
+        "| database | games | people rated | read, s | rate, s | full recompute, s "
+        "(this process's CPU) | cached, s |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     try:
         for name, url in backends:
@@ -184,8 +265,11 @@ def main() -> int:
             games = store_season(store, args.events)
             read, rate, full, cpu, cached, n = measure(store, args.runs)
             store.close()
-            print(f"| {name} | {games:,} | {n} | {read:.3f} | {rate:.3f} | {full:.3f} "
-                  f"({cpu:.3f}) | {cached:.3f} |", flush=True)
+            print(
+                f"| {name} | {games:,} | {n} | {read:.3f} | {rate:.3f} | {full:.3f} "
+                f"({cpu:.3f}) | {cached:.3f} |",
+                flush=True,
+            )
     finally:
         if admin is not None and len(backends) > 1:
             with admin.begin() as conn:

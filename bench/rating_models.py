@@ -71,7 +71,7 @@ def season(seed: int, people: int, events: int) -> tuple[list[RatedEvent], dict[
         for r in range(1, seatings + 1):
             rng.shuffle(chosen)
             for t in range(field // 4):
-                seat = tuple(chosen[4 * t:4 * t + 4])
+                seat = tuple(chosen[4 * t : 4 * t + 4])
                 played = []
                 for g in range(1, games + 1):
                     pg = plausible_game(rng, 4, RULES, [math.exp(0.8 * z[p]) for p in seat])
@@ -103,6 +103,7 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
         for k, i in enumerate(order):
             r[i] = float(k)
         return r
+
     ra, rb = ranks(a), ranks(b)
     ma, mb = statistics.fmean(ra), statistics.fmean(rb)
     num = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True))
@@ -119,6 +120,7 @@ def openskill(model: RatingModel) -> Rater:
     def rate(events: Sequence[RatedEvent], day: date) -> dict[int, float]:
         book = rate_pool(events, day, model)
         return {r.person: r.mu for r in (*book.lines, *book.provisional)}
+
     return rate
 
 
@@ -127,24 +129,21 @@ G2 = replace(MODEL, family="glicko-2")
 #: Each variant and the μ of a player it has not rated yet.
 VARIANTS: dict[str, tuple[Rater, float]] = {
     "table, Plackett-Luce (meldtour)": (openskill(PL), MODEL.mu),
-    "table, Plackett-Luce, no idle growth": (openskill(replace(PL, idle_sigma=0.0)),
-                                             MODEL.mu),
+    "table, Plackett-Luce, no idle growth": (openskill(replace(PL, idle_sigma=0.0)), MODEL.mu),
     "table pairs, Glicko-2": (openskill(G2), MODEL.mu),
-    "table pairs, Glicko-2, no idle growth": (openskill(replace(G2, idle_sigma=0.0)),
-                                              MODEL.mu),
+    "table pairs, Glicko-2, no idle growth": (openskill(replace(G2, idle_sigma=0.0)), MODEL.mu),
     "game by points, Glicko-2": (openskill(replace(G2, unit="game")), MODEL.mu),
     "stage standing, Glicko-2": (openskill(replace(G2, unit="stage")), MODEL.mu),
-    "game by points, Plackett-Luce (before)": (openskill(replace(PL, unit="game")),
-                                               MODEL.mu),
+    "game by points, Plackett-Luce (before)": (openskill(replace(PL, unit="game")), MODEL.mu),
     "table, Plackett-Luce, β × 2": (openskill(replace(PL, beta=2 * MODEL.beta)), MODEL.mu),
-    "stage standing as one order, Plackett-Luce": (openskill(replace(PL, unit="stage")),
-                                                   MODEL.mu),
+    "stage standing as one order, Plackett-Luce": (openskill(replace(PL, unit="stage")), MODEL.mu),
     "table, Bradley-Terry": (openskill(replace(MODEL, family="bradley-terry")), MODEL.mu),
 }
 
 
-def score(rater: Rater, default: float, events: list[RatedEvent],
-          z: dict[int, float]) -> tuple[float, ...]:
+def score(
+    rater: Rater, default: float, events: list[RatedEvent], z: dict[int, float]
+) -> tuple[float, ...]:
     right, total = 0.0, 0
     rhos = []
     for k in range(BURN_IN, len(events)):
@@ -154,7 +153,7 @@ def score(rater: Rater, default: float, events: list[RatedEvent],
             order = table_order(t, ev.mode, ev.win_points)
             place = {p: i for i, g in enumerate(order) for p in g}
             for i, a in enumerate(t.players):
-                for b in t.players[i + 1:]:
+                for b in t.players[i + 1 :]:
                     if place[a] == place[b]:
                         continue
                     total += 1
@@ -166,8 +165,7 @@ def score(rater: Rater, default: float, events: list[RatedEvent],
         standing = table_order(as_stage(ev).tables[0], "wins")
         final = {p: -i for i, g in enumerate(standing) for p in g}
         players = sorted(final)
-        rhos.append(spearman([mu.get(p, default) for p in players],
-                             [final[p] for p in players]))
+        rhos.append(spearman([mu.get(p, default) for p in players], [final[p] for p in players]))
     end = rater(events, events[-1].day)
     games: dict[int, int] = {}
     for ev in events:
@@ -187,10 +185,14 @@ def main() -> None:
     ap.add_argument("--first-season", type=int, default=1, help="the first season's seed")
     ap.add_argument("--only", default="", help="the variants whose name has this text")
     args = ap.parse_args()
-    seasons = [season(s, args.people, args.events)
-               for s in range(args.first_season, args.first_season + args.seasons)]
-    print(f"{args.seasons} seasons × {args.events} events, {args.people} people; "
-          f"predicted from event {BURN_IN + 1} on from the events before")
+    seasons = [
+        season(s, args.people, args.events)
+        for s in range(args.first_season, args.first_season + args.seasons)
+    ]
+    print(
+        f"{args.seasons} seasons × {args.events} events, {args.people} people; "
+        f"predicted from event {BURN_IN + 1} on from the events before"
+    )
     print(f"{'variant':42} {'table pairs':>11} {'event ρ':>8} {'strength ρ':>10} {'s':>6}")
     for name, (rater, default) in VARIANTS.items():
         if not any(x.strip() in name for x in args.only.split("|")):

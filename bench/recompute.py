@@ -54,12 +54,21 @@ def fresh(url: str) -> Store:
 def build(store: Store, events: int) -> None:
     for e in range(events):
         slug = f"e{e:03d}"
-        uc.create_tournament(store, "busan-2015", who="d", seed=e, slug=slug,
-                             date=f"{2025 + e // 60}-{1 + (e // 5) % 12:02d}-{1 + e % 5:02d}")
+        uc.create_tournament(
+            store,
+            "busan-2015",
+            who="d",
+            seed=e,
+            slug=slug,
+            date=f"{2025 + e // 60}-{1 + (e // 5) % 12:02d}-{1 + e % 5:02d}",
+        )
         players = [NAMES[(e * 37 + i * 7) % len(NAMES)] for i in range(64)]
-        uc.register_players(store, slug, [uc.PlayerEntry(n, "general",
-                                                         member_number=f"M{n}")
-                                          for n in dict.fromkeys(players)], who="d")
+        uc.register_players(
+            store,
+            slug,
+            [uc.PlayerEntry(n, "general", member_number=f"M{n}") for n in dict.fromkeys(players)],
+            who="d",
+        )
         uc.check_in_players(store, slug, [], who="d", everyone_but=True, division="general")
         play_out(store, slug, "general", seed=e)
         print(f"\r  built {e + 1}/{events}", end="", file=sys.stderr, flush=True)
@@ -76,17 +85,31 @@ def correct_last(store: Store, events: int, n: int) -> None:
     for i, line in enumerate(lines, 1):
         p = list(line.points)
         p[0], p[1] = (p[1], p[0]) if n % 2 == 0 else (p[0], p[1])
-        games.append(uc.GameEntry(i, tuple(p), tuple(line.penalties),
-                                  {1: 2, 2: 1}.get(line.winner or 0, line.winner)
-                                  if n % 2 == 0 else line.winner))
+        games.append(
+            uc.GameEntry(
+                i,
+                tuple(p),
+                tuple(line.penalties),
+                {1: 2, 2: 1}.get(line.winner or 0, line.winner) if n % 2 == 0 else line.winner,
+            )
+        )
     with contextlib.suppress(uc.UseCaseError):
-        uc.enter_sheet(store, slug, "general", rnd.number, x.number, games, who="d",
-                       why="bench", reaward=True, stage=1)
+        uc.enter_sheet(
+            store,
+            slug,
+            "general",
+            rnd.number,
+            x.number,
+            games,
+            who="d",
+            why="bench",
+            reaward=True,
+            stage=1,
+        )
 
 
 def measure(store: Store, events: int, runs: int) -> dict[str, float]:
-    out: dict[str, list[float]] = {"places": [], "recompute": [], "ranking": [],
-                                   "correction": []}
+    out: dict[str, list[float]] = {"places": [], "recompute": [], "ranking": [], "correction": []}
     for n in range(runs):
         t0 = time.perf_counter()
         recompute_all(store, ratings=False)
@@ -125,8 +148,11 @@ def main() -> None:
                 build(store, args.events)
                 built = time.perf_counter() - t0
                 figures = measure(store, args.events, args.runs)
-                print(f"{kind}: {args.events} events × 64 players (built in {built:.0f} s): "
-                      + ", ".join(f"{k} {v:.2f} s" for k, v in figures.items()), flush=True)
+                print(
+                    f"{kind}: {args.events} events × 64 players (built in {built:.0f} s): "
+                    + ", ".join(f"{k} {v:.2f} s" for k, v in figures.items()),
+                    flush=True,
+                )
                 store.close()
         finally:
             if not args.sqlite_only:

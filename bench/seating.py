@@ -47,14 +47,17 @@ CASES = [
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--event-only", action="store_true",
-                        help="only the methods compared on a simulated event")
+    parser.add_argument(
+        "--event-only", action="store_true", help="only the methods compared on a simulated event"
+    )
     args = parser.parse_args()
     if args.event_only:
         event(args.seeds)
         return 0
-    print(f"{'players':>7} {'seatings':>8} {'tables':>12} {'balanced':>8} {'bound':>5} "
-          f"{'target':>6} {'random':>6} {'firsts':>6} {'time s':>7}")
+    print(
+        f"{'players':>7} {'seatings':>8} {'tables':>12} {'balanced':>8} {'bound':>5} "
+        f"{'target':>6} {'random':>6} {'firsts':>6} {'time s':>7}"
+    )
     ok = True
     for n, rounds, target in CASES:
         reps, rand, secs, spread = [], [], [], []
@@ -63,18 +66,19 @@ def main() -> int:
             plan = plan_seatings(range(1, n + 1), rounds, seed=seed)
             secs.append(time.perf_counter() - start)
             reps.append(repeats(plan))
-            rand.append(repeats(plan_seatings(range(1, n + 1), rounds, seed=seed,
-                                              method="random")))
+            rand.append(repeats(plan_seatings(range(1, n + 1), rounds, seed=seed, method="random")))
             firsts = Counter(t[0] for s in plan for t in s.tables)
             counts = [firsts[p] for p in range(1, n + 1)]
             spread.append(max(counts) - min(counts))
         sizes = Counter(table_sizes(n))
         tables = " + ".join(f"{c}×{k}" for k, c in sorted(sizes.items(), reverse=True))
         worst = max(reps)
-        print(f"{n:>7} {rounds:>8} {tables:>12} {worst:>8} "
-              f"{repeat_lower_bound(n, rounds):>5} "
-              f"{'' if target is None else target:>6} {statistics.median(rand):>6.0f} "
-              f"{max(spread):>6} {statistics.median(secs):>7.2f}")
+        print(
+            f"{n:>7} {rounds:>8} {tables:>12} {worst:>8} "
+            f"{repeat_lower_bound(n, rounds):>5} "
+            f"{'' if target is None else target:>6} {statistics.median(rand):>6.0f} "
+            f"{max(spread):>6} {statistics.median(secs):>7.2f}"
+        )
         if target is not None and worst > target:
             ok = False
         if n == 1000 and max(secs) > 10:
@@ -87,8 +91,10 @@ def main() -> int:
 
 def event(seeds: int, players: int = 24, seatings: int = 10) -> None:
     """The methods on one simulated event, each figure the mean over the seeds."""
-    print(f"{players} players, {seatings} seatings, 2 plausible games a table per seating "
-          f"(mean over {seeds} seeds)")
+    print(
+        f"{players} players, {seatings} seatings, 2 plausible games a table per seating "
+        f"(mean over {seeds} seeds)"
+    )
     print(f"{'method':>9} {'gap':>6} {'repeats':>7} {'time s':>7}")
     for seater in seaters_for("seatings"):
         gaps, reps, secs = [], [], []
@@ -98,8 +104,10 @@ def event(seeds: int, players: int = 24, seatings: int = 10) -> None:
             secs.append(time.perf_counter() - start)
             gaps.append(ev.gap())
             reps.append(repeats(ev.seatings))
-        print(f"{seater.name:>9} {statistics.mean(gaps):>6.2f} {statistics.mean(reps):>7.1f} "
-              f"{statistics.median(secs):>7.2f}")
+        print(
+            f"{seater.name:>9} {statistics.mean(gaps):>6.2f} {statistics.mean(reps):>7.1f} "
+            f"{statistics.median(secs):>7.2f}"
+        )
 
 
 if __name__ == "__main__":

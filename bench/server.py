@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 MAX_GAMES = 500
 MAX_SECONDS = 600.0
-MAX_SOAK_GAMES = 500    # with --soak: twice the aim's 200 games, for up to 20 minutes
+MAX_SOAK_GAMES = 500  # with --soak: twice the aim's 200 games, for up to 20 minutes
 MAX_SOAK_SECONDS = 1260.0
 PRESET = "standard"
 ADDRESSES = 100
@@ -70,10 +70,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
         return int(s.getsockname()[1])
-
-
-
-
 
 
 class Stats:
@@ -89,8 +85,17 @@ class Stats:
         self.measure_from = 0.0
 
 
-async def seat_client(base: str, game_id: str, seat: int, token: str, level: str,
-                      think: float, stop_at: float, stats: Stats, rng: random.Random) -> bool:
+async def seat_client(
+    base: str,
+    game_id: str,
+    seat: int,
+    token: str,
+    level: str,
+    think: float,
+    stop_at: float,
+    stats: Stats,
+    rng: random.Random,
+) -> bool:
     """One player on its socket until the game ends (True) or the time is up."""
     player = make_player(level, f"p{seat}", rng.randrange(1 << 30))
     url = base.replace("http://", "ws://") + f"/play/t/{game_id}/ws"
@@ -98,8 +103,12 @@ async def seat_client(base: str, game_id: str, seat: int, token: str, level: str
     answered: set[int] = set()
     n = 0
     async with websockets.connect(
-            url, additional_headers={"Cookie": f"meldtour_seat_{game_id}={token}"},
-            max_size=2 ** 22, open_timeout=60, ping_interval=None) as ws:
+        url,
+        additional_headers={"Cookie": f"meldtour_seat_{game_id}={token}"},
+        max_size=2**22,
+        open_timeout=60,
+        ping_interval=None,
+    ) as ws:
         while True:
             left = stop_at - time.monotonic()
             if left <= 0:
@@ -140,39 +149,64 @@ async def seat_client(base: str, game_id: str, seat: int, token: str, level: str
             n += 1
             rid = f"{seat}.{n}"
             sent[rid] = time.monotonic()
-            await ws.send(json.dumps({"type": "move", "id": rid, "version": version,
-                                      **move_to_json(move)}))
+            await ws.send(
+                json.dumps({"type": "move", "id": rid, "version": version, **move_to_json(move)})
+            )
 
 
-async def one_table(http: httpx.AsyncClient, others: list[str], level: str, think: float,
-                    stop_at: float, stats: Stats, rng: random.Random) -> None:
+async def one_table(
+    http: httpx.AsyncClient,
+    others: list[str],
+    level: str,
+    think: float,
+    stop_at: float,
+    stats: Stats,
+    rng: random.Random,
+) -> None:
     """Tables one after another, each played to its end, until the time is up.
     ``others[0]`` is the server the table is made on."""
     while time.monotonic() < stop_at:
-        made = await http.post("/play/tables", data={
-            "preset": PRESET, "turn_seconds": str(TURN), "seat_count": "4",
-            "seat0": "human", "seat1": "human", "seat2": "human", "seat3": "human"})
+        made = await http.post(
+            "/play/tables",
+            data={
+                "preset": PRESET,
+                "turn_seconds": str(TURN),
+                "seat_count": "4",
+                "seat0": "human",
+                "seat1": "human",
+                "seat2": "human",
+                "seat3": "human",
+            },
+        )
         if made.status_code != 303:
             stats.errors.append(f"create {made.status_code}")
             return
         gid = made.headers["location"].rsplit("/", 1)[1]
         tokens = []
         for seat in range(4):
-            joined = await http.post(f"/play/t/{gid}/join",
-                                     data={"seat": str(seat), "name": f"p{seat}"})
+            joined = await http.post(
+                f"/play/t/{gid}/join", data={"seat": str(seat), "name": f"p{seat}"}
+            )
             token = joined.cookies.get(f"meldtour_seat_{gid}")
             if token is None:
-                stats.errors.append(f"join {joined.status_code} "
-                                    f"{joined.headers.get('location')} {joined.text[:100]}")
+                stats.errors.append(
+                    f"join {joined.status_code} "
+                    f"{joined.headers.get('location')} {joined.text[:100]}"
+                )
                 return
             tokens.append(token)
         stats.games_started += 1
         # With two servers, seats 1 and 3 play through the other process: their moves
         # and frames cross between the processes through Redis.
-        results = await asyncio.gather(*(
-            seat_client(others[s % len(others)], gid, s, tokens[s], level, think, stop_at,
-                        stats, rng)
-            for s in range(4)), return_exceptions=True)
+        results = await asyncio.gather(
+            *(
+                seat_client(
+                    others[s % len(others)], gid, s, tokens[s], level, think, stop_at, stats, rng
+                )
+                for s in range(4)
+            ),
+            return_exceptions=True,
+        )
         for r in results:
             if isinstance(r, BaseException):
                 stats.errors.append(repr(r)[:200])
@@ -182,8 +216,9 @@ async def one_table(http: httpx.AsyncClient, others: list[str], level: str, thin
             return
 
 
-async def clients(base: str, games: int, level: str, think: float, seconds: float,
-                  ramp: float, seed: int) -> dict[str, Any]:
+async def clients(
+    base: str, games: int, level: str, think: float, seconds: float, ramp: float, seed: int
+) -> dict[str, Any]:
     """``base``: one server's URL, or several joined by ``|`` (tables are made on each
     in turn)."""
     stats = Stats()
@@ -192,27 +227,51 @@ async def clients(base: str, games: int, level: str, think: float, seconds: floa
     bases = base.split("|")
     # The lobby lets one client address open 30 tables in 10 minutes: the tables come
     # from ADDRESSES loopback addresses of their own (127.0.S.2 ...), each opening a few.
-    https = [[httpx.AsyncClient(
-        base_url=b, timeout=60, limits=httpx.Limits(max_connections=16),
-        transport=httpx.AsyncHTTPTransport(local_address=f"127.0.{seed % 250}.{j + 2}"))
-        for j in range(ADDRESSES)] for b in bases]
+    https = [
+        [
+            httpx.AsyncClient(
+                base_url=b,
+                timeout=60,
+                limits=httpx.Limits(max_connections=16),
+                transport=httpx.AsyncHTTPTransport(local_address=f"127.0.{seed % 250}.{j + 2}"),
+            )
+            for j in range(ADDRESSES)
+        ]
+        for b in bases
+    ]
     try:
+
         async def start(i: int) -> None:
             await asyncio.sleep(ramp * i / max(games, 1))
             k = i % len(bases)
             try:
-                await one_table(https[k][i % ADDRESSES], bases[k:] + bases[:k], level, think,
-                                stop_at, stats, random.Random(seed * 100_003 + i))
+                await one_table(
+                    https[k][i % ADDRESSES],
+                    bases[k:] + bases[:k],
+                    level,
+                    think,
+                    stop_at,
+                    stats,
+                    random.Random(seed * 100_003 + i),
+                )
             except Exception as exc:  # a table that could not be made or joined
                 stats.errors.append(repr(exc)[:200])
+
         await asyncio.gather(*(start(i) for i in range(games)))
     finally:
         for row in https:
             for http in row:
                 await http.aclose()
-    return {"rtt": stats.rtt, "moves": stats.moves, "started": stats.games_started,
-            "finished": stats.games_finished, "refused": stats.refused,
-            "stale": stats.stale, "timeouts": stats.timeouts, "errors": stats.errors[:20]}
+    return {
+        "rtt": stats.rtt,
+        "moves": stats.moves,
+        "started": stats.games_started,
+        "finished": stats.games_finished,
+        "refused": stats.refused,
+        "stale": stats.stale,
+        "timeouts": stats.timeouts,
+        "errors": stats.errors[:20],
+    }
 
 
 def client_process(args: tuple[Any, ...]) -> dict[str, Any]:
@@ -240,9 +299,14 @@ def per_minute(rtt: list[tuple[float, float]], start: float) -> list[dict[str, A
     out = []
     for m in sorted(minutes):
         xs = sorted(minutes[m])
-        out.append({"minute": m + 1, "moves": len(xs),
-                    "median_ms": round(1000 * statistics.median(xs), 1),
-                    "p99_ms": round(1000 * xs[min(len(xs) - 1, int(0.99 * len(xs)))], 1)})
+        out.append(
+            {
+                "minute": m + 1,
+                "moves": len(xs),
+                "median_ms": round(1000 * statistics.median(xs), 1),
+                "p99_ms": round(1000 * xs[min(len(xs) - 1, int(0.99 * len(xs)))], 1),
+            }
+        )
     return out
 
 
@@ -250,35 +314,64 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=60.0)
-    ap.add_argument("--think", type=float, default=2.0,
-                    help="mean seconds a player waits on its turn before it moves")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=2.0,
+        help="mean seconds a player waits on its turn before it moves",
+    )
     ap.add_argument("--level", default="beginner")
     ap.add_argument("--clients", type=int, default=1, help="client processes")
     ap.add_argument("--ramp", type=float, default=10.0, help="seconds to start the games over")
     ap.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--deflate", action="store_true",
-                    help="serve WebSockets with per-message deflate (uvicorn's default; "
-                         "the product's server, python -m meldtour.web, has it off)")
-    ap.add_argument("--probe", default=None,
-                    help="write the server's GC pauses and event-loop lag to this JSON file")
-    ap.add_argument("--src", default=None,
-                    help="run the server from this source tree (default: this checkout's "
-                         "src), to compare two versions in the same time window")
-    ap.add_argument("--profile", default=None,
-                    help="record the server with py-spy into this file (collapsed stacks)")
-    ap.add_argument("--servers", type=int, default=1,
-                    help="server processes (2: they share the games through Redis, and "
-                         "half of each game's sockets are on the other process)")
-    ap.add_argument("--redis", default="redis://127.0.0.1:6379/0",
-                    help="with --servers 2: the Redis (keys under a prefix of this run)")
-    ap.add_argument("--soak", type=float, default=0.0, metavar="SECONDS",
-                    help="a soak: also sample the server's memory (resident set) every "
-                         "SECONDS and quote the round trip per minute; allows up to "
-                         f"{MAX_SOAK_GAMES} games and {MAX_SOAK_SECONDS:.0f} s")
+    ap.add_argument(
+        "--deflate",
+        action="store_true",
+        help="serve WebSockets with per-message deflate (uvicorn's default; "
+        "the product's server, python -m meldtour.web, has it off)",
+    )
+    ap.add_argument(
+        "--probe",
+        default=None,
+        help="write the server's GC pauses and event-loop lag to this JSON file",
+    )
+    ap.add_argument(
+        "--src",
+        default=None,
+        help="run the server from this source tree (default: this checkout's "
+        "src), to compare two versions in the same time window",
+    )
+    ap.add_argument(
+        "--profile",
+        default=None,
+        help="record the server with py-spy into this file (collapsed stacks)",
+    )
+    ap.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="server processes (2: they share the games through Redis, and "
+        "half of each game's sockets are on the other process)",
+    )
+    ap.add_argument(
+        "--redis",
+        default="redis://127.0.0.1:6379/0",
+        help="with --servers 2: the Redis (keys under a prefix of this run)",
+    )
+    ap.add_argument(
+        "--soak",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="a soak: also sample the server's memory (resident set) every "
+        "SECONDS and quote the round trip per minute; allows up to "
+        f"{MAX_SOAK_GAMES} games and {MAX_SOAK_SECONDS:.0f} s",
+    )
     a = ap.parse_args()
-    most_games, most_seconds = (MAX_SOAK_GAMES, MAX_SOAK_SECONDS) if a.soak else \
-        (MAX_GAMES, MAX_SECONDS)
+    most_games, most_seconds = (
+        (MAX_SOAK_GAMES, MAX_SOAK_SECONDS) if a.soak else (MAX_GAMES, MAX_SECONDS)
+    )
     if not 1 <= a.games <= most_games:
         sys.exit(f"--games is 1 to {most_games}")
     if not 1 <= a.seconds + a.ramp <= most_seconds or a.ramp < 0:
@@ -292,8 +385,12 @@ def main() -> None:
         url = a.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         ports = [free_port() for _ in range(a.servers)]
         base = "|".join(f"http://{HOST}:{port}" for port in ports)
-        env = {**os.environ, "MELDTOUR_DATABASE_URL": url, "MELDTOUR_ENV": "test",
-               "PYTHONPATH": str(Path(a.src).resolve() if a.src else ROOT / "src")}
+        env = {
+            **os.environ,
+            "MELDTOUR_DATABASE_URL": url,
+            "MELDTOUR_ENV": "test",
+            "PYTHONPATH": str(Path(a.src).resolve() if a.src else ROOT / "src"),
+        }
         if a.servers > 1:
             env["MELDTOUR_REDIS_URL"] = a.redis
             env["MELDTOUR_REDIS_PREFIX"] = f"bench-{os.getpid()}-{int(time.time())}"
@@ -304,12 +401,31 @@ def main() -> None:
         for i, port in enumerate(ports):
             if a.probe:
                 env["MELDTOUR_PROBE"] = str(Path(a.probe + (f".{i}" if i else "")).resolve())
-            servers.append(subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
-                 "--host", HOST, "--port", str(port), "--log-level", "warning",
-                 "--backlog", "4096",
-                 "--ws-per-message-deflate", "true" if a.deflate else "false"],
-                cwd=tmp, env=dict(env), stdout=log, stderr=subprocess.STDOUT))
+            servers.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "uvicorn",
+                        "meldtour.web.app:create_app",
+                        "--factory",
+                        "--host",
+                        HOST,
+                        "--port",
+                        str(port),
+                        "--log-level",
+                        "warning",
+                        "--backlog",
+                        "4096",
+                        "--ws-per-message-deflate",
+                        "true" if a.deflate else "false",
+                    ],
+                    cwd=tmp,
+                    env=dict(env),
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
         server = servers[0]
         try:
             deadline = time.monotonic() + 180  # a loaded machine starts it slowly
@@ -318,8 +434,7 @@ def main() -> None:
                     if proc.poll() is not None:
                         sys.exit("the server did not start:\n" + Path(log.name).read_text())
                     try:
-                        if httpx.get(f"http://{HOST}:{port}/healthz",
-                                     timeout=1).status_code == 200:
+                        if httpx.get(f"http://{HOST}:{port}/healthz", timeout=1).status_code == 200:
                             break
                     except httpx.HTTPError:
                         pass
@@ -329,17 +444,32 @@ def main() -> None:
             spy = None
             if a.profile:
                 spy = subprocess.Popen(
-                    [str(Path(sys.executable).parent / "py-spy"), "record", "--pid",
-                     str(server.pid), "--rate", "200", "--format", "raw", "--duration",
-                     str(int(a.ramp + a.seconds)), "-o", a.profile],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    [
+                        str(Path(sys.executable).parent / "py-spy"),
+                        "record",
+                        "--pid",
+                        str(server.pid),
+                        "--rate",
+                        "200",
+                        "--format",
+                        "raw",
+                        "--duration",
+                        str(int(a.ramp + a.seconds)),
+                        "-o",
+                        a.profile,
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
             cpu0, t0 = sum(cpu_seconds(p.pid) for p in servers), time.monotonic()
             if a.probe:  # the server reads it when it writes its figures
                 Path(a.probe + ".from").write_text(str(time.time() + a.ramp))
-            shares = [a.games // a.clients + (i < a.games % a.clients)
-                      for i in range(a.clients)]
-            jobs = [(base, n, a.level, a.think, a.seconds, a.ramp, a.seed + i)
-                    for i, n in enumerate(shares) if n]
+            shares = [a.games // a.clients + (i < a.games % a.clients) for i in range(a.clients)]
+            jobs = [
+                (base, n, a.level, a.think, a.seconds, a.ramp, a.seed + i)
+                for i, n in enumerate(shares)
+                if n
+            ]
             memory: list[tuple[float, float]] = []  # (seconds since start, server MiB)
             if len(jobs) == 1 and not a.soak:
                 parts = [client_process(jobs[0])]
@@ -348,8 +478,12 @@ def main() -> None:
                     waiting = pool.map_async(client_process, jobs)
                     while not waiting.ready():
                         if a.soak:
-                            memory.append((round(time.monotonic() - t0, 1),
-                                           sum(rss_mib(p.pid) for p in servers)))
+                            memory.append(
+                                (
+                                    round(time.monotonic() - t0, 1),
+                                    sum(rss_mib(p.pid) for p in servers),
+                                )
+                            )
                         waiting.wait(a.soak or 1.0)
                     parts = waiting.get()
             wall = time.monotonic() - t0
@@ -375,19 +509,26 @@ def main() -> None:
     rtt = sorted(x for _when, x in timed)
     moves = sum(p["moves"] for p in parts)
     out = {
-        "games": a.games, "servers": a.servers, "sockets": 4 * a.games,
+        "games": a.games,
+        "servers": a.servers,
+        "sockets": 4 * a.games,
         "seconds": round(wall, 1),
-        "think": a.think, "level": a.level, "clients": a.clients,
+        "think": a.think,
+        "level": a.level,
+        "clients": a.clients,
         "db": "sqlite" if a.db is None else url.split(":")[0],
         "started": sum(p["started"] for p in parts),
         "finished": sum(p["finished"] for p in parts),
-        "moves": moves, "moves_per_s": round(len(rtt) / a.seconds, 1),
+        "moves": moves,
+        "moves_per_s": round(len(rtt) / a.seconds, 1),
         "rtt_median_ms": round(1000 * statistics.median(rtt), 1) if rtt else None,
         "rtt_p99_ms": round(1000 * rtt[min(len(rtt) - 1, int(0.99 * len(rtt)))], 1)
-        if rtt else None,
+        if rtt
+        else None,
         "rtt_max_ms": round(1000 * rtt[-1], 1) if rtt else None,
         "server_cpu": round(cpu / wall, 2),
-        "refused": sum(p["refused"] for p in parts), "stale": sum(p["stale"] for p in parts),
+        "refused": sum(p["refused"] for p in parts),
+        "stale": sum(p["stale"] for p in parts),
         "timeouts": sum(p["timeouts"] for p in parts),
         "errors": [e for p in parts for e in p["errors"]][:10],
         "server_log_errors": server_errors,
@@ -396,10 +537,12 @@ def main() -> None:
         out["memory_mib"] = memory
         out["per_minute"] = per_minute(timed, t0 + a.ramp)
     print(json.dumps(out))
-    print(f"| {out['games']} | {out['sockets']} | {out['think']} | {out['db']} | "
-          f"{out['seconds']} | {out['started']} | {out['finished']} | {out['moves']} | "
-          f"{out['moves_per_s']} | {out['rtt_median_ms']} | {out['rtt_p99_ms']} | "
-          f"{out['server_cpu']} |")
+    print(
+        f"| {out['games']} | {out['sockets']} | {out['think']} | {out['db']} | "
+        f"{out['seconds']} | {out['started']} | {out['finished']} | {out['moves']} | "
+        f"{out['moves_per_s']} | {out['rtt_median_ms']} | {out['rtt_p99_ms']} | "
+        f"{out['server_cpu']} |"
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,12 @@ def main() -> None:
     for g in range(args.games):
         preset = presets[g % len(presets)]
         n = args.players or 2 + g % 3
-        state = play_game(PRESETS[preset], [TrivialPlayer(f"T{i}", finder) for i in range(n)],
-                          seed=g, finder=finder)
+        state = play_game(
+            PRESETS[preset],
+            [TrivialPlayer(f"T{i}", finder) for i in range(n)],
+            seed=g,
+            finder=finder,
+        )
         tiles = [t for r in state.racks for t in r] + list(state.pool)
         tiles += [t for m in state.board for t in m.tiles]
         assert Counter(tiles) == full, f"game {g}: tiles lost"
@@ -45,8 +49,10 @@ def main() -> None:
         if (g + 1) % 1000 == 0:
             print(f"{g + 1} games, {time.perf_counter() - t0:.0f} s", flush=True)
     dt = time.perf_counter() - t0
-    print(f"{args.games} games without an error in {dt:.0f} s "
-          f"({args.games / dt:.1f} games/s, {turns / args.games:.0f} turns a game)")
+    print(
+        f"{args.games} games without an error in {dt:.0f} s "
+        f"({args.games / dt:.1f} games/s, {turns / args.games:.0f} turns a game)"
+    )
     for preset in presets:
         print(f"  {preset}: {dict(ends[preset])}")
 

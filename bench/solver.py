@@ -56,7 +56,8 @@ def _load_old(folder: str) -> Callable[..., Any]:
     """``solve_tiles`` of the solver package copied into ``folder``."""
     init = Path(folder) / "__init__.py"
     spec = importlib.util.spec_from_file_location(
-        "_old_solver", init, submodule_search_locations=[str(init.parent)])
+        "_old_solver", init, submodule_search_locations=[str(init.parent)]
+    )
     assert spec is not None and spec.loader is not None, folder
     module = importlib.util.module_from_spec(spec)
     sys.modules["_old_solver"] = module
@@ -86,14 +87,16 @@ def _compare(args: argparse.Namespace, tmp: Path) -> int:
     impls: dict[str, Callable[..., Any]] = {"old": _load_old(args.compare)}
     if args.previous:
         impls["previous"] = _load_previous(args.previous, tmp)
-    impls.update((name, m.solve_tiles) for name, m in sorted(implementations().items(),
-                                                            reverse=True))
+    impls.update(
+        (name, m.solve_tiles) for name, m in sorted(implementations().items(), reverse=True)
+    )
     for solve in impls.values():
         solve((), (), False, False, 30)  # load the tables once
     rows: list[tuple[int, dict[str, float]]] = []
     mismatches = 0
-    states = [random_state(rng, None if i % 2 == 0 else rng.randint(60, 80))
-              for i in range(args.states)]
+    states = [
+        random_state(rng, None if i % 2 == 0 else rng.randint(60, 80)) for i in range(args.states)
+    ]
     empty = random.Random(args.seed + 1)
     states += [random_state(empty, 0) for _ in range(args.empty)]
     for i, state in enumerate(states):
@@ -116,24 +119,33 @@ def _compare(args: argparse.Namespace, tmp: Path) -> int:
     if "previous" in impls and "compiled" in impls:
         ratios.append(("previous", "compiled"))
     extra = f" and {args.empty} more with an empty board" if args.empty else ""
-    print(f"{args.states} states{extra}, seed {args.seed}, each solved {args.repeat}× by "
-          f"{', '.join(names)} (median per state); identical optima on "
-          f"{len(rows) - mismatches} of {len(rows)}")
+    print(
+        f"{args.states} states{extra}, seed {args.seed}, each solved {args.repeat}× by "
+        f"{', '.join(names)} (median per state); identical optima on "
+        f"{len(rows) - mismatches} of {len(rows)}"
+    )
     print()
-    print("| board tiles | states | " + " | ".join(f"{n} median | p99" for n in names)
-          + " | " + " | ".join(f"{a}/{b} median" for a, b in ratios) + " |")
+    print(
+        "| board tiles | states | "
+        + " | ".join(f"{n} median | p99" for n in names)
+        + " | "
+        + " | ".join(f"{a}/{b} median" for a, b in ratios)
+        + " |"
+    )
     print("|---|---|" + "---|---|" * len(names) + "---|" * len(ratios))
     for lo, hi in (*BUCKETS, (0, 84), (-1, -1)):
         sel = [r[1] for r in rows if lo <= r[0] <= hi]
         if not sel:
             continue
         label = {(0, 84): "all", (-1, -1): "0, more"}.get((lo, hi)) or (
-            f"{lo}" if lo == hi else f"{lo}-{hi}")
+            f"{lo}" if lo == hi else f"{lo}-{hi}"
+        )
         med = {n: statistics.median(r[n] for r in sel) for n in names}
         cells = [f"{med[n]:.2f} | {_pct([r[n] for r in sel], 0.99):.1f}" for n in names]
         quotients = [f"{med[a] / med[b]:.1f}×" for a, b in ratios]
-        print(f"| {label} | {len(sel)} | " + " | ".join(cells) + " | "
-              + " | ".join(quotients) + " |")
+        print(
+            f"| {label} | {len(sel)} | " + " | ".join(cells) + " | " + " | ".join(quotients) + " |"
+        )
     return 1 if mismatches else 0
 
 
@@ -142,12 +154,19 @@ def main() -> int:
     parser.add_argument("--states", type=int, default=400)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--full", action="store_true", help="ILP with runs up to 13 tiles")
-    parser.add_argument("--compare", metavar="OLD_DIR",
-                        help="time an old copy of the solver package against this one")
-    parser.add_argument("--previous", metavar="PREV_DIR",
-                        help="with --compare: another copy of the package, compiled for the run")
-    parser.add_argument("--empty", type=int, default=0,
-                        help="with --compare: states with an empty board added")
+    parser.add_argument(
+        "--compare",
+        metavar="OLD_DIR",
+        help="time an old copy of the solver package against this one",
+    )
+    parser.add_argument(
+        "--previous",
+        metavar="PREV_DIR",
+        help="with --compare: another copy of the package, compiled for the run",
+    )
+    parser.add_argument(
+        "--empty", type=int, default=0, help="with --compare: states with an empty board added"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="with --compare: runs per state")
     args = parser.parse_args()
     if args.compare:
@@ -174,11 +193,15 @@ def main() -> int:
         size = sum(len(m) for m in state.board)
         rows.append((size, (t1 - t0) * 1000, (t2 - t1) * 1000))
 
-    print(f"{len(rows)} states, seed {args.seed}, ILP runs up to {max_run} tiles; "
-          f"identical optima on {len(rows) - mismatches} of {len(rows)}")
+    print(
+        f"{len(rows)} states, seed {args.seed}, ILP runs up to {max_run} tiles; "
+        f"identical optima on {len(rows) - mismatches} of {len(rows)}"
+    )
     print()
-    print("| board tiles | states | solver median | p99 | max | ILP median | p99 | max "
-          "| median ratio |")
+    print(
+        "| board tiles | states | solver median | p99 | max | ILP median | p99 | max "
+        "| median ratio |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for lo, hi in (*BUCKETS, (0, 84)):
         sel = [r for r in rows if lo <= r[0] <= hi]
@@ -187,9 +210,11 @@ def main() -> int:
         dp = [r[1] for r in sel]
         ilp = [r[2] for r in sel]
         label = "all" if (lo, hi) == (0, 84) else (f"{lo}" if lo == hi else f"{lo}-{hi}")
-        print(f"| {label} | {len(sel)} | {statistics.median(dp):.1f} | {_pct(dp, 0.99):.1f} "
-              f"| {max(dp):.1f} | {statistics.median(ilp):.1f} | {_pct(ilp, 0.99):.1f} "
-              f"| {max(ilp):.1f} | {statistics.median(ilp) / statistics.median(dp):.1f}× |")
+        print(
+            f"| {label} | {len(sel)} | {statistics.median(dp):.1f} | {_pct(dp, 0.99):.1f} "
+            f"| {max(dp):.1f} | {statistics.median(ilp):.1f} | {_pct(ilp, 0.99):.1f} "
+            f"| {max(ilp):.1f} | {statistics.median(ilp) / statistics.median(dp):.1f}× |"
+        )
     return 1 if mismatches else 0
 
 

@@ -39,8 +39,9 @@ def fresh(url: str) -> Store:
 
 def saves(store: Store, n: int) -> float:
     slug, _ = uc.create_tournament(store, "busan-2015", who="bench", slug="bench", seed=1)
-    uc.register_players(store, slug, [uc.PlayerEntry(f"G{i}", "general") for i in range(64)],
-                        who="bench")
+    uc.register_players(
+        store, slug, [uc.PlayerEntry(f"G{i}", "general") for i in range(64)], who="bench"
+    )
     uc.check_in_players(store, slug, [], who="bench", everyone_but=True, division="general")
     t = uc.seat(store, slug, "general", 1, who="bench").tournament
     tables = t.division("general").stages[0].rounds[0].tables
@@ -56,8 +57,7 @@ def saves(store: Store, n: int) -> float:
         sheets.append((x.number, games))
     start = time.perf_counter()
     for k, (number, games) in enumerate(sheets):
-        uc.enter_sheet(store, slug, "general", 1, number, games, who="bench",
-                       why=f"save {k}")
+        uc.enter_sheet(store, slug, "general", 1, number, games, who="bench", why=f"save {k}")
     return n / (time.perf_counter() - start)
 
 
@@ -66,8 +66,13 @@ def big(players: int = 1000, seatings: int = 10) -> Tournament:
     from meldtour.tournament import check_in, register, start_division, start_stage
     from meldtour.tournament.simulate import play_round
 
-    div = Division("open", "Open", players, find_rules("krc-2015"),
-                   (StageFormat("seatings", games=1, seatings=seatings),))
+    div = Division(
+        "open",
+        "Open",
+        players,
+        find_rules("krc-2015"),
+        (StageFormat("seatings", games=1, seatings=seatings),),
+    )
     t = Tournament("Big", "2025-01-01", (div,), seed=1)
     for i in range(1, players + 1):
         t = register(t, "open", f"P{i}").tournament
@@ -86,12 +91,18 @@ def standings_time(store: Store, t: Tournament) -> tuple[float, float]:
     from meldtour.store.repository import Loaded, save
 
     with store.transaction() as s:
-        row = TournamentRow(slug="big", name=t.name, date=t.date, seed=t.seed,
-                            template="bench", created_at="", updated_at="")
+        row = TournamentRow(
+            slug="big",
+            name=t.name,
+            date=t.date,
+            seed=t.seed,
+            template="bench",
+            created_at="",
+            updated_at="",
+        )
         s.add(row)
         s.flush()
-        save(s, Loaded(row, Tournament(t.name, t.date, (), t.seed)), t, who="bench",
-             action="bench")
+        save(s, Loaded(row, Tournament(t.name, t.date, (), t.seed)), t, who="bench", action="bench")
     mem, full = [], []
     for _ in range(3):
         start = time.perf_counter()
@@ -121,8 +132,10 @@ def main() -> int:
     except Exception as exc:
         print(f"PostgreSQL skipped: {exc}", file=sys.stderr)
     t = big()
-    print("| database | sheet saves / s | standings 1,000 × 10, in memory s "
-          "| standings 1,000 × 10, from the database s |")
+    print(
+        "| database | sheet saves / s | standings 1,000 × 10, in memory s "
+        "| standings 1,000 × 10, from the database s |"
+    )
     print("|---|---:|---:|---:|")
     try:
         for name, url, _ in backends:

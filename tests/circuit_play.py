@@ -22,8 +22,7 @@ def computer_games(rules: RuleSet, seats: int) -> list[tuple[tuple[int, ...], in
     if key not in _GAMES:
         out = []
         for seed in range(POOL):
-            state = play_game(rules, [make_player("greedy", f"p{i}") for i in range(seats)],
-                              seed)
+            state = play_game(rules, [make_player("greedy", f"p{i}") for i in range(seats)], seed)
             scores = tuple(state.scores or ())
             winner = state.winner if state.winner is not None else scores.index(max(scores))
             out.append((scores, winner + 1))
@@ -57,9 +56,19 @@ def play_out(store: Store, slug: str, division: str, *, seed: int = 0) -> None:
         rnd = div.stages[-1].rounds[-1]
         for x in rnd.tables:
             if not x.counted:
-                uc.enter_sheet(store, slug, division, rnd.number, x.number,
-                               play_table(div.rules, len(x.players),
-                                          seed * 1000 + rnd.number * 50 + x.number,
-                                          len(x.sheet.games)), who="ref")
+                uc.enter_sheet(
+                    store,
+                    slug,
+                    division,
+                    rnd.number,
+                    x.number,
+                    play_table(
+                        div.rules,
+                        len(x.players),
+                        seed * 1000 + rnd.number * 50 + x.number,
+                        len(x.sheet.games),
+                    ),
+                    who="ref",
+                )
         uc.close(store, slug, division, who="d")
     uc.award(store, slug, division, who="d")

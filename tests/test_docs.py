@@ -34,8 +34,11 @@ def test_no_test_runs_them_a_second_way() -> None:
 
 
 def headings(doc: Path) -> set[str]:
-    return {line.lstrip("#").strip() for line in doc.read_text(encoding="utf-8").splitlines()
-            if line.startswith("#")}
+    return {
+        line.lstrip("#").strip()
+        for line in doc.read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
 
 
 def test_citations_name_sections_of_docs_that_exist() -> None:
@@ -56,7 +59,10 @@ def test_citations_name_sections_of_docs_that_exist() -> None:
 
 def test_no_citation_of_internal_documents() -> None:
     internal = re.compile(r"RULES\.md|TOURNAMENT\.md|§|\bissue \d|\bissue #\d")
-    found = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}" for path in SOURCES
-             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if internal.search(line)]
+    found = [
+        f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
+        for path in SOURCES
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if internal.search(line)
+    ]
     assert not found, "cite docs/ (users have no internal documents):\n" + "\n".join(found)

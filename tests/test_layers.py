@@ -39,7 +39,7 @@ def imported_names(path: Path, module: str) -> Iterator[tuple[str, int]]:
                 yield alias.name, node.lineno
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 source = ".".join([*base, *([node.module] if node.module else [])])
             else:
                 source = node.module or ""
@@ -116,16 +116,23 @@ def arrow(edges: dict[str, dict[str, int]], a: str, b: str) -> str:
 
 def test_the_graph_sees_every_kind_of_import(tmp_path: Path) -> None:
     source = tmp_path / "x.py"
-    source.write_text("from typing import TYPE_CHECKING\n"
-                      "if TYPE_CHECKING:\n"
-                      "    from meldtour.live import server\n"
-                      "def f() -> None:\n"
-                      "    import meldtour.store.db\n"
-                      "    from ..core import tiles\n"
-                      "    from . import i18n\n", encoding="utf-8")
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from meldtour.live import server\n"
+        "def f() -> None:\n"
+        "    import meldtour.store.db\n"
+        "    from ..core import tiles\n"
+        "    from . import i18n\n",
+        encoding="utf-8",
+    )
     names = {name for name, _ in imported_names(source, "meldtour.web.x")}
-    assert {"meldtour.live.server", "meldtour.store.db", "meldtour.core.tiles",
-            "meldtour.web.i18n"} <= names
+    assert {
+        "meldtour.live.server",
+        "meldtour.store.db",
+        "meldtour.core.tiles",
+        "meldtour.web.i18n",
+    } <= names
     edges = graph()
     assert "meldtour.application" in edges["meldtour.cli.tournament"]  # in a function
     assert "meldtour.store" in edges["meldtour.live.log"]  # the package's __init__ runs
@@ -138,17 +145,20 @@ def test_no_cycles() -> None:
     lines = []
     for component in found:
         lines.append("cycle: " + ", ".join(component))
-        lines += ["    " + arrow(edges, a, b) for a in component for b in edges[a]
-                  if b in component]
+        lines += [
+            "    " + arrow(edges, a, b) for a in component for b in edges[a] if b in component
+        ]
     assert not found, "import cycles between modules:\n" + "\n".join(lines)
 
 
 def test_arrows_follow_the_layer_order() -> None:
     edges = graph()
-    against = [arrow(edges, a, b) for a in sorted(edges) for b in sorted(edges[a])
-               if not may_import(a, b)]
-    assert not against, ("imports against the layer order of src/meldtour/layers.py:\n"
-                         + "\n".join("    " + line for line in against))
+    against = [
+        arrow(edges, a, b) for a in sorted(edges) for b in sorted(edges[a]) if not may_import(a, b)
+    ]
+    assert not against, "imports against the layer order of src/meldtour/layers.py:\n" + "\n".join(
+        "    " + line for line in against
+    )
 
 
 def test_every_module_has_a_declared_layer() -> None:
@@ -162,13 +172,17 @@ def test_every_module_has_a_declared_layer() -> None:
 def test_web_and_cli_are_imported_by_nobody() -> None:
     edges = graph()
     top = {"meldtour.web", "meldtour.cli"}
-    bad = [arrow(edges, a, b) for a in sorted(edges) for b in edges[a]
-           if layer_of(b) in top and layer_of(a) != layer_of(b)]
-    assert not bad, "the web app and the command line are imported by nothing:\n" + \
-        "\n".join(bad)
+    bad = [
+        arrow(edges, a, b)
+        for a in sorted(edges)
+        for b in edges[a]
+        if layer_of(b) in top and layer_of(a) != layer_of(b)
+    ]
+    assert not bad, "the web app and the command line are imported by nothing:\n" + "\n".join(bad)
 
 
 # The assertions of the first architecture test (the pure core), on the same graph.
+
 
 def test_dependency_arrows() -> None:
     """The pure packages import only each other (as the layers allow), the standard
@@ -184,11 +198,13 @@ def test_dependency_arrows() -> None:
             if top == "meldtour":
                 target = our_module(name)
                 assert target is not None and layer_of(target) in {layer, BASE} | set(
-                    LAYERS[layer]) & set(PURE), where
+                    LAYERS[layer]
+                ) & set(PURE), where
             else:
                 assert top in stdlib | PURE[layer], (
                     f"{where}: the pure packages use the standard library (and their few "
-                    f"declared libraries) only")
+                    f"declared libraries) only"
+                )
 
 
 def test_nothing_imports_an_adapter() -> None:
@@ -199,4 +215,5 @@ def test_nothing_imports_an_adapter() -> None:
             continue
         for target in edges[module]:
             assert layer_of(target) not in ADAPTERS, (
-                f"{arrow(edges, module, target)}: imports the adapter {target}")
+                f"{arrow(edges, module, target)}: imports the adapter {target}"
+            )

@@ -29,15 +29,22 @@ def sql_imports(path: Path) -> list[str]:
 
 def test_the_check_sees_an_import_in_a_function(tmp_path: Path) -> None:
     source = tmp_path / "x.py"
-    source.write_text("def f() -> None:\n    from sqlalchemy import select\n"
-                      "    import alembic.command\n", encoding="utf-8")
+    source.write_text(
+        "def f() -> None:\n    from sqlalchemy import select\n    import alembic.command\n",
+        encoding="utf-8",
+    )
     assert sql_imports(source) == ["2: sqlalchemy", "3: alembic.command"]
     assert sql_imports(STORE / "db.py")  # the store does import them
 
 
 def test_no_module_outside_the_store_imports_sql() -> None:
-    bad = [f"{path.relative_to(SRC)}:{hit}"
-           for path in sorted(PACKAGE.rglob("*.py")) if STORE not in path.parents
-           for hit in sql_imports(path)]
-    assert not bad, ("SQL outside the store (move the query into a function of "
-                     "src/meldtour/store/):\n" + "\n".join("    " + b for b in bad))
+    bad = [
+        f"{path.relative_to(SRC)}:{hit}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if STORE not in path.parents
+        for hit in sql_imports(path)
+    ]
+    assert not bad, (
+        "SQL outside the store (move the query into a function of "
+        "src/meldtour/store/):\n" + "\n".join("    " + b for b in bad)
+    )

@@ -40,9 +40,11 @@ def test_readme_examples_run_as_written() -> None:
     bindir = str(Path(sys.executable).parent)
     for command, expected in cases:
         cmd = command.replace(".venv/bin/meldtour", f"{bindir}/meldtour")
-        result = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True,
-                                timeout=120, env=env)
+        result = subprocess.run(
+            ["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, timeout=120, env=env
+        )
         assert result.returncode == 0, f"{command}\n{result.stderr}"
         if expected is not None:
             assert _without_timing(json.loads(result.stdout)) == _without_timing(
-                json.loads(expected)), command
+                json.loads(expected)
+            ), command

@@ -62,14 +62,20 @@ def _compile(folder: Path, package: str, work: Path) -> tuple[Path, list[Path], 
     native.mkdir(parents=True)
     (native / "__init__.py").write_text(
         '"""The compiled copy of the solver (tools/build_solver.py)."""\n\n'
-        f'DIGEST = "{digest(folder)}"\n', encoding="utf-8")
+        f'DIGEST = "{digest(folder)}"\n',
+        encoding="utf-8",
+    )
     for name in SOURCES:
         shutil.copyfile(folder / name, native / name)
     rel = native.relative_to(work)
     paths = [str(rel / n) for n in ("__init__.py", *SOURCES)]
     (work / "setup.py").write_text(SETUP.format(paths=paths, group=package), encoding="utf-8")
-    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
-                   cwd=work, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+        cwd=work,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     built = sorted(native.glob("*.so"))
     libs = sorted(native.parent.glob(f"{native.name}__mypyc*.so"))
     if len(built) != 1 + len(SOURCES) or len(libs) != 1:
@@ -80,8 +86,11 @@ def _compile(folder: Path, package: str, work: Path) -> tuple[Path, list[Path], 
 def build() -> None:
     with tempfile.TemporaryDirectory(prefix="meldtour-native-") as tmp:
         work = Path(tmp)
-        shutil.copytree(ROOT / "src" / "meldtour", work / "meldtour",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so", NATIVE))
+        shutil.copytree(
+            ROOT / "src" / "meldtour",
+            work / "meldtour",
+            ignore=shutil.ignore_patterns("__pycache__", "*.so", NATIVE),
+        )
         _, built, libs = _compile(SOLVER, f"meldtour.solver.{NATIVE}", work)
         clean()
         (SOLVER / NATIVE).mkdir()
@@ -116,8 +125,9 @@ def main() -> int:
         build()
     except (OSError, RuntimeError, subprocess.CalledProcessError) as e:
         clean()
-        print(f"the solver's compiled core did not build ({e}); the pure solver runs",
-              file=sys.stderr)
+        print(
+            f"the solver's compiled core did not build ({e}); the pure solver runs", file=sys.stderr
+        )
         return 1
     print(f"built meldtour.solver._native in {time.perf_counter() - t0:.0f} s")
     return 0

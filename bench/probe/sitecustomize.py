@@ -87,23 +87,38 @@ def _count_cycles() -> None:
     kinds = _types(gc.garbage, 15)
     # Where the cycles' frames and coroutines were (file:function), and what the
     # LiveGames among them are held by.
-    frames = Counter(f"{os.path.basename(o.f_code.co_filename)}:{o.f_code.co_name}"
-                     for o in gc.garbage if type(o).__name__ == "frame")
-    coros = Counter(getattr(o, "__qualname__", "?") for o in gc.garbage
-                    if type(o).__name__ == "coroutine")
+    frames = Counter(
+        f"{os.path.basename(o.f_code.co_filename)}:{o.f_code.co_name}"
+        for o in gc.garbage
+        if type(o).__name__ == "frame"
+    )
+    coros = Counter(
+        getattr(o, "__qualname__", "?") for o in gc.garbage if type(o).__name__ == "coroutine"
+    )
     errors = Counter(type(o).__name__ for o in gc.garbage if isinstance(o, BaseException))
-    _cycles.update(frames=dict(frames.most_common(15)), coroutines=dict(coros.most_common(10)),
-                   exceptions=dict(errors.most_common(10)),
-                   games=sum(type(o).__name__ == "LiveGame" for o in gc.garbage))
+    _cycles.update(
+        frames=dict(frames.most_common(15)),
+        coroutines=dict(coros.most_common(10)),
+        exceptions=dict(errors.most_common(10)),
+        games=sum(type(o).__name__ == "LiveGame" for o in gc.garbage),
+    )
     gc.set_debug(0)
     gc.garbage.clear()
     gc.collect()
     every = gc.get_objects()
     rss = _rss_mib()
-    _passes.append({"at": round(time.time() - _FROM[0]), "found": found, "tracked": len(every),
-                    "blocks": sys.getallocatedblocks(), "rss_mib": rss,
-                    "rss_after_trim_mib": _trimmed(), "pymalloc": _pymalloc(),
-                    "types": _types(every, 25)})
+    _passes.append(
+        {
+            "at": round(time.time() - _FROM[0]),
+            "found": found,
+            "tracked": len(every),
+            "blocks": sys.getallocatedblocks(),
+            "rss_mib": rss,
+            "rss_after_trim_mib": _trimmed(),
+            "pymalloc": _pymalloc(),
+            "types": _types(every, 25),
+        }
+    )
     del every
     gc.freeze()
     _cycles.update(found=found, ms=round(1000 * took, 1), types=kinds)
@@ -132,10 +147,13 @@ def _pymalloc() -> dict[str, int]:
             os.close(saved)
         f.seek(0)
         text = f.read()
-    wanted = {"arenas allocated current": "arenas", "arenas highwater mark": "arenas_highwater",
-              "bytes in allocated blocks": "allocated_bytes",
-              "bytes in available blocks": "available_bytes",
-              "unused pools": "unused_pools"}
+    wanted = {
+        "arenas allocated current": "arenas",
+        "arenas highwater mark": "arenas_highwater",
+        "bytes in allocated blocks": "allocated_bytes",
+        "bytes in available blocks": "available_bytes",
+        "unused pools": "unused_pools",
+    }
     out: dict[str, int] = {}
     for line in text.splitlines():
         for label, key in wanted.items():
@@ -167,17 +185,30 @@ def _q(xs: list[float], q: float) -> float:
 def _dump() -> None:
     if not _OUT:
         return
-    out = {"lag_ms": {"n": len(_lag), "p50": 1000 * _q(_lag, 0.5), "p99": 1000 * _q(_lag, 0.99),
-                      "max": 1000 * max(_lag, default=0.0),
-                      "over_50": sum(x > 0.05 for x in _lag),
-                      "over_100": sum(x > 0.1 for x in _lag)}}
-    out["server_move_ms"] = {"n": len(_moves), "p50": 1000 * _q(_moves, 0.5),
-                             "p99": 1000 * _q(_moves, 0.99),
-                             "max": 1000 * max(_moves, default=0.0)}
+    out = {
+        "lag_ms": {
+            "n": len(_lag),
+            "p50": 1000 * _q(_lag, 0.5),
+            "p99": 1000 * _q(_lag, 0.99),
+            "max": 1000 * max(_lag, default=0.0),
+            "over_50": sum(x > 0.05 for x in _lag),
+            "over_100": sum(x > 0.1 for x in _lag),
+        }
+    }
+    out["server_move_ms"] = {
+        "n": len(_moves),
+        "p50": 1000 * _q(_moves, 0.5),
+        "p99": 1000 * _q(_moves, 0.99),
+        "max": 1000 * max(_moves, default=0.0),
+    }
     for gen in (0, 1, 2):
         xs = [d for g, d in _gc if g == gen]
-        out[f"gc{gen}_ms"] = {"n": len(xs), "total": 1000 * sum(xs), "p99": 1000 * _q(xs, 0.99),
-                              "max": 1000 * max(xs, default=0.0)}
+        out[f"gc{gen}_ms"] = {
+            "n": len(xs),
+            "total": 1000 * sum(xs),
+            "p99": 1000 * _q(xs, 0.99),
+            "max": 1000 * max(xs, default=0.0),
+        }
     out["census"] = _census
     out["cycles"] = _cycles
     out["passes"] = _passes

@@ -26,13 +26,15 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"sqlite:///{tmp_path_factory.mktemp('cli') / 'circuit.db'}"
     with upgraded(url) as store:
         for slug, day in (("spring", "2026-03-07"), ("autumn", "2026-10-03")):
-            uc.create_tournament(store, "busan-2015", who="d", seed=len(slug), slug=slug,
-                                 date=day)
+            uc.create_tournament(store, "busan-2015", who="d", seed=len(slug), slug=slug, date=day)
             # each found again in autumn by the birth year given (never by the name alone)
-            uc.register_players(store, slug, [uc.PlayerEntry(n, "general", birth_year=1980 + i)
-                                              for i, n in enumerate(NAMES)], who="d")
-            uc.check_in_players(store, slug, [], who="d", everyone_but=True,
-                                division="general")
+            uc.register_players(
+                store,
+                slug,
+                [uc.PlayerEntry(n, "general", birth_year=1980 + i) for i, n in enumerate(NAMES)],
+                who="d",
+            )
+            uc.check_in_players(store, slug, [], who="d", everyone_but=True, division="general")
             play_out(store, slug, "general", seed=len(slug))
     yield url
 
@@ -47,11 +49,40 @@ def run(db: str, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, s
 def test_ranking_define_count_and_read(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(db, capsys, "ranking", "--as-of", "2026-12-31", "--json")
     assert code == 0 and len(json.loads(out)) == len(NAMES)
-    code, out, _ = run(db, capsys, "ranking", "define", "krf", "--name", "KRF", "--best", "1",
-                       "--table", "100,50,25", "--half-life", "0", "--only-listed", "--json")
+    code, out, _ = run(
+        db,
+        capsys,
+        "ranking",
+        "define",
+        "krf",
+        "--name",
+        "KRF",
+        "--best",
+        "1",
+        "--table",
+        "100,50,25",
+        "--half-life",
+        "0",
+        "--only-listed",
+        "--json",
+    )
     assert code == 0 and json.loads(out)["config"]["table"] == [100.0, 50.0, 25.0]
-    assert run(db, capsys, "ranking", "count", "krf", "-t", "spring", "-d", "general",
-               "--level", "regional")[0] == 0
+    assert (
+        run(
+            db,
+            capsys,
+            "ranking",
+            "count",
+            "krf",
+            "-t",
+            "spring",
+            "-d",
+            "general",
+            "--level",
+            "regional",
+        )[0]
+        == 0
+    )
     code, out, _ = run(db, capsys, "ranking", "--ranking", "krf", "--json")
     lines = json.loads(out)
     assert [x["points"] for x in lines[:3]] == [50.0, 25.0, 12.5]  # × regional 0.5
@@ -63,13 +94,14 @@ def test_ranking_define_count_and_read(db: str, capsys: pytest.CaptureFixture[st
     assert run(db, capsys, "ranking", "define", "club")[0] == 0
     code, _, err = run(db, capsys, "ranking", "--json")
     assert code == 1 and "several rankings" in err
-    for argv, said in ((["ranking", "--ranking", "nope"], "no ranking 'nope'"),
-                       (["ranking", "--ranking", "krf", "--as-of", "soon"], "YYYY-MM-DD"),
-                       (["ranking", "define", "Bad Key"], "letters, digits"),
-                       (["ranking", "define", "x", "--best", "0"], "at least one result"),
-                       (["ranking", "define", "x", "--weight", "world=lots"], "a number"),
-                       (["ranking", "count", "krf", "-t", "spring", "-d", "nope"],
-                        "no division 'nope'")):
+    for argv, said in (
+        (["ranking", "--ranking", "nope"], "no ranking 'nope'"),
+        (["ranking", "--ranking", "krf", "--as-of", "soon"], "YYYY-MM-DD"),
+        (["ranking", "define", "Bad Key"], "letters, digits"),
+        (["ranking", "define", "x", "--best", "0"], "at least one result"),
+        (["ranking", "define", "x", "--weight", "world=lots"], "a number"),
+        (["ranking", "count", "krf", "-t", "spring", "-d", "nope"], "no division 'nope'"),
+    ):
         code, _, err = run(db, capsys, *argv)
         assert code == 1 and said in err, (argv, err)
 
@@ -85,10 +117,11 @@ def test_rating_best_first(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     mine = json.loads(out)
     assert code == 0 and [r["pool"] for r in mine] == [rated["pool"]]
     assert [h["event"] for h in mine[0]["history"]] == ["spring/general", "autumn/general"]
-    for argv, said in ((["rating", "--pool", "nope"], "no rating pool 'nope'"),
-                       (["rating", "--as-of", "soon"], "YYYY-MM-DD"),
-                       (["rating", "pool", "Bad Pool", "-t", "spring", "-d", "general"],
-                        "letters, digits")):
+    for argv, said in (
+        (["rating", "--pool", "nope"], "no rating pool 'nope'"),
+        (["rating", "--as-of", "soon"], "YYYY-MM-DD"),
+        (["rating", "pool", "Bad Pool", "-t", "spring", "-d", "general"], "letters, digits"),
+    ):
         code, _, err = run(db, capsys, *argv)
         assert code == 1 and said in err, (argv, err)
 
@@ -98,8 +131,22 @@ def test_people_commands(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     kims = json.loads(out)
     assert code == 0 and len(kims) == 2
     a, b = kims[0]["person"], kims[1]["person"]
-    assert run(db, capsys, "people", "set", str(b), "--member", "KRF-9", "--birth-year",
-               "1999", "--contact", "kim@example.org")[0] == 0
+    assert (
+        run(
+            db,
+            capsys,
+            "people",
+            "set",
+            str(b),
+            "--member",
+            "KRF-9",
+            "--birth-year",
+            "1999",
+            "--contact",
+            "kim@example.org",
+        )[0]
+        == 0
+    )
     code, out, _ = run(db, capsys, "people", "candidates", "-t", "autumn", "1", "--json")
     found = json.loads(out)
     assert found["registration"]["person"] == a and "contact" not in found["registration"]
@@ -112,18 +159,50 @@ def test_people_commands(db: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1 and "no person" in err
     code, _, err = run(db, capsys, "people", "set", str(a), "--member", "KRF-9")
     assert code == 1 and "belongs to" in err
-    code, _, err = run(db, capsys, "people", "split", str(a), "--tournament", "spring",
-                       "--tournament", "autumn", "--why", "x")
+    code, _, err = run(
+        db,
+        capsys,
+        "people",
+        "split",
+        str(a),
+        "--tournament",
+        "spring",
+        "--tournament",
+        "autumn",
+        "--why",
+        "x",
+    )
     assert code == 1 and "at least one registration" in err
-    code, out, _ = run(db, capsys, "people", "split", str(a), "--tournament", "autumn",
-                       "--why", "a different 김민지", "--json")
+    code, out, _ = run(
+        db,
+        capsys,
+        "people",
+        "split",
+        str(a),
+        "--tournament",
+        "autumn",
+        "--why",
+        "a different 김민지",
+        "--json",
+    )
     new = json.loads(out)["person"]["person"]
     code, _, err = run(db, capsys, "people", "merge", str(b), str(new), "--why", "x")
     assert code == 1 and "both played in autumn" in err  # b is autumn's other 김민지
-    code, out, _ = run(db, capsys, "people", "merge", str(a), str(new), "--why",
-                       "the split was a mistake", "--json")
-    assert code == 0 and [t["tournament"] for t in json.loads(out)["person"]["tournaments"]
-                          ] == ["spring", "autumn"]
+    code, out, _ = run(
+        db,
+        capsys,
+        "people",
+        "merge",
+        str(a),
+        str(new),
+        "--why",
+        "the split was a mistake",
+        "--json",
+    )
+    assert code == 0 and [t["tournament"] for t in json.loads(out)["person"]["tournaments"]] == [
+        "spring",
+        "autumn",
+    ]
     code, out, _ = run(db, capsys, "people", "show", str(b))
     assert code == 0 and "KRF-9" in out
     store = open_store(db)
@@ -136,35 +215,78 @@ def test_people_commands(db: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_qualify_commands(db: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, _ = run(db, capsys, "qualify", "grant", "sel", "-t", "spring", "-d", "general",
-                       "--seats", "2", "--label", "2018 Korean selection", "--json")
+    code, out, _ = run(
+        db,
+        capsys,
+        "qualify",
+        "grant",
+        "sel",
+        "-t",
+        "spring",
+        "-d",
+        "general",
+        "--seats",
+        "2",
+        "--label",
+        "2018 Korean selection",
+        "--json",
+    )
     holders = json.loads(out)
     assert code == 0 and [h["status"] for h in holders] == ["holds", "holds", "next"]
     first = holders[0]
     store = open_store(db)
     try:
-        number = next(n for n, r in uc.registrations_by_number(store, "spring").items()
-                      if r.player_id == first["person"])
+        number = next(
+            n
+            for n, r in uc.registrations_by_number(store, "spring").items()
+            if r.player_id == first["person"]
+        )
     finally:
         store.close()
-    code, out, _ = run(db, capsys, "qualify", "decline", "sel", "-t", "spring", str(number),
-                       "--why", "abroad", "--json")
+    code, out, _ = run(
+        db,
+        capsys,
+        "qualify",
+        "decline",
+        "sel",
+        "-t",
+        "spring",
+        str(number),
+        "--why",
+        "abroad",
+        "--json",
+    )
     assert [h["status"] for h in json.loads(out)] == ["declined", "holds", "holds", "next"]
     code, _, err = run(db, capsys, "qualify", "decline", "sel", "-t", "spring", str(number))
     assert code == 1 and "does not hold 2018 Korean selection" in err
-    code, _, err = run(db, capsys, "qualify", "grant", "x", "-t", "spring", "-d", "general",
-                       "--seats", "0")
+    code, _, err = run(
+        db, capsys, "qualify", "grant", "x", "-t", "spring", "-d", "general", "--seats", "0"
+    )
     assert code == 1 and "1 or more" in err
-    assert run(db, capsys, "tournament", "new", "--template", "busan-2015", "--slug",
-               "selection")[0] == 0
-    code, out, _ = run(db, capsys, "qualify", "quota", "sel", "-t", "selection", "-d",
-                       "general", "--seats", "2", "--json")
+    assert (
+        run(db, capsys, "tournament", "new", "--template", "busan-2015", "--slug", "selection")[0]
+        == 0
+    )
+    code, out, _ = run(
+        db,
+        capsys,
+        "qualify",
+        "quota",
+        "sel",
+        "-t",
+        "selection",
+        "-d",
+        "general",
+        "--seats",
+        "2",
+        "--json",
+    )
     seats = json.loads(out)
     assert seats[0]["seats"] == 2 and seats[0]["taken"] == 0
-    (tmp_path / "p.csv").write_text("name,division\n" + "아무개,general\n",
-                                    encoding="utf-8")
-    code, _, err = run(db, capsys, "tournament", "-t", "selection", "players", "import",
-                       str(tmp_path / "p.csv"))
+    (tmp_path / "p.csv").write_text("name,division\n" + "아무개,general\n", encoding="utf-8")
+    code, _, err = run(
+        db, capsys, "tournament", "-t", "selection", "players", "import", str(tmp_path / "p.csv")
+    )
     assert code == 1 and "by qualification only" in err
     code, out, _ = run(db, capsys, "qualify", "list", "sel")
     assert code == 0 and "declined" in out

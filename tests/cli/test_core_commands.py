@@ -9,8 +9,13 @@ from pathlib import Path
 
 
 def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "meldtour", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "meldtour", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def lines(out: str) -> list[dict[str, object]]:
@@ -18,13 +23,34 @@ def lines(out: str) -> list[dict[str, object]]:
 
 
 def test_check_answers_one_line_per_input_line() -> None:
-    inp = "\n".join(json.dumps(x) for x in [
-        {"board": [], "rack": ["k8", "r8", "o8", "b8"], "melded": False,
-         "play": [["k8", "r8", "o8", "b8"]]},
-        {"board": [], "rack": ["k8", "r8", "o8"], "melded": False, "play": [["k8", "r8", "o8"]]},
-        {"board": [["r4", "r5", "r6", "r7", "r8"]], "rack": ["r6"], "melded": True,
-         "play": [["r4", "r5", "r6"], ["r6", "r7", "r8"]]},
-    ]) + "\nnot json\n" + json.dumps({"board": [], "rack": ["z3"], "play": []}) + "\n"
+    inp = (
+        "\n".join(
+            json.dumps(x)
+            for x in [
+                {
+                    "board": [],
+                    "rack": ["k8", "r8", "o8", "b8"],
+                    "melded": False,
+                    "play": [["k8", "r8", "o8", "b8"]],
+                },
+                {
+                    "board": [],
+                    "rack": ["k8", "r8", "o8"],
+                    "melded": False,
+                    "play": [["k8", "r8", "o8"]],
+                },
+                {
+                    "board": [["r4", "r5", "r6", "r7", "r8"]],
+                    "rack": ["r6"],
+                    "melded": True,
+                    "play": [["r4", "r5", "r6"], ["r6", "r7", "r8"]],
+                },
+            ]
+        )
+        + "\nnot json\n"
+        + json.dumps({"board": [], "rack": ["z3"], "play": []})
+        + "\n"
+    )
     result = run(["check", "--rules", "krc-2015"], inp)
     assert result.returncode == 0
     out = lines(result.stdout)
@@ -36,12 +62,35 @@ def test_check_answers_one_line_per_input_line() -> None:
 
 
 def test_score_contract() -> None:
-    inp = json.dumps({"racks": [["k10"], ["r5", "r10"], ["b9", "b12", "b12"],
-                                ["o10", "o10", "k10", "b10"]],
-                      "winner": None, "melded": [True] * 4, "could_meld": [False] * 4,
-                      "first": 0}) + "\n"
-    inp += json.dumps({"racks": [[], ["J"]], "winner": 0, "melded": [True, True],
-                       "could_meld": [False, False], "first": 1}) + "\n"
+    inp = (
+        json.dumps(
+            {
+                "racks": [
+                    ["k10"],
+                    ["r5", "r10"],
+                    ["b9", "b12", "b12"],
+                    ["o10", "o10", "k10", "b10"],
+                ],
+                "winner": None,
+                "melded": [True] * 4,
+                "could_meld": [False] * 4,
+                "first": 0,
+            }
+        )
+        + "\n"
+    )
+    inp += (
+        json.dumps(
+            {
+                "racks": [[], ["J"]],
+                "winner": 0,
+                "melded": [True, True],
+                "could_meld": [False, False],
+                "first": 1,
+            }
+        )
+        + "\n"
+    )
     inp += json.dumps({"racks": [["k1"], ["k2"]], "winner": 0}) + "\n"
     out = lines(run(["score", "--rules", "japan"], inp).stdout)
     assert out[0] == {"scores": [58, -5, -23, -30], "winner": 0}
@@ -64,17 +113,26 @@ def test_rules_accept_a_house_rules_file(tmp_path: Path) -> None:
 
 
 def test_replay_prints_the_position_and_names_a_refused_move(tmp_path: Path) -> None:
-    record = {"rules": "krc-2015", "players": ["A", "B"], "seed": 1,
-              "deal": {"racks": [["k10", "k11", "k12"], ["b1", "b2"]],
-                       "pool": ["o5", "o6"], "first": 0},
-              "moves": [{"seat": 0, "action": "play", "board": [["k10", "k11", "k12"]]}]}
+    record = {
+        "rules": "krc-2015",
+        "players": ["A", "B"],
+        "seed": 1,
+        "deal": {"racks": [["k10", "k11", "k12"], ["b1", "b2"]], "pool": ["o5", "o6"], "first": 0},
+        "moves": [{"seat": 0, "action": "play", "board": [["k10", "k11", "k12"]]}],
+    }
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     result = run(["replay", str(path)])
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
-        "board": [["k10", "k11", "k12"]], "racks": [[], ["b1", "b2"]], "pool_left": 2,
-        "penalties": [0, 0], "scores": [100, -100], "winner": 0, "end": "out"}
+        "board": [["k10", "k11", "k12"]],
+        "racks": [[], ["b1", "b2"]],
+        "pool_left": 2,
+        "penalties": [0, 0],
+        "scores": [100, -100],
+        "winner": 0,
+        "end": "out",
+    }
     record["moves"].append({"seat": 1, "action": "draw"})
     path.write_text(json.dumps(record), encoding="utf-8")
     result = run(["replay", str(path)])
@@ -90,8 +148,12 @@ def test_replay_of_a_whole_self_played_game(tmp_path: Path) -> None:
     from meldtour.players.trivial import TrivialPlayer
     from meldtour.solver import finder
 
-    state = play_game(find_rules("korea-official"),
-                      [TrivialPlayer(f"T{i}", finder) for i in range(4)], 5, finder=finder)
+    state = play_game(
+        find_rules("korea-official"),
+        [TrivialPlayer(f"T{i}", finder) for i in range(4)],
+        5,
+        finder=finder,
+    )
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record_of(state)), encoding="utf-8")
     result = run(["replay", str(path)])

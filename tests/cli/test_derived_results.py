@@ -21,22 +21,44 @@ from meldtour.tournament import final_ranking
 from ..circuit_play import play_out
 from ..store.backends import upgraded
 
-NAMES = ["박서준", "김민지", "이서연", "최하은", "정도윤", "강서연", "조민준", "윤지우",
-         "장하준", "임수아", "한지민", "오예준"]
+NAMES = [
+    "박서준",
+    "김민지",
+    "이서연",
+    "최하은",
+    "정도윤",
+    "강서연",
+    "조민준",
+    "윤지우",
+    "장하준",
+    "임수아",
+    "한지민",
+    "오예준",
+]
 
 
 @pytest.fixture
 def club(tmp_path: Path) -> Iterator[tuple[str, object]]:
     url = f"sqlite:///{tmp_path / 'club.db'}"
     with upgraded(url) as store:
-        uc.create_tournament(store, "club-night", who="d", seed=4, slug="club4",
-                             date="2026-11-04")
-        uc.register_players(store, "club4", [uc.PlayerEntry(n, "club", birth_year=1980 + i)
-                                             for i, n in enumerate(NAMES)], who="d")
+        uc.create_tournament(store, "club-night", who="d", seed=4, slug="club4", date="2026-11-04")
+        uc.register_players(
+            store,
+            "club4",
+            [uc.PlayerEntry(n, "club", birth_year=1980 + i) for i, n in enumerate(NAMES)],
+            who="d",
+        )
         uc.check_in_players(store, "club4", [], who="d", everyone_but=True, division="club")
         play_out(store, "club4", "club", seed=4)
-        cc.grant_qualification(store, "club4", "club", "sel27", label="Selection 2027",
-                               seats=3, who=cc.Acting.operator("d"))
+        cc.grant_qualification(
+            store,
+            "club4",
+            "club",
+            "sel27",
+            label="Selection 2027",
+            seats=3,
+            who=cc.Acting.operator("d"),
+        )
         yield url, store
 
 
@@ -70,7 +92,8 @@ def _third_drops(store: object, tmp_path: Path) -> tuple[int, int, Path]:
 
 
 def test_a_correction_after_the_awards_warns_then_awards_again(
-        club: tuple[str, object], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    club: tuple[str, object], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     url, store = club
     code, out, _ = run(url, capsys, "tournament", "awards", "--json")
     assert code == 0
@@ -78,13 +101,24 @@ def test_a_correction_after_the_awards_warns_then_awards_again(
     third, rnd, fix = _third_drops(store, tmp_path)
     assert before[2]["player"] == third
     t = uc.read(store, "club4")  # type: ignore[arg-type]
-    table = next(x for x in t.division("club").stages[-1].rounds[-1].tables
-                 if third in x.players).number
+    table = next(
+        x for x in t.division("club").stages[-1].rounds[-1].tables if third in x.players
+    ).number
     ranking_before = cc.ranking_table(store)  # type: ignore[arg-type]
 
     # without confirmation: refused with what changes, nothing saved
-    code, _, err = run(url, capsys, "tournament", "sheet", "enter", str(rnd), str(table),
-                       str(fix), "--why", "the table's sheet was read wrong")
+    code, _, err = run(
+        url,
+        capsys,
+        "tournament",
+        "sheet",
+        "enter",
+        str(rnd),
+        str(table),
+        str(fix),
+        "--why",
+        "the table's sheet was read wrong",
+    )
     assert code == 1
     assert f"place: {t.name_of(third)} (#{third}) 3rd →" in err
     assert "prize 3:" in err and "ranking club:" in err
@@ -92,8 +126,19 @@ def test_a_correction_after_the_awards_warns_then_awards_again(
     assert json.loads(run(url, capsys, "tournament", "awards", "--json")[1]) == before
     assert cc.ranking_table(store).lines == ranking_before.lines  # type: ignore[arg-type]
 
-    code, out, _ = run(url, capsys, "tournament", "sheet", "enter", str(rnd), str(table),
-                       str(fix), "--why", "the table's sheet was read wrong", "--reaward")
+    code, out, _ = run(
+        url,
+        capsys,
+        "tournament",
+        "sheet",
+        "enter",
+        str(rnd),
+        str(table),
+        str(fix),
+        "--why",
+        "the table's sheet was read wrong",
+        "--reaward",
+    )
     assert code == 0 and "awarded again: club4/club" in out
     t = uc.read(store, "club4")  # type: ignore[arg-type]
     now = final_ranking(t, "club")
@@ -114,11 +159,17 @@ def test_a_correction_after_the_awards_warns_then_awards_again(
     page = cc.person_page(store, pid)  # type: ignore[arg-type]
     assert page is not None and page.person.entries[0].place == place
     assert page.person.entries[0].field == len(NAMES)
-    line = next(x for x in cc.ranking_table(store).lines  # type: ignore[arg-type]
-                if x.person == pid)
+    line = next(
+        x
+        for x in cc.ranking_table(store).lines  # type: ignore[arg-type]
+        if x.person == pid
+    )
     assert line.events[0].place == place
-    held = [h.number for h in cc.holders(store, "sel27")  # type: ignore[arg-type]
-            if h.status == "holds"]
+    held = [
+        h.number
+        for h in cc.holders(store, "sel27")  # type: ignore[arg-type]
+        if h.status == "holds"
+    ]
     assert held == [p.player for p in now[:3]] and third not in held
     # the rating is derived from the sheets as they are now: the person is rated
     table = cc.rating_table(store)  # type: ignore[arg-type]
@@ -132,38 +183,65 @@ def test_a_correction_after_the_awards_warns_then_awards_again(
 
 
 def test_a_changed_seat_is_flagged_to_the_event_it_leads_to(
-        club: tuple[str, object], tmp_path: Path) -> None:
+    club: tuple[str, object], tmp_path: Path
+) -> None:
     _url, store = club
-    uc.create_tournament(store, "japan-championship", who="d", slug="sel27",  # type: ignore[arg-type]
-                         date="2027-02-01")
+    uc.create_tournament(
+        store,
+        "japan-championship",
+        who="d",
+        slug="sel27",  # type: ignore[arg-type]
+        date="2027-02-01",
+    )
     cc.set_quota(store, "sel27", "open", "sel27", 3, who=cc.Acting.operator("d"))  # type: ignore[arg-type]
     third, rnd, fix = _third_drops(store, tmp_path)
     t = uc.read(store, "club4")  # type: ignore[arg-type]
-    table = next(x for x in t.division("club").stages[-1].rounds[-1].tables
-                 if third in x.players)
+    table = next(x for x in t.division("club").stages[-1].rounds[-1].tables if third in x.players)
     games = []
     with fix.open(encoding="utf-8") as f:
         got: dict[int, dict[int, tuple[int, bool]]] = {}
         for r in csv.DictReader(f):
-            got.setdefault(int(r["game"]), {})[int(r["player"])] = (int(r["points"]),
-                                                                  r["winner"] == "1")
+            got.setdefault(int(r["game"]), {})[int(r["player"])] = (
+                int(r["points"]),
+                r["winner"] == "1",
+            )
     for g, line in sorted(got.items()):
         pts = tuple(line[p][0] for p in table.players)
         win = next(i for i, p in enumerate(table.players, 1) if line[p][1])
         games.append(uc.GameEntry(g, pts, (0,) * len(pts), win))
     with pytest.raises(derived.AwardsWouldChange) as refused:
-        uc.enter_sheet(store, "club4", "club", rnd, table.number, games,  # type: ignore[arg-type]
-                       who="d", why="fix")
+        uc.enter_sheet(
+            store,
+            "club4",
+            "club",
+            rnd,
+            table.number,
+            games,  # type: ignore[arg-type]
+            who="d",
+            why="fix",
+        )
     seen = refused.value.reaward
     assert seen is not None and seen.seats and seen.seats[0].leads_to == ("sel27/open",)
-    out = uc.enter_sheet(store, "club4", "club", rnd, table.number, games,  # type: ignore[arg-type]
-                         who="d", why="fix", reaward=True)
+    out = uc.enter_sheet(
+        store,
+        "club4",
+        "club",
+        rnd,
+        table.number,
+        games,  # type: ignore[arg-type]
+        who="d",
+        why="fix",
+        reaward=True,
+    )
     assert out.reawards and out.reawards[0].seats
     with store.reading() as s:  # type: ignore[attr-defined]
         from meldtour.store import audit
         from meldtour.store.repository import find_tournament
 
-        flagged = [a for a in audit.lines(s, find_tournament(s, "sel27").id)
-                   if a["action"] == "seat_holder_changed"]
+        flagged = [
+            a
+            for a in audit.lines(s, find_tournament(s, "sel27").id)
+            if a["action"] == "seat_holder_changed"
+        ]
     assert len(flagged) == 1 and flagged[0]["after"]["by"] == "club4/club"
     assert any(f"#{third}" in h for h in flagged[0]["before"]["holders"])

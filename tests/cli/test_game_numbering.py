@@ -42,7 +42,8 @@ def standings(capsys: pytest.CaptureFixture[str], path: Path, code: int = 0) -> 
 
 
 def test_games_numbered_across_the_stage_rank_as_numbered_per_seating(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     own = write(tmp_path / "own.csv", {r: [1, 2] for r in range(1, 5)})
     across = write(tmp_path / "across.csv", {r: [2 * r - 1, 2 * r] for r in range(1, 5)})
     mixed = write(tmp_path / "mixed.csv", {1: [1, 2], 2: [1, 2], 3: [5, 6], 4: [7, 8]})
@@ -52,37 +53,48 @@ def test_games_numbered_across_the_stage_rank_as_numbered_per_seating(
     assert json.loads(standings(capsys, mixed)) == want
 
 
-@pytest.mark.parametrize(("numbering", "said"), [
-    ({1: [1, 2], 2: [3, 4], 3: [3, 4]},
-     "line 18: round 3, table 1: games 3, 4 are numbered neither 1-2 (this seating) nor "
-     "5-6 (across the stage)"),
-    ({1: [1, 3]}, "line 2: round 1, table 1: games 1, 3 are not numbered one after another"),
-    ({1: [2, 3]}, "line 2: round 1, table 1: games 2, 3: a seating's games are numbered "
-                  "1-2"),
-])
-def test_only_what_is_ambiguous_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                           numbering: dict[int, list[int]],
-                                           said: str) -> None:
+@pytest.mark.parametrize(
+    ("numbering", "said"),
+    [
+        (
+            {1: [1, 2], 2: [3, 4], 3: [3, 4]},
+            "line 18: round 3, table 1: games 3, 4 are numbered neither 1-2 (this seating) nor "
+            "5-6 (across the stage)",
+        ),
+        ({1: [1, 3]}, "line 2: round 1, table 1: games 1, 3 are not numbered one after another"),
+        ({1: [2, 3]}, "line 2: round 1, table 1: games 2, 3: a seating's games are numbered 1-2"),
+    ],
+)
+def test_only_what_is_ambiguous_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], numbering: dict[int, list[int]], said: str
+) -> None:
     # a round's rows come after the rounds before: round 3's first row is line 2 + 16 = 18
     err = standings(capsys, write(tmp_path / "bad.csv", numbering), code=1)
     assert said in err, err
 
 
 def test_the_sheet_import_takes_the_stages_numbering(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     with database("sqlite", tmp_path) as url, upgraded(url) as store:
-        spec = usecases.DivisionSpec("d", "General", 8, "krc-2015",
-                                     (StageFormat("seatings", games=2, seatings=4),))
-        usecases.create_blank_tournament(store, who="x", name="Day", divisions=[spec],
-                                         slug="day")
-        usecases.register_players(store, "day", [usecases.PlayerEntry(p, "d")
-                                                 for p in PLAYERS], who="x")
-        usecases.check_in_players(store, "day", [], everyone_but=True, division="d",
-                                  who="x")
+        spec = usecases.DivisionSpec(
+            "d", "General", 8, "krc-2015", (StageFormat("seatings", games=2, seatings=4),)
+        )
+        usecases.create_blank_tournament(store, who="x", name="Day", divisions=[spec], slug="day")
+        usecases.register_players(
+            store, "day", [usecases.PlayerEntry(p, "d") for p in PLAYERS], who="x"
+        )
+        usecases.check_in_players(store, "day", [], everyone_but=True, division="d", who="x")
         usecases.seat(store, "day", "d", None, who="x")
-        usecases.enter_sheet(store, "day", "d", 1, 1, [
-            usecases.GameEntry(g, (30, -10, -10, -10), None, 1) for g in (1, 2)], who="x")
+        usecases.enter_sheet(
+            store,
+            "day",
+            "d",
+            1,
+            1,
+            [usecases.GameEntry(g, (30, -10, -10, -10), None, 1) for g in (1, 2)],
+            who="x",
+        )
         usecases.seat(store, "day", "d", None, who="x")
         monkeypatch.setenv("MELDTOUR_DATABASE_URL", url)
         monkeypatch.setenv("MELDTOUR_USER", "director")
@@ -100,15 +112,18 @@ def test_the_sheet_import_takes_the_stages_numbering(
         capsys.readouterr()
         assert main(["tournament", "sheet", "enter", "2", "1", str(bad)]) != 0
         err = capsys.readouterr()
-        assert "round 2, table 1: games 5 are numbered neither 1-2 (this seating) nor 3-4 " \
-               "(across the stage)" in err.out + err.err
+        assert (
+            "round 2, table 1: games 5 are numbered neither 1-2 (this seating) nor 3-4 "
+            "(across the stage)" in err.out + err.err
+        )
         assert main(["tournament", "sheet", "enter", "2", "1", str(sheet)]) == 0
         got = usecases.read(store, "day").division("d").stages[0].rounds[1].tables[0].sheet
         assert got.counted is not None and [g.points[0] for g in got.counted] == [30, 30]
 
 
 def test_a_sheets_problem_names_the_files_game_number(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path / "across.csv", {r: [2 * r - 1, 2 * r] for r in range(1, 4)})
     rows = path.read_text().splitlines()
     # round 3's game 6 (the sheet's game 2): a loser written as a plus

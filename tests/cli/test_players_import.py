@@ -21,11 +21,13 @@ def sqlite_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return url
 
 
-def test_an_xlsx_file_is_imported(sqlite_db: str, tmp_path: Path,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_xlsx_file_is_imported(
+    sqlite_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cli(capsys, "db", "upgrade")
-    cli(capsys, "tournament", "new", "--template", "busan-2015", "--slug", "busan",
-        "--locale", "ko")
+    cli(
+        capsys, "tournament", "new", "--template", "busan-2015", "--slug", "busan", "--locale", "ko"
+    )
     book = Workbook()
     book.active.append(["이름", "부", "가족", "세대"])
     book.active.append(["김민지", "general", "김", 1])
@@ -35,7 +37,9 @@ def test_an_xlsx_file_is_imported(sqlite_db: str, tmp_path: Path,
     assert cli_json(capsys, "tournament", "players", "import", str(path))["registered"] == 2  # type: ignore[index]
     players = cli_json(capsys, "tournament", "players", "list")
     assert [(p["name"], p["tags"], p["generation"]) for p in players] == [  # type: ignore[index, union-attr]
-        ("김민지", ["family:김"], 1), ("이서준", [], None)]
+        ("김민지", ["family:김"], 1),
+        ("이서준", [], None),
+    ]
     book.active.append(["박지호", "general", None, "셋"])
     book.save(path)
     err = cli(capsys, "tournament", "players", "import", str(path), code=1)

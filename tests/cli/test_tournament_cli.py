@@ -35,8 +35,9 @@ NO_SHOWS = ("G07", "G23", "G50")
 
 
 @pytest.fixture(params=BACKENDS)
-def db(request: pytest.FixtureRequest, tmp_path: Path,
-       monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def db(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
     with database(request.param, tmp_path) as url:
         monkeypatch.setenv("MELDTOUR_DATABASE_URL", url)
         monkeypatch.delenv("MELDTOUR_TOURNAMENT", raising=False)
@@ -92,32 +93,43 @@ def pure_busan() -> Tournament:
         for x in t.division("general").stages[-1].rounds[-1].tables:
             for g in range(1, len(x.sheet.games) + 1):
                 played = game_for(stage, x.number, g, len(x.players))
-                t = enter_table_game(t, "general", rnd, x.number, g, played.points,
-                                     who="ref").tournament
+                t = enter_table_game(
+                    t, "general", rnd, x.number, g, played.points, who="ref"
+                ).tournament
             t = submit_table(t, "general", rnd, x.number, who="ref").tournament
     return close_round(t, "general").tournament
 
 
 def test_the_busan_general_division_from_the_terminal(
-        db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert "meldtour db upgrade" in cli(capsys, "tournament", "list", code=1)
     cli(capsys, "db", "upgrade")
-    made = cli_json(capsys, "tournament", "new", "--template", "busan-2015", "--seed", "2015",
-                    "--slug", "busan")
-    assert made == {"slug": "busan", "name": "KRC 2015 Busan", "date": "2015-12-05",
-                    "seed": 2015, "divisions": ["general", "lower", "upper"]}
-    assert cli(capsys, "tournament", "new", "--template", "club-night", "--slug", "busan",
-               code=1) == ("meldtour tournament new: there is already a tournament 'busan': "
-                           "choose another --slug\n")
+    made = cli_json(
+        capsys, "tournament", "new", "--template", "busan-2015", "--seed", "2015", "--slug", "busan"
+    )
+    assert made == {
+        "slug": "busan",
+        "name": "KRC 2015 Busan",
+        "date": "2015-12-05",
+        "seed": 2015,
+        "divisions": ["general", "lower", "upper"],
+    }
+    assert cli(
+        capsys, "tournament", "new", "--template", "club-night", "--slug", "busan", code=1
+    ) == ("meldtour tournament new: there is already a tournament 'busan': choose another --slug\n")
 
     players = tmp_path / "players.csv"
-    players.write_text("name,division,tags\n" + "".join(
-        f"G{i:02d},general,{'family:kim' if i <= 3 else ''}\n" for i in range(1, 65)),
-        encoding="utf-8")
+    players.write_text(
+        "name,division,tags\n"
+        + "".join(f"G{i:02d},general,{'family:kim' if i <= 3 else ''}\n" for i in range(1, 65)),
+        encoding="utf-8",
+    )
     bad = tmp_path / "bad.csv"
     bad.write_text("name,division\nA,general\nB,seniors\n", encoding="utf-8")
-    assert "row 3: no division 'seniors'" in cli(capsys, "tournament", "players", "import",
-                                                 str(bad), code=1)
+    assert "row 3: no division 'seniors'" in cli(
+        capsys, "tournament", "players", "import", str(bad), code=1
+    )
     imported = cli_json(capsys, "tournament", "players", "import", str(players))
     assert imported["registered"] == 64 and imported["waitlisted"] == 0  # type: ignore[index]
     assert len(cli_json(capsys, "tournament", "players", "list")) == 64  # type: ignore[arg-type]
@@ -134,8 +146,9 @@ def test_the_busan_general_division_from_the_terminal(
         for x in tables:
             path = tmp_path / f"r{rnd}t{x['table']}.csv"
             write_sheet(path, [p["number"] for p in x["players"]], f"prelim{rnd}", x["table"], 4)
-            sheet = cli_json(capsys, "tournament", "sheet", "enter", str(rnd), str(x["table"]),
-                             str(path))
+            sheet = cli_json(
+                capsys, "tournament", "sheet", "enter", str(rnd), str(x["table"]), str(path)
+            )
             assert sheet["counted"] and sheet["problems"] == []  # type: ignore[index]
         if rnd == 1:
             text = cli(capsys, "tournament", "standings")
@@ -157,19 +170,28 @@ def test_the_busan_general_division_from_the_terminal(
     # the pure engine, given the same day, agrees
     pure = pure_busan()
     want = stage_standings(pure, "general", 1)
-    assert [(s["player"], s["wins"], s["points"], s["decided_by"])  # type: ignore[index]
-            for s in standings] == [(s.player, s.wins, s.points, s.decided_by) for s in want]  # type: ignore[union-attr]
+    assert [
+        (s["player"], s["wins"], s["points"], s["decided_by"])  # type: ignore[index]
+        for s in standings
+    ] == [(s.player, s.wins, s.points, s.decided_by) for s in want]  # type: ignore[union-attr]
     assert [p["player"] for p in ranking] == [  # type: ignore[index, union-attr]
-        p.player for p in final_ranking(pure, "general")]
+        p.player for p in final_ranking(pure, "general")
+    ]
     prelim = cli_json(capsys, "tournament", "standings", "--stage", "1")
     assert [s["player"] for s in prelim] == [  # type: ignore[index, union-attr]
-        s.player for s in stage_standings(pure, "general", 0)]
-    assert [(a["place"], a["player"]) for a in awards] == [  # type: ignore[index, union-attr]
-        (p.place, p.player) for p in final_ranking(pure, "general")[:4]]
+        s.player for s in stage_standings(pure, "general", 0)
+    ]
+    assert (
+        [(a["place"], a["player"]) for a in awards]
+        == [  # type: ignore[index, union-attr]
+            (p.place, p.player) for p in final_ranking(pure, "general")[:4]
+        ]
+    )
 
     cli(capsys, "tournament", "export", "--csv", str(tmp_path / "out"))
-    assert (tmp_path / "out" / "results-general.csv").read_text().count("\n") == \
-        1 + (13 * 4 + 3 * 3) * 8 + 4 * 3
+    assert (tmp_path / "out" / "results-general.csv").read_text().count("\n") == 1 + (
+        13 * 4 + 3 * 3
+    ) * 8 + 4 * 3
     awarded = (tmp_path / "out" / "awards.csv").read_text().splitlines()
     assert awarded[0] == "division,place,player,name" and len(awarded) == 5
 
@@ -182,7 +204,8 @@ def test_the_busan_general_division_from_the_terminal(
 
 
 def test_sheet_errors_name_the_line_and_drafts_are_kept(
-        db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cli(capsys, "db", "upgrade")
     cli(capsys, "tournament", "new", "--template", "club-night", "--slug", "club")
     players = tmp_path / "p.csv"
@@ -192,15 +215,21 @@ def test_sheet_errors_name_the_line_and_drafts_are_kept(
     seated = cli_json(capsys, "tournament", "seat", "1")
     seats = [p["number"] for p in seated["tables"][0]["players"]]  # type: ignore[index]
     wrong = tmp_path / "wrong.csv"
-    wrong.write_text("game,player,points,penalty\n" + "".join(
-        f"1,#{p},{v},\n" for p, v in zip(seats, (30, -10, -10, -9), strict=True)) + "".join(
-        f"2,#{p},{v},{'×' if k == 3 else ''}\n"
-        for k, (p, v) in enumerate(zip(seats, (20, -10, -5, -5), strict=True))),
-        encoding="utf-8")
-    out = json.loads(cli(capsys, "tournament", "sheet", "enter", "1", "1", str(wrong), "--json",
-                         code=1))
-    assert out["problems"] == [
-        "lines 2-5: table 1, game 1: the points add up to +1, not 0"], out["problems"]
+    wrong.write_text(
+        "game,player,points,penalty\n"
+        + "".join(f"1,#{p},{v},\n" for p, v in zip(seats, (30, -10, -10, -9), strict=True))
+        + "".join(
+            f"2,#{p},{v},{'×' if k == 3 else ''}\n"
+            for k, (p, v) in enumerate(zip(seats, (20, -10, -5, -5), strict=True))
+        ),
+        encoding="utf-8",
+    )
+    out = json.loads(
+        cli(capsys, "tournament", "sheet", "enter", "1", "1", str(wrong), "--json", code=1)
+    )
+    assert out["problems"] == ["lines 2-5: table 1, game 1: the points add up to +1, not 0"], out[
+        "problems"
+    ]
     shown = cli_json(capsys, "tournament", "sheet", "show", "1", "1")
     assert shown["status"] == "draft" and not shown["counted"]  # type: ignore[index]
     assert shown["games"][0]["points"] == [30, -10, -10, -9]  # type: ignore[index]
@@ -208,27 +237,31 @@ def test_sheet_errors_name_the_line_and_drafts_are_kept(
     # an old version with the same sheet is a resubmission (a double tap): nothing to
     # refuse; with another sheet it is refused, and what was typed is kept in a file
     stale = str(shown["version"] - 1)  # type: ignore[index]
-    cli(capsys, "tournament", "sheet", "enter", "1", "1", str(wrong), "--version", stale,
-        code=1)  # saved again as the same draft (its problems still said)
+    cli(
+        capsys, "tournament", "sheet", "enter", "1", "1", str(wrong), "--version", stale, code=1
+    )  # saved again as the same draft (its problems still said)
     other = tmp_path / "other.csv"
-    other.write_text(wrong.read_text(encoding="utf-8").replace(",30,", ",31,"),
-                     encoding="utf-8")
-    err = cli(capsys, "tournament", "sheet", "enter", "1", "1", str(other), "--version", stale,
-              code=1)
+    other.write_text(wrong.read_text(encoding="utf-8").replace(",30,", ",31,"), encoding="utf-8")
+    err = cli(
+        capsys, "tournament", "sheet", "enter", "1", "1", str(other), "--version", stale, code=1
+    )
     assert "another device" in err and (tmp_path / "unsaved-round1-table1.csv").exists()
     audit = cli_json(capsys, "tournament", "audit")
     assert any(a["action"] == "enter_sheet_conflict" for a in audit)  # type: ignore[union-attr, index]
 
 
-@pytest.mark.parametrize(("content", "words"), [
-    (b"name\n\xc0\xe9\n", "is not UTF-8 text"),
-    (b'name\n"Ann\nBo\nCy\n', "quote left open"),
-    (b"name\n" + b"x" * (10 * 1024 * 1024 - 100) + b"\n", "cannot be read"),
-    (b"name\n" + b"y" * 500 + b"\n", "at most 80"),
-])
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"name\n\xc0\xe9\n", "is not UTF-8 text"),
+        (b'name\n"Ann\nBo\nCy\n', "quote left open"),
+        (b"name\n" + b"x" * (10 * 1024 * 1024 - 100) + b"\n", "cannot be read"),
+        (b"name\n" + b"y" * 500 + b"\n", "at most 80"),
+    ],
+)
 def test_a_bad_players_file_is_refused_naming_why(
-        db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
-        words: str) -> None:
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, words: str
+) -> None:
     """Non-UTF-8, an unterminated quote (it merged the rest of the file into one player),
     a 10 MB field and an overlong name: refused in seconds with the reason, nothing
     registered, no traceback."""

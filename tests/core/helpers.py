@@ -18,8 +18,12 @@ def board(*melds: str) -> Board:
 
 
 def dealt(
-    rules: str | RuleSet, *racks: str, pool: str = "", first: int = 0,
-    board_melds: Board = (), melded: tuple[bool, ...] | None = None,
+    rules: str | RuleSet,
+    *racks: str,
+    pool: str = "",
+    first: int = 0,
+    board_melds: Board = (),
+    melded: tuple[bool, ...] | None = None,
 ) -> GameState:
     """A game from a hand-made deal (optionally with melds already on the table)."""
     rs = find_rules(rules) if isinstance(rules, str) else rules
@@ -29,7 +33,8 @@ def dealt(
         import dataclasses
 
         state = dataclasses.replace(
-            state, board=board_melds,
+            state,
+            board=board_melds,
             melded=melded if melded is not None else state.melded,
         )
     return state

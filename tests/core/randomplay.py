@@ -20,7 +20,7 @@ def random_move(state: GameState, rng: random.Random) -> Move:
     if roll < 0.06:
         return Pass(seat)
     if roll < 0.10:
-        return Draw(rng.randrange(state.seats))          # often out of turn
+        return Draw(rng.randrange(state.seats))  # often out of turn
     if roll < 0.30 and rack:
         # Scatter some rack tiles into the board or a new meld: usually illegal.
         k = rng.randint(1, min(4, len(rack)))
@@ -41,7 +41,7 @@ def random_move(state: GameState, rng: random.Random) -> Move:
             board[i] = Meld(m.tiles[1:])
         else:
             cut = rng.randint(1, max(1, len(m.tiles) - 1))
-            board[i:i + 1] = [Meld(m.tiles[:cut]), Meld(m.tiles[cut:])]
+            board[i : i + 1] = [Meld(m.tiles[:cut]), Meld(m.tiles[cut:])]
         return Play(seat, tuple(board)) if rng.random() < 0.7 else Draft(seat, tuple(board))
     if roll < 0.40:
         return Timeout(seat, None)

@@ -19,6 +19,7 @@ NAMES = ["Ann", "Bo", "Cy", "Di"]
 
 # ---------------------------------------------------------------- setup
 
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_new_game_deals_14_each_from_the_106(preset: str, players: int) -> None:
@@ -73,7 +74,7 @@ def test_seat_draw_under_standard_redraws_a_joker(seed: int) -> None:
         jokers = [s for s, t in draws if t == JOKER_CODE]
         if jokers:
             # A joker is drawn again: that seat appears in a later round.
-            later = {s for r in rounds[rounds.index(draws) + 1:] for s, _ in r}
+            later = {s for r in rounds[rounds.index(draws) + 1 :] for s, _ in r}
             assert set(jokers) <= later
 
 
@@ -87,6 +88,7 @@ def test_seat_draw_japan_orders_everyone_by_their_draw(seed: int) -> None:
 
 
 # ---------------------------------------------------------------- turns
+
 
 def test_draw_takes_the_front_of_the_pool_and_passes_the_turn() -> None:
     state = dealt("krc-2015", "k1", "k2", pool="r5 r6 r7")
@@ -140,12 +142,15 @@ def test_a_voluntary_draw_with_a_meld_on_the_rack_costs_200() -> None:
     state = apply(state, Draw(1)).state
     assert state.could_meld == (False, True)
     # Seat 0 then goes out: seat 1 never melded although it could have — −200.
-    state = apply(dataclasses.replace(state, racks=(rack("k3 k4 k5"), state.racks[1]),
-                                      melded=(True, False)), Play(0, board("k3 k4 k5"))).state
+    state = apply(
+        dataclasses.replace(state, racks=(rack("k3 k4 k5"), state.racks[1]), melded=(True, False)),
+        Play(0, board("k3 k4 k5")),
+    ).state
     assert state.end == "out" and state.scores == (200, -200)
 
 
 # ---------------------------------------------------------------- redeal
+
 
 def _seed_with_doubles(preset: str, need: int = 3) -> tuple[int, int]:
     rules = find_rules(preset)
@@ -197,6 +202,7 @@ def test_japan_redeal_on_own_first_turn_even_after_others_played() -> None:
 
 # ---------------------------------------------------------------- clock and failed turns
 
+
 def test_the_clock_is_the_engine_s() -> None:
     state = dealt("krc-2015", "k1 k2", "k3", pool="o1 o2 o3")
     state = dataclasses.replace(state, turn_started=100.0)
@@ -210,8 +216,14 @@ def test_the_clock_is_the_engine_s() -> None:
 
 
 def test_timeout_with_a_legal_draft_stands_as_the_play() -> None:
-    state = dealt("korea-official", "r7 k1", "k3", pool="o1 o2 o3", board_melds=board("r4 r5 r6"),
-                  melded=(True, True))
+    state = dealt(
+        "korea-official",
+        "r7 k1",
+        "k3",
+        pool="o1 o2 o3",
+        board_melds=board("r4 r5 r6"),
+        melded=(True, True),
+    )
     state = apply(state, Draft(0, board("r4 r5 r6 r7"))).state
     after = apply(state, Timeout(0)).state
     assert after.board == board("r4 r5 r6 r7") and after.racks[0] == rack("k1")
@@ -219,8 +231,14 @@ def test_timeout_with_a_legal_draft_stands_as_the_play() -> None:
 
 def test_001_keep_completed_example() -> None:
     # 4 tiles put down, 2 of them in a completed meld, 2 not: the 2 go back, draw 3.
-    state = dealt("korea-official", "r7 r8 k1 k2 b9", "k3", pool="o1 o2 o3 o4",
-                  board_melds=board("r4 r5 r6"), melded=(True, True))
+    state = dealt(
+        "korea-official",
+        "r7 r8 k1 k2 b9",
+        "k3",
+        pool="o1 o2 o3 o4",
+        board_melds=board("r4 r5 r6"),
+        melded=(True, True),
+    )
     after = apply(state, Timeout(0, board("r4 r5 r6 r7 r8", "k1 k2"))).state
     assert after.board == board("r4 r5 r6 r7 r8")
     assert sorted(after.racks[0]) == sorted(rack("k1 k2 b9 o1 o2 o3"))
@@ -228,8 +246,14 @@ def test_001_keep_completed_example() -> None:
 
 
 def test_keep_completed_reverts_when_a_board_tile_is_not_in_a_complete_meld() -> None:
-    state = dealt("krc-2015", "r7 k1", "k3", pool="o1 o2 o3 o4",
-                  board_melds=board("r4 r5 r6"), melded=(True, True))
+    state = dealt(
+        "krc-2015",
+        "r7 k1",
+        "k3",
+        pool="o1 o2 o3 o4",
+        board_melds=board("r4 r5 r6"),
+        melded=(True, True),
+    )
     after = apply(state, Timeout(0, board("r4 r5", "r6 r7"))).state
     assert after.board == board("r4 r5 r6")
     assert sorted(after.racks[0]) == sorted(rack("r7 k1 o1 o2 o3"))
@@ -246,28 +270,42 @@ def test_keep_completed_before_the_initial_meld_needs_30_of_your_own() -> None:
 
 
 def test_standard_revert_draws_3() -> None:
-    state = dealt("standard", "r7 r8 k1", "k3", pool="o1 o2 o3 o4",
-                  board_melds=board("r4 r5 r6"), melded=(True, True))
+    state = dealt(
+        "standard",
+        "r7 r8 k1",
+        "k3",
+        pool="o1 o2 o3 o4",
+        board_melds=board("r4 r5 r6"),
+        melded=(True, True),
+    )
     after = apply(state, Timeout(0, board("r4 r5 r6 r7 r8", "k1"))).state
     assert after.board == board("r4 r5 r6")
     assert sorted(after.racks[0]) == sorted(rack("r7 r8 k1 o1 o2 o3"))
 
 
 def test_japan_failed_turn_reverts_draws_1_and_costs_50() -> None:
-    state = dealt("japan", "r7 k1", "k3", pool="o1 o2 o3", board_melds=board("r4 r5 r6"),
-                  melded=(True, True))
+    state = dealt(
+        "japan", "r7 k1", "k3", pool="o1 o2 o3", board_melds=board("r4 r5 r6"), melded=(True, True)
+    )
     after = apply(state, Timeout(0, board("r4 r5 r6 r7", "k1"))).state
     assert after.board == board("r4 r5 r6") and after.racks[0] == rack("r7 k1 o1")
     assert after.penalties == (50, 0) and after.penalty_marks == (1, 0)
 
 
 def test_japan_penalises_an_illegal_end_of_turn_others_refuse_it() -> None:
-    japan = dealt("japan", "r7 k1", "k3", pool="o1 o2 o3", board_melds=board("r4 r5 r6"),
-                  melded=(True, True))
+    japan = dealt(
+        "japan", "r7 k1", "k3", pool="o1 o2 o3", board_melds=board("r4 r5 r6"), melded=(True, True)
+    )
     after = apply(japan, Play(0, board("r4 r5 r6", "r7 k1"))).state
     assert after.penalties == (50, 0) and after.current == 1
-    krc = dealt("krc-2015", "r7 k1", "k3", pool="o1 o2 o3", board_melds=board("r4 r5 r6"),
-                melded=(True, True))
+    krc = dealt(
+        "krc-2015",
+        "r7 k1",
+        "k3",
+        pool="o1 o2 o3",
+        board_melds=board("r4 r5 r6"),
+        melded=(True, True),
+    )
     with pytest.raises(IllegalMove, match="meld 2"):
         apply(krc, Play(0, board("r4 r5 r6", "r7 k1")))
     # A play that could not exist at a real table is refused under japan too.
@@ -276,15 +314,22 @@ def test_japan_penalises_an_illegal_end_of_turn_others_refuse_it() -> None:
 
 
 def test_a_penalty_larger_than_the_pool_takes_what_is_left() -> None:
-    state = dealt("standard", "r7 k1", "k3", pool="o1", board_melds=board("r4 r5 r6"),
-                  melded=(True, True))
+    state = dealt(
+        "standard", "r7 k1", "k3", pool="o1", board_melds=board("r4 r5 r6"), melded=(True, True)
+    )
     after = apply(state, Timeout(0, board("r4 r5 r6", "r7"))).state
     assert after.pool == () and after.last_taker == 0 and "o1" in map(str, after.racks[0])
 
 
 def test_a_draft_must_hold_only_board_and_rack_tiles() -> None:
-    state = dealt("krc-2015", "r7 k1", "k3", pool="o1 o2 o3", board_melds=board("r4 r5 r6"),
-                  melded=(True, True))
+    state = dealt(
+        "krc-2015",
+        "r7 k1",
+        "k3",
+        pool="o1 o2 o3",
+        board_melds=board("r4 r5 r6"),
+        melded=(True, True),
+    )
     with pytest.raises(IllegalMove, match="not on your rack"):
         apply(state, Draft(0, board("r4 r5 r6 r8")))
     with pytest.raises(IllegalMove, match="missing"):
@@ -292,6 +337,7 @@ def test_a_draft_must_hold_only_board_and_rack_tiles() -> None:
 
 
 # ---------------------------------------------------------------- the pool runs out
+
 
 def test_immediate_ends_when_the_last_tile_is_drawn() -> None:
     state = dealt("japan", "k1 k2", "k10 r10", "b5", pool="o1", melded=(True, True, True))
@@ -302,9 +348,8 @@ def test_immediate_ends_when_the_last_tile_is_drawn() -> None:
 
 
 def test_one_more_round_ends_with_the_player_who_took_the_last_tile() -> None:
-    state = dealt("korea-official", "k1 k2", "k10 r10", "b5", pool="o1",
-                  melded=(True, True, True))
-    state = apply(state, Draw(0)).state           # seat 0 takes the last tile
+    state = dealt("korea-official", "k1 k2", "k10 r10", "b5", pool="o1", melded=(True, True, True))
+    state = apply(state, Draw(0)).state  # seat 0 takes the last tile
     assert state.end is None and state.current == 1
     state = apply(state, Pass(1)).state
     state = apply(state, Pass(2)).state
@@ -316,20 +361,22 @@ def test_one_more_round_ends_with_the_player_who_took_the_last_tile() -> None:
 
 
 def test_continue_refuses_a_pass_while_a_play_exists_then_ends_blocked() -> None:
-    state = dealt("krc-2015", "r7 k1", "k3 b1", pool="o1", board_melds=board("r4 r5 r6"),
-                  melded=(True, True))
-    state = apply(state, Draw(0)).state           # pool empty now
+    state = dealt(
+        "krc-2015", "r7 k1", "k3 b1", pool="o1", board_melds=board("r4 r5 r6"), melded=(True, True)
+    )
+    state = apply(state, Draw(0)).state  # pool empty now
     with pytest.raises(IllegalMove, match="pool is not empty"):
         apply(dealt("krc-2015", "k1", "k2", pool="o1"), Pass(0))
-    state = apply(state, Pass(1)).state           # seat 1 truly cannot play: game over
+    state = apply(state, Pass(1)).state  # seat 1 truly cannot play: game over
     assert state.end == "blocked"
     # totals: seat 0 = 7 + 1 + 1 = 9, seat 1 = 3 + 1 = 4 → seat 1 wins by 5.
     assert state.winner == 1 and state.scores == (-5, 5)
 
 
 def test_continue_pass_refused_when_the_solver_finds_a_play() -> None:
-    state = dealt("krc-2015", "k1", "r7 b1", pool="o1", board_melds=board("r4 r5 r6"),
-                  melded=(True, True))
+    state = dealt(
+        "krc-2015", "k1", "r7 b1", pool="o1", board_melds=board("r4 r5 r6"), melded=(True, True)
+    )
     state = apply(state, Draw(0)).state
     with pytest.raises(IllegalMove, match="you can still play"):
         apply(state, Pass(1))
@@ -348,12 +395,24 @@ def test_a_group_read_in_another_order_is_the_same_meld_before_the_initial_meld(
     """Found by a differential run against an independent referee: [J,J,k1] is only a
     group where runs do not wrap, so [J,k1,J] leaves it untouched; [J,J,k7] read as
     [k7,J,J] is a run whose jokers stand for other tiles: still refused."""
-    state = dealt("krc-2015", "k10 k11 k12", "k3", pool="o1 o2 o3",
-                  board_melds=board("J J k1"), melded=(False, True))
+    state = dealt(
+        "krc-2015",
+        "k10 k11 k12",
+        "k3",
+        pool="o1 o2 o3",
+        board_melds=board("J J k1"),
+        melded=(False, True),
+    )
     after = apply(state, Play(0, board("J k1 J", "k10 k11 k12"))).state
     assert after.melded[0] and len(after.board) == 2
-    moved = dealt("krc-2015", "k10 k11 k12", "k3", pool="o1 o2 o3",
-                  board_melds=board("J J k7"), melded=(False, True))
+    moved = dealt(
+        "krc-2015",
+        "k10 k11 k12",
+        "k3",
+        pool="o1 o2 o3",
+        board_melds=board("J J k7"),
+        melded=(False, True),
+    )
     with pytest.raises(IllegalMove, match="initial meld"):
         apply(moved, Play(0, board("k7 J J", "k10 k11 k12")))
 
@@ -362,8 +421,14 @@ def test_keep_completed_keeps_melds_rearranged_from_the_board() -> None:
     """A time-out draft [k5,k6,k7] [k8,k9,k10] [b1] from the board [k5..k10]: the two
     complete melds stay as rearranged, b1 goes back, three are drawn (the board was put
     back to [k5..k10])."""
-    state = dealt("krc-2015", "b1 r3", "k3", pool="o1 o2 o3 o4",
-                  board_melds=board("k5 k6 k7 k8 k9 k10"), melded=(True, True))
+    state = dealt(
+        "krc-2015",
+        "b1 r3",
+        "k3",
+        pool="o1 o2 o3 o4",
+        board_melds=board("k5 k6 k7 k8 k9 k10"),
+        melded=(True, True),
+    )
     after = apply(state, Timeout(0, board("k5 k6 k7", "k8 k9 k10", "b1"))).state
     assert [str(m) for m in after.board] == ["[k5,k6,k7]", "[k8,k9,k10]"]
     assert sorted(map(str, after.racks[0])) == ["b1", "o1", "o2", "o3", "r3"]
@@ -375,12 +440,17 @@ def test_a_play_shares_the_melds_it_leaves_as_they_were() -> None:
     rules = find_rules("krc-2015")
     state = new_game(rules, ["A", "B"], 3).state
     seat = state.current
-    state = dataclasses.replace(state, board=parse_board([["r4", "r5", "r6"], ["k9", "r9", "b9"]]),
-                                melded=(True, True),
-                                racks=tuple(parse_tiles(["r7", "o1"]) if s == seat else r
-                                            for s, r in enumerate(state.racks)))
-    after = apply(state, Play(seat, parse_board([["r4", "r5", "r6", "r7"],
-                                                 ["k9", "r9", "b9"]]))).state
+    state = dataclasses.replace(
+        state,
+        board=parse_board([["r4", "r5", "r6"], ["k9", "r9", "b9"]]),
+        melded=(True, True),
+        racks=tuple(
+            parse_tiles(["r7", "o1"]) if s == seat else r for s, r in enumerate(state.racks)
+        ),
+    )
+    after = apply(
+        state, Play(seat, parse_board([["r4", "r5", "r6", "r7"], ["k9", "r9", "b9"]]))
+    ).state
     assert after.board[1] is state.board[1] and after.board[0] is not state.board[0]
     recorded = after.history[-1]
     assert isinstance(recorded, Play) and recorded.board == after.board

@@ -10,31 +10,48 @@ def m(text: str, kind: Kind | None = None) -> Meld:
     return Meld(Meld.of(*text.split()).tiles, kind)
 
 
-@pytest.mark.parametrize("text", [
-    "r4 r5 r6", "b9 b10 b11 b12", "k1 k2 k3", "o11 o12 o13",
-    "k8 r8 o8", "k8 r8 o8 b8", "b8 k8 r8",          # any colour order in a group
-    "J r5 r6", "r4 J r6", "r4 r5 J", "J J r6",      # jokers anywhere in a run
-    "k7 J b7", "k7 J J", "k7 r7 J o7",              # and in a group, even a group of four
-    "J r2 r3 r4", "r10 r11 r12 J",                  # runs that start or end with a joker
-    "k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 k11 k12 k13",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "r4 r5 r6",
+        "b9 b10 b11 b12",
+        "k1 k2 k3",
+        "o11 o12 o13",
+        "k8 r8 o8",
+        "k8 r8 o8 b8",
+        "b8 k8 r8",  # any colour order in a group
+        "J r5 r6",
+        "r4 J r6",
+        "r4 r5 J",
+        "J J r6",  # jokers anywhere in a run
+        "k7 J b7",
+        "k7 J J",
+        "k7 r7 J o7",  # and in a group, even a group of four
+        "J r2 r3 r4",
+        "r10 r11 r12 J",  # runs that start or end with a joker
+        "k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 k11 k12 k13",
+    ],
+)
 def test_valid_melds(text: str) -> None:
     assert m(text).is_valid(), m(text).why_invalid()
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ("r4 r5", "at least 3"),
-    ("k8 r8 k8", "each colour at most once"),        # a group with two tiles of one colour
-    ("k8 r8 o8 b8 J", "at most 4"),
-    ("b6 r7 o8 k9", "neither a run"),
-    ("r12 r13 r1", "nothing follows 13"),            # no 12-13-1
-    ("r12 r13 J J", "nothing follows 13"),
-    ("J r1 r2", "below 1"),
-    ("r6 r5 r4", "go up by one"),                    # a run goes up from left to right
-    ("r4 r6 r7", "go up by one"),
-    ("r4 J r7", "go up by one"),                     # jokers cannot be placed consistently
-    ("r4 b5 r6", "neither"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("r4 r5", "at least 3"),
+        ("k8 r8 k8", "each colour at most once"),  # a group with two tiles of one colour
+        ("k8 r8 o8 b8 J", "at most 4"),
+        ("b6 r7 o8 k9", "neither a run"),
+        ("r12 r13 r1", "nothing follows 13"),  # no 12-13-1
+        ("r12 r13 J J", "nothing follows 13"),
+        ("J r1 r2", "below 1"),
+        ("r6 r5 r4", "go up by one"),  # a run goes up from left to right
+        ("r4 r6 r7", "go up by one"),
+        ("r4 J r7", "go up by one"),  # jokers cannot be placed consistently
+        ("r4 b5 r6", "neither"),
+    ],
+)
 def test_invalid_melds_say_why(text: str, reason: str) -> None:
     why = m(text).why_invalid()
     assert why is not None and reason in why
@@ -56,9 +73,9 @@ def test_group_joker_may_be_either_missing_colour() -> None:
 def test_two_jokers_read_both_ways_and_count_the_larger() -> None:
     both = m("J J k7")
     assert {r.kind for r in both.readings()} == {Kind.RUN, Kind.GROUP}
-    assert both.value() == 21                        # group 7-7-7 beats run 5-6-7
-    assert m("J J k7", Kind.RUN).value() == 18       # unless the player says it is a run
-    assert m("k9 J J").value() == 30                 # run 9-10-11 beats group 27
+    assert both.value() == 21  # group 7-7-7 beats run 5-6-7
+    assert m("J J k7", Kind.RUN).value() == 18  # unless the player says it is a run
+    assert m("k9 J J").value() == 30  # run 9-10-11 beats group 27
 
 
 def test_a_declared_kind_that_does_not_fit_is_invalid() -> None:

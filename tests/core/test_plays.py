@@ -17,22 +17,28 @@ def initial(rack_text: str, *melds: str, on_table: tuple[str, ...] = ()) -> tupl
 
 
 # 001: 좋은 예 / 나쁜 예 (good and bad initial melds).
-@pytest.mark.parametrize("melds", [
-    ("k8 r8 o8 b8",),                       # 검정8, 빨강8, 주홍8, 파랑8
-    ("b6 b7 b8 b9",),                       # 파랑6, 파랑7, 파랑8, 파랑9
-    ("k7 r7 b7", "r4 r5 r6"),               # 검정7, 빨강7, 파랑7 + 빨강4, 빨강5, 빨강6
-    ("k9 k10 J",),                          # 자신이 가진 조커를 활용: 검정9, 검정10, 조커
-])
+@pytest.mark.parametrize(
+    "melds",
+    [
+        ("k8 r8 o8 b8",),  # 검정8, 빨강8, 주홍8, 파랑8
+        ("b6 b7 b8 b9",),  # 파랑6, 파랑7, 파랑8, 파랑9
+        ("k7 r7 b7", "r4 r5 r6"),  # 검정7, 빨강7, 파랑7 + 빨강4, 빨강5, 빨강6
+        ("k9 k10 J",),  # 자신이 가진 조커를 활용: 검정9, 검정10, 조커
+    ],
+)
 def test_001_initial_melds_that_pass(melds: tuple[str, ...]) -> None:
     tiles = " ".join(melds) + " r13 b1"
     assert initial(tiles, *melds) == (True, None)
 
 
-@pytest.mark.parametrize(("melds", "reason"), [
-    (("k8 r8 o8",), "worth 24"),                            # 24 < 30
-    (("b6 r7 o8 k9",), "neither a run"),                    # not a set
-    (("k4 r4 b4", "r1 r2 r3"), "worth 18"),                 # 12 + 6 = 18
-])
+@pytest.mark.parametrize(
+    ("melds", "reason"),
+    [
+        (("k8 r8 o8",), "worth 24"),  # 24 < 30
+        (("b6 r7 o8 k9",), "neither a run"),  # not a set
+        (("k4 r4 b4", "r1 r2 r3"), "worth 18"),  # 12 + 6 = 18
+    ],
+)
 def test_001_initial_melds_that_fail(melds: tuple[str, ...], reason: str) -> None:
     legal, why = initial(" ".join(melds), *melds)
     assert not legal and why is not None and reason in why
@@ -68,9 +74,9 @@ def play(before: tuple[str, ...], rack_text: str, after: tuple[str, ...]) -> boo
 
 # 002 §5: manipulation after the initial meld.
 def test_002_a_extend_runs() -> None:
-    play(("r1 r2 r3",), "r4", ("r1 r2 r3 r4",))                       # 1-2-3-(4)
-    play(("r3 r4 r5",), "r1 r2", ("r1 r2 r3 r4 r5",))                 # (1)-(2)-3-4-5
-    play(("r1 r2 r3", "r5 r6 r7"), "r4", ("r1 r2 r3 r4 r5 r6 r7",))   # 1-2-3-(4)-5-6-7
+    play(("r1 r2 r3",), "r4", ("r1 r2 r3 r4",))  # 1-2-3-(4)
+    play(("r3 r4 r5",), "r1 r2", ("r1 r2 r3 r4 r5",))  # (1)-(2)-3-4-5
+    play(("r1 r2 r3", "r5 r6 r7"), "r4", ("r1 r2 r3 r4 r5 r6 r7",))  # 1-2-3-(4)-5-6-7
 
 
 def test_002_b_add_a_colour_to_a_group() -> None:
@@ -106,8 +112,11 @@ def test_003_4_split_a_run() -> None:
 
 def test_003_5_combined_rearrangements() -> None:
     play(("o1 o2 o3 o4", "r1 k1 o1 b1"), "b1", ("o2 o3 o4", "k1 o1 b1", "o1 r1 b1"))
-    play(("o5 o6 o7", "r5 r6 r7", "k5 k6 k7 k8 k9"), "k10 b5",
-         ("k8 k9 k10", "o5 r5 k5 b5", "o6 r6 k6", "o7 r7 k7"))
+    play(
+        ("o5 o6 o7", "r5 r6 r7", "k5 k6 k7 k8 k9"),
+        "k10 b5",
+        ("k8 k9 k10", "o5 r5 k5 b5", "o6 r6 k6", "o7 r7 k7"),
+    )
 
 
 def test_003_6_move_a_joker_where_you_need_it() -> None:
@@ -124,22 +133,26 @@ def test_joker_retrieval_replace_needs_the_tile_it_stood_for() -> None:
     rules = KRC.replace(joker_retrieval="replace")
     v = check_play(board("r5 r6 r7 J"), rack("k2 k3"), board("r5 r6 r7", "k2 k3 J"), True, rules)
     assert not v.legal and v.reason is not None and "r8" in v.reason
-    ok = check_play(board("r5 r6 r7 J"), rack("r8 k2 k3"), board("r5 r6 r7 r8", "k2 k3 J"),
-                    True, rules)
+    ok = check_play(
+        board("r5 r6 r7 J"), rack("r8 k2 k3"), board("r5 r6 r7 r8", "k2 k3 J"), True, rules
+    )
     assert ok.legal, ok.reason
     # Moving a joker to another place where it plays the same role is not freeing it.
     same = check_play(board("r5 r6 J"), rack("r8"), board("r5 r6 J r8"), True, rules)
     assert same.legal, same.reason
 
 
-@pytest.mark.parametrize(("before", "rack_text", "after", "fault", "reason"), [
-    (("r4 r5 r6",), "r7", ("r4 r5 r7",), Fault.MALFORMED, "tile r6 was on the board"),
-    (("r4 r5 J",), "k1", ("r4 r5 r6",), Fault.MALFORMED, "tile r6 is not on your rack"),
-    (("r4 r5 J",), "r6 k9 k10", ("r4 r5 r6", "k9 k10"), Fault.MALFORMED, "joker"),
-    (("r4 r5 r6",), "r4", ("r4 r5 r6",), Fault.EMPTY, "no tile from your rack"),
-    (("r4 r5 r6",), "r7 r9", ("r4 r5 r6 r7", "r9"), Fault.ILLEGAL, "meld 2"),
-    (("r4 r5 r6",), "r7", ("r4 r5 r6 r7 r7",), Fault.MALFORMED, "2 × r7"),
-])
+@pytest.mark.parametrize(
+    ("before", "rack_text", "after", "fault", "reason"),
+    [
+        (("r4 r5 r6",), "r7", ("r4 r5 r7",), Fault.MALFORMED, "tile r6 was on the board"),
+        (("r4 r5 J",), "k1", ("r4 r5 r6",), Fault.MALFORMED, "tile r6 is not on your rack"),
+        (("r4 r5 J",), "r6 k9 k10", ("r4 r5 r6", "k9 k10"), Fault.MALFORMED, "joker"),
+        (("r4 r5 r6",), "r4", ("r4 r5 r6",), Fault.EMPTY, "no tile from your rack"),
+        (("r4 r5 r6",), "r7 r9", ("r4 r5 r6 r7", "r9"), Fault.ILLEGAL, "meld 2"),
+        (("r4 r5 r6",), "r7", ("r4 r5 r6 r7 r7",), Fault.MALFORMED, "2 × r7"),
+    ],
+)
 def test_illegal_plays_say_exactly_why(
     before: tuple[str, ...], rack_text: str, after: tuple[str, ...], fault: Fault, reason: str
 ) -> None:
@@ -159,4 +172,4 @@ def test_the_core_search_values_two_jokers_by_their_places() -> None:
 
     assert best_rack_melds(rack("k9 J J"))[0] == 30
     assert can_initial_meld(rack("k9 J J"), 30)
-    assert best_rack_melds(rack("J J k7"))[0] == 24   # laid as the run 7-8-9
+    assert best_rack_melds(rack("J J k7"))[0] == 24  # laid as the run 7-8-9

@@ -24,15 +24,17 @@ def racks_worth(*totals: int) -> list[tuple[Tile, ...]]:
 
 def test_004_example_points_measured_from_the_winner() -> None:
     # A 10, B 15, C 33, D 40 → A +58, B −5, C −23, D −30.
-    result = score_game(racks_worth(10, 15, 33, 40), None, [True] * 4, [False] * 4, 0,
-                        find_rules("japan"))
+    result = score_game(
+        racks_worth(10, 15, 33, 40), None, [True] * 4, [False] * 4, 0, find_rules("japan")
+    )
     assert result.scores == (58, -5, -23, -30) and result.winner == 0
 
 
 def test_001_example_with_d_48() -> None:
     # A 28, B 14, C 30, D 48 (the seed prints 34 but computes 48 − 14 = 34): B wins 64.
-    result = score_game(racks_worth(28, 14, 30, 48), None, [True] * 4, [False] * 4, 0,
-                        find_rules("korea-official"))
+    result = score_game(
+        racks_worth(28, 14, 30, 48), None, [True] * 4, [False] * 4, 0, find_rules("korea-official")
+    )
     assert result.winner == 1
     assert result.scores == (-14, 64, -16, -34)
 
@@ -45,8 +47,10 @@ def test_a_winner_who_goes_out_takes_the_sum_of_the_losers_racks() -> None:
     assert sum(result.scores) == 0
 
 
-@pytest.mark.parametrize(("preset", "penalty"), [
-    ("standard", 30), ("krc-2015", 50), ("korea-official", 100), ("japan", 50)])
+@pytest.mark.parametrize(
+    ("preset", "penalty"),
+    [("standard", 30), ("krc-2015", 50), ("korea-official", 100), ("japan", 50)],
+)
 def test_joker_left_on_a_rack_adds_the_preset_penalty(preset: str, penalty: int) -> None:
     rules = find_rules(preset)
     assert rack_total(rack("J k3"), True, False, rules) == penalty + 3
@@ -79,12 +83,20 @@ def test_fewest_tiles_tie_rule_option() -> None:
 
 def test_penalty_points_are_kept_apart_from_the_zero_sum_scores() -> None:
     rules = find_rules("japan")
-    result = score_game([rack(""), rack("k5")], 0, [True, True], [False, False], 0, rules,
-                        penalties=[0, 100])
+    result = score_game(
+        [rack(""), rack("k5")], 0, [True, True], [False, False], 0, rules, penalties=[0, 100]
+    )
     assert result.scores == (5, -5) and result.penalties == (0, -100)
     assert result.points == (5, -105)
-    counted = score_game([rack(""), rack("k5")], 0, [True, True], [False, False], 0,
-                         rules.replace(penalty_to_winner=True), penalties=[0, 100])
+    counted = score_game(
+        [rack(""), rack("k5")],
+        0,
+        [True, True],
+        [False, False],
+        0,
+        rules.replace(penalty_to_winner=True),
+        penalties=[0, 100],
+    )
     assert counted.scores == (105, -5) and sum(counted.points) == 0
 
 
@@ -103,7 +115,11 @@ def test_000_001_three_game_match_table() -> None:
     winners = [0, 2, 3]
     table = rank_match(games, winners, "wins")
     assert [(s.player + 1, s.wins, s.points) for s in table] == [
-        (4, 1, 39), (3, 1, 4), (1, 1, -14), (2, 0, -29)]
+        (4, 1, 39),
+        (3, 1, 4),
+        (1, 1, -14),
+        (2, 0, -29),
+    ]
     assert [s.rank for s in table] == [1, 2, 3, 4]
     assert all(sum(g) == 0 for g in games)
 

@@ -38,8 +38,9 @@ def test_a_player_view_holds_no_other_rack_and_no_pool_order() -> None:
 
 
 def test_a_draft_is_shown_to_its_owner_only() -> None:
-    state = dealt("krc-2015", "r7 k1", "k3", pool="o1 o2", board_melds=board("r4 r5 r6"),
-                  melded=(True, True))
+    state = dealt(
+        "krc-2015", "r7 k1", "k3", pool="o1 o2", board_melds=board("r4 r5 r6"), melded=(True, True)
+    )
     progress = apply(state, Draft(0, board("r4 r5 r6 r7")))
     assert player_view(progress.state, 0).draft == board("r4 r5 r6 r7")
     assert player_view(progress.state, 1).draft is None
@@ -56,9 +57,14 @@ def test_a_drawn_tile_is_private_to_the_drawer() -> None:
 
 def test_a_hand_written_record_with_a_deal_replays() -> None:
     record = {
-        "rules": "krc-2015", "players": ["A", "B"], "seed": 1,
-        "deal": {"racks": [["k10", "k11", "k12", "r1"], ["b1", "b2"]],
-                 "pool": ["o5", "o6", "o7"], "first": 0},
+        "rules": "krc-2015",
+        "players": ["A", "B"],
+        "seed": 1,
+        "deal": {
+            "racks": [["k10", "k11", "k12", "r1"], ["b1", "b2"]],
+            "pool": ["o5", "o6", "o7"],
+            "first": 0,
+        },
         "moves": [
             {"seat": 0, "action": "play", "board": [["k10", "k11", "k12"]]},
             {"seat": 1, "action": "draw"},
@@ -74,27 +80,41 @@ def test_a_hand_written_record_with_a_deal_replays() -> None:
 
 
 def test_a_refused_move_names_its_index_and_why() -> None:
-    record = {"rules": "krc-2015", "players": ["A", "B"], "seed": 1,
-              "deal": {"racks": [["k8", "r8", "o8"], ["b1"]], "pool": ["o5"], "first": 0},
-              "moves": [{"seat": 0, "action": "play", "board": [["k8", "r8", "o8"]]}]}
+    record = {
+        "rules": "krc-2015",
+        "players": ["A", "B"],
+        "seed": 1,
+        "deal": {"racks": [["k8", "r8", "o8"], ["b1"]], "pool": ["o5"], "first": 0},
+        "moves": [{"seat": 0, "action": "play", "board": [["k8", "r8", "o8"]]}],
+    }
     with pytest.raises(RecordError, match=r"move 0 \(play by seat 0\): the initial meld is wor"):
         replay(read_record(record))
-    after_end = {"rules": "japan", "players": ["A", "B"], "seed": 1,
-                 "deal": {"racks": [["k1"], ["b1"]], "pool": ["o5"], "first": 0},
-                 "moves": [{"seat": 0, "action": "draw"}, {"seat": 1, "action": "draw"}]}
+    after_end = {
+        "rules": "japan",
+        "players": ["A", "B"],
+        "seed": 1,
+        "deal": {"racks": [["k1"], ["b1"]], "pool": ["o5"], "first": 0},
+        "moves": [{"seat": 0, "action": "draw"}, {"seat": 1, "action": "draw"}],
+    }
     with pytest.raises(RecordError, match=r"move 1 .*game is over"):
         replay(read_record(after_end))
 
 
-@pytest.mark.parametrize(("record", "message"), [
-    ({"players": ["A"]}, "2 to 4 players"),
-    ({"players": ["A", "B"], "moves": [{"seat": 0, "action": "fly"}]}, "unknown action 'fly'"),
-    ({"players": ["A", "B"], "moves": [{"seat": 0, "action": "play"}]}, "needs the whole board"),
-    ({"players": ["A", "B"], "moves": [{"seat": "0", "action": "draw"}]}, "seat must be"),
-    ({"players": ["A", "B"], "rules": "nope"}, "unknown rules preset"),
-    ({"players": ["A", "B"], "colour": 1}, "unknown record field"),
-    ({"players": ["A", "B"], "deal": {"racks": [["x1"], []]}}, "bad tile 'x1'"),
-])
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"players": ["A"]}, "2 to 4 players"),
+        ({"players": ["A", "B"], "moves": [{"seat": 0, "action": "fly"}]}, "unknown action 'fly'"),
+        (
+            {"players": ["A", "B"], "moves": [{"seat": 0, "action": "play"}]},
+            "needs the whole board",
+        ),
+        ({"players": ["A", "B"], "moves": [{"seat": "0", "action": "draw"}]}, "seat must be"),
+        ({"players": ["A", "B"], "rules": "nope"}, "unknown rules preset"),
+        ({"players": ["A", "B"], "colour": 1}, "unknown record field"),
+        ({"players": ["A", "B"], "deal": {"racks": [["x1"], []]}}, "bad tile 'x1'"),
+    ],
+)
 def test_bad_records_are_refused_clearly(record: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         replay(read_record(record))

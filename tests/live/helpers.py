@@ -45,9 +45,11 @@ def drain(sub: Subscriber) -> list[dict[str, Any]]:
 
 async def next_of(sub: Subscriber, kind: str, timeout: float = 10.0) -> dict[str, Any]:
     """The next message of this type (others before it are dropped)."""
+
     async def get() -> dict[str, Any]:
         while True:
             m = await sub.queue.get()
             if m["type"] == kind:
                 return m
+
     return await asyncio.wait_for(get(), timeout)

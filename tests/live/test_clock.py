@@ -14,11 +14,11 @@ from .helpers import drain, known_deal, next_of, until
 HUMAN = SeatConfig("human")
 
 
-async def table(clock: ManualClock, preset: str = "standard", log: MemoryLog | None = None,
-                **options: Any) -> tuple[Any, ...]:
+async def table(
+    clock: ManualClock, preset: str = "standard", log: MemoryLog | None = None, **options: Any
+) -> tuple[Any, ...]:
     server = LiveServer(log, clock=clock)
-    config = TableConfig.make(preset, [HUMAN, HUMAN], deal=known_deal(), turn_seconds=30,
-                              **options)
+    config = TableConfig.make(preset, [HUMAN, HUMAN], deal=known_deal(), turn_seconds=30, **options)
     game = server.create_table(config, "g1")
     a = await game.subscribe(game.seat_of(await game.join(0, "Ann")))
     b = await game.subscribe(game.seat_of(await game.join(1, "Bo")))
@@ -62,20 +62,31 @@ def test_an_unfinished_draft_fails_the_turn_and_drafts_are_checked() -> None:
         assert frame["view"]["board"] == [] and frame["view"]["rack_sizes"] == [17, 14]
         # Bo's drafts: each checked against his rack as it arrives; the last one counts.
         drain(b)
-        await game.receive(b, {"type": "draft", "id": "d2", "version": 1,
-                               "board": [["k5", "k6", "k7"]]})
+        await game.receive(
+            b, {"type": "draft", "id": "d2", "version": 1, "board": [["k5", "k6", "k7"]]}
+        )
         assert (await next_of(b, "refused"))["reason"] == "tile k5 is not on your rack"
-        await game.receive(b, {"type": "draft", "id": "d3", "version": 1,
-                               "board": [["r1", "r3", "r9"]]})
+        await game.receive(
+            b, {"type": "draft", "id": "d3", "version": 1, "board": [["r1", "r3", "r9"]]}
+        )
         await next_of(b, "draft_ok")
-        await game.receive(b, {"type": "draft", "id": "d4", "version": 1,
-                               "board": [["o8", "r9", "b10"], ["k12", "o13", "k1"]]})
+        await game.receive(
+            b,
+            {
+                "type": "draft",
+                "id": "d4",
+                "version": 1,
+                "board": [["o8", "r9", "b10"], ["k12", "o13", "k1"]],
+            },
+        )
         await next_of(b, "draft_ok")
-        await game.receive(b, {"type": "draft", "id": "d5", "version": 1,
-                               "board": [["b3", "b4", "J"]]})
+        await game.receive(
+            b, {"type": "draft", "id": "d5", "version": 1, "board": [["b3", "b4", "J"]]}
+        )
         assert "not on your rack" in (await next_of(b, "refused"))["reason"]
-        await game.receive(b, {"type": "draft", "id": "d6", "version": 1,
-                               "board": [["k12", "k6", "k7"]]})
+        await game.receive(
+            b, {"type": "draft", "id": "d6", "version": 1, "board": [["k12", "k6", "k7"]]}
+        )
         await next_of(b, "draft_ok")
         clock.advance(30)
         frame = await next_of(b, "frame")
@@ -89,8 +100,9 @@ def test_a_legal_draft_stands_at_the_time_out() -> None:
     async def main() -> None:
         clock = ManualClock()
         server, game, a, _b = await table(clock)
-        await game.receive(a, {"type": "draft", "id": "d", "version": 0,
-                               "board": [["r10", "r11", "r12"]]})
+        await game.receive(
+            a, {"type": "draft", "id": "d", "version": 0, "board": [["r10", "r11", "r12"]]}
+        )
         await next_of(a, "draft_ok")
         clock.advance(31)
         frame = await next_of(a, "frame")
@@ -127,13 +139,22 @@ def test_recovery_replays_the_log_with_the_draft_and_pauses_the_clock() -> None:
         clock = ManualClock()
         log = MemoryLog()
         server, game, a, b = await table(clock, log=log)
-        await game.receive(a, {"type": "move", "id": "1", "version": 0, "action": "play",
-                               "board": [["r10", "r11", "r12"]]})
+        await game.receive(
+            a,
+            {
+                "type": "move",
+                "id": "1",
+                "version": 0,
+                "action": "play",
+                "board": [["r10", "r11", "r12"]],
+            },
+        )
         clock.advance(5)
         await game.receive(b, {"type": "move", "id": "2", "version": 1, "action": "draw"})
         clock.advance(4)
-        await game.receive(a, {"type": "draft", "id": "3", "version": 2,
-                               "board": [["r10", "r11", "r12"], ["b1"]]})
+        await game.receive(
+            a, {"type": "draft", "id": "3", "version": 2, "board": [["r10", "r11", "r12"], ["b1"]]}
+        )
         await next_of(a, "draft_ok")
         before = game.state
         await server.close()  # the process dies; the log survives

@@ -51,8 +51,7 @@ def redis_available() -> bool:
 def two_apps(url: str, tmp_path: Path, redis_url: str = REDIS) -> tuple[App, App]:
     """Two server processes on the database at ``url`` sharing games through Redis, with
     a key prefix of their own (tests running side by side never meet)."""
-    env = {"MELDTOUR_REDIS_URL": redis_url,
-           "MELDTOUR_REDIS_PREFIX": f"t{uuid.uuid4().hex[:10]}"}
+    env = {"MELDTOUR_REDIS_URL": redis_url, "MELDTOUR_REDIS_PREFIX": f"t{uuid.uuid4().hex[:10]}"}
     return App(url, tmp_path, **env), App(url, tmp_path, **env)
 
 
@@ -89,8 +88,13 @@ class Client:
 
     def my_turn(self) -> bool:
         v = self.view
-        return (self.seat is not None and v is not None and v["end"] is None
-                and v["current"] == self.seat and self.version not in self.sent)
+        return (
+            self.seat is not None
+            and v is not None
+            and v["end"] is None
+            and v["current"] == self.seat
+            and self.version not in self.sent
+        )
 
     async def play(self, until: Any) -> None:
         while not until(self):
@@ -99,18 +103,28 @@ class Client:
                 move = self.player.decide(view_from_json(self.view, RULES))
                 self.n += 1
                 self.sent.add(self.version)
-                await self.ws.send(json.dumps({"type": "move", "id": f"{self.seat}.{self.n}",
-                                               "version": self.version,
-                                               **move_to_json(move)}))
+                await self.ws.send(
+                    json.dumps(
+                        {
+                            "type": "move",
+                            "id": f"{self.seat}.{self.n}",
+                            "version": self.version,
+                            **move_to_json(move),
+                        }
+                    )
+                )
             self.take(json.loads(await asyncio.wait_for(self.ws.recv(), 30)))
 
 
 def replay(logged: games.StoredGame) -> list[GameState]:
     header = logged.header
-    record = read_record({k: header[k] for k in ("rules", "players", "seed", "deal")
-                          if k in header} | {"moves": logged.moves})
-    state = new_game(record.rules, record.players, record.seed, deal=record.deal,
-                     now=header["started_at"]).state
+    record = read_record(
+        {k: header[k] for k in ("rules", "players", "seed", "deal") if k in header}
+        | {"moves": logged.moves}
+    )
+    state = new_game(
+        record.rules, record.players, record.seed, deal=record.deal, now=header["started_at"]
+    ).state
     states = [state]
     for move in record.moves:
         state = apply(state, move, finder=finder).state
@@ -125,11 +139,22 @@ def test_two_processes_share_a_game_and_one_takes_over(pg_url: str, tmp_path: Pa
 async def _two_processes(url: str, tmp_path: Path) -> None:
     a, b = two_apps(url, tmp_path)
     try:
-        async with httpx.AsyncClient(base_url=a.base) as http_a, \
-                httpx.AsyncClient(base_url=b.base) as http_b:
-            made = await http_a.post("/play/tables", data={
-                "preset": "standard", "turn_seconds": str(TURN), "seat_count": "4",
-                "seat0": "human", "seat1": "human", "seat2": "greedy", "seat3": "beginner"})
+        async with (
+            httpx.AsyncClient(base_url=a.base) as http_a,
+            httpx.AsyncClient(base_url=b.base) as http_b,
+        ):
+            made = await http_a.post(
+                "/play/tables",
+                data={
+                    "preset": "standard",
+                    "turn_seconds": str(TURN),
+                    "seat_count": "4",
+                    "seat0": "human",
+                    "seat1": "human",
+                    "seat2": "greedy",
+                    "seat3": "beginner",
+                },
+            )
             assert made.status_code == 303, made.text
             gid = made.headers["location"].rsplit("/", 1)[1]
             # The table page on B shows A's table.
@@ -148,12 +173,13 @@ async def _two_processes(url: str, tmp_path: Path) -> None:
         await bo.connect(b)
         await watcher.connect(b)
 
-        await asyncio.gather(ann.play(lambda c: c.version >= SPLIT_AT),
-                             bo.play(lambda c: c.version >= SPLIT_AT),
-                             watcher.play(lambda c: c.version >= SPLIT_AT))
+        await asyncio.gather(
+            ann.play(lambda c: c.version >= SPLIT_AT),
+            bo.play(lambda c: c.version >= SPLIT_AT),
+            watcher.play(lambda c: c.version >= SPLIT_AT),
+        )
         # Both people, on two processes, see the same table.
-        while bo.version < ann.version or ann.version < bo.version or \
-                watcher.version < ann.version:
+        while bo.version < ann.version or ann.version < bo.version or watcher.version < ann.version:
             lagging = min((ann, bo, watcher), key=lambda c: c.version)
             lagging.take(json.loads(await asyncio.wait_for(lagging.ws.recv(), 30)))
         assert ann.view is not None and bo.view is not None and watcher.view is not None
@@ -175,7 +201,8 @@ async def _two_processes(url: str, tmp_path: Path) -> None:
         await asyncio.gather(
             ann.play(lambda c: c.view is not None and c.view["end"] is not None),
             bo.play(lambda c: c.view is not None and c.view["end"] is not None),
-            watcher.play(lambda c: c.view is not None and c.view["end"] is not None))
+            watcher.play(lambda c: c.view is not None and c.view["end"] is not None),
+        )
         assert bo.snapshots > before  # it followed the game without reconnecting
         assert time.monotonic() - killed_at < 120
         for c in (ann, bo, watcher):
@@ -195,8 +222,12 @@ async def _two_processes(url: str, tmp_path: Path) -> None:
     final = states[-1]
     assert final.end is not None
     assert ann.view is not None and bo.view is not None
-    assert ann.view["scores"] == bo.view["scores"] == list(final.scores or ()) \
+    assert (
+        ann.view["scores"]
+        == bo.view["scores"]
+        == list(final.scores or ())
         == logged.result["scores"]
+    )
     assert ann.view["board"] == format_board(final.board)
     assert bo.view["rack"] == format_tiles(final.racks[1])
     # No tile anyone may not see, in any message either process sent.

@@ -59,13 +59,33 @@ class App:
 
     def __init__(self, url: str, where: Path, **more: str) -> None:
         self.port = free_port()
-        env = {**os.environ, "MELDTOUR_DATABASE_URL": url, "MELDTOUR_ENV": "test",
-               "PYTHONPATH": str(ROOT / "src"), **more}
+        env = {
+            **os.environ,
+            "MELDTOUR_DATABASE_URL": url,
+            "MELDTOUR_ENV": "test",
+            "PYTHONPATH": str(ROOT / "src"),
+            **more,
+        }
         self.log = (where / f"uvicorn-{self.port}.log").open("wb")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
-             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
-            cwd=where, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "meldtour.web.app:create_app",
+                "--factory",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=where,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 30
         while True:
             assert self.proc.poll() is None, f"uvicorn exited: {self.output()}"
@@ -100,16 +120,15 @@ class App:
         self.log.close()
 
 
-
-
-
-
 def replay_log(logged: games.StoredGame) -> GameState:
     header = logged.header
-    record = read_record({k: header[k] for k in ("rules", "players", "seed", "deal")
-                          if k in header} | {"moves": logged.moves})
-    state = new_game(record.rules, record.players, record.seed, deal=record.deal,
-                     now=header["started_at"]).state
+    record = read_record(
+        {k: header[k] for k in ("rules", "players", "seed", "deal") if k in header}
+        | {"moves": logged.moves}
+    )
+    state = new_game(
+        record.rules, record.players, record.seed, deal=record.deal, now=header["started_at"]
+    ).state
     for move in record.moves:
         state = apply(state, move, finder=finder).state
     return state
@@ -131,29 +150,41 @@ class Person:
     async def connect(self) -> Any:
         url = f"ws://127.0.0.1:{self.app.port}/play/t/{self.game_id}/ws"
         return await websockets.connect(
-            url, additional_headers={"Cookie": f"meldtour_seat_{self.game_id}={self.token}"})
+            url, additional_headers={"Cookie": f"meldtour_seat_{self.game_id}={self.token}"}
+        )
 
     def take(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         assert kind != "refused", message
         if kind in ("snapshot", "frame", "synced") and message.get("view") is not None:
-            self.view, self.version, self.now = message["view"], message["version"], \
-                message["now"]
+            self.view, self.version, self.now = message["view"], message["version"], message["now"]
         if kind == "frame":
             self.frames[message["version"]] = message
 
     def my_turn(self) -> bool:
         v = self.view
-        return v is not None and v["end"] is None and v["current"] == 0 \
+        return (
+            v is not None
+            and v["end"] is None
+            and v["current"] == 0
             and self.version not in self.sent
+        )
 
     async def move(self, ws: Any) -> None:
         assert self.view is not None
         move = self.player.decide(view_from_json(self.view, RULES))
         self.requests += 1
         self.sent.add(self.version)
-        await ws.send(_json({"type": "move", "id": f"m{self.requests}",
-                             "version": self.version, **move_to_json(move)}))
+        await ws.send(
+            _json(
+                {
+                    "type": "move",
+                    "id": f"m{self.requests}",
+                    "version": self.version,
+                    **move_to_json(move),
+                }
+            )
+        )
 
     async def play(self, ws: Any, until: Any) -> None:
         """Read and answer until ``until(self)`` holds (checked before each move)."""
@@ -189,13 +220,20 @@ async def _sigkill(db_url: str, tmp_path: Path) -> None:
     second: App | None = None
     try:
         async with httpx.AsyncClient(base_url=first.base) as http:
-            made = await http.post("/play/tables", data={
-                "preset": "standard", "turn_seconds": str(TURN), "seat_count": "3",
-                "seat0": "human", "seat1": "greedy", "seat2": "beginner"})
+            made = await http.post(
+                "/play/tables",
+                data={
+                    "preset": "standard",
+                    "turn_seconds": str(TURN),
+                    "seat_count": "3",
+                    "seat0": "human",
+                    "seat1": "greedy",
+                    "seat2": "beginner",
+                },
+            )
             assert made.status_code == 303, made.text
             game_id = made.headers["location"].rsplit("/", 1)[1]
-            joined = await http.post(f"/play/t/{game_id}/join",
-                                     data={"seat": "0", "name": "Ann"})
+            joined = await http.post(f"/play/t/{game_id}/join", data={"seat": "0", "name": "Ann"})
             token = joined.cookies[f"meldtour_seat_{game_id}"]
         person = Person(first, game_id, token)
         ws = await person.connect()
@@ -206,8 +244,9 @@ async def _sigkill(db_url: str, tmp_path: Path) -> None:
         await asyncio.sleep(1.2)
         rack = parse_tiles(person.view["rack"])
         draft = [*person.view["board"], [format_tiles([rack[0]])[0]]]
-        await ws.send(_json({"type": "draft", "id": "d1", "version": person.version,
-                             "board": draft}))
+        await ws.send(
+            _json({"type": "draft", "id": "d1", "version": person.version, "board": draft})
+        )
         while (m := _loads(await asyncio.wait_for(ws.recv(), 10)))["type"] != "draft_ok":
             person.take(m)
         await asyncio.sleep(1.3)
@@ -263,8 +302,14 @@ async def _sigkill(db_url: str, tmp_path: Path) -> None:
         assert done.result["scores"] == final["scores"]
         # Everything the person was told after the restart follows from the state at
         # the kill: the same pool order, the same racks.
-        record = read_record({"rules": done.header["rules"], "players": done.header["players"],
-                              "seed": done.header["seed"], "moves": done.moves})
+        record = read_record(
+            {
+                "rules": done.header["rules"],
+                "players": done.header["players"],
+                "seed": done.header["seed"],
+                "moves": done.moves,
+            }
+        )
         for i, move in enumerate(record.moves[version:], start=version + 1):
             progress = apply(state, move, finder=finder)
             state = progress.state

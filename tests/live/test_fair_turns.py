@@ -38,8 +38,10 @@ def test_a_refused_done_is_what_the_time_out_judges() -> None:
         clock = ManualClock()
         server, game, a, _b, _w = await table(clock, "krc-2015")
         # No draft sent: only Done with a board the rules refuse (a meld of 2).
-        await game.receive(a, {"type": "move", "id": "m1", "version": 0, "action": "play",
-                               "board": [["r10", "r11"]]})
+        await game.receive(
+            a,
+            {"type": "move", "id": "m1", "version": 0, "action": "play", "board": [["r10", "r11"]]},
+        )
         assert (await next_of(a, "refused"))["id"] == "m1"
         assert game.version == 0
         clock.advance(30)
@@ -59,8 +61,16 @@ def test_a_refused_done_of_tiles_one_does_not_hold_leaves_the_last_draft() -> No
         server, game, a, _b, _w = await table(clock, "krc-2015")
         await game.receive(a, {"type": "draft", "id": "d1", "version": 0, "board": [["b1"]]})
         await next_of(a, "draft_ok")
-        await game.receive(a, {"type": "move", "id": "m1", "version": 0, "action": "play",
-                               "board": [["k13", "k12", "k11"]]})  # not Ann's tiles
+        await game.receive(
+            a,
+            {
+                "type": "move",
+                "id": "m1",
+                "version": 0,
+                "action": "play",
+                "board": [["k13", "k12", "k11"]],
+            },
+        )  # not Ann's tiles
         await next_of(a, "refused")
         assert (await server.log.load("g1")).draft["board"] == [["b1"]]  # type: ignore[union-attr]
         await server.close()
@@ -97,8 +107,16 @@ def test_an_illegal_end_tells_the_others_nothing_of_the_tiles() -> None:
         clock = ManualClock()
         server, game, a, b, watcher = await table(clock, "japan")
         # Ann, not melded, ends her turn with r10 r11 r12 and b1 b2 (a meld of 2).
-        await game.receive(a, {"type": "move", "id": "m", "version": 0, "action": "play",
-                               "board": [["r10", "r11", "r12"], ["b1", "b2"]]})
+        await game.receive(
+            a,
+            {
+                "type": "move",
+                "id": "m",
+                "version": 0,
+                "action": "play",
+                "board": [["r10", "r11", "r12"], ["b1", "b2"]],
+            },
+        )
         mine = await next_of(a, "frame")
         hers = [e for e in mine["events"] if e["kind"] == "illegal_end"]
         assert hers and hers[0]["private"]["code"] and "b1" in hers[0]["private"]["reason"]

@@ -26,9 +26,13 @@ def test_games_over_leave_memory_and_are_not_rebuilt(tmp_path: Path) -> None:
 
 async def _games(store: Store) -> None:
     server = LiveServer(StoreLog(store), clock=ManualClock())
-    config = TableConfig.make("standard", [SeatConfig("computer", "greedy"),
-                                           SeatConfig("computer", "greedy")], seed=3,
-                              bot_delay=0.0, redeal_grace=0.0)
+    config = TableConfig.make(
+        "standard",
+        [SeatConfig("computer", "greedy"), SeatConfig("computer", "greedy")],
+        seed=3,
+        bot_delay=0.0,
+        redeal_grace=0.0,
+    )
     watched = await server.open_table(config, "watched")
     alone = await server.open_table(config, "alone")
     try:

@@ -14,10 +14,21 @@ from meldtour.store import games
 from meldtour.store.db import Store
 from tests.store.backends import BACKENDS, database, upgraded
 
-HEADER = {"rules": "standard", "players": ["Ann", "Bo"], "seed": 7, "started_at": 100.0,
-          "table": {"rules": "standard", "seats": [{"kind": "human", "level": None}] * 2,
-                    "seed": 7, "watch_drafts": False, "bot_delay": 0.8,
-                    "names": ["Ann", "Bo"], "keys": [None, None]}}
+HEADER = {
+    "rules": "standard",
+    "players": ["Ann", "Bo"],
+    "seed": 7,
+    "started_at": 100.0,
+    "table": {
+        "rules": "standard",
+        "seats": [{"kind": "human", "level": None}] * 2,
+        "seed": 7,
+        "watch_drafts": False,
+        "bot_delay": 0.8,
+        "names": ["Ann", "Bo"],
+        "keys": [None, None],
+    },
+}
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
@@ -38,7 +49,8 @@ async def _batch(store: Store) -> None:
         log.append("g1", 5, {"seat": 1, "action": "draw"}),  # out of order: refused
         log.alive(["g1", "g2"], 103.0),
         log.put_draft("nope", None),  # no such game: refused
-        return_exceptions=True)
+        return_exceptions=True,
+    )
     refused = [i for i, r in enumerate(results) if isinstance(r, BaseException)]
     assert refused == [1, 4, 6], results
     assert all(isinstance(results[i], LogError) for i in refused)

@@ -14,15 +14,21 @@ from .helpers import known_deal
 def test_the_local_and_the_remote_game_are_handles() -> None:
     async def main() -> None:
         server = LiveServer(MemoryLog(), ManualClock())
-        config = TableConfig.make("standard", [SeatConfig("human"), SeatConfig("human")],
-                                  deal=known_deal())
+        config = TableConfig.make(
+            "standard", [SeatConfig("human"), SeatConfig("human")], deal=known_deal()
+        )
         local = await server.open_table(config)
         assert isinstance(local, GameHandle)
         found = await server.find(local.id)
         assert found is local
-        info = {"table": local.table_json(), "config": local.config.to_json(),
-                "names": list(local.names), "keys": list(local.keys),
-                "started": local.started, "over": local.over}
+        info = {
+            "table": local.table_json(),
+            "config": local.config.to_json(),
+            "names": list(local.names),
+            "keys": list(local.keys),
+            "started": local.started,
+            "over": local.over,
+        }
         remote = RemoteGame(server, local.id, "another-node", info)
         assert isinstance(remote, GameHandle)
         assert remote.table_json() == local.table_json() and remote.config == local.config

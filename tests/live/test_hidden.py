@@ -91,16 +91,19 @@ def may_see(states: list[GameState], seat: int | None) -> Counter[str]:
     return allowed
 
 
-def hidden_tiles(seat: int | None, message: dict[str, Any],
-                 around: list[GameState]) -> Counter[str]:
+def hidden_tiles(
+    seat: int | None, message: dict[str, Any], around: list[GameState]
+) -> Counter[str]:
     """The tiles of ``message`` that ``seat`` may not see (empty if none)."""
     allowed = may_see(around, seat)
     view = message.get("view") or {}
     # The view's rack and board together (they are disjoint), its other fields and each
     # event field apart (a play names its placed tiles and the board that holds them).
-    parts = [[view.get("board"), view.get("rack")],
-             *(v for k, v in view.items() if k not in ("board", "rack")),
-             *(v for k, v in message.items() if k not in ("view", "events", "recent"))]
+    parts = [
+        [view.get("board"), view.get("rack")],
+        *(v for k, v in view.items() if k not in ("board", "rack")),
+        *(v for k, v in message.items() if k not in ("view", "events", "recent")),
+    ]
     # The recent moves (a page's "what just happened"), each on its own: a board of an
     # earlier move was on the table for all to see, and a table only grows.
     for move in message.get("recent") or []:
@@ -158,12 +161,17 @@ async def person(game: LiveGame, sub: Subscriber, seat: int) -> None:
         version = message["version"]
         n += 1
         draft = [*view["board"], [view["rack"][0]]]
-        await game.receive(sub, {"type": "draft", "id": f"{seat}-{n}d", "version": version,
-                                 "board": draft})
+        await game.receive(
+            sub, {"type": "draft", "id": f"{seat}-{n}d", "version": version, "board": draft}
+        )
         pv = player_view(game.state, seat)  # type: ignore[arg-type]
         move = no_play(pv)
-        out: dict[str, Any] = {"type": "move", "id": f"{seat}-{n}", "version": version,
-                               "action": move.action}
+        out: dict[str, Any] = {
+            "type": "move",
+            "id": f"{seat}-{n}",
+            "version": version,
+            "action": move.action,
+        }
         if move.action == "play":
             out["board"] = [m.to_json() for m in move.board]  # type: ignore[union-attr]
         await game.receive(sub, out)
@@ -173,10 +181,15 @@ async def person(game: LiveGame, sub: Subscriber, seat: int) -> None:
 def test_no_message_holds_a_hidden_tile(preset: str, seed: int) -> None:
     async def main() -> None:
         server = LiveServer()
-        seats = [SeatConfig("human"), SeatConfig("computer", "greedy"), SeatConfig("human"),
-                 SeatConfig("computer", "expert")]
-        game = server.create_table(TableConfig.make(preset, seats, seed=seed, bot_delay=0),
-                                   "hidden")
+        seats = [
+            SeatConfig("human"),
+            SeatConfig("computer", "greedy"),
+            SeatConfig("human"),
+            SeatConfig("computer", "expert"),
+        ]
+        game = server.create_table(
+            TableConfig.make(preset, seats, seed=seed, bot_delay=0), "hidden"
+        )
         rec = Recorder(game)
         watcher = await game.subscribe(None)
         rec.watch(watcher)
@@ -216,8 +229,9 @@ def test_no_message_holds_a_hidden_tile(preset: str, seed: int) -> None:
             checked += 1
         assert checked == len(rec.sent) > 200
         # The check itself finds a leak: another seat's rack slipped into a frame.
-        seat, message, around = next(x for x in rec.sent if x[0] == 1
-                                     and x[1]["type"] == "frame" and x[2][0].end is None)
+        seat, message, around = next(
+            x for x in rec.sent if x[0] == 1 and x[1]["type"] == "frame" and x[2][0].end is None
+        )
 
         def slipped(tiles: Any) -> dict[str, Any]:
             event = {"kind": "x", "seat": 0, "data": {"t": format_tiles(tiles)}}

@@ -43,8 +43,9 @@ def test_a_hint_is_the_best_play_for_that_seat_alone() -> None:
         await game.receive(watcher, {"type": "hint", "id": "h3", "version": 0})
         assert (await next_of(watcher, "refused"))["code"] == "live.spectator"
         # The hint taken: the player ends the turn with it.
-        await game.receive(a, {"type": "move", "id": "m", "version": 0, "action": "play",
-                               "board": hint["board"]})
+        await game.receive(
+            a, {"type": "move", "id": "m", "version": 0, "action": "play", "board": hint["board"]}
+        )
         assert (await next_of(a, "ack"))["version"] == 1
         # Seat 1 holds no initial meld: the hint says draw.
         await game.receive(b, {"type": "hint", "id": "h4", "version": 1})
@@ -78,8 +79,10 @@ def test_hints_are_rate_limited() -> None:
 def test_no_hint_at_a_tournament_table_nor_when_the_host_turned_it_off() -> None:
     async def main() -> None:
         clock = ManualClock()
-        for config, code in ((two_people(hints=True, tournament=True), "live.hint.tournament"),
-                             (two_people(hints=False), "live.hint.off")):
+        for config, code in (
+            (two_people(hints=True, tournament=True), "live.hint.tournament"),
+            (two_people(hints=False), "live.hint.off"),
+        ):
             game, a, _b, _w = await seated(config, clock)
             assert game.table_json()["hints"] is False
             drain(a)
@@ -97,5 +100,4 @@ def test_the_hint_settings_travel_with_the_table() -> None:
     assert again == config
     old = config.to_json()
     del old["hints"], old["tournament"]  # a table logged before hints: none
-    assert TableConfig.from_json(old) == dataclasses.replace(config, hints=False,
-                                                             tournament=False)
+    assert TableConfig.from_json(old) == dataclasses.replace(config, hints=False, tournament=False)

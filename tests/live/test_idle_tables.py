@@ -38,15 +38,14 @@ def test_an_idle_lobby_table_goes_and_a_tournament_table_stays() -> None:
     asyncio.run(main())
 
 
-
 FORM = {"preset": "standard", "seat_count": "2", "seat0": "human", "seat1": "human"}
 
 
-def test_the_lobby_caps_tables_per_client_and_in_all(client: TestClient,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_lobby_caps_tables_per_client_and_in_all(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for _ in range(play.TABLES_PER_CLIENT.amount):
-        assert client.post("/play/tables", data=FORM,
-                           follow_redirects=False).status_code == 303
+        assert client.post("/play/tables", data=FORM, follow_redirects=False).status_code == 303
     refused = client.post("/play/tables?lang=ko", data=FORM, follow_redirects=False)
     assert refused.status_code == 429 and "테이블" in refused.json()["detail"]
     monkeypatch.setattr(play, "MAX_WAITING", 5)

@@ -25,8 +25,9 @@ def test_a_waiting_table_survives_a_restart(kind: str, tmp_path: Path) -> None:
 
 
 async def _restart(store: Store) -> None:
-    config = TableConfig.make("standard", [SeatConfig("human"), SeatConfig("human"),
-                                           SeatConfig("computer", "beginner")])
+    config = TableConfig.make(
+        "standard", [SeatConfig("human"), SeatConfig("human"), SeatConfig("computer", "beginner")]
+    )
     first = LiveServer(StoreLog(store), clock=ManualClock())
     game = await first.open_table(config, "t1")
     token = await game.join(0, "Ann")

@@ -26,9 +26,16 @@ def test_the_lobby_lists_the_tables_of_every_process(pg_url: str, tmp_path: Path
 
 
 async def _open(http: httpx.AsyncClient) -> str:
-    made = await http.post("/play/tables", data={
-        "preset": "standard", "turn_seconds": str(TURN), "seat_count": "2",
-        "seat0": "human", "seat1": "greedy"})
+    made = await http.post(
+        "/play/tables",
+        data={
+            "preset": "standard",
+            "turn_seconds": str(TURN),
+            "seat_count": "2",
+            "seat0": "human",
+            "seat1": "greedy",
+        },
+    )
     assert made.status_code == 303, made.text
     return str(made.headers["location"]).rsplit("/", 1)[1]
 
@@ -45,8 +52,10 @@ async def _lobby(http: httpx.AsyncClient) -> tuple[list[str], list[str], str]:
 async def _lobby_of_two(url: str, tmp_path: Path) -> None:
     a, b = two_apps(url, tmp_path)
     try:
-        async with httpx.AsyncClient(base_url=a.base) as http_a, \
-                httpx.AsyncClient(base_url=b.base) as http_b:
+        async with (
+            httpx.AsyncClient(base_url=a.base) as http_a,
+            httpx.AsyncClient(base_url=b.base) as http_b,
+        ):
             on_a = await _open(http_a)
             on_b = await _open(http_b)
             for http in (http_a, http_b):

@@ -23,8 +23,13 @@ from tests.store.backends import upgraded
 
 from .helpers import until
 
-PLAIN = {"builtins.dict", "builtins.frozenset", "builtins.method", "builtins.tuple",
-         "builtins.list"}
+PLAIN = {
+    "builtins.dict",
+    "builtins.frozenset",
+    "builtins.method",
+    "builtins.tuple",
+    "builtins.list",
+}
 
 
 def test_a_game_let_go_needs_no_collection(tmp_path: Path) -> None:
@@ -43,16 +48,23 @@ def test_a_game_let_go_needs_no_collection(tmp_path: Path) -> None:
             gc.enable()
         # SQLAlchemy's class registry leaves a few cycles once a process (with the
         # plain containers in them); everything else found is the games'.
-        ours = {kind: n for kind, n in left.items()
-                if not kind.startswith("sqlalchemy.") and kind not in PLAIN}
+        ours = {
+            kind: n
+            for kind, n in left.items()
+            if not kind.startswith("sqlalchemy.") and kind not in PLAIN
+        }
         assert ours == {}
 
 
 async def _play(store: Store) -> list[weakref.ref[object]]:
     server = LiveServer(StoreLog(store), clock=ManualClock())
-    config = TableConfig.make("standard", [SeatConfig("computer", "greedy"),
-                                           SeatConfig("computer", "expert")], seed=5,
-                              bot_delay=0.0, redeal_grace=0.0)
+    config = TableConfig.make(
+        "standard",
+        [SeatConfig("computer", "greedy"), SeatConfig("computer", "expert")],
+        seed=5,
+        bot_delay=0.0,
+        redeal_grace=0.0,
+    )
     refs: list[weakref.ref[object]] = []
     try:
         for gid in ("one", "two"):

@@ -54,8 +54,10 @@ def test_join_start_move_duplicate_stale_and_refusal() -> None:
         assert "r10" in snap["view"]["rack"]
 
         # A move the rules refuse: the engine's reason, nothing changes.
-        await game.receive(a, {"type": "move", "id": "m1", "version": 0, "action": "play",
-                               "board": [["r10", "r11"]]})
+        await game.receive(
+            a,
+            {"type": "move", "id": "m1", "version": 0, "action": "play", "board": [["r10", "r11"]]},
+        )
         refused = await next_of(a, "refused")
         assert refused["id"] == "m1" and "at least 3" in refused["reason"]
         assert game.version == 0
@@ -66,8 +68,9 @@ def test_join_start_move_duplicate_stale_and_refusal() -> None:
 
         # The initial meld is accepted: a frame for everyone, then the ack.
         board = [["r10", "r11", "r12"]]
-        await game.receive(a, {"type": "move", "id": "m2", "version": 0, "action": "play",
-                               "board": board})
+        await game.receive(
+            a, {"type": "move", "id": "m2", "version": 0, "action": "play", "board": board}
+        )
         frame = await next_of(a, "frame")
         assert frame["version"] == 1 and frame["view"]["board"] == board
         assert (await next_of(a, "ack")) == {"type": "ack", "id": "m2", "version": 1}
@@ -75,8 +78,9 @@ def test_join_start_move_duplicate_stale_and_refusal() -> None:
         assert (await next_of(early, "frame"))["view"]["rack"] == []
 
         # The same request again (a resend after a lost connection): answered, not applied.
-        await game.receive(a, {"type": "move", "id": "m2", "version": 0, "action": "play",
-                               "board": board})
+        await game.receive(
+            a, {"type": "move", "id": "m2", "version": 0, "action": "play", "board": board}
+        )
         again = await next_of(a, "ack")
         assert again["duplicate"] is True and game.version == 1
         # A submission against an old version: ignored, with the version to catch up to.
@@ -103,8 +107,9 @@ def test_spectators_cannot_move_and_garbage_is_refused() -> None:
         game, a, _b, watcher = await seated(server, two_people())
         await game.receive(watcher, {"type": "move", "id": "w", "version": 0, "action": "draw"})
         assert "spectator" in (await next_of(watcher, "refused"))["reason"]
-        await game.receive(a, {"type": "move", "id": "g", "version": 0, "action": "play",
-                               "board": [["zz9"]]})
+        await game.receive(
+            a, {"type": "move", "id": "g", "version": 0, "action": "play", "board": [["zz9"]]}
+        )
         assert (await next_of(a, "refused"))["id"] == "g"
         await game.receive(a, {"type": "move", "id": "h", "version": 0, "action": "fly"})
         assert "unknown action" in (await next_of(a, "refused"))["reason"]
@@ -122,8 +127,7 @@ def test_reconnect_gets_missed_frames_or_a_snapshot() -> None:
         game, a, b, _w = await seated(server, two_people())
         for v in range(4):
             sub = a if v % 2 == 0 else b
-            await game.receive(sub, {"type": "move", "id": f"d{v}", "version": v,
-                                     "action": "draw"})
+            await game.receive(sub, {"type": "move", "id": f"d{v}", "version": v, "action": "draw"})
         await until(lambda: game.version == 4)
         back = await game.subscribe(1)
         drain(back)
@@ -198,8 +202,9 @@ def test_others_watch_drafts_only_when_the_table_says_so() -> None:
             server = LiveServer(clock=ManualClock())
             game, a, b, w = await seated(server, two_people(watch_drafts=watch))
             drain(b), drain(w)
-            await game.receive(a, {"type": "draft", "id": "d", "version": 0,
-                                   "board": [["r10", "r11"]]})
+            await game.receive(
+                a, {"type": "draft", "id": "d", "version": 0, "board": [["r10", "r11"]]}
+            )
             await next_of(a, "draft_ok")
             heard = [m for sub in (b, w) for m in drain(sub)]
             if watch:

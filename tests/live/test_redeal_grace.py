@@ -29,15 +29,21 @@ def seed_with_doubles_for_the_person() -> int:
 def play(grace: float) -> dict[str, object]:
     async def main() -> dict[str, object]:
         server = LiveServer()
-        config = TableConfig.make("krc-2015", SEATS, seed=seed_with_doubles_for_the_person(),
-                                  bot_delay=0.0, redeal_grace=grace)
+        config = TableConfig.make(
+            "krc-2015",
+            SEATS,
+            seed=seed_with_doubles_for_the_person(),
+            bot_delay=0.0,
+            redeal_grace=grace,
+        )
         game = server.create_table(config, "g")
         me = await game.subscribe(game.seat_of(await game.join(1, "Ann")))
         await until(lambda: game.started)
         await next_of(me, "snapshot")
-        await asyncio.sleep(0.2)     # a person takes a moment to see the doubles
-        await game.receive(me, {"type": "move", "id": "r1", "version": game.version,
-                                "action": "redeal"})
+        await asyncio.sleep(0.2)  # a person takes a moment to see the doubles
+        await game.receive(
+            me, {"type": "move", "id": "r1", "version": game.version, "action": "redeal"}
+        )
         try:
             while True:
                 answer: dict[str, object] = await asyncio.wait_for(me.queue.get(), 10)
@@ -45,6 +51,7 @@ def play(grace: float) -> dict[str, object]:
                     return answer
         finally:
             await server.close()
+
     return asyncio.run(main())
 
 

@@ -22,19 +22,34 @@ HOLD = CautiousPlayer(hold_players=2)
 
 def test_fits_alone_ends_groups_and_splits() -> None:
     board = parse_board([["r3", "r4", "r5", "r6", "r7", "r8"], ["k9", "r9", "b9"]])
-    fits = {t: _fits_alone(board, Tile.parse(t), False)
-            for t in ("r2", "r9", "r5", "r6", "r4", "r1", "o9", "k9", "b5")}
+    fits = {
+        t: _fits_alone(board, Tile.parse(t), False)
+        for t in ("r2", "r9", "r5", "r6", "r4", "r1", "o9", "k9", "b5")
+    }
     # Ends and a group's missing colour; r5 and r6 split the run in two (r3-r5 r5-r8,
     # r3-r6 r6-r8); r4 would leave a run of two; r1, a second k9 and b5 fit nowhere.
-    assert fits == {"r2": True, "r9": True, "r5": True, "r6": True, "r4": False,
-                    "r1": False, "o9": True, "k9": False, "b5": False}
+    assert fits == {
+        "r2": True,
+        "r9": True,
+        "r5": True,
+        "r6": True,
+        "r4": False,
+        "r1": False,
+        "o9": True,
+        "k9": False,
+        "b5": False,
+    }
 
 
 def _position(rack: list[str]) -> tuple[GameState, int]:
     state = new_game(KRC, ["cautious", "other"], 0).state
     state = dataclasses.replace(
-        state, board=parse_board([["r4", "r5", "r6"]]), melded=(True, True),
-        turn=state.order.index(0), racks=(parse_tiles(rack), state.racks[1]))
+        state,
+        board=parse_board([["r4", "r5", "r6"]]),
+        melded=(True, True),
+        turn=state.order.index(0),
+        racks=(parse_tiles(rack), state.racks[1]),
+    )
     return state, 0
 
 

@@ -22,9 +22,12 @@ CLUB = ClubPlayer()
 def _position(rack: list[str], other: int) -> GameState:
     state = new_game(KRC, ["club", "other"], 0).state
     return dataclasses.replace(
-        state, board=parse_board([["r4", "r5", "r6"], ["k9", "r9", "b9"]]),
-        melded=(True, True), turn=state.order.index(0),
-        racks=(parse_tiles(rack), state.racks[1][:other]))
+        state,
+        board=parse_board([["r4", "r5", "r6"], ["k9", "r9", "b9"]]),
+        melded=(True, True),
+        turn=state.order.index(0),
+        racks=(parse_tiles(rack), state.racks[1][:other]),
+    )
 
 
 def test_lays_and_rearranges_while_nobody_is_close() -> None:

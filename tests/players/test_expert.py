@@ -25,20 +25,39 @@ KRC = find_rules("krc-2015")
 EXPERT = ExpertPlayer()
 
 
-def _position(rack: list[str], board: list[list[str]], melded: bool = True,
-              other: list[str] | None = None) -> GameState:
+def _position(
+    rack: list[str], board: list[list[str]], melded: bool = True, other: list[str] | None = None
+) -> GameState:
     state = new_game(KRC, ["expert", "other"], 0).state
     return dataclasses.replace(
-        state, board=parse_board(board), melded=(melded, True),
+        state,
+        board=parse_board(board),
+        melded=(melded, True),
         turn=state.order.index(0),
-        racks=(parse_tiles(rack), parse_tiles(other) if other else state.racks[1]))
+        racks=(parse_tiles(rack), parse_tiles(other) if other else state.racks[1]),
+    )
 
 
 def test_goes_out_with_a_fifteen_tile_play_even_with_an_opponent_about_to() -> None:
     # The issue's game: a play of 15 tiles worth over 100 that empties the rack, the
     # opponent holding one tile. It is played, and wins.
-    rack = ["k1", "k2", "k3", "k4", "r7", "r8", "r9", "b11", "o11", "k11",
-            "b2", "b3", "b4", "o13", "r13"]
+    rack = [
+        "k1",
+        "k2",
+        "k3",
+        "k4",
+        "r7",
+        "r8",
+        "r9",
+        "b11",
+        "o11",
+        "k11",
+        "b2",
+        "b3",
+        "b4",
+        "o13",
+        "r13",
+    ]
     state = _position(rack, [["k13", "b13", "J"]], other=["b5"])
     move = EXPERT.decide(player_view(state, 0))
     assert isinstance(move, Play)
@@ -56,8 +75,9 @@ def test_holds_its_rack_when_it_cannot_go_out() -> None:
 
 def test_lays_the_smallest_initial_meld() -> None:
     # Greedy would lay all nine tiles (33 + 6 + 15); k10-k12 alone make the 30.
-    state = _position(["k10", "k11", "k12", "r1", "r2", "r3", "b5", "o5", "k5", "o9"],
-                      [], melded=False)
+    state = _position(
+        ["k10", "k11", "k12", "r1", "r2", "r3", "b5", "o5", "k5", "o9"], [], melded=False
+    )
     move = EXPERT.decide(player_view(state, 0))
     assert isinstance(move, Play)
     assert [str(m) for m in move.board] == ["[k10,k11,k12]"]
@@ -94,7 +114,7 @@ def test_never_draws_while_it_could_meld(seed: int, players: int) -> None:
 def _late(state: GameState, pool: int, sizes: tuple[int, int], turn_no: int) -> GameState:
     """``state`` with ``pool`` tiles left in the pool and the opponent's rack cut to
     ``sizes[1]`` tiles, ``turn_no`` turns into the game."""
-    racks = (state.racks[0], state.racks[1][:sizes[1]])
+    racks = (state.racks[0], state.racks[1][: sizes[1]])
     return dataclasses.replace(state, pool=state.pool[:pool], racks=racks, turn_no=turn_no)
 
 
@@ -116,13 +136,15 @@ def test_lays_at_the_very_end_when_everyone_else_holds_too() -> None:
     held = dataclasses.replace(state, racks=(state.racks[0], state.racks[1] * 3))
     held = dataclasses.replace(held, racks=(held.racks[0], held.racks[1][:30]))
     assert activity(player_view(dataclasses.replace(held, turn_no=40), 0), 1) == 4
-    assert isinstance(EXPERT.decide(player_view(
-        dataclasses.replace(held, turn_no=40, pool=held.pool[:5]), 0)), Draw)
-    move = EXPERT.decide(player_view(dataclasses.replace(held, turn_no=40,
-                                                         pool=held.pool[:4]), 0))
+    assert isinstance(
+        EXPERT.decide(player_view(dataclasses.replace(held, turn_no=40, pool=held.pool[:5]), 0)),
+        Draw,
+    )
+    move = EXPERT.decide(player_view(dataclasses.replace(held, turn_no=40, pool=held.pool[:4]), 0))
     assert isinstance(move, Play)
     # An opponent that has been laying tiles (14 + 20 - 12 = 22) does not hold: the
     # expert keeps holding.
-    fed = dataclasses.replace(held, turn_no=40, pool=held.pool[:4],
-                              racks=(held.racks[0], held.racks[1][:12]))
+    fed = dataclasses.replace(
+        held, turn_no=40, pool=held.pool[:4], racks=(held.racks[0], held.racks[1][:12])
+    )
     assert isinstance(EXPERT.decide(player_view(fed, 0)), Draw)

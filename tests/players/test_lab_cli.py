@@ -50,8 +50,14 @@ def test_summary_fields() -> None:
     assert [p["name"] for p in s["players"]] == levels
     assert sum(p["wins"] for p in s["players"]) == 6
     for p in s["players"]:
-        assert set(p) == {"name", "seat_results", "wins", "win_rate", "win_rate_ci95",
-                          "mean_points"}
+        assert set(p) == {
+            "name",
+            "seat_results",
+            "wins",
+            "win_rate",
+            "win_rate_ci95",
+            "mean_points",
+        }
         assert [row["position"] for row in p["seat_results"]] == [0, 1]
         assert sum(row["games"] for row in p["seat_results"]) == 6
         assert sum(row["wins"] for row in p["seat_results"]) == p["wins"]
@@ -60,13 +66,25 @@ def test_summary_fields() -> None:
 
 
 def run(args: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "meldtour", *args], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "meldtour", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_simulate_contract_and_jobs_do_not_change_results() -> None:
-    args = ["simulate", "--rules", "krc-2015", "--players", "expert,greedy,greedy,beginner",
-            "--games", "6", "--seed", "3", "--mirror", "--json"]
+    args = [
+        "simulate",
+        "--rules",
+        "krc-2015",
+        "--players",
+        "expert,greedy,greedy,beginner",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--mirror",
+        "--json",
+    ]
     one = run(args)
     assert one.returncode == 0, one.stderr
     assert one.stderr == ""  # no progress bar when standard error is not a terminal
@@ -81,9 +99,12 @@ def test_simulate_contract_and_jobs_do_not_change_results() -> None:
 
 
 def test_simulate_refuses_bad_arguments() -> None:
-    for bad in (["--players", "expert,wizard"], ["--players", "greedy"],
-                ["--players", "greedy,greedy", "--games", "0"],
-                ["--players", "greedy,greedy", "--rules", "nowhere"]):
+    for bad in (
+        ["--players", "expert,wizard"],
+        ["--players", "greedy"],
+        ["--players", "greedy,greedy", "--games", "0"],
+        ["--players", "greedy,greedy", "--rules", "nowhere"],
+    ):
         result = run(["simulate", *bad])
         assert result.returncode == 2, bad
         assert "error" in result.stderr
@@ -111,8 +132,18 @@ def test_analyse_marks_missed_plays(tmp_path: Path) -> None:
     record = json.loads(path.read_text())
     assert len(out["turns"]) == len(record["moves"])
     for turn in out["turns"]:
-        assert set(turn) == {"turn", "seat", "player", "action", "placed", "value", "best",
-                             "missed", "tiles_left", "points_left"}
+        assert set(turn) == {
+            "turn",
+            "seat",
+            "player",
+            "action",
+            "placed",
+            "value",
+            "best",
+            "missed",
+            "tiles_left",
+            "points_left",
+        }
         if turn["player"] == "Gus":  # greedy plays the solver's best: it never misses
             assert not turn["missed"]
         if turn["missed"]:
@@ -127,8 +158,16 @@ def test_analyse_marks_missed_plays(tmp_path: Path) -> None:
 
 def test_analyse_reports_a_bad_record(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"rules": "krc-2015", "players": ["a", "b"], "seed": 1,
-                               "moves": [{"seat": 9, "action": "draw"}]}))
+    bad.write_text(
+        json.dumps(
+            {
+                "rules": "krc-2015",
+                "players": ["a", "b"],
+                "seed": 1,
+                "moves": [{"seat": 9, "action": "draw"}],
+            }
+        )
+    )
     result = run(["analyse", str(bad)])
     assert result.returncode == 1
     assert json.loads(result.stdout)["move"] == 0

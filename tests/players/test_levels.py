@@ -78,7 +78,7 @@ def _shuffled_hidden(state: GameState, seat: int, rng: random.Random) -> GameSta
     at = 0
     for s, r in enumerate(state.racks):
         if s != seat:
-            racks[s] = tuple(hidden[at:at + len(r)])
+            racks[s] = tuple(hidden[at : at + len(r)])
             at += len(r)
     return dataclasses.replace(state, racks=tuple(racks), pool=tuple(hidden[at:]))
 
@@ -133,8 +133,12 @@ def test_greedy_plays_the_solvers_best_and_beginner_never_rearranges() -> None:
     board = parse_board([["r4", "r5", "r6"], ["k9", "r9", "b9"]])
     state = new_game(KRC, ["a", "b"], 0).state
     state = dataclasses.replace(
-        state, board=board, melded=(True, True), turn=state.order.index(0),
-        racks=(parse_tiles(["r3", "r7", "o9", "k1", "k2", "k3", "b13"]), state.racks[1]))
+        state,
+        board=board,
+        melded=(True, True),
+        turn=state.order.index(0),
+        racks=(parse_tiles(["r3", "r7", "o9", "k1", "k2", "k3", "b13"]), state.racks[1]),
+    )
     view = player_view(state, 0)
     greedy = make_player("greedy").decide(view)
     beginner = make_player("beginner").decide(view)

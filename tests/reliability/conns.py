@@ -53,8 +53,10 @@ def open_after(socks: list[socket.socket], seconds: float) -> tuple[int, list[fl
 def stream(port: int, slug: str, source: str) -> tuple[socket.socket, int]:
     """A live-standings stream from ``source``: the socket and the answer's status."""
     s = connect(port, source)
-    s.sendall(f"GET /t/{slug}/standings/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-              "Accept: text/event-stream\r\n\r\n".encode())
+    s.sendall(
+        f"GET /t/{slug}/standings/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Accept: text/event-stream\r\n\r\n".encode()
+    )
     head = b""
     while b"\r\n" not in head:
         chunk = s.recv(1024)

@@ -26,8 +26,14 @@ def free_port() -> int:
 class Server:
     """One uvicorn process; ``start()`` waits until ``/healthz`` answers."""
 
-    def __init__(self, url: str, where: Path, env: dict[str, str] | None = None,
-                 port: int | None = None, host: str | None = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        url: str,
+        where: Path,
+        env: dict[str, str] | None = None,
+        port: int | None = None,
+        host: str | None = "127.0.0.1",
+    ) -> None:
         """``host`` None: the server's own default (every interface)."""
         self.url = url
         self.host = host
@@ -42,14 +48,30 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30) -> Server:
-        env = {**os.environ, "MELDTOUR_DATABASE_URL": self.url, "MELDTOUR_ENV": "test",
-               "PYTHONPATH": str(ROOT / "src"), **self.extra}
+        env = {
+            **os.environ,
+            "MELDTOUR_DATABASE_URL": self.url,
+            "MELDTOUR_ENV": "test",
+            "PYTHONPATH": str(ROOT / "src"),
+            **self.extra,
+        }
         with self.logfile.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "meldtour.web",
-                 *(("--host", self.host) if self.host else ()),
-                 "--port", str(self.port), "--log-level", "warning"],
-                cwd=self.where, env=env, stdout=out, stderr=subprocess.STDOUT)
+                [
+                    sys.executable,
+                    "-m",
+                    "meldtour.web",
+                    *(("--host", self.host) if self.host else ()),
+                    "--port",
+                    str(self.port),
+                    "--log-level",
+                    "warning",
+                ],
+                cwd=self.where,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + timeout
         while True:
             assert self.proc.poll() is None, f"uvicorn exited: {self.output()}"
@@ -88,5 +110,8 @@ class Server:
 
 def tracebacks(text: str) -> list[str]:
     """The lines of a server log that show an unhandled exception."""
-    return [line for line in text.splitlines()
-            if "Traceback" in line or "Exception in ASGI application" in line]
+    return [
+        line
+        for line in text.splitlines()
+        if "Traceback" in line or "Exception in ASGI application" in line
+    ]

@@ -46,7 +46,7 @@ class Browser:
             self.cookies[name] = value
         for header in r.headers.get_list("set-cookie"):
             name = header.split("=", 1)[0]
-            if 'Max-Age=0' in header or 'expires=Thu, 01 Jan 1970' in header:
+            if "Max-Age=0" in header or "expires=Thu, 01 Jan 1970" in header:
                 self.cookies.pop(name, None)
         return r
 
@@ -63,8 +63,14 @@ class Browser:
     def post(self, path: str, data: dict[str, str]) -> httpx.Response:
         if not self.csrf:
             self.get("/director/login")
-        return self._keep(self.client.post(path, data={"csrf": self.csrf, **data},
-                                           headers=self._cookie(), follow_redirects=False))
+        return self._keep(
+            self.client.post(
+                path,
+                data={"csrf": self.csrf, **data},
+                headers=self._cookie(),
+                follow_redirects=False,
+            )
+        )
 
     def sign_in(self, name: str, password: str) -> httpx.Response:
         self.get("/director/login")
@@ -93,8 +99,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def browser(server: Server, address: str) -> Iterator[Browser]:
-    with httpx.Client(base_url=server.base, timeout=30, headers=ENGLISH,
-                      transport=httpx.HTTPTransport(local_address=address)) as client:
+    with httpx.Client(
+        base_url=server.base,
+        timeout=30,
+        headers=ENGLISH,
+        transport=httpx.HTTPTransport(local_address=address),
+    ) as client:
         yield Browser(client)
 
 
@@ -124,9 +134,14 @@ def test_a_changed_password_refuses_a_copied_cookie(owner: Browser, thief: Brows
     copy_session(owner, thief)
     assert thief.signed_in()  # the copy works, from another machine
     owner.get("/director/account")
-    r = owner.post("/director/account/password", {"current": PASSWORD,
-                                                  "password": "bee's second password",
-                                                  "again": "bee's second password"})
+    r = owner.post(
+        "/director/account/password",
+        {
+            "current": PASSWORD,
+            "password": "bee's second password",
+            "again": "bee's second password",
+        },
+    )
     assert r.status_code == 303 and r.headers["location"] == "/director/account"
     assert owner.signed_in()  # this browser stays signed in (signed again)
     assert not thief.signed_in()  # the copy is refused at once
@@ -143,12 +158,14 @@ def test_a_wrong_current_password_changes_nothing(owner: Browser, thief: Browser
     assert owner.sign_in("ant", PASSWORD).status_code == 303
     copy_session(owner, thief)
     owner.get("/director/account")
-    for current, new, again in ((PASSWORD + "x", "ant's second password",
-                                 "ant's second password"),
-                                (PASSWORD, "short", "short"),
-                                (PASSWORD, "ant's second password", "something else")):
-        r = owner.post("/director/account/password",
-                       {"current": current, "password": new, "again": again})
+    for current, new, again in (
+        (PASSWORD + "x", "ant's second password", "ant's second password"),
+        (PASSWORD, "short", "short"),
+        (PASSWORD, "ant's second password", "something else"),
+    ):
+        r = owner.post(
+            "/director/account/password", {"current": current, "password": new, "again": again}
+        )
         assert r.status_code == 303 and r.headers["location"].endswith("#password")
     assert owner.signed_in() and thief.signed_in()  # nothing changed: no session ended
     with httpx.Client(base_url=owner.client.base_url, timeout=30, headers=ENGLISH) as c:
@@ -169,17 +186,20 @@ def test_signing_out_the_other_sessions(owner: Browser, thief: Browser) -> None:
     assert owner.signed_in()
 
 
-def test_the_administrator_disables_an_account(owner: Browser, thief: Browser,
-                                               admin: Browser, server: Server) -> None:
+def test_the_administrator_disables_an_account(
+    owner: Browser, thief: Browser, admin: Browser, server: Server
+) -> None:
     assert owner.sign_in("wasp", PASSWORD).status_code == 303
     copy_session(owner, thief)
     assert admin.sign_in(ADMIN, ADMIN_PASSWORD).status_code == 303
     store = open_web_store(server.url)
-    ids = {name: found[0].id for name in (ADMIN, "wasp", "bee")
-           if (found := use.find(store, name)) is not None}
+    ids = {
+        name: found[0].id
+        for name in (ADMIN, "wasp", "bee")
+        if (found := use.find(store, name)) is not None
+    }
     wasp_id = ids["wasp"]
-    assert f'action="/director/accounts/{wasp_id}/disable"' in admin.get(
-        "/director/account").text
+    assert f'action="/director/accounts/{wasp_id}/disable"' in admin.get("/director/account").text
     # wasp may not disable the administrator, nor anyone
     assert owner.post(f"/director/accounts/{ids[ADMIN]}/disable", {}).status_code == 403
     assert owner.post(f"/director/accounts/{ids['bee']}/disable", {}).status_code == 403
@@ -203,24 +223,26 @@ def test_who_may_do_what_is_the_applications(tmp_path: Path) -> None:
     boss = accounts.create(store, "boss", ADMIN_PASSWORD)
     bee = accounts.create(store, "bee", PASSWORD)
     wasp = accounts.create(store, "wasp", PASSWORD)
-    for who, target, code in ((bee, wasp.id, "account.administrator_only"),
-                              (bee, boss.id, "account.administrator_only"),
-                              (boss, boss.id, "account.not_yourself"),
-                              (boss, 999, "account.no_account")):
+    for who, target, code in (
+        (bee, wasp.id, "account.administrator_only"),
+        (bee, boss.id, "account.administrator_only"),
+        (boss, boss.id, "account.not_yourself"),
+        (boss, 999, "account.no_account"),
+    ):
         with pytest.raises(UseCaseError) as refused:
             use.set_disabled(store, who, target, True)
         assert refused.value.code == code
     with pytest.raises(UseCaseError) as refused:
-        use.change_password(store, bee, "not it", "a new password!", "a new password!",
-                            PASSWORDS)
+        use.change_password(store, bee, "not it", "a new password!", "a new password!", PASSWORDS)
     assert refused.value.code == "account.wrong_password"
     with pytest.raises(UseCaseError) as refused:
         use.account_list(store, bee)
     assert refused.value.code == "account.administrator_only"
     assert use.get(store, bee.id) == bee  # nothing changed
     assert use.signed_in(store, bee.id, 0) == bee
-    after = use.change_password(store, bee, PASSWORD, "a new password!", "a new password!",
-                                PASSWORDS)
+    after = use.change_password(
+        store, bee, PASSWORD, "a new password!", "a new password!", PASSWORDS
+    )
     assert use.signed_in(store, bee.id, 0) is None  # every session before: refused
     assert use.signed_in(store, bee.id, after.epoch) == after
     use.set_disabled(store, boss, bee.id, True)

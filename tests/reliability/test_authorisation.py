@@ -248,24 +248,32 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     owners.record_creator(store, "away", rival.id)
     usecases.create_tournament(store, "club-night", who="boss", name="Home", slug=SLUG)
     owners.record_creator(store, SLUG, boss.id)
-    usecases.register_players(store, SLUG, [usecases.PlayerEntry(f"선수 {i}", DIV)
-                                            for i in range(1, 17)], who="boss")
+    usecases.register_players(
+        store, SLUG, [usecases.PlayerEntry(f"선수 {i}", DIV) for i in range(1, 17)], who="boss"
+    )
     usecases.check_in_players(store, SLUG, [str(i) for i in range(1, 17)], who="boss")
     usecases.seat(store, SLUG, DIV, None, who="boss")
     tokens = {n: web.scorer_token(Scope(SLUG, DIV, 0, 1, n)) for n in (1, 2, 3, 4)}
     with TestClient(app) as client:
-        game = app.state.live.create_table(TableConfig.make(
-            "standard", [SeatConfig("human"), SeatConfig("human")], turn_seconds=600))
-        joined = client.post(f"/play/t/{game.id}/join", data={"seat": "0", "name": "Ann"},
-                             follow_redirects=False)
+        game = app.state.live.create_table(
+            TableConfig.make(
+                "standard", [SeatConfig("human"), SeatConfig("human")], turn_seconds=600
+            )
+        )
+        joined = client.post(
+            f"/play/t/{game.id}/join", data={"seat": "0", "name": "Ann"}, follow_redirects=False
+        )
         seat_cookie = joined.cookies[f"meldtour_seat_{game.id}"]
         client.cookies.clear()
         exp = int(time.time()) + 3600
-        sessions = {name: web.session.sign({"a": account.id, "exp": exp, "n": name})
-                    for name, account in (("director", boss), ("rival", rival))}
+        sessions = {
+            name: web.session.sign({"a": account.id, "exp": exp, "n": name})
+            for name, account in (("director", boss), ("rival", rival))
+        }
         cookie = "z" * 32
-        yield World(client, web, game.id, seat_cookie, tokens, sessions,
-                    (cookie, web.csrf_token(cookie)))
+        yield World(
+            client, web, game.id, seat_cookie, tokens, sessions, (cookie, web.csrf_token(cookie))
+        )
     store.close()
 
 
@@ -274,6 +282,7 @@ def forged(token: str, table: int) -> str:
     body, mac = token.split(".")
     import base64
     import json
+
     value = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
     value[4] = table
     new = base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode())
@@ -297,9 +306,18 @@ def fill(w: World, path: str, role: str) -> str:
     own = holders.get(role, forged(w.tokens[4], 3))
     if role == "scorer4":
         own = forged(w.tokens[4], 3)  # table 4's scorer tries table 3
-    values = {"slug": SLUG, "key": DIV, "player": "3", "game_id": w.game_id, "token": own,
-              "preset": "japan", "kind": "standings", "what": "players", "fmt": "csv",
-              "account": "1"}
+    values = {
+        "slug": SLUG,
+        "key": DIV,
+        "player": "3",
+        "game_id": w.game_id,
+        "token": own,
+        "preset": "japan",
+        "kind": "standings",
+        "what": "players",
+        "fmt": "csv",
+        "account": "1",
+    }
     if path.startswith("/online/seat/"):
         values["token"] = "not-a-seat-secret"
     if "/vote/" in path:
@@ -340,18 +358,17 @@ def ask(w: World, method: str, path: str, role: str) -> Any:
             with w.client.stream("GET", url) as r:
                 first = next(r.iter_lines())
                 assert first.startswith("retry:"), first
-                return SimpleNamespace(status_code=r.status_code, headers=r.headers,
-                                       text=first)
+                return SimpleNamespace(status_code=r.status_code, headers=r.headers, text=first)
         return w.client.get(url, follow_redirects=False)
     if path.startswith("/score/"):
         return w.client.post(url, json={"games": []}, headers=headers, follow_redirects=False)
-    return w.client.post(url, data=BODIES.get(path, {}), headers=headers,
-                         follow_redirects=False)
+    return w.client.post(url, data=BODIES.get(path, {}), headers=headers, follow_redirects=False)
 
 
 def refused(r: Any) -> bool:
     return r.status_code in (401, 403) or (
-        r.status_code in (302, 303, 307) and "/director/login" in r.headers.get("location", ""))
+        r.status_code in (302, 303, 307) and "/director/login" in r.headers.get("location", "")
+    )
 
 
 def expected(kind: str, role: str) -> str:
@@ -366,8 +383,7 @@ def expected(kind: str, role: str) -> str:
             return "ok"
         return "refused"
     if kind == "scorer":
-        return "ok" if role in ("scorer3", "director") or (role == "rival" and GAP) \
-            else "not-found"
+        return "ok" if role in ("scorer3", "director") or (role == "rival" and GAP) else "not-found"
     if kind == "seat":
         return "not-found"
     if kind == "first-account":

@@ -86,20 +86,24 @@ OWN: set[tuple[str, str]] = {
     ("POST", "/director/account/sessions"),
 }
 
+
 def director_routes(app: Any) -> list[APIRoute]:
     """Every route of the director: under ``/director``, or asking for a director."""
     found: list[APIRoute] = []
 
     def asks_director(dependant: Any) -> bool:
-        return any(d.call in (require_director, require_tournament_director)
-                   or asks_director(d) for d in dependant.dependencies)
+        return any(
+            d.call in (require_director, require_tournament_director) or asks_director(d)
+            for d in dependant.dependencies
+        )
 
     def walk(routes: Any) -> None:
         for r in routes:
             if isinstance(r, _IncludedRouter):
                 walk(r.original_router.routes)
             elif isinstance(r, APIRoute) and (
-                    r.path.startswith("/director") or asks_director(r.dependant)):
+                r.path.startswith("/director") or asks_director(r.dependant)
+            ):
                 found.append(r)
 
     walk(app.routes)
@@ -128,9 +132,15 @@ def _play_round(store: Any, slug: str) -> None:
     div = t.division(DIV)
     rnd = div.stages[-1].rounds[-1]
     x = rnd.tables[0]
-    usecases.enter_sheet(store, slug, DIV, rnd.number, x.number,
-                         play_table(div.rules, len(x.players), 1, len(x.sheet.games)),
-                         who="admin")
+    usecases.enter_sheet(
+        store,
+        slug,
+        DIV,
+        rnd.number,
+        x.number,
+        play_table(div.rules, len(x.players), 1, len(x.sheet.games)),
+        who="admin",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -146,27 +156,47 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     # (web/director/gate.py), so a sign-in from now on changes no site setting
     venue.open_to_network(store, who="admin")
     bee = accounts.create(store, "bee", "a long secret 1")
-    for slug, who, aid in (("past", "admin", admin.id), ("home", "admin", admin.id),
-                           ("bee", "bee", bee.id)):
-        usecases.create_tournament(store, "club-night", who=who, name=slug.title(),
-                                   slug=slug)
+    for slug, who, aid in (
+        ("past", "admin", admin.id),
+        ("home", "admin", admin.id),
+        ("bee", "bee", bee.id),
+    ):
+        usecases.create_tournament(store, "club-night", who=who, name=slug.title(), slug=slug)
         owners.record_creator(store, slug, aid)
-        usecases.register_players(store, slug, [
-            usecases.PlayerEntry(f"{slug} 선수 {i}", DIV) for i in range(1, 13)], who=who)
+        usecases.register_players(
+            store,
+            slug,
+            [usecases.PlayerEntry(f"{slug} 선수 {i}", DIV) for i in range(1, 13)],
+            who=who,
+        )
         usecases.check_in_players(store, slug, [str(i) for i in range(1, 13)], who=who)
     play_out(store, "past", DIV)
-    circuit.grant_qualification(store, "past", DIV, QUAL, label="National final", seats=2,
-                                who=circuit.Acting.operator("admin"))
+    circuit.grant_qualification(
+        store,
+        "past",
+        DIV,
+        QUAL,
+        label="National final",
+        seats=2,
+        who=circuit.Acting.operator("admin"),
+    )
     people = sorted({p.person for p in circuit.holders(store, QUAL)})
     holder = next(h.number for h in circuit.holders(store, QUAL) if h.status == "holds")
-    circuit.set_person(store, people[0], who=circuit.Acting.operator("admin"),
-                       member_number="KR-0001", birth_year=1990, public=False)
+    circuit.set_person(
+        store,
+        people[0],
+        who=circuit.Acting.operator("admin"),
+        member_number="KR-0001",
+        birth_year=1990,
+        public=False,
+    )
     usecases.seat(store, "home", DIV, None, who="admin")
     _play_round(store, "home")
     # bee registers a player of the same name as the administrator's person (a namesake)
     namesake = circuit.person(store, people[0]).name
-    out = usecases.register_players(store, "bee", [usecases.PlayerEntry(
-        namesake, DIV, person=circuit.NEW)], who="bee")
+    out = usecases.register_players(
+        store, "bee", [usecases.PlayerEntry(namesake, DIV, person=circuit.NEW)], who="bee"
+    )
     number = out.tournament.registrations[-1].player
     usecases.seat(store, "bee", DIV, None, who="bee")
     _play_round(store, "bee")
@@ -176,9 +206,20 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         exp = int(time.time()) + 3600
         session = web.session.sign({"a": bee.id, "exp": exp, "n": "bee-walk"})
         cookie = "w" * 32
-        w = World(client, web, app, session, (cookie, web.csrf_token(cookie)),
-                  people, ranking, namesake, number, holder, admin.id,
-                  bee.id)
+        w = World(
+            client,
+            web,
+            app,
+            session,
+            (cookie, web.csrf_token(cookie)),
+            people,
+            ranking,
+            namesake,
+            number,
+            holder,
+            admin.id,
+            bee.id,
+        )
         w.ids = _their_ids(w)
         yield w
     store.close()
@@ -195,21 +236,38 @@ def _their_ids(w: World) -> dict[str, set[int]]:
         return set(s.scalars(select(t[table].c.id).where(t[table].c[col].in_(among))))
 
     with w.web.store().reading() as s:
-        tids = set(s.scalars(select(t["tournament"].c.id).where(
-            t["tournament"].c.slug.in_(("home", "past")))))
+        tids = set(
+            s.scalars(
+                select(t["tournament"].c.id).where(t["tournament"].c.slug.in_(("home", "past")))
+            )
+        )
         dids = ids("division", "tournament_id", tids)
-        regs = list(s.execute(select(t["registration"].c.id, t["registration"].c.player_id)
-                              .where(t["registration"].c.tournament_id.in_(tids))))
+        regs = list(
+            s.execute(
+                select(t["registration"].c.id, t["registration"].c.player_id).where(
+                    t["registration"].c.tournament_id.in_(tids)
+                )
+            )
+        )
         sids = ids("stage", "division_id", dids)
         rids = ids("round", "stage_id", sids)
         shids = ids("score_sheet", "round_id", rids)
         grants = ids("qualification_grant", "division_id", dids)
         polls = ids("winner_poll", "tournament_id", tids)
     players = {p for _r, p in regs}
-    return {"tournament_id": tids, "division_id": dids, "registration_id": {r for r, _p in regs},
-            "player_id": players, "source_id": players, "target_id": players,
-            "stage_id": sids, "round_id": rids, "sheet_id": shids, "grant_id": grants,
-            "poll_id": polls}
+    return {
+        "tournament_id": tids,
+        "division_id": dids,
+        "registration_id": {r for r, _p in regs},
+        "player_id": players,
+        "source_id": players,
+        "target_id": players,
+        "stage_id": sids,
+        "round_id": rids,
+        "sheet_id": shids,
+        "grant_id": grants,
+        "poll_id": polls,
+    }
 
 
 #: Tables that hold the site's things (every row is someone else's than bee's).
@@ -250,8 +308,7 @@ def theirs(w: World) -> dict[str, list[tuple[Any, ...]]]:
             out[name] = sorted(keep, key=repr)
     store = w.web.store()
     # what is derived from them: the qualification's list and label, their people
-    out["derived: holders"] = [repr(h) for h in circuit.holders(store)
-                               if h.tournament != "bee"]
+    out["derived: holders"] = [repr(h) for h in circuit.holders(store) if h.tournament != "bee"]
     out["derived: qualifications"] = list(circuit.qualifications(store))
     out["derived: people"] = [repr(circuit.person(store, p)) for p in w.people]
     return out
@@ -264,10 +321,22 @@ def values(w: World, how: str) -> dict[str, str]:
     """The path's values: the administrator's (``foreign``) or bee's own (``own``,
     ``cross``)."""
     if how == "foreign":
-        return {"slug": "home", "key": DIV, "player": "3", "what": "open", "kind": "standings",
-                "fmt": "csv"}
-    return {"slug": "bee", "key": DIV, "player": "3", "what": "open", "kind": "standings",
-            "fmt": "csv"}
+        return {
+            "slug": "home",
+            "key": DIV,
+            "player": "3",
+            "what": "open",
+            "kind": "standings",
+            "fmt": "csv",
+        }
+    return {
+        "slug": "bee",
+        "key": DIV,
+        "player": "3",
+        "what": "open",
+        "kind": "standings",
+        "fmt": "csv",
+    }
 
 
 def fill(w: World, path: str, how: str, slug: str | None = None) -> str:
@@ -288,18 +357,46 @@ def form(w: World, path: str, how: str) -> dict[str, Any]:
     """Plausible fields for the route; ``cross`` names the administrator's things."""
     admin_person = str(w.people[0])
     fields: dict[str, Any] = {
-        "name": "Taken over", "date": "2026-01-01", "venue": "Elsewhere",
-        "qualification": QUAL, "source": "past", "number": str(w.holder), "why": "walk",
-        "person": admin_person, "keep": admin_person, "gone": str(w.people[1]),
-        "seats": "2", "label": "National final", "codes": "", "count": "3",
-        "prizes": "1", "address": "http://evil.example", "template": "club-night",
-        "tournament": "past", "member": "X-1", "birth_year": "1900", "public": "1",
-        "text": "walk 선수", "lines": "walk 선수", "go": "save", "division": DIV,
-        "kind0": "seatings", "games0": "2", "seatings0": "2", "mode": "points",
-        "password": "a new long secret", "again": "a new long secret",
-        "current": "a long secret 1", "new": "a new long secret",
-        "status": "withdrawn", "paste": w.namesake, "line0": "1",
-        "name0": w.namesake, "division0": DIV, "person0": admin_person, "keep0": "1",
+        "name": "Taken over",
+        "date": "2026-01-01",
+        "venue": "Elsewhere",
+        "qualification": QUAL,
+        "source": "past",
+        "number": str(w.holder),
+        "why": "walk",
+        "person": admin_person,
+        "keep": admin_person,
+        "gone": str(w.people[1]),
+        "seats": "2",
+        "label": "National final",
+        "codes": "",
+        "count": "3",
+        "prizes": "1",
+        "address": "http://evil.example",
+        "template": "club-night",
+        "tournament": "past",
+        "member": "X-1",
+        "birth_year": "1900",
+        "public": "1",
+        "text": "walk 선수",
+        "lines": "walk 선수",
+        "go": "save",
+        "division": DIV,
+        "kind0": "seatings",
+        "games0": "2",
+        "seatings0": "2",
+        "mode": "points",
+        "password": "a new long secret",
+        "again": "a new long secret",
+        "current": "a long secret 1",
+        "new": "a new long secret",
+        "status": "withdrawn",
+        "paste": w.namesake,
+        "line0": "1",
+        "name0": w.namesake,
+        "division0": DIV,
+        "person0": admin_person,
+        "keep0": "1",
     }
     if how == "cross":  # a label of bee's for the administrator's qualification
         fields["label"] = "Taken over"
@@ -331,16 +428,18 @@ def ask(w: World, route: APIRoute, method: str, how: str, slug: str | None = Non
     # signs in again at his account's epoch
     bee = accounts.get(w.web.store(), w.bee_id)
     assert bee is not None
-    w.bee_session = w.web.session.sign({"a": bee.id, "exp": int(time.time()) + 3600,
-                                        "n": "bee-walk", "g": bee.epoch})
+    w.bee_session = w.web.session.sign(
+        {"a": bee.id, "exp": int(time.time()) + 3600, "n": "bee-walk", "g": bee.epoch}
+    )
     w.client.cookies.clear()
     w.client.cookies.set(CSRF_COOKIE, w.csrf[0])
     w.client.cookies.set(SESSION_COOKIE, w.bee_session)
     if method == "GET":
         return w.client.get(url, follow_redirects=False)
     data = {"csrf": w.csrf[1], **form(w, route.path, how)}
-    return w.client.post(url, data=data, headers={"X-CSRF-Token": w.csrf[1]},
-                         follow_redirects=False)
+    return w.client.post(
+        url, data=data, headers={"X-CSRF-Token": w.csrf[1]}, follow_redirects=False
+    )
 
 
 def flash_kind(w: World, r: Any) -> str | None:
@@ -380,8 +479,9 @@ def walk(w: World) -> list[Hole]:
                     why = "not refused"
                 elif how != "foreign" and ("KR-0001" in r.text or "1990" in r.text):
                     why = "shows the administrator's person's member number or birth year"
-                elif how == "own" and path == "/director" and (
-                        "Home" in r.text or "Past" in r.text):
+                elif (
+                    how == "own" and path == "/director" and ("Home" in r.text or "Past" in r.text)
+                ):
                     why = "shows the administrator's tournaments"
                 if why:
                     holes.append(Hole(method, path, how, r.status_code, why))
@@ -428,9 +528,12 @@ def test_the_walk_finds_a_forgotten_check(world: World) -> None:
         found = {(h.method, h.path) for h in walk(world) if h.how == "foreign"}
     finally:
         app.dependency_overrides.clear()
-    for route in (("POST", "/director/t/{slug}/edit"), ("GET", "/director/t/{slug}/audit"),
-                  ("POST", "/director/t/{slug}/players/add"),
-                  ("GET", "/director/t/{slug}/p/{player}")):
+    for route in (
+        ("POST", "/director/t/{slug}/edit"),
+        ("GET", "/director/t/{slug}/audit"),
+        ("POST", "/director/t/{slug}/players/add"),
+        ("GET", "/director/t/{slug}/p/{player}"),
+    ):
         assert route in found, route
 
 

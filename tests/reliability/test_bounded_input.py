@@ -49,8 +49,9 @@ async def flood_socket(url: str) -> list[int | None]:
     big = json.dumps({"type": "draft", "board": [["r1"] * 2_790_000]})
 
     async def one() -> int | None:
-        async with websockets.connect(url, compression="deflate", max_size=None,
-                                      open_timeout=30) as ws:
+        async with websockets.connect(
+            url, compression="deflate", max_size=None, open_timeout=30
+        ) as ws:
             try:
                 await ws.send(big)
                 while True:
@@ -63,9 +64,11 @@ async def flood_socket(url: str) -> list[int | None]:
 
 
 def test_healthz_answers_during_a_flood(server: Server) -> None:
-    made = httpx.post(f"{server.base}/play/tables", data={
-        "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
-        follow_redirects=False)
+    made = httpx.post(
+        f"{server.base}/play/tables",
+        data={"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+        follow_redirects=False,
+    )
     assert made.status_code == 303
     ws_url = f"ws://127.0.0.1:{server.port}{made.headers['location']}/ws"
     quiet: list[float] = []
@@ -84,42 +87,59 @@ def test_healthz_answers_during_a_flood(server: Server) -> None:
         # 150 MB announced: refused at once from the header, nothing read.
         started = time.perf_counter()
         with httpx.Client(timeout=30) as c:
+
             def body() -> Iterator[bytes]:
                 chunk = b"[" * (1024 * 1024)
                 for _ in range(150):
                     yield chunk
-            answer = c.post(f"{server.base}/score/not-a-token/check", content=body(),
-                            headers={"content-type": "application/json",
-                                     "content-length": str(150 * 1024 * 1024)})
+
+            answer = c.post(
+                f"{server.base}/score/not-a-token/check",
+                content=body(),
+                headers={
+                    "content-type": "application/json",
+                    "content-length": str(150 * 1024 * 1024),
+                },
+            )
         assert answer.status_code == 413, answer.text
         assert time.perf_counter() - started < 5
     finally:
         stop.set()
         t.join()
-    print(f"\nhealthz quiet median {statistics.median(quiet) * 1000:.1f} ms; during the "
-          f"flood {len(during)} probes, median {statistics.median(during) * 1000:.1f} ms, "
-          f"max {max(during) * 1000:.1f} ms")
+    print(
+        f"\nhealthz quiet median {statistics.median(quiet) * 1000:.1f} ms; during the "
+        f"flood {len(during)} probes, median {statistics.median(during) * 1000:.1f} ms, "
+        f"max {max(during) * 1000:.1f} ms"
+    )
     assert codes == [1009] * 20, codes
     assert len(during) >= 10
     # Median and 90th percentile of /healthz during the flood: under 100 ms.
     during.sort()
     p90 = during[int(len(during) * 0.9)]
-    assert statistics.median(during) < 0.1 and p90 < 0.1, (statistics.median(quiet),
-                                                           statistics.median(during), p90)
+    assert statistics.median(during) < 0.1 and p90 < 0.1, (
+        statistics.median(quiet),
+        statistics.median(during),
+        p90,
+    )
     assert httpx.get(f"{server.base}/healthz").status_code == 200
 
 
-
 def test_bodies_over_the_limit_are_413_and_deep_json_is_refused(client: TestClient) -> None:
-    big = client.post("/score/x/check", content=b"{" + b" " * (BODY_MAX_BYTES + 10) + b"}",
-                      headers={"content-type": "application/json"})
+    big = client.post(
+        "/score/x/check",
+        content=b"{" + b" " * (BODY_MAX_BYTES + 10) + b"}",
+        headers={"content-type": "application/json"},
+    )
     assert big.status_code == 413 and "at most" in big.json()["detail"]
-    deep = client.post("/director/login", content=b"[" * 100_000,
-                       headers={"content-type": "application/json"})
+    deep = client.post(
+        "/director/login", content=b"[" * 100_000, headers={"content-type": "application/json"}
+    )
     assert deep.status_code != 500
-    made = client.post("/play/tables", data={
-        "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
-        follow_redirects=False).headers["location"]
+    made = client.post(
+        "/play/tables",
+        data={"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+        follow_redirects=False,
+    ).headers["location"]
     client.post(f"{made}/join", data={"seat": "0", "name": "Ann"})
     with client.websocket_connect(f"{made}/ws") as ws:
         assert ws.receive_json()["type"] == "snapshot"
@@ -147,28 +167,35 @@ def test_booleans_are_not_scores(tmp_path: Path) -> None:
     assert _entries({"games": [{"points": [1, -1, 0, 0]}]}, 4, 1)[0].points == (1, -1, 0, 0)
 
 
-@pytest.mark.parametrize("path", ["/t/club%00", "/play/t/abc%00", "/director/login%00x",
-                                  "/play?lang=ko%00"])
+@pytest.mark.parametrize(
+    "path", ["/t/club%00", "/play/t/abc%00", "/director/login%00x", "/play?lang=ko%00"]
+)
 def test_a_control_character_in_an_address_is_a_clear_400(client: TestClient, path: str) -> None:
     answer = client.get(path)
     assert answer.status_code == 400 and "control character" in answer.json()["detail"]
 
 
-@pytest.mark.parametrize(("path", "form"), [
-    ("/director/login", {"name": "dir\x00ector", "password": "x"}),
-    ("/t/club/register", {"name": "김\x00민지", "division": "club"}),
-    ("/play/tables", {"preset": "krc-2015\x1b"}),
-])
-def test_a_control_character_in_a_form_is_a_clear_400(client: TestClient, path: str,
-                                                      form: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("path", "form"),
+    [
+        ("/director/login", {"name": "dir\x00ector", "password": "x"}),
+        ("/t/club/register", {"name": "김\x00민지", "division": "club"}),
+        ("/play/tables", {"preset": "krc-2015\x1b"}),
+    ],
+)
+def test_a_control_character_in_a_form_is_a_clear_400(
+    client: TestClient, path: str, form: dict[str, str]
+) -> None:
     answer = client.post(path, data=form)
     assert answer.status_code == 400, answer.text
     field = next(k for k, v in form.items() if any(ord(c) < 32 for c in v))
     assert repr(field) in answer.json()["detail"]
     # Tabs and line ends are text, and other languages' letters go through.
-    ok = client.post("/play/tables", data={"preset": "krc-2015", "seat_count": "2",
-                                           "seat0": "human", "seat1": "greedy"},
-                     follow_redirects=False)
+    ok = client.post(
+        "/play/tables",
+        data={"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "greedy"},
+        follow_redirects=False,
+    )
     assert ok.status_code == 303
 
 
@@ -176,9 +203,11 @@ def test_the_server_does_not_compress_game_sockets(server: Server) -> None:
     """No per-message deflate: a game's frames are small, a compressor per socket held
     the server's memory, and a compressed stream carrying a secret rack next to a name
     another player chose leaks by its length (``python -m meldtour.web``)."""
-    made = httpx.post(f"{server.base}/play/tables", data={
-        "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
-        follow_redirects=False)
+    made = httpx.post(
+        f"{server.base}/play/tables",
+        data={"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+        follow_redirects=False,
+    )
     assert made.status_code == 303
     url = f"ws://127.0.0.1:{server.port}{made.headers['location']}/ws"
 

@@ -31,8 +31,9 @@ from .servers import Server
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     where = tmp_path_factory.mktemp("conns")
     with Server(f"sqlite:///{where / 'm.db'}", where, host=None) as s:
-        usecases.create_tournament(open_web_store(database_url(s.url)), "club-night",
-                                   who="d", slug="club", name="Club")
+        usecases.create_tournament(
+            open_web_store(database_url(s.url)), "club-night", who="d", slug="club", name="Club"
+        )
         yield s
 
 
@@ -42,7 +43,7 @@ def test_connections_without_a_whole_request_are_closed(server: Server) -> None:
         with HealthProbe(server.base) as probe:
             left, closed = open_after(socks, HEADER_SECONDS + 5)
         assert left == 0, f"{left} of {len(socks)} still open"
-        assert min(closed) > HEADER_SECONDS - 3          # not at once: a few seconds
+        assert min(closed) > HEADER_SECONDS - 3  # not at once: a few seconds
         assert max(probe.times) < 1.0, max(probe.times)
         assert statistics.median(probe.times) < 0.1
     finally:
@@ -53,7 +54,7 @@ def test_connections_without_a_whole_request_are_closed(server: Server) -> None:
 def test_a_request_sent_in_time_is_answered(server: Server) -> None:
     idle, s = idle_and_partial(server.port, 1)
     idle.close()
-    s.sendall(b"1\r\n\r\n")                              # the header's end, in time
+    s.sendall(b"1\r\n\r\n")  # the header's end, in time
     assert s.recv(4096).startswith(b"HTTP/1.1 200")
     s.close()
 

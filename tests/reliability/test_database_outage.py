@@ -47,23 +47,45 @@ class PrivatePostgres:
                 shutil.chown(d, "postgres")
         else:
             self.sock.mkdir(exist_ok=True)
-        self.run("initdb", "-D", str(self.dir), "-A", "trust", "-U", "postgres", "--no-sync",
-                 "-E", "UTF8", "--locale", "C.UTF-8")
+        self.run(
+            "initdb",
+            "-D",
+            str(self.dir),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+            "-E",
+            "UTF8",
+            "--locale",
+            "C.UTF-8",
+        )
 
     @property
     def url(self) -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
 
     def run(self, tool: str, *args: str) -> None:
-        done = subprocess.run([*self.user, str(PG_BIN / tool), *args], capture_output=True,
-                              timeout=120, text=True)
+        done = subprocess.run(
+            [*self.user, str(PG_BIN / tool), *args], capture_output=True, timeout=120, text=True
+        )
         assert done.returncode == 0, f"{tool}: {done.stdout}{done.stderr}"
 
     def start(self) -> None:
-        self.run("pg_ctl", "-D", str(self.dir), "-w", "-t", "60", "-l",
-                 str(self.dir.parent / "pg.log"), "-o",
-                 f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 -c fsync=off",
-                 "start")
+        self.run(
+            "pg_ctl",
+            "-D",
+            str(self.dir),
+            "-w",
+            "-t",
+            "60",
+            "-l",
+            str(self.dir.parent / "pg.log"),
+            "-o",
+            f"-p {self.port} -k {self.sock} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )
 
     def stop(self) -> None:
         self.run("pg_ctl", "-D", str(self.dir), "-w", "-m", "fast", "stop")
@@ -80,8 +102,10 @@ def private_pg() -> Iterator[PrivatePostgres]:
         try:
             yield pg
         finally:
-            subprocess.run([*pg.user, str(PG_BIN / "pg_ctl"), "-D", str(pg.dir), "-m",
-                            "immediate", "stop"], capture_output=True)
+            subprocess.run(
+                [*pg.user, str(PG_BIN / "pg_ctl"), "-D", str(pg.dir), "-m", "immediate", "stop"],
+                capture_output=True,
+            )
     finally:
         shutil.rmtree(where, ignore_errors=True)
 
@@ -92,16 +116,20 @@ def test_postgresql_away_for_a_while(private_pg: PrivatePostgres, tmp_path: Path
     try:
         with setup.client(server) as http:
             for table in (1, 2):
-                assert http.post(f"/score/{setup.tokens[table]}",
-                                 json=sheet_body(table)).status_code == 200
+                assert (
+                    http.post(f"/score/{setup.tokens[table]}", json=sheet_body(table)).status_code
+                    == 200
+                )
             assert http.get(f"/t/{SLUG}/standings").status_code == 200
 
             private_pg.stop()
             down = time.monotonic()
             # Pages that need the database: 503 with words, in the reader's language.
-            for lang, words in (("en", "The database is not answering"),
-                                ("ko", "데이터베이스가 응답하지 않습니다"),
-                                ("ja", "データベースが今、応答していません")):
+            for lang, words in (
+                ("en", "The database is not answering"),
+                ("ko", "데이터베이스가 응답하지 않습니다"),
+                ("ja", "データベースが今、応答していません"),
+            ):
                 r = http.get(f"/t/{SLUG}/standings?lang={lang}")
                 assert r.status_code == 503, r.text[:300]
                 assert words in r.text and "Traceback" not in r.text
@@ -131,10 +159,11 @@ def test_postgresql_away_for_a_while(private_pg: PrivatePostgres, tmp_path: Path
                 assert time.monotonic() - back < 15, "the service did not come back"
                 time.sleep(0.2)
             recovered = time.monotonic() - back
-            print(f"\ndatabase away {back - down:.1f} s; service back {recovered:.2f} s "
-                  "after the database")
-            assert http.post(f"/score/{setup.tokens[3]}",
-                             json=sheet_body(3)).status_code == 200
+            print(
+                f"\ndatabase away {back - down:.1f} s; service back {recovered:.2f} s "
+                "after the database"
+            )
+            assert http.post(f"/score/{setup.tokens[3]}", json=sheet_body(3)).status_code == 200
         store = store_of(private_pg.url)
         try:  # nothing lost, nothing of the refused requests half-done
             assert [stored_k(store, n) for n in (1, 2, 3, 4)] == [1, 2, 3, None]
@@ -142,6 +171,7 @@ def test_postgresql_away_for_a_while(private_pg: PrivatePostgres, tmp_path: Path
         finally:
             store.close()
         assert "Traceback" not in "".join(
-            line for line in server.output().splitlines() if "HTTP/1.1" in line)
+            line for line in server.output().splitlines() if "HTTP/1.1" in line
+        )
     finally:
         server.stop()

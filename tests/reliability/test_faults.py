@@ -59,8 +59,9 @@ class Setup:
     headers: dict[str, str]
 
     def client(self, server: Server) -> httpx.Client:
-        return httpx.Client(base_url=server.base, cookies=self.cookies, headers=self.headers,
-                            timeout=10)
+        return httpx.Client(
+            base_url=server.base, cookies=self.cookies, headers=self.headers, timeout=10
+        )
 
 
 def prepare(url: str, where: Path) -> Setup:
@@ -69,27 +70,40 @@ def prepare(url: str, where: Path) -> Setup:
     try:
         boss = accounts.create(store, "boss", "a long secret 1")
         usecases.create_tournament(store, "club-night", who="boss", name="Faults", slug=SLUG)
-        usecases.register_players(store, SLUG, [usecases.PlayerEntry(f"선수 {i}", DIV)
-                                                for i in range(1, PLAYERS + 1)], who="boss")
-        usecases.check_in_players(store, SLUG, [str(i) for i in range(1, PLAYERS + 1)],
-                                  who="boss")
+        usecases.register_players(
+            store,
+            SLUG,
+            [usecases.PlayerEntry(f"선수 {i}", DIV) for i in range(1, PLAYERS + 1)],
+            who="boss",
+        )
+        usecases.check_in_players(store, SLUG, [str(i) for i in range(1, PLAYERS + 1)], who="boss")
         usecases.seat(store, SLUG, DIV, None, who="boss")
     finally:
         store.close()
     scorer = Signer(DEV_SECRET, "scorer")
     tokens = {n: scorer.sign([SLUG, DIV, 0, 1, n]) for n in range(1, TABLES + 1)}
     cookie = "k" * 32
-    cookies = {CSRF_COOKIE: cookie, SESSION_COOKIE: Signer(DEV_SECRET, "session").sign(
-        {"a": boss.id, "exp": int(time.time()) + 3600, "n": "faults"})}
-    return Setup(url, where, tokens, cookies,
-                 {"X-CSRF-Token": Signer(DEV_SECRET, "csrf").mac(cookie)})
+    cookies = {
+        CSRF_COOKIE: cookie,
+        SESSION_COOKIE: Signer(DEV_SECRET, "session").sign(
+            {"a": boss.id, "exp": int(time.time()) + 3600, "n": "faults"}
+        ),
+    }
+    return Setup(
+        url, where, tokens, cookies, {"X-CSRF-Token": Signer(DEV_SECRET, "csrf").mac(cookie)}
+    )
 
 
 def sheet_body(k: int, games: int = 2) -> dict[str, Any]:
     """Every cell of the sheet says ``k`` (points stay under 10,000: k < 3,333)."""
-    return {"games": [{"points": [3 * k, -k, -k, -k], "penalties": [0, 0, 0, 0],
-                       "winner": 1} for _ in range(games)],
-            "version": None, "why": f"k{k}"}
+    return {
+        "games": [
+            {"points": [3 * k, -k, -k, -k], "penalties": [0, 0, 0, 0], "winner": 1}
+            for _ in range(games)
+        ],
+        "version": None,
+        "why": f"k{k}",
+    }
 
 
 def store_of(url: str) -> Store:
@@ -124,9 +138,14 @@ def test_sigkill_during_sheet_saves_seating_and_close(setup: Setup) -> None:
             acked: dict[int, list[int]] = {n: [] for n in setup.tokens}
             stop = threading.Event()
 
-            def scorer(table: int, attempt: int = attempt, sent: Any = sent,
-                       acked: Any = acked, stop: threading.Event = stop,
-                       server: Server = server) -> None:
+            def scorer(
+                table: int,
+                attempt: int = attempt,
+                sent: Any = sent,
+                acked: Any = acked,
+                stop: threading.Event = stop,
+                server: Server = server,
+            ) -> None:
                 k = 800 * (table - 1) + 400 * attempt  # apart for each table and attempt
                 with setup.client(server) as http:
                     while not stop.is_set():
@@ -161,8 +180,12 @@ def test_sigkill_during_sheet_saves_seating_and_close(setup: Setup) -> None:
                     k = stored_k(store, table)
                     assert k is not None
                     # The last save the scorer was told of, or the one then in flight.
-                    assert k in (acked[table][-1], *sent[table][len(acked[table]):]), \
-                        (table, k, acked[table][-3:], sent[table][-3:])
+                    assert k in (acked[table][-1], *sent[table][len(acked[table]) :]), (
+                        table,
+                        k,
+                        acked[table][-3:],
+                        sent[table][-3:],
+                    )
                     for done in acked[table]:
                         assert f"k{done}" in whys, (table, done)
                     for later in sent[table]:
@@ -176,23 +199,35 @@ def test_sigkill_during_sheet_saves_seating_and_close(setup: Setup) -> None:
         store = store_of(setup.url)
         try:  # every sheet counted (a valid game), so that the round can close
             for table in setup.tokens:
-                usecases.enter_sheet(store, SLUG, DIV, 1, table, [
-                    usecases.GameEntry(g, (30, -10, -10, -10), (0, 0, 0, 0), 1)
-                    for g in (1, 2)], who="boss", why="before the close")
+                usecases.enter_sheet(
+                    store,
+                    SLUG,
+                    DIV,
+                    1,
+                    table,
+                    [usecases.GameEntry(g, (30, -10, -10, -10), (0, 0, 0, 0), 1) for g in (1, 2)],
+                    who="boss",
+                    why="before the close",
+                )
         finally:
             store.close()
         for action, done in (("close", closed), ("seat", seated)):
             store = store_of(setup.url)
             try:
-                baseline = sum(1 for line in usecases.audit_log(store, SLUG)
-                               if line["action"] in ("seat", "close_round"))
+                baseline = sum(
+                    1
+                    for line in usecases.audit_log(store, SLUG)
+                    if line["action"] in ("seat", "close_round")
+                )
             finally:
                 store.close()
             for _attempt in range(2):
                 with setup.client(server) as http:
+
                     def post(http: httpx.Client = http, action: str = action) -> None:
                         with contextlib.suppress(httpx.HTTPError):
                             http.post(f"/director/t/{SLUG}/d/{DIV}/{action}")
+
                     th = threading.Thread(target=post)
                     th.start()
                     time.sleep(rng.uniform(0.0, 0.15))
@@ -221,8 +256,9 @@ def test_sigkill_during_sheet_saves_seating_and_close(setup: Setup) -> None:
 
 
 def _logged(store: Store) -> int:
-    return sum(1 for line in usecases.audit_log(store, SLUG)
-               if line["action"] in ("seat", "close_round"))
+    return sum(
+        1 for line in usecases.audit_log(store, SLUG) if line["action"] in ("seat", "close_round")
+    )
 
 
 def closed(store: Store, baseline: int) -> bool:
@@ -269,16 +305,27 @@ def test_sigkill_in_mid_transaction_rolls_back_whole_postgresql(pg_setup: Setup)
         with setup.client(server) as http:  # a first save, committed
             assert http.post(f"/score/{setup.tokens[1]}", json=sheet_body(7)).status_code == 200
         for action, locked, path, body in (
-                ("sheet", "score_sheet", f"/score/{setup.tokens[2]}", sheet_body(8)),
-                ("close", "round", f"/director/t/{SLUG}/d/{DIV}/close", None),
-                ("seat", "game", f"/director/t/{SLUG}/d/{DIV}/seat", None)):
+            ("sheet", "score_sheet", f"/score/{setup.tokens[2]}", sheet_body(8)),
+            ("close", "round", f"/director/t/{SLUG}/d/{DIV}/close", None),
+            ("seat", "game", f"/director/t/{SLUG}/d/{DIV}/seat", None),
+        ):
             if action == "close":
                 store = store_of(setup.url)
                 try:
                     for table in setup.tokens:
-                        usecases.enter_sheet(store, SLUG, DIV, 1, table, [
-                            usecases.GameEntry(g, (30, -10, -10, -10), (0, 0, 0, 0), 1)
-                            for g in (1, 2)], who="boss", why="before the close")
+                        usecases.enter_sheet(
+                            store,
+                            SLUG,
+                            DIV,
+                            1,
+                            table,
+                            [
+                                usecases.GameEntry(g, (30, -10, -10, -10), (0, 0, 0, 0), 1)
+                                for g in (1, 2)
+                            ],
+                            who="boss",
+                            why="before the close",
+                        )
                 finally:
                     store.close()
             audit_before = count_audit(setup.url)
@@ -350,16 +397,24 @@ def _wait_blocked_writer(engine: Any, locker: Any, locked: str) -> int:
     me = locker.connection.dbapi_connection.info.backend_pid
     with engine.connect() as probe:
         while True:
-            row = probe.execute(text(
-                "select pid from pg_stat_activity where wait_event_type = 'Lock' "
-                "and pid <> :me and (query ilike :update or query ilike :insert)"),
-                {"me": me, "update": f"UPDATE {locked} %",
-                 "insert": f"INSERT INTO {locked} %"}).first()
+            row = probe.execute(
+                text(
+                    "select pid from pg_stat_activity where wait_event_type = 'Lock' "
+                    "and pid <> :me and (query ilike :update or query ilike :insert)"
+                ),
+                {"me": me, "update": f"UPDATE {locked} %", "insert": f"INSERT INTO {locked} %"},
+            ).first()
             if row is not None:
-                written = {r[0] for r in probe.execute(text(
-                    "select relation::regclass::text from pg_locks where pid = :p "
-                    "and mode = 'RowExclusiveLock' and relation is not null"),
-                    {"p": row.pid})}
+                written = {
+                    r[0]
+                    for r in probe.execute(
+                        text(
+                            "select relation::regclass::text from pg_locks where pid = :p "
+                            "and mode = 'RowExclusiveLock' and relation is not null"
+                        ),
+                        {"p": row.pid},
+                    )
+                }
                 assert written - {locked}, f"blocked before writing: {written}"
                 return int(row.pid)
             assert time.monotonic() < deadline, f"the server never reached {locked}"
@@ -371,8 +426,10 @@ def _wait_gone(engine: Any, pid: int) -> None:
     """The killed server's transaction ends (rolled back: its COMMIT never came)."""
     deadline = time.monotonic() + 20
     with engine.connect() as probe:
-        while probe.execute(text("select 1 from pg_stat_activity where pid = :p and "
-                                 "backend_xid is not null"), {"p": pid}).first():
+        while probe.execute(
+            text("select 1 from pg_stat_activity where pid = :p and backend_xid is not null"),
+            {"p": pid},
+        ).first():
             assert time.monotonic() < deadline, "the dead server's transaction lingers"
             time.sleep(0.05)
             probe.rollback()

@@ -30,32 +30,38 @@ tile_text = st.one_of(
 )
 junk: st.SearchStrategy[Any] = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=6),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
-                                                                  max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=10,
 )
 tiles_list = st.lists(tile_text, max_size=16) | junk
 meld = st.lists(tile_text, max_size=6) | st.fixed_dictionaries(
-    {"kind": st.sampled_from(["run", "group", "set", 3]), "tiles": st.lists(tile_text, max_size=5)})
+    {"kind": st.sampled_from(["run", "group", "set", 3]), "tiles": st.lists(tile_text, max_size=5)}
+)
 board = st.lists(meld, max_size=8) | junk
 flag = st.booleans() | junk
 
 check_line = st.fixed_dictionaries(
-    {"board": board, "rack": tiles_list, "play": board},
-    optional={"melded": flag, "extra": junk})
+    {"board": board, "rack": tiles_list, "play": board}, optional={"melded": flag, "extra": junk}
+)
 score_line = st.fixed_dictionaries(
     {"racks": st.lists(tiles_list, max_size=5) | junk},
-    optional={"winner": st.none() | st.integers(-2, 5) | junk,
-              "melded": st.lists(flag, max_size=5), "could_meld": st.lists(flag, max_size=5),
-              "first": st.integers(-1, 5) | junk})
-solve_line = st.fixed_dictionaries(
-    {"board": board, "rack": tiles_list}, optional={"melded": flag})
+    optional={
+        "winner": st.none() | st.integers(-2, 5) | junk,
+        "melded": st.lists(flag, max_size=5),
+        "could_meld": st.lists(flag, max_size=5),
+        "first": st.integers(-1, 5) | junk,
+    },
+)
+solve_line = st.fixed_dictionaries({"board": board, "rack": tiles_list}, optional={"melded": flag})
 
 TRIED = {"check": 0, "score": 0, "solve": 0}
 
 
-def run_lines(handle: Callable[[dict[str, Any]], dict[str, Any]], lines: list[str]
-              ) -> list[dict[str, Any]]:
+def run_lines(
+    handle: Callable[[dict[str, Any]], dict[str, Any]], lines: list[str]
+) -> list[dict[str, Any]]:
     out = io.StringIO()
     started = time.perf_counter()
     assert serve(handle, io.StringIO("\n".join(lines) + "\n"), out) == 0
@@ -77,14 +83,18 @@ def as_lines(objs: list[Any], garbage: list[str]) -> list[str]:
 
 
 # MELDTOUR_FUZZ_EXAMPLES raises the count for a long campaign run by hand.
-FUZZ = settings(max_examples=int(os.environ.get("MELDTOUR_FUZZ_EXAMPLES", "150")),
-                deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=int(os.environ.get("MELDTOUR_FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @FUZZ
-@given(st.lists(check_line | junk, min_size=1, max_size=6),
-       st.lists(st.text(max_size=30), max_size=2))
+@given(
+    st.lists(check_line | junk, min_size=1, max_size=6), st.lists(st.text(max_size=30), max_size=2)
+)
 def test_check_never_crashes(objs: list[Any], garbage: list[str]) -> None:
     lines = as_lines(objs, garbage)
     TRIED["check"] += len(lines)
@@ -96,8 +106,9 @@ def test_check_never_crashes(objs: list[Any], garbage: list[str]) -> None:
 
 
 @FUZZ
-@given(st.lists(score_line | junk, min_size=1, max_size=6),
-       st.lists(st.text(max_size=30), max_size=2))
+@given(
+    st.lists(score_line | junk, min_size=1, max_size=6), st.lists(st.text(max_size=30), max_size=2)
+)
 def test_score_never_crashes(objs: list[Any], garbage: list[str]) -> None:
     lines = as_lines(objs, garbage)
     TRIED["score"] += len(lines)
@@ -107,8 +118,9 @@ def test_score_never_crashes(objs: list[Any], garbage: list[str]) -> None:
 
 
 @FUZZ
-@given(st.lists(solve_line | junk, min_size=1, max_size=4),
-       st.lists(st.text(max_size=30), max_size=2))
+@given(
+    st.lists(solve_line | junk, min_size=1, max_size=4), st.lists(st.text(max_size=30), max_size=2)
+)
 def test_solve_never_crashes(objs: list[Any], garbage: list[str]) -> None:
     lines = as_lines(objs, garbage)
     TRIED["solve"] += len(lines)
@@ -122,21 +134,29 @@ def test_report_how_many_lines_were_tried() -> None:
 
 
 move = st.fixed_dictionaries(
-    {"seat": st.integers(-1, 4) | junk,
-     "action": st.sampled_from(["draw", "play", "timeout", "pass", "redeal", "draft", "x"])},
-    optional={"board": board, "at": st.floats(allow_nan=True) | junk})
+    {
+        "seat": st.integers(-1, 4) | junk,
+        "action": st.sampled_from(["draw", "play", "timeout", "pass", "redeal", "draft", "x"]),
+    },
+    optional={"board": board, "at": st.floats(allow_nan=True) | junk},
+)
 record = st.fixed_dictionaries(
     {"players": st.lists(st.text(max_size=3), min_size=0, max_size=5) | junk},
     optional={
         "rules": st.sampled_from(["krc-2015", "korea-official", "standard", "japan", "nope"])
-        | st.fixed_dictionaries({"preset": st.sampled_from(["japan", "zz"])},
-                                optional={"joker_penalty": st.integers(-5, 500) | junk}),
+        | st.fixed_dictionaries(
+            {"preset": st.sampled_from(["japan", "zz"])},
+            optional={"joker_penalty": st.integers(-5, 500) | junk},
+        ),
         "seed": st.integers() | junk,
         "deal": st.fixed_dictionaries(
             {"racks": st.lists(tiles_list, max_size=5), "pool": tiles_list},
-            optional={"first": st.integers(-1, 4) | junk}) | junk,
+            optional={"first": st.integers(-1, 4) | junk},
+        )
+        | junk,
         "moves": st.lists(move, max_size=12) | junk,
-    })
+    },
+)
 
 
 @FUZZ
@@ -163,23 +183,41 @@ def test_hostile_lines_get_an_error_and_the_run_goes_on(tmp_path: Any) -> None:
     import subprocess
     import sys
 
-    good = json.dumps({"board": [], "rack": ["k8", "r8", "o8"], "melded": False,
-                       "play": [["k8", "r8", "o8"]]})
-    lines = [b'{"a": ' + b"[" * 1000 + b"]" * 1000 + b"}", b'{"racks": ' + b"1" * 5000 + b"}",
-             b"\xff\xfe{}", good.encode()]
-    ran = subprocess.run([sys.executable, "-m", "meldtour.cli", "check", "--rules", "krc-2015"],
-                         input=b"\n".join(lines) + b"\n", capture_output=True, timeout=60)
+    good = json.dumps(
+        {"board": [], "rack": ["k8", "r8", "o8"], "melded": False, "play": [["k8", "r8", "o8"]]}
+    )
+    lines = [
+        b'{"a": ' + b"[" * 1000 + b"]" * 1000 + b"}",
+        b'{"racks": ' + b"1" * 5000 + b"}",
+        b"\xff\xfe{}",
+        good.encode(),
+    ]
+    ran = subprocess.run(
+        [sys.executable, "-m", "meldtour.cli", "check", "--rules", "krc-2015"],
+        input=b"\n".join(lines) + b"\n",
+        capture_output=True,
+        timeout=60,
+    )
     assert ran.returncode == 0 and b"Traceback" not in ran.stderr, ran.stderr
     answers = [json.loads(x) for x in ran.stdout.decode().splitlines()]
-    assert [a.get("code") for a in answers] == ["input.too_deep", "input.huge_number",
-                                                 "input.not_utf8", "play.initial_meld_too_low"]
+    assert [a.get("code") for a in answers] == [
+        "input.too_deep",
+        "input.huge_number",
+        "input.not_utf8",
+        "play.initial_meld_too_low",
+    ]
     assert all(a["error"].startswith(f"line {i}:") for i, a in enumerate(answers[:3], 1))
     for command in ("replay", "analyse"):
-        for name, content in (("deep.json", b'{"moves": ' + b"[" * 2000 + b"]" * 2000 + b"}"),
-                              ("latin.json", b'{"rules": "standard", "players": ["\xe9"]}')):
+        for name, content in (
+            ("deep.json", b'{"moves": ' + b"[" * 2000 + b"]" * 2000 + b"}"),
+            ("latin.json", b'{"rules": "standard", "players": ["\xe9"]}'),
+        ):
             path = tmp_path / name
             path.write_bytes(content)
-            ran = subprocess.run([sys.executable, "-m", "meldtour.cli", command, str(path)],
-                                 capture_output=True, timeout=60)
+            ran = subprocess.run(
+                [sys.executable, "-m", "meldtour.cli", command, str(path)],
+                capture_output=True,
+                timeout=60,
+            )
             assert ran.returncode == 1 and b"Traceback" not in ran.stderr, ran.stderr
             assert json.loads(ran.stdout)["code"] in ("input.too_deep", "input.not_utf8")

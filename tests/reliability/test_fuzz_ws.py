@@ -39,19 +39,29 @@ from .servers import Server, tracebacks
 EXAMPLES = int(os.environ.get("MELDTOUR_FUZZ_EXAMPLES", "150"))
 RULES = find_rules("standard")
 TIMEOUT = 10.0
-ALLOWED = {"snapshot", "frame", "synced", "ack", "refused", "stale", "error", "draft_ok",
-           "table", "draft"}
-SAME = ("board", "rack", "rack_sizes", "pool_left", "melded", "current",
-        "turn_no", "end")
+ALLOWED = {
+    "snapshot",
+    "frame",
+    "synced",
+    "ack",
+    "refused",
+    "stale",
+    "error",
+    "draft_ok",
+    "table",
+    "draft",
+}
+SAME = ("board", "rack", "rack_sizes", "pool_left", "melded", "current", "turn_no", "end")
 TRIED: Counter[str] = Counter()
 OUTCOMES: Counter[str] = Counter()
 
 junk: st.SearchStrategy[Any] = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
-    | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                  max_size=3),
-    max_leaves=8)
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 BAD_TILES = ["", "r0", "r14", "x5", "R5", "j", "JJ", "b-1", "🀄", "<script>", "k١", "r1'--"]
 
 
@@ -69,9 +79,16 @@ class Table:
         self.server = server
         self.probes = 0
         with httpx.Client(base_url=server.base) as http:
-            made = http.post("/play/tables", data={
-                "preset": "standard", "turn_seconds": "600", "seat_count": "2",
-                "seat0": "human", "seat1": "human"})
+            made = http.post(
+                "/play/tables",
+                data={
+                    "preset": "standard",
+                    "turn_seconds": "600",
+                    "seat_count": "2",
+                    "seat0": "human",
+                    "seat1": "human",
+                },
+            )
             assert made.status_code == 303, made.text
             self.id = made.headers["location"].rsplit("/", 1)[1]
             tokens = []
@@ -79,19 +96,30 @@ class Table:
                 r = http.post(f"/play/t/{self.id}/join", data={"seat": str(seat), "name": name})
                 assert r.status_code == 303, r.text
                 tokens.append(r.cookies[f"meldtour_seat_{self.id}"])
-            other = http.post("/play/tables", data={
-                "preset": "standard", "seat_count": "2", "seat0": "human", "seat1": "greedy"})
+            other = http.post(
+                "/play/tables",
+                data={"preset": "standard", "seat_count": "2", "seat0": "human", "seat1": "greedy"},
+            )
             other_id = other.headers["location"].rsplit("/", 1)[1]
             r = http.post(f"/play/t/{other_id}/join", data={"seat": "0", "name": "Eve"})
             other_token = r.cookies[f"meldtour_seat_{other_id}"]
         forged = tokens[0][:-2] + ("AA" if not tokens[0].endswith("AA") else "BB")
-        cookies = {"seat0": tokens[0], "seat1": tokens[1], "watcher": None,
-                   "forged": forged, "other_table": other_token}
+        cookies = {
+            "seat0": tokens[0],
+            "seat1": tokens[1],
+            "watcher": None,
+            "forged": forged,
+            "other_table": other_token,
+        }
         self.players: dict[str, Player] = {}
         for name, token in cookies.items():
             headers = {"Cookie": f"meldtour_seat_{self.id}={token}"} if token else {}
-            ws = connect(f"ws://127.0.0.1:{server.port}/play/t/{self.id}/ws",
-                         additional_headers=headers, open_timeout=TIMEOUT, legacy=True)
+            ws = connect(
+                f"ws://127.0.0.1:{server.port}/play/t/{self.id}/ws",
+                additional_headers=headers,
+                open_timeout=TIMEOUT,
+                legacy=True,
+            )
             first = json.loads(ws.recv(TIMEOUT))
             assert first["type"] == "snapshot", first
             player = Player(name, ws, first["seat"])
@@ -160,7 +188,8 @@ def tiles_of(board: Any) -> list[str]:
 
 def plain_board(board: Any) -> bool:
     return isinstance(board, list) and all(
-        isinstance(m, list) and all(isinstance(t, str) for t in m) for m in board)
+        isinstance(m, list) and all(isinstance(t, str) for t in m) for m in board
+    )
 
 
 def message_for(draw: Any, t: Table, sender: Player) -> Any:
@@ -169,31 +198,39 @@ def message_for(draw: Any, t: Table, sender: Player) -> Any:
     version = t.players["seat0"].version
     rack = (sender.view or {}).get("rack") or []
     board = [m if isinstance(m, list) else m.get("tiles", []) for m in view["board"]]
-    tile = st.sampled_from(rack + tiles_of(view["board"]) + BAD_TILES + ["r5", "J"]) \
-        if rack else st.sampled_from([*BAD_TILES, "r5", "J", "k13"])
+    tile = (
+        st.sampled_from(rack + tiles_of(view["board"]) + BAD_TILES + ["r5", "J"])
+        if rack
+        else st.sampled_from([*BAD_TILES, "r5", "J", "k13"])
+    )
     meld = st.lists(tile, max_size=6)
     boards = st.one_of(
         st.lists(meld, max_size=6),
         st.lists(meld, max_size=2).map(lambda extra: board + extra),
         st.just(board),
-        junk)
+        junk,
+    )
     message = st.fixed_dictionaries(
         {"type": st.sampled_from(["move", "move", "draft", "hello", "nonsense"]) | junk},
         optional={
             "id": st.text(max_size=4) | st.integers(-3, 3) | junk,
             "version": st.sampled_from([version, version, version - 1, version + 1]) | junk,
-            "action": st.sampled_from(["play", "draw", "draw", "pass", "redeal", "fly"])
-            | junk,
+            "action": st.sampled_from(["play", "draw", "draw", "pass", "redeal", "fly"]) | junk,
             "board": boards,
             "seat": st.integers(-1, 4) | junk,
-        })
-    kind = draw(st.sampled_from(["good", "object", "object", "object", "mutated", "junk",
-                                 "text", "binary"]))
+        },
+    )
+    kind = draw(
+        st.sampled_from(["good", "object", "object", "object", "mutated", "junk", "text", "binary"])
+    )
     if kind == "good":  # a well-formed move, legal or not, with the right version
         rid = draw(st.text(min_size=1, max_size=8))
         action = draw(st.sampled_from(["draw", "draw", "play", "pass"]))
-        extra = {"board": [*board, draw(st.lists(tile, min_size=3, max_size=4))]} \
-            if action == "play" else {}
+        extra = (
+            {"board": [*board, draw(st.lists(tile, min_size=3, max_size=4))]}
+            if action == "play"
+            else {}
+        )
         return {"type": "move", "id": rid, "version": version, "action": action, **extra}
     if kind == "object":
         return draw(message)
@@ -212,8 +249,11 @@ def message_for(draw: Any, t: Table, sender: Player) -> Any:
         elif how == "insert":
             text = text[:at] + draw(st.text(min_size=1, max_size=3)) + text[at:]
         else:
-            text = text[:at] + draw(st.sampled_from(['"', "{", "]", ",", "0", "\\", "\x00"])) \
-                + text[at + 1:]
+            text = (
+                text[:at]
+                + draw(st.sampled_from(['"', "{", "]", ",", "0", "\\", "\x00"]))
+                + text[at + 1 :]
+            )
     return text
 
 
@@ -226,9 +266,16 @@ def check_answers(answers: list[dict[str, Any]]) -> None:
             assert "Traceback" not in reason, a
 
 
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 
 
 # websockets' reader thread uses the random module (frame masks) while hypothesis draws.
@@ -276,8 +323,15 @@ def test_the_socket_survives_any_frame(table: list[Table], data: st.DataObject) 
         assert new["rack_sizes"][seat] == old["rack_sizes"][seat] + (old["pool_left"] > 0)
     elif action == "play":
         assert plain_board(frame["board"])
-        judged = check.handle({"board": [m for m in old["board"]], "rack": old["rack"],
-                               "melded": old["melded"][seat], "play": frame["board"]}, RULES)
+        judged = check.handle(
+            {
+                "board": [m for m in old["board"]],
+                "rack": old["rack"],
+                "melded": old["melded"][seat],
+                "play": frame["board"],
+            },
+            RULES,
+        )
         assert judged["legal"], (judged, frame)
         assert tiles_of(new["board"]) == tiles_of(frame["board"])
         placed = len(judged["placed"])
@@ -302,10 +356,20 @@ def test_a_seat_cannot_be_played_from_another_socket(table: list[Table]) -> None
     for name, p in t.players.items():
         if name == owner:
             continue
-        for i, move in enumerate(({"action": "draw"}, {"action": "pass"},
-                                  {"action": "play", "board": t.truth["board"]})):
-            p.ws.send(json.dumps({"type": "move", "id": f"steal-{name}-{i}", "seat": current,
-                                  "version": version, **move}))
+        for i, move in enumerate(
+            ({"action": "draw"}, {"action": "pass"}, {"action": "play", "board": t.truth["board"]})
+        ):
+            p.ws.send(
+                json.dumps(
+                    {
+                        "type": "move",
+                        "id": f"steal-{name}-{i}",
+                        "seat": current,
+                        "version": version,
+                        **move,
+                    }
+                )
+            )
             answers, snap = t.probe(p)
             assert [a["type"] for a in answers] == ["refused"], answers
             assert snap["version"] == version
@@ -316,8 +380,10 @@ def test_a_seat_cannot_be_played_from_another_socket(table: list[Table]) -> None
 
 
 def test_report_how_many_frames_were_tried() -> None:
-    print(f"\nfuzzed WebSocket frames: {sum(TRIED.values())} by sender {dict(TRIED)}; "
-          f"answers {dict(OUTCOMES)}")
+    print(
+        f"\nfuzzed WebSocket frames: {sum(TRIED.values())} by sender {dict(TRIED)}; "
+        f"answers {dict(OUTCOMES)}"
+    )
     assert sum(TRIED.values()) >= min(EXAMPLES, 50)
 
 
@@ -325,14 +391,16 @@ def test_no_table_and_junk_first(server: Server, table: list[Table]) -> None:
     """A socket to a table the server does not hold is closed at once with 4404 (the
     page of a finished game learns it is gone, rather than "reconnecting" for ever);
     junk as the very first frames on a new socket is answered and the socket stays."""
-    gone = connect(f"ws://127.0.0.1:{server.port}/play/t/nope/ws", open_timeout=TIMEOUT,
-                   legacy=True)
+    gone = connect(
+        f"ws://127.0.0.1:{server.port}/play/t/nope/ws", open_timeout=TIMEOUT, legacy=True
+    )
     with pytest.raises(ConnectionClosed) as closed:
         gone.recv(timeout=TIMEOUT)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
     t = table[0]
-    ws = connect(f"ws://127.0.0.1:{server.port}/play/t/{t.id}/ws", open_timeout=TIMEOUT,
-                 legacy=True)
+    ws = connect(
+        f"ws://127.0.0.1:{server.port}/play/t/{t.id}/ws", open_timeout=TIMEOUT, legacy=True
+    )
     ws.send(b"\x00\xff")
     ws.send("{")
     ws.send("[]")

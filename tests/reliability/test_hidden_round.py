@@ -76,8 +76,9 @@ def server(tmp_path: Path) -> Iterator[Round]:
     web = Web(settings, url=f"sqlite:///{tmp_path / 'round.db'}")
     app.state.director = web
     port = free_port()
-    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                       log_level="warning", ws="websockets"))
+    uv = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets")
+    )
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -97,8 +98,9 @@ async def connect(r: Round, gid: str, token: str | None) -> Any:
     headers = {"Cookie": f"meldtour_seat_{gid}={token}"} if token else {}
     for _ in range(100):
         try:
-            return await websockets.connect(f"ws://127.0.0.1:{r.port}/play/t/{gid}/ws",
-                                            additional_headers=headers)
+            return await websockets.connect(
+                f"ws://127.0.0.1:{r.port}/play/t/{gid}/ws", additional_headers=headers
+            )
         except websockets.InvalidStatus:
             await asyncio.sleep(0.1)
     raise AssertionError(f"game {gid} never opened")
@@ -129,19 +131,24 @@ async def person(r: Round, first: str, token: str, seat: int, n_games: int) -> N
                 view: dict[str, Any] | None = None
                 version, sent, n = -1, set(), 0
                 while view is None or view["end"] is None:
-                    if (view is not None and view["current"] == seat
-                            and version not in sent):
+                    if view is not None and view["current"] == seat and version not in sent:
                         move = player.decide(view_from_json(view, rules))
                         n += 1
                         sent.add(version)
-                        await ws.send(json.dumps({"type": "move", "id": f"{seat}.{n}",
-                                                  "version": version,
-                                                  **move_to_json(move)}))
+                        await ws.send(
+                            json.dumps(
+                                {
+                                    "type": "move",
+                                    "id": f"{seat}.{n}",
+                                    "version": version,
+                                    **move_to_json(move),
+                                }
+                            )
+                        )
                     message = json.loads(await asyncio.wait_for(ws.recv(), 30))
                     sock.messages.append(message)
                     assert message["type"] not in ("refused", "error"), message
-                    if message.get("view") is not None and isinstance(
-                            message.get("version"), int):
+                    if message.get("view") is not None and isinstance(message.get("version"), int):
                         view, version = message["view"], message["version"]
                         if view.get("seat", seat) is not None:
                             assert view.get("rack") is not None
@@ -188,24 +195,27 @@ def test_no_hidden_tile_in_any_frame_of_an_online_round(server: Round) -> None:
     store = r.web.store()
     boss = accounts.create(store, "boss", "a long director password")
     usecases.create_tournament(store, "club-night", who="boss", slug=SLUG, seed=3)
-    usecases.register_players(store, SLUG, [usecases.PlayerEntry(n) for n in NAMES],
-                              who="boss")
+    usecases.register_players(store, SLUG, [usecases.PlayerEntry(n) for n in NAMES], who="boss")
     usecases.check_in_players(store, SLUG, [], everyone_but=True, who="boss")
     outcome = usecases.seat(store, SLUG, None, 1, who="boss")
     key = outcome.tournament.divisions[0].key
     tables = outcome.tournament.division(key).stages[0].rounds[0].tables
     # Two people at each table (different seats from table to table), computers elsewhere.
-    people = {t.players[(i + k) % len(t.players)] for i, t in enumerate(tables)
-              for k in (0, 2)}
+    people = {t.players[(i + k) % len(t.players)] for i, t in enumerate(tables) for k in (0, 2)}
     computers = [p for t in tables for p in t.players if p not in people]
 
     cookie = "c" * 32
     session = r.web.session.sign({"a": boss.id, "exp": int(time.time()) + 3600, "n": "t"})
     started_round = httpx.post(
         f"{r.base}/director/t/{SLUG}/d/{key}/online/start",
-        data={"csrf": r.web.csrf_token(cookie), "level": "greedy",
-              "computer": [str(p) for p in computers]},
-        cookies={SESSION_COOKIE: session, CSRF_COOKIE: cookie}, follow_redirects=False)
+        data={
+            "csrf": r.web.csrf_token(cookie),
+            "level": "greedy",
+            "computer": [str(p) for p in computers],
+        },
+        cookies={SESSION_COOKIE: session, CSRF_COOKIE: cookie},
+        follow_redirects=False,
+    )
     assert started_round.status_code == 303, started_round.text
     tid = online.tournament_of(store, SLUG)[0]
     first = online.round_games(store, tid, key, 0, 1)
@@ -218,8 +228,7 @@ def test_no_hidden_tile_in_any_frame_of_an_online_round(server: Round) -> None:
         for g in first:
             for seat, s in enumerate(g.seats):
                 if s["key"]:
-                    tasks.append(person(r, g.game_id, token(g.game_id, s["player"]), seat,
-                                        n_games))
+                    tasks.append(person(r, g.game_id, token(g.game_id, s["player"]), seat, n_games))
             tasks.append(spectator(r, g.game_id, n_games))
         assert sum(1 for g in first for s in g.seats if s["key"]) == len(people)
         await asyncio.wait_for(asyncio.gather(*tasks), WALL)
@@ -233,8 +242,9 @@ def test_no_hidden_tile_in_any_frame_of_an_online_round(server: Round) -> None:
             break
         assert time.monotonic() < deadline, games
         time.sleep(0.1)
-    assert all(t.counted for t in usecases.read(store, SLUG).division(key)
-               .stages[0].rounds[0].tables)
+    assert all(
+        t.counted for t in usecases.read(store, SLUG).division(key).stages[0].rounds[0].tables
+    )
 
     # Every message of every socket against the logged game.
     states: dict[str, list[GameState]] = {}
@@ -277,8 +287,10 @@ def test_no_hidden_tile_in_any_frame_of_an_online_round(server: Round) -> None:
     assert len(r.sockets) - len(people_sockets) == len(tables) * n_games
     assert counted["frame"] > 100, counted
     wall = time.monotonic() - started
-    print(f"\n{len(tables)} tables × {n_games} games, {len(people)} people: "
-          f"{sum(len(s.messages) for s in r.sockets)} messages on {len(r.sockets)} "
-          f"sockets ({dict(counted)}), {sum(len(s) - 1 for s in states.values())} moves, "
-          f"{wall:.1f} s")
+    print(
+        f"\n{len(tables)} tables × {n_games} games, {len(people)} people: "
+        f"{sum(len(s.messages) for s in r.sockets)} messages on {len(r.sockets)} "
+        f"sockets ({dict(counted)}), {sum(len(s) - 1 for s in states.values())} moves, "
+        f"{wall:.1f} s"
+    )
     assert wall < WALL + 30

@@ -77,18 +77,26 @@ def _with_shared_strings(rows: int, padding: Callable[[], Iterator[bytes]]) -> b
         for info in source.infolist():
             data = source.read(info)
             if info.filename == "[Content_Types].xml":
-                data = data.replace(b"</Types>", b'<Override PartName="/xl/sharedStrings.xml" '
-                                    b'ContentType="application/vnd.openxmlformats-'
-                                    b'officedocument.spreadsheetml.sharedStrings+xml"/></Types>')
+                data = data.replace(
+                    b"</Types>",
+                    b'<Override PartName="/xl/sharedStrings.xml" '
+                    b'ContentType="application/vnd.openxmlformats-'
+                    b'officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
+                )
             elif info.filename == "xl/_rels/workbook.xml.rels":
-                data = data.replace(b"</Relationships>", b'<Relationship Id="rIdS" Type="'
-                                    b'http://schemas.openxmlformats.org/officeDocument/2006/'
-                                    b'relationships/sharedStrings" Target="sharedStrings.xml"/>'
-                                    b"</Relationships>")
+                data = data.replace(
+                    b"</Relationships>",
+                    b'<Relationship Id="rIdS" Type="'
+                    b"http://schemas.openxmlformats.org/officeDocument/2006/"
+                    b'relationships/sharedStrings" Target="sharedStrings.xml"/>'
+                    b"</Relationships>",
+                )
             z.writestr(info.filename, data)
         with z.open(SHARED, "w") as part:
-            part.write(b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://'
-                       b'schemas.openxmlformats.org/spreadsheetml/2006/main">')
+            part.write(
+                b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://'
+                b'schemas.openxmlformats.org/spreadsheetml/2006/main">'
+            )
             for chunk in padding():
                 part.write(chunk)
             part.write(b"</sst>")
@@ -97,12 +105,14 @@ def _with_shared_strings(rows: int, padding: Callable[[], Iterator[bytes]]) -> b
 
 def bomb(inflated: int) -> bytes:
     """One shared string of ``inflated`` bytes of ``A``: a few hundredths of that packed."""
+
     def one() -> Iterator[bytes]:
         yield b"<si><t>"
         block = b"A" * (1 << 20)
         for _ in range(inflated >> 20):
             yield block
         yield b"</t></si>"
+
     return _with_shared_strings(10, one)
 
 
@@ -116,7 +126,7 @@ def lying(inflated: int) -> bytes:
         cd = raw.find(b"PK\x01\x02", cd)
         assert cd >= 0
         n = struct.unpack_from("<H", raw, cd + 28)[0]
-        if bytes(raw[cd + 46:cd + 46 + n]) == name:
+        if bytes(raw[cd + 46 : cd + 46 + n]) == name:
             break
         cd += 4
     local = struct.unpack_from("<I", raw, cd + 42)[0]
@@ -129,10 +139,13 @@ def lying(inflated: int) -> bytes:
 def largest_allowed() -> bytes:
     """A 1,000-player workbook at the bounds: shared strings of about 3.6 MiB (under the
     4 MiB a part may inflate to), as a workbook full of other sheets' text can be."""
+
     def many() -> Iterator[bytes]:
         for i in range(0, 80_000, 1000):
-            yield b"".join(b"<si><t>note %07d of the club's list</t></si>" % j
-                           for j in range(i, i + 1000))
+            yield b"".join(
+                b"<si><t>note %07d of the club's list</t></si>" % j for j in range(i, i + 1000)
+            )
+
     raw = _with_shared_strings(1000, many)
     size = zipfile.ZipFile(io.BytesIO(raw)).getinfo(SHARED).file_size
     assert 3.5 * 2**20 < size < 4 * 2**20 and len(raw) < 2 * 2**20, (size, len(raw))
@@ -144,7 +157,7 @@ def largest_csv() -> bytes:
     line = "선수 {i:04d},general,{pad}\n"
     pad = "x" * 1990
     text = "name,division,tags\n" + "".join(line.format(i=i, pad=pad) for i in range(1000))
-    return text.encode()[:2 * 2**20 - 10]
+    return text.encode()[: 2 * 2**20 - 10]
 
 
 # ------------------------------------------------------------ the site
@@ -161,27 +174,56 @@ def hundred_events(store: Store) -> list[tuple[str, str]]:
         s.flush()
         for e in range(EVENTS):
             day = (date(2025, 1, 4) + timedelta(days=7 * e)).isoformat()
-            t = TournamentRow(slug=f"cup-{e:03d}", name=f"Cup {e}", date=day, seed=0,
-                              template="test", created_at="", updated_at="")
+            t = TournamentRow(
+                slug=f"cup-{e:03d}",
+                name=f"Cup {e}",
+                date=day,
+                seed=0,
+                template="test",
+                created_at="",
+                updated_at="",
+            )
             s.add(t)
             s.flush()
-            div = DivisionRow(tournament_id=t.id, position=0, key="open", name="Open",
-                              cap=60, eligibility="", rules={}, formats=[], ranking=None,
-                              keep_apart=[], groups_hard=False, late_entry=False, prizes=1,
-                              started=True)
+            div = DivisionRow(
+                tournament_id=t.id,
+                position=0,
+                key="open",
+                name="Open",
+                cap=60,
+                eligibility="",
+                rules={},
+                formats=[],
+                ranking=None,
+                keep_apart=[],
+                groups_hard=False,
+                late_entry=False,
+                prizes=1,
+                started=True,
+            )
             s.add(div)
             s.flush()
             field = rng.sample(people, 60)
-            regs = [RegistrationRow(tournament_id=t.id, division_id=div.id, player_id=p.id,
-                                    number=n, name=p.name, tags=[], generation=None,
-                                    status="checked_in", late=False)
-                    for n, p in enumerate(field, 1)]
+            regs = [
+                RegistrationRow(
+                    tournament_id=t.id,
+                    division_id=div.id,
+                    player_id=p.id,
+                    number=n,
+                    name=p.name,
+                    tags=[],
+                    generation=None,
+                    status="checked_in",
+                    late=False,
+                )
+                for n, p in enumerate(field, 1)
+            ]
             s.add_all(regs)
             s.flush()
-            s.add(AwardRow(division_id=div.id, place=1, number=1, name=regs[0].name,
-                           awarded_at=day))
-            circuit_rows.store_results(s, div.id, [(r.id, r.number) for r in regs],
-                                       len(regs))
+            s.add(
+                AwardRow(division_id=div.id, place=1, number=1, name=regs[0].name, awarded_at=day)
+            )
+            circuit_rows.store_results(s, div.id, [(r.id, r.number) for r in regs], len(regs))
             out.append((t.slug, "open"))
     return out
 
@@ -200,9 +242,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, lis
         # The first workbook after a start also starts the worker processes' fork server
         # (a few seconds of one core for that director, once): before the measured runs.
         with signed_in(server) as c:
-            r = c.post("/director/t/busan/players/preview", data={
-                "csrf": csrf(c, "/director/t/busan/players")},
-                files={"file": ("p.xlsx", _roster_workbook(3))})
+            r = c.post(
+                "/director/t/busan/players/preview",
+                data={"csrf": csrf(c, "/director/t/busan/players")},
+                files={"file": ("p.xlsx", _roster_workbook(3))},
+            )
             assert r.url.path.endswith("/players/preview"), flash(r.text)
         yield server, events
 
@@ -211,8 +255,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, lis
 def signed_in(server: Server) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=server.base, timeout=120, follow_redirects=True) as c:
         token = csrf(c, "/director/login")
-        r = c.post("/director/login", data={"csrf": token, "name": "boss",
-                                            "password": PASSWORD})
+        r = c.post("/director/login", data={"csrf": token, "name": "boss", "password": PASSWORD})
         assert r.status_code == 200 and r.url.path == "/director", r.url
         yield c
 
@@ -228,16 +271,20 @@ def flash(text: str) -> str:
     return f"{found.group(1)}: {found.group(2)}" if found else ""
 
 
-def lag_during(server: Server, work: Callable[[], httpx.Response]) -> tuple[
-        httpx.Response, list[float], float]:
+def lag_during(
+    server: Server, work: Callable[[], httpx.Response]
+) -> tuple[httpx.Response, list[float], float]:
     """Run ``work`` while another address asks ``/healthz`` every 20 ms: its answer,
     the probes' times and how long the work took."""
     times: list[float] = []
     stop = threading.Event()
 
     def probe() -> None:
-        with httpx.Client(base_url=server.base, timeout=300,
-                          transport=httpx.HTTPTransport(local_address="127.0.0.2")) as p:
+        with httpx.Client(
+            base_url=server.base,
+            timeout=300,
+            transport=httpx.HTTPTransport(local_address="127.0.0.2"),
+        ) as p:
             while not stop.is_set():
                 t = time.perf_counter()
                 assert p.get("/healthz").status_code == 200
@@ -248,8 +295,11 @@ def lag_during(server: Server, work: Callable[[], httpx.Response]) -> tuple[
     thread.start()
     time.sleep(0.5)
     quiet = list(times)
-    print(f"\nquiet: {len(quiet)} probes, median {statistics.median(quiet) * 1000:.1f} ms, "
-          f"max {max(quiet) * 1000:.1f} ms", end="")
+    print(
+        f"\nquiet: {len(quiet)} probes, median {statistics.median(quiet) * 1000:.1f} ms, "
+        f"max {max(quiet) * 1000:.1f} ms",
+        end="",
+    )
     start = len(times)
     t0 = time.perf_counter()
     answer = work()
@@ -263,9 +313,11 @@ def lag_during(server: Server, work: Callable[[], httpx.Response]) -> tuple[
 def report(what: str, times: list[float], took: float) -> None:
     ordered = sorted(times)
     p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
-    print(f"\n{what}: took {took:.2f} s; /healthz {len(times)} probes, median "
-          f"{statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max "
-          f"{max(times) * 1000:.1f} ms")
+    print(
+        f"\n{what}: took {took:.2f} s; /healthz {len(times)} probes, median "
+        f"{statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max "
+        f"{max(times) * 1000:.1f} ms"
+    )
 
 
 def within(times: list[float]) -> None:
@@ -285,7 +337,8 @@ UPLOADS = {
 
 @pytest.mark.parametrize("case", list(UPLOADS))
 def test_healthz_answers_while_the_largest_upload_is_read(
-        site: tuple[Server, list[str]], case: str) -> None:
+    site: tuple[Server, list[str]], case: str
+) -> None:
     server, _events = site
     make, said = UPLOADS[case]
     body = make()
@@ -293,9 +346,14 @@ def test_healthz_answers_while_the_largest_upload_is_read(
     name = "players.csv" if case.endswith("csv") else "players.xlsx"
     with signed_in(server) as c:
         token = csrf(c, "/director/t/busan/players")
-        r, times, took = lag_during(server, lambda: c.post(
-            "/director/t/busan/players/preview?lang=en", data={"csrf": token},
-            files={"file": (name, body)}))
+        r, times, took = lag_during(
+            server,
+            lambda: c.post(
+                "/director/t/busan/players/preview?lang=en",
+                data={"csrf": token},
+                files={"file": (name, body)},
+            ),
+        )
     report(f"{case} ({len(body):,} bytes)", times, took)
     assert r.status_code in (200, 422), r.text[:300]
     if said:
@@ -309,19 +367,24 @@ def test_healthz_answers_while_the_largest_upload_is_read(
 
 
 def test_healthz_answers_while_a_ranking_over_100_events_is_saved(
-        site: tuple[Server, list[str]]) -> None:
+    site: tuple[Server, list[str]],
+) -> None:
     server, events = site
     with signed_in(server) as c:
         page = c.get("/director/rankings/club-circuit").text
-        fields = {k: v for attrs, k, v in re.findall(
-            r'<input([^>]*)name="([^"]+)"[^>]*value="([^"]*)"', page)
-            if "radio" not in attrs and "checkbox" not in attrs}
+        fields = {
+            k: v
+            for attrs, k, v in re.findall(r'<input([^>]*)name="([^"]+)"[^>]*value="([^"]*)"', page)
+            if "radio" not in attrs and "checkbox" not in attrs
+        }
         fields.update({"method": "percentile", "default_level": "national"})
         fields.update({k: "regional" for k in events})
         fields["csrf"] = csrf(c, "/director/rankings/club-circuit")
-        r, times, took = lag_during(server, lambda: c.post(
-            "/director/rankings/club-circuit?lang=en", data=fields))
+        r, times, took = lag_during(
+            server, lambda: c.post("/director/rankings/club-circuit?lang=en", data=fields)
+        )
     report("ranking save over 100 events", times, took)
     assert r.status_code == 200 and "The ranking is saved" in flash(r.text), re.findall(
-        r'class="error"[^>]*>([^<]*)<', r.text)
+        r'class="error"[^>]*>([^<]*)<', r.text
+    )
     within(times)

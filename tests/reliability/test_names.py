@@ -39,19 +39,19 @@ NAMES = [
     "山田 太郎",
     "佐藤 花子🌸",
     "🀄 Mahjong 🎲",
-    "Zoe\u0308 Ångström",            # a combining diaeresis, kept as typed (not NFC)
-    "مريم العلي",                    # right to left
+    "Zoe\u0308 Ångström",  # a combining diaeresis, kept as typed (not NFC)
+    "مريم العلي",  # right to left
     "<script>alert('x')</script>",
     '"><img src=x onerror=alert(1)>',
     "Robert'); DROP TABLE registration;--",
     "' OR '1'='1",
-    "=HYPERLINK(\"http://evil\",\"x\")",
+    '=HYPERLINK("http://evil","x")',
     "@SUM(1+1)",
-    "가" * 80,                        # the longest name kept whole
+    "가" * 80,  # the longest name kept whole
 ]
-TOO_LONG = "나" * 200                 # kept as its first 80 characters
+TOO_LONG = "나" * 200  # kept as its first 80 characters
 TOURNAMENT = "<b>대회</b> & 'SQL' -- 大会"
-UNPRINTABLE = re.compile("[\U0001F000-\U0001FFFF\u0600-\u06FF]")
+UNPRINTABLE = re.compile("[\U0001f000-\U0001ffff\u0600-\u06ff]")
 MARKUP = re.compile(r"<script>alert|<img src=x|<b>대회")
 
 
@@ -84,8 +84,9 @@ def shown(page: str, name: str) -> None:
 
 def pdf_text(data: bytes) -> str:
     assert data.startswith(b"%PDF")
-    out = subprocess.run(["pdftotext", "-layout", "-", "-"], input=data,
-                         capture_output=True, check=True).stdout.decode()
+    out = subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=data, capture_output=True, check=True
+    ).stdout.decode()
     return " ".join(out.split())
 
 
@@ -93,13 +94,15 @@ def test_names_in_every_language_are_stored_and_shown_exactly(client: TestClient
     web: Web = client.app.state.director  # type: ignore[attr-defined]
     store = web.store()
     boss = accounts.create(store, "boss", "a long secret 1")
-    slug, _t = usecases.create_tournament(store, "club-night", who="boss", name=TOURNAMENT,
-                                          slug="names")
+    slug, _t = usecases.create_tournament(
+        store, "club-night", who="boss", name=TOURNAMENT, slug="names"
+    )
     numbers: dict[str, int] = {}
     for name in [*NAMES, TOO_LONG]:
         token = csrf(client, f"/t/{slug}/register?lang=ko")
-        r = client.post(f"/t/{slug}/register", data={"csrf": token, "name": name,
-                                                     "division": "club"})
+        r = client.post(
+            f"/t/{slug}/register", data={"csrf": token, "name": name, "division": "club"}
+        )
         assert r.status_code == 200 and r.url.path.startswith(f"/t/{slug}/p/"), r.text[:300]
         numbers[name] = int(r.url.path.rsplit("/", 1)[1])
         # The player's page (with the flash message naming them), escaped.
@@ -118,12 +121,22 @@ def test_names_in_every_language_are_stored_and_shown_exactly(client: TestClient
     rnd = usecases.read(store, slug).division("club").stages[-1].rounds[-1]
     for x in rnd.tables:
         line = (5 * (len(x.players) - 1),) + (-5,) * (len(x.players) - 1)
-        usecases.enter_sheet(store, slug, "club", rnd.number, x.number, [
-            usecases.GameEntry(g, line, None, 1) for g in range(1, len(x.sheet.games) + 1)],
-            who="boss")
+        usecases.enter_sheet(
+            store,
+            slug,
+            "club",
+            rnd.number,
+            x.number,
+            [usecases.GameEntry(g, line, None, 1) for g in range(1, len(x.sheet.games) + 1)],
+            who="boss",
+        )
 
-    for path in (f"/t/{slug}/standings", f"/t/{slug}/standings/live", f"/t/{slug}/seats",
-                 f"/t/{slug}/standings?view=projector&lang=ja"):
+    for path in (
+        f"/t/{slug}/standings",
+        f"/t/{slug}/standings/live",
+        f"/t/{slug}/seats",
+        f"/t/{slug}/standings?view=projector&lang=ja",
+    ):
         page = client.get(path)
         assert page.status_code == 200, path
         for name in NAMES:
@@ -131,10 +144,16 @@ def test_names_in_every_language_are_stored_and_shown_exactly(client: TestClient
     assert str(escape(TOURNAMENT)) in client.get(f"/t/{slug}").text
     assert not MARKUP.search(client.get("/tournaments").text)
 
-    client.cookies.set(SESSION_COOKIE, web.session.sign(
-        {"a": boss.id, "exp": int(time.time()) + 3600, "n": "names"}))
-    for path in (f"/director/t/{slug}/d/club/checkin", f"/director/t/{slug}/d/club/round",
-                 f"/director/t/{slug}", f"/director/t/{slug}/audit"):
+    client.cookies.set(
+        SESSION_COOKIE,
+        web.session.sign({"a": boss.id, "exp": int(time.time()) + 3600, "n": "names"}),
+    )
+    for path in (
+        f"/director/t/{slug}/d/club/checkin",
+        f"/director/t/{slug}/d/club/round",
+        f"/director/t/{slug}",
+        f"/director/t/{slug}/audit",
+    ):
         page = client.get(path)
         assert page.status_code == 200, path
         assert not MARKUP.search(page.text), path

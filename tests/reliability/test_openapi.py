@@ -47,8 +47,9 @@ def build() -> tuple[Any, dict[str, str], dict[str, str], dict[str, Any]]:
     db = WHERE / f"api-{time.time_ns()}.db"
     settings = Settings(env="test")
     app = create_app(settings)
-    web = Web(settings, url=_postgresql() if os.environ.get("MELDTOUR_SCHEMA_PG")
-              else f"sqlite:///{db}")
+    web = Web(
+        settings, url=_postgresql() if os.environ.get("MELDTOUR_SCHEMA_PG") else f"sqlite:///{db}"
+    )
     app.state.director = web
     store = web.store()
     boss = accounts.create(store, "boss", "a long secret 1")
@@ -56,16 +57,28 @@ def build() -> tuple[Any, dict[str, str], dict[str, str], dict[str, Any]]:
     t = usecases.read(store, "demo")
     div = t.division("general")
     token = web.scorer_token(Scope("demo", "general", 0, div.stages[0].rounds[-1].number, 1))
-    game = app.state.live.create_table(TableConfig.make(
-        "standard", [SeatConfig("human"), SeatConfig("computer", "greedy")]))
+    game = app.state.live.create_table(
+        TableConfig.make("standard", [SeatConfig("human"), SeatConfig("computer", "greedy")])
+    )
     csrf_cookie = "c" * 32
-    cookies = {CSRF_COOKIE: csrf_cookie,
-               SESSION_COOKIE: web.session.sign({"a": boss.id, "exp": int(time.time()) + 3600,
-                                                 "n": "fuzz"})}
+    cookies = {
+        CSRF_COOKIE: csrf_cookie,
+        SESSION_COOKIE: web.session.sign(
+            {"a": boss.id, "exp": int(time.time()) + 3600, "n": "fuzz"}
+        ),
+    }
     headers = {"X-CSRF-Token": web.csrf_token(csrf_cookie)}
-    real = {"slug": "demo", "key": "general", "player": 3, "token": token,
-            "game_id": game.id, "preset": "japan", "kind": "standings", "what": "players",
-            "fmt": "csv"}
+    real = {
+        "slug": "demo",
+        "key": "general",
+        "player": 3,
+        "token": token,
+        "game_id": game.id,
+        "preset": "japan",
+        "kind": "standings",
+        "what": "players",
+        "fmt": "csv",
+    }
     return app, cookies, headers, real
 
 
@@ -90,7 +103,8 @@ APP, COOKIES, HEADERS, REAL = build()
 # The standings' event stream lasts 30 s a connection (the ASGI transport reads it to
 # the end): its answers are checked by the authorisation matrix and the page's tests.
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP).exclude(
-    path="/t/{slug}/standings/events")
+    path="/t/{slug}/standings/events"
+)
 
 
 def send(case: Any, signed_in: bool) -> None:
@@ -102,8 +116,9 @@ def send(case: Any, signed_in: bool) -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 def test_no_operation_answers_5xx(case: Any) -> None:
     signed_in = hash((case.method, case.path, repr(case.query), repr(case.body))) % 2 == 0
     send(case, signed_in)
@@ -113,8 +128,10 @@ def test_no_operation_answers_5xx(case: Any) -> None:
 
 
 def test_report_how_many_requests_were_sent() -> None:
-    print(f"\nschemathesis requests by status: {dict(sorted(STATUS.items()))}, "
-          f"total {sum(STATUS.values())}")
+    print(
+        f"\nschemathesis requests by status: {dict(sorted(STATUS.items()))}, "
+        f"total {sum(STATUS.values())}"
+    )
     assert sum(STATUS.values()) > 0 and not any(s >= 500 for s in STATUS)
 
 

@@ -64,9 +64,22 @@ class PrivateRedis:
         self.starts += 1
         out = (self.where / f"redis-{self.port}-{self.starts}.log").open("wb")
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--dir", str(self.where)],
-            stdout=out, stderr=subprocess.STDOUT)
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.where),
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 15
         while True:
             try:
@@ -102,16 +115,22 @@ class Player(Client):
                     move = self.player.decide(view_from_json(self.view, RULES))
                     self.n += 1
                     self.sent.add(self.version)
-                    await self.ws.send(json.dumps({
-                        "type": "move", "id": f"{self.seat}.{self.n}",
-                        "version": self.version, **move_to_json(move)}))
+                    await self.ws.send(
+                        json.dumps(
+                            {
+                                "type": "move",
+                                "id": f"{self.seat}.{self.n}",
+                                "version": self.version,
+                                **move_to_json(move),
+                            }
+                        )
+                    )
                 try:
                     raw = await asyncio.wait_for(self.ws.recv(), STALL)
                 except TimeoutError:
                     self.resyncs += 1
                     self.sent.discard(self.version)  # the move may have been lost
-                    await self.ws.send(json.dumps({"type": "hello",
-                                                   "version": self.version}))
+                    await self.ws.send(json.dumps({"type": "hello", "version": self.version}))
                     continue
             except websockets.ConnectionClosed:
                 self.reconnects += 1
@@ -150,11 +169,22 @@ async def _restart(url: str, tmp_path: Path) -> None:
     rs.start()
     a, b = two_apps(url, tmp_path, rs.url)
     try:
-        async with httpx.AsyncClient(base_url=a.base) as http_a, \
-                httpx.AsyncClient(base_url=b.base) as http_b:
-            made = await http_a.post("/play/tables", data={
-                "preset": "standard", "turn_seconds": str(TURN), "seat_count": "4",
-                "seat0": "human", "seat1": "human", "seat2": "greedy", "seat3": "beginner"})
+        async with (
+            httpx.AsyncClient(base_url=a.base) as http_a,
+            httpx.AsyncClient(base_url=b.base) as http_b,
+        ):
+            made = await http_a.post(
+                "/play/tables",
+                data={
+                    "preset": "standard",
+                    "turn_seconds": str(TURN),
+                    "seat_count": "4",
+                    "seat0": "human",
+                    "seat1": "human",
+                    "seat2": "greedy",
+                    "seat3": "beginner",
+                },
+            )
             assert made.status_code == 303, made.text
             gid = made.headers["location"].rsplit("/", 1)[1]
             joined = await http_a.post(f"/play/t/{gid}/join", data={"seat": "0", "name": "Ann"})
@@ -204,14 +234,18 @@ async def _restart(url: str, tmp_path: Path) -> None:
         store.close()
     assert logged is not None and logged.result is not None
     moves = list(logged.moves)
-    assert moves[:len(before)] == before, "moves logged before the outage were lost"
-    assert moves[:len(during)] == during, "moves logged during the outage were lost"
+    assert moves[: len(before)] == before, "moves logged before the outage were lost"
+    assert moves[: len(during)] == during, "moves logged during the outage were lost"
     states = replay(logged)  # each move legal in turn: none applied twice
     final = states[-1]
     assert final.end is not None
     assert ann.view is not None and bo.view is not None
-    assert ann.view["scores"] == bo.view["scores"] == list(final.scores or ()) \
+    assert (
+        ann.view["scores"]
+        == bo.view["scores"]
+        == list(final.scores or ())
         == logged.result["scores"]
+    )
     assert bo.view["rack"] == format_tiles(final.racks[1])
     # Every state any client was shown is the logged game's at that version.
     for client in (ann, bo, watcher):
@@ -222,13 +256,14 @@ async def _restart(url: str, tmp_path: Path) -> None:
             assert 0 <= v < len(states), (client.seat, v, len(states))
             assert view["board"] == format_board(states[v].board), (client.seat, v)
             if client.seat is not None:
-                assert view["rack"] == format_tiles(states[v].racks[client.seat]), \
-                    (client.seat, v)
+                assert view["rack"] == format_tiles(states[v].racks[client.seat]), (client.seat, v)
             around = [states[v], states[max(v - 1, 0)]]
             assert not hidden_tiles(client.seat, message, around), (client.seat, message)
-    print(f"\nredis down {DOWN:.0f} s at move {len(before)} (moves logged meanwhile: "
-          f"{len(during) - len(before)}); game over {ended_after:.1f} s after the restart, "
-          f"{len(moves)} moves; resyncs ann {ann.resyncs} bo {bo.resyncs} "
-          f"watcher {watcher.resyncs}; "
-          f"reconnects {ann.reconnects + bo.reconnects + watcher.reconnects}; "
-          f"down-to-end {time.monotonic() - down_at:.1f} s")
+    print(
+        f"\nredis down {DOWN:.0f} s at move {len(before)} (moves logged meanwhile: "
+        f"{len(during) - len(before)}); game over {ended_after:.1f} s after the restart, "
+        f"{len(moves)} moves; resyncs ann {ann.resyncs} bo {bo.resyncs} "
+        f"watcher {watcher.resyncs}; "
+        f"reconnects {ann.reconnects + bo.reconnects + watcher.reconnects}; "
+        f"down-to-end {time.monotonic() - down_at:.1f} s"
+    )

@@ -40,8 +40,20 @@ def seedsearch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cc = shutil.which("cc") or shutil.which("gcc")
     assert cc, "a C compiler is needed (make install installs gcc and libssl-dev)"
     out = tmp_path_factory.mktemp("seedsearch") / "seedsearch"
-    subprocess.run([cc, "-O3", "-march=native", "-Wall", "-Wno-deprecated-declarations",
-                    "-o", str(out), str(HERE / "seedsearch.c"), "-lcrypto"], check=True)
+    subprocess.run(
+        [
+            cc,
+            "-O3",
+            "-march=native",
+            "-Wall",
+            "-Wno-deprecated-declarations",
+            "-o",
+            str(out),
+            str(HERE / "seedsearch.c"),
+            "-lcrypto",
+        ],
+        check=True,
+    )
     return out
 
 
@@ -52,8 +64,9 @@ def test_the_search_deals_as_python_did(seedsearch: Path) -> None:
     for seed in (0, 7, 99, 100, 4321, 65535, SPACE - 1):
         expected = list(codes)
         random.Random(f"meldtour/{seed}/deal/0").shuffle(expected)
-        got = subprocess.run([str(seedsearch), "deal", str(seed)], capture_output=True,
-                             text=True, check=True).stdout.split()
+        got = subprocess.run(
+            [str(seedsearch), "deal", str(seed)], capture_output=True, text=True, check=True
+        ).stdout.split()
         assert [int(c) for c in got] == expected, seed
 
 
@@ -67,9 +80,15 @@ def target(state: GameState, seat: int) -> str:
 def search(seedsearch: Path, targets: list[str]) -> dict[int, list[int]]:
     """Every seed of the 2**24 whose deal matches each target, on two processes."""
     half = SPACE // 2
-    runs = [subprocess.Popen([str(seedsearch), "search", str(lo), str(lo + half)],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-            for lo in (0, half)]
+    runs = [
+        subprocess.Popen(
+            [str(seedsearch), "search", str(lo), str(lo + half)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for lo in (0, half)
+    ]
     for run in runs:
         assert run.stdin is not None
         run.stdin.write("\n".join(targets) + "\n")
@@ -105,8 +124,10 @@ def test_a_secret_seed_is_256_secret_bits_and_replays() -> None:
     assert len(seeds) == 64
     assert all(is_secret(s) and SECRET_SEED_FLOOR <= s < 2 * SECRET_SEED_FLOOR for s in seeds)
     # Every bit below the floor varies across seeds.
-    assert all(any(s >> b & 1 for s in seeds) and not all(s >> b & 1 for s in seeds)
-               for b in (0, 31, 32, 128, 255))
+    assert all(
+        any(s >> b & 1 for s in seeds) and not all(s >> b & 1 for s in seeds)
+        for b in (0, 31, 32, 128, 255)
+    )
     seed = seeds.pop()
     first = new_game(RULES, PLAYERS, seed).state
     again = read_record(json.loads(json.dumps(record_of(first))))
@@ -124,5 +145,5 @@ def test_lab_seeds_deal_as_before() -> None:
     state = new_game(RULES, PLAYERS, 7).state
     h = RULES.hand_size
     for i, seat in enumerate(state.order):
-        assert state.racks[seat] == tuple(tiles[i * h:(i + 1) * h])
-    assert state.pool == tuple(tiles[len(PLAYERS) * h:])
+        assert state.racks[seat] == tuple(tiles[i * h : (i + 1) * h])
+    assert state.pool == tuple(tiles[len(PLAYERS) * h :])

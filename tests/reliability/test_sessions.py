@@ -60,9 +60,11 @@ def csrf_of(client: TestClient, path: str = "/director/login") -> str:
 
 def login(client: TestClient, name: str, password: str) -> httpx.Response:
     token = csrf_of(client)
-    return client.post("/director/login", data={"csrf": token, "name": name,
-                                                "password": password},
-                       follow_redirects=False)
+    return client.post(
+        "/director/login",
+        data={"csrf": token, "name": name, "password": password},
+        follow_redirects=False,
+    )
 
 
 def set_cookies(response: httpx.Response) -> dict[str, str]:
@@ -92,8 +94,9 @@ def test_session_cookie_flags(tmp_path: Path, env: str) -> None:
         assert int(parsed[SESSION_COOKIE]["max-age"]) <= 12 * 3600
         # logging out clears it with the same flags
         client.cookies.set(SESSION_COOKIE, parsed[SESSION_COOKIE].value)
-        out = client.post("/director/logout", data={"csrf": csrf_of(client)},
-                          follow_redirects=False)
+        out = client.post(
+            "/director/logout", data={"csrf": csrf_of(client)}, follow_redirects=False
+        )
         cleared = set_cookies(out)[SESSION_COOKIE]
         assert "Max-Age=0" in cleared and "HttpOnly" in cleared, cleared
 
@@ -106,8 +109,9 @@ def world(tmp_path: Path) -> Iterator[tuple[TestClient, Web, str]]:
         store = web.store()
         boss = accounts.create(store, "boss", PASSWORD)
         usecases.create_tournament(store, "club-night", who="boss", name="Home", slug=SLUG)
-        usecases.register_players(store, SLUG, [usecases.PlayerEntry(f"선수 {i}", DIV)
-                                                for i in range(1, 9)], who="boss")
+        usecases.register_players(
+            store, SLUG, [usecases.PlayerEntry(f"선수 {i}", DIV) for i in range(1, 9)], who="boss"
+        )
         usecases.check_in_players(store, SLUG, [str(i) for i in range(1, 9)], who="boss")
         usecases.seat(store, SLUG, DIV, None, who="boss")
         session = web.session.sign({"a": boss.id, "exp": int(time.time()) + 3600, "n": "x"})
@@ -115,8 +119,14 @@ def world(tmp_path: Path) -> Iterator[tuple[TestClient, Web, str]]:
 
 
 def fill(web: Web, path: str) -> str:
-    values = {"slug": SLUG, "key": DIV, "player": "3", "what": "open", "account": "1",
-              "token": web.scorer_token(Scope(SLUG, DIV, 0, 1, 1))}
+    values = {
+        "slug": SLUG,
+        "key": DIV,
+        "player": "3",
+        "what": "open",
+        "account": "1",
+        "token": web.scorer_token(Scope(SLUG, DIV, 0, 1, 1)),
+    }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
 
 
@@ -132,8 +142,11 @@ def test_csrf_refused_on_every_post_form(world: tuple[TestClient, Web, str]) -> 
     store = web.store()
 
     def state() -> tuple[int, str, int]:
-        return (len(usecases.audit_log(store, SLUG)), repr(usecases.read(store, SLUG)),
-                accounts.count(store))
+        return (
+            len(usecases.audit_log(store, SLUG)),
+            repr(usecases.read(store, SLUG)),
+            accounts.count(store),
+        )
 
     cookie, other = "c" * 32, "d" * 32
     wrong = web.csrf_token(other)
@@ -149,11 +162,14 @@ def test_csrf_refused_on_every_post_form(world: tuple[TestClient, Web, str]) -> 
             if how == "cookie-less":  # a token valid for some cookie, but no cookie
                 headers = {"X-CSRF-Token": web.csrf_token(cookie)}
             if path.startswith("/score/"):
-                r = client.post(url, json={"games": []}, headers=headers,
-                                follow_redirects=False)
+                r = client.post(url, json={"games": []}, headers=headers, follow_redirects=False)
             else:
-                data = {"name": "x", "password": PASSWORD, "again": PASSWORD,
-                        "template": "club-night"}
+                data = {
+                    "name": "x",
+                    "password": PASSWORD,
+                    "again": PASSWORD,
+                    "template": "club-night",
+                }
                 if how == "form":
                     data["csrf"] = wrong
                 r = client.post(url, data=data, headers=headers, follow_redirects=False)
@@ -164,8 +180,11 @@ def test_csrf_refused_on_every_post_form(world: tuple[TestClient, Web, str]) -> 
     client.cookies.clear()
     client.cookies.set(SESSION_COOKIE, session)
     client.cookies.set(CSRF_COOKIE, cookie)
-    r = client.post(fill(web, "/score/{token}/check"), json={"games": []},
-                    headers={"X-CSRF-Token": web.csrf_token(cookie)})
+    r = client.post(
+        fill(web, "/score/{token}/check"),
+        json={"games": []},
+        headers={"X-CSRF-Token": web.csrf_token(cookie)},
+    )
     assert r.status_code != 403
 
 
@@ -210,8 +229,7 @@ def test_forged_and_expired_sessions_refused(world: tuple[TestClient, Web, str])
     exp = int(time.time()) + 3600
     other = Signer("another secret key, not this app's one, 40 chars", "session")
     assert dashboard(other.sign({"a": boss.id, "exp": exp, "n": "x"})) == 303
-    assert dashboard(Signer(DEV_SECRET + "x", "session").sign({"a": boss.id, "exp": exp})) \
-        == 303
+    assert dashboard(Signer(DEV_SECRET + "x", "session").sign({"a": boss.id, "exp": exp})) == 303
     # Another purpose's signature with the right secret is no session either.
     assert dashboard(web.scorer.sign({"a": boss.id, "exp": exp})) == 303
     assert dashboard(web.session.sign({"a": boss.id, "exp": int(time.time()) - 1})) == 303
@@ -238,9 +256,13 @@ def test_default_secret_refused_outside_development() -> None:
     # The real server refuses to start with it.
     env = {**os.environ, "MELDTOUR_ENV": "production", "PYTHONPATH": str(ROOT / "src")}
     env.pop("MELDTOUR_SECRET_KEY", None)
-    out = subprocess.run([sys.executable, "-c",
-                          "from meldtour.web.app import create_app; create_app()"],
-                         env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", "from meldtour.web.app import create_app; create_app()"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode != 0 and "MELDTOUR_SECRET_KEY" in out.stderr
 
 
@@ -253,8 +275,9 @@ def test_no_secret_in_the_server_log(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'log.db'}"
     store = open_web_store(url)
     usecases.create_tournament(store, "club-night", who="boss", name="Club", slug=SLUG)
-    usecases.register_players(store, SLUG, [usecases.PlayerEntry(f"P{i}", DIV)
-                                            for i in range(1, 9)], who="boss")
+    usecases.register_players(
+        store, SLUG, [usecases.PlayerEntry(f"P{i}", DIV) for i in range(1, 9)], who="boss"
+    )
     usecases.check_in_players(store, SLUG, [str(i) for i in range(1, 9)], who="boss")
     usecases.seat(store, SLUG, DIV, None, who="boss")
     store.close()
@@ -267,14 +290,35 @@ def test_no_secret_in_the_server_log(tmp_path: Path) -> None:
     for name in config["loggers"]:
         config["loggers"][name]["level"] = "DEBUG"
     (tmp_path / "logging.json").write_text(json.dumps(config))
-    env = {**os.environ, "MELDTOUR_DATABASE_URL": url, "MELDTOUR_ENV": "test",
-           "MELDTOUR_SECRET_KEY": SECRET, "PYTHONPATH": str(ROOT / "src")}
+    env = {
+        **os.environ,
+        "MELDTOUR_DATABASE_URL": url,
+        "MELDTOUR_ENV": "test",
+        "MELDTOUR_SECRET_KEY": SECRET,
+        "PYTHONPATH": str(ROOT / "src"),
+    }
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "meldtour.web.app:create_app", "--factory",
-             "--host", "127.0.0.1", "--port", str(port), "--log-level", "debug",
-             "--log-config", str(tmp_path / "logging.json")],
-            cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "meldtour.web.app:create_app",
+                "--factory",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--log-level",
+                "debug",
+                "--log-config",
+                str(tmp_path / "logging.json"),
+            ],
+            cwd=tmp_path,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     secrets_seen: list[str] = [SECRET, PASSWORD]
     try:
         base = f"http://127.0.0.1:{port}"
@@ -289,45 +333,66 @@ def test_no_secret_in_the_server_log(tmp_path: Path) -> None:
             assert time.monotonic() < deadline
             time.sleep(0.1)
         with httpx.Client(base_url=base, timeout=30, follow_redirects=True) as c:
+
             def token(path: str) -> str:
                 found = re.search(r'name="csrf" value="([^"]+)"', c.get(path).text)
                 assert found, path
                 return found.group(1)
 
-            r = c.post("/director/setup", data={"csrf": token("/director/setup"),
-                                                "name": "boss", "password": PASSWORD,
-                                                "again": PASSWORD})
+            r = c.post(
+                "/director/setup",
+                data={
+                    "csrf": token("/director/setup"),
+                    "name": "boss",
+                    "password": PASSWORD,
+                    "again": PASSWORD,
+                },
+            )
             assert r.status_code == 200 and r.url.path == "/director", r.text[:300]
             secrets_seen += [c.cookies[SESSION_COOKIE], c.cookies[CSRF_COOKIE]]
             c.post("/director/logout", data={"csrf": token("/director")})
-            assert c.post("/director/login", data={"csrf": token("/director/login"),
-                                                   "name": "boss", "password": "wrong!"},
-                          ).status_code == 401
-            r = c.post("/director/login", data={"csrf": token("/director/login"),
-                                                "name": "boss", "password": PASSWORD})
+            assert (
+                c.post(
+                    "/director/login",
+                    data={"csrf": token("/director/login"), "name": "boss", "password": "wrong!"},
+                ).status_code
+                == 401
+            )
+            r = c.post(
+                "/director/login",
+                data={"csrf": token("/director/login"), "name": "boss", "password": PASSWORD},
+            )
             assert r.status_code == 200 and r.url.path == "/director"
             secrets_seen.append(c.cookies[SESSION_COOKIE])
             c.post("/director/demo", data={"csrf": token("/director")})
             scorer = Signer(SECRET, "scorer").sign(["demo", "general", 0, 1, 1])
             secrets_seen.append(scorer)
             assert c.get(f"/score/{scorer}").status_code == 200
-            games = [{"points": [30, -10, -10, -10], "penalties": [0] * 4, "winner": 1}] + \
-                [{"points": [None] * 4, "penalties": [0] * 4, "winner": None}] * 3
-            r = c.post(f"/score/{scorer}", json={"games": games},
-                       headers={"X-CSRF-Token": token("/director")})
+            games = [{"points": [30, -10, -10, -10], "penalties": [0] * 4, "winner": 1}] + [
+                {"points": [None] * 4, "penalties": [0] * 4, "winner": None}
+            ] * 3
+            r = c.post(
+                f"/score/{scorer}",
+                json={"games": games},
+                headers={"X-CSRF-Token": token("/director")},
+            )
             assert r.status_code == 200, r.text
             page = f"/director/t/{SLUG}/d/{DIV}/online"
-            r = c.post(f"/director/t/{SLUG}/d/{DIV}/online/start",
-                       data={"csrf": token(page), "level": "beginner",
-                             "computer": [str(n) for n in range(1, 7)]})
+            r = c.post(
+                f"/director/t/{SLUG}/d/{DIV}/online/start",
+                data={
+                    "csrf": token(page),
+                    "level": "beginner",
+                    "computer": [str(n) for n in range(1, 7)],
+                },
+            )
             assert r.status_code == 200, r.text[:300]
             links = re.findall(r"/online/seat/([\w-]+)/([\w-]+)", r.text)
             assert links, r.text[:500]
             with httpx.Client(base_url=base, timeout=30) as player:
                 for game_id, seat_token in links[:2]:
                     secrets_seen.append(seat_token)
-                    got = player.get(f"/online/seat/{game_id}/{seat_token}",
-                                     follow_redirects=False)
+                    got = player.get(f"/online/seat/{game_id}/{seat_token}", follow_redirects=False)
                     assert got.status_code == 303
                     assert player.get(got.headers["location"]).status_code == 200
     finally:
@@ -356,8 +421,10 @@ def test_signing_out_revokes_a_copied_cookie(world: tuple[TestClient, Web, str])
     client.cookies.set(SESSION_COOKIE, session)
     assert client.get("/director", follow_redirects=False).status_code == 200
     token = csrf_of(client, "/director")
-    assert client.post("/director/logout", data={"csrf": token},
-                       follow_redirects=False).status_code == 303
+    assert (
+        client.post("/director/logout", data={"csrf": token}, follow_redirects=False).status_code
+        == 303
+    )
     client.cookies.clear()
     client.cookies.set(SESSION_COOKIE, session)  # the copy
     r = client.get("/director", follow_redirects=False)

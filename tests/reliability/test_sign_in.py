@@ -32,14 +32,18 @@ def sign_in(client: httpx.Client, password: str, forwarded: str | None = None) -
     token = re.search(r'name="csrf" value="([^"]+)"', page.text)
     assert token, page.text[:200]
     headers = {"X-Forwarded-For": forwarded} if forwarded else {}
-    return client.post("/director/login", data={"csrf": token.group(1), "name": "boss",
-                                                "password": password},
-                       headers=headers, follow_redirects=False).status_code
+    return client.post(
+        "/director/login",
+        data={"csrf": token.group(1), "name": "boss", "password": password},
+        headers=headers,
+        follow_redirects=False,
+    ).status_code
 
 
 def client_from(server: Server, address: str) -> httpx.Client:
-    return httpx.Client(base_url=server.base, timeout=30,
-                        transport=httpx.HTTPTransport(local_address=address))
+    return httpx.Client(
+        base_url=server.base, timeout=30, transport=httpx.HTTPTransport(local_address=address)
+    )
 
 
 @pytest.fixture()
@@ -54,10 +58,12 @@ def db(tmp_path: Path) -> str:
     return url
 
 
-def test_spoofed_forwarded_addresses_neither_escape_nor_lock_out(tmp_path: Path,
-                                                                db: str) -> None:
-    with Server(db, tmp_path) as server, client_from(server, "127.0.0.1") as attacker, \
-            client_from(server, "127.0.0.2") as owner:
+def test_spoofed_forwarded_addresses_neither_escape_nor_lock_out(tmp_path: Path, db: str) -> None:
+    with (
+        Server(db, tmp_path) as server,
+        client_from(server, "127.0.0.1") as attacker,
+        client_from(server, "127.0.0.2") as owner,
+    ):
         for i in range(MAX_FAILURES):
             assert sign_in(attacker, "wrong", forwarded=f"203.0.113.{i}") == 401
         # The header changes nothing: the attacker's own address is stopped.
@@ -68,9 +74,11 @@ def test_spoofed_forwarded_addresses_neither_escape_nor_lock_out(tmp_path: Path,
 
 
 def test_a_trusted_proxy_forwards_the_clients_address(tmp_path: Path, db: str) -> None:
-    with Server(db, tmp_path, env={"MELDTOUR_TRUSTED_PROXIES": "127.0.0.1"}) as server, \
-            client_from(server, "127.0.0.1") as proxy, \
-            client_from(server, "127.0.0.2") as stranger:
+    with (
+        Server(db, tmp_path, env={"MELDTOUR_TRUSTED_PROXIES": "127.0.0.1"}) as server,
+        client_from(server, "127.0.0.1") as proxy,
+        client_from(server, "127.0.0.2") as stranger,
+    ):
         for _ in range(MAX_FAILURES):
             assert sign_in(proxy, "wrong", forwarded="203.0.113.9") == 401
         assert sign_in(proxy, PASSWORD, forwarded="203.0.113.9") == 429
@@ -92,10 +100,16 @@ def test_links_signed_before_the_upgrade_still_open() -> None:
 
     secret, value = "k7Qp2vX9wLm4Zr8sTn3bYh6jFd1gCe5aUo0iEq", ["busan", "general", 0, 1, 7]
     key = hashlib.sha256(f"meldtour:scorer:{secret}".encode()).digest()
-    body = base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode()) \
-        .rstrip(b"=").decode()
-    mac = base64.urlsafe_b64encode(hmac.new(key, body.encode(), hashlib.sha256).digest()) \
-        .rstrip(b"=").decode()
+    body = (
+        base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode())
+        .rstrip(b"=")
+        .decode()
+    )
+    mac = (
+        base64.urlsafe_b64encode(hmac.new(key, body.encode(), hashlib.sha256).digest())
+        .rstrip(b"=")
+        .decode()
+    )
     scorer = Signer(secret, "scorer")
     assert scorer.unsign(f"{body}.{mac}") == value
     assert scorer.unsign(f"{body}.{mac[:-1]}A") is None

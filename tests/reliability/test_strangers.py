@@ -48,8 +48,10 @@ def stranger(client: TestClient) -> TestClient:
 
 def register(c: TestClient, slug: str, name: str, division: str = "") -> str:
     """The public form, as the stranger sends it; the flash it gets back."""
-    r = c.post(f"/t/{slug}/register?lang=en", data={
-        "csrf": csrf(c, f"/t/{slug}/register"), "name": name, "division": division})
+    r = c.post(
+        f"/t/{slug}/register?lang=en",
+        data={"csrf": csrf(c, f"/t/{slug}/register"), "name": name, "division": division},
+    )
     found = re.search(r'<p class="flash (\w+)" role="status">([^<]*)</p>', r.text)
     return f"{found.group(1)}: {found.group(2)}" if found else ""
 
@@ -57,8 +59,7 @@ def register(c: TestClient, slug: str, name: str, division: str = "") -> str:
 # ------------------------------------------------------------ finding 9: the source
 
 
-def test_the_source_code_does_not_give_the_address_back(tmp_path: Path,
-                                                        client: TestClient) -> None:
+def test_the_source_code_does_not_give_the_address_back(tmp_path: Path, client: TestClient) -> None:
     store = web(client).store()
     slug, _ = usecases.create_tournament(store, "club-night", who="d", seed=5, slug="club")
     with stranger(client) as s:
@@ -66,8 +67,12 @@ def test_the_source_code_does_not_give_the_address_back(tmp_path: Path,
     source = usecases.registration_sources(store, slug)[0].source
     assert re.fullmatch(r"[0-9a-f]{8}", source)
     # The attack: hash every address of 127.0.0.0/16 as the code used to, and look.
-    found = [f"127.0.{a}.{b}" for a in range(256) for b in range(256)
-             if hashlib.sha256(f"{slug}:127.0.{a}.{b}".encode()).hexdigest()[:8] == source]
+    found = [
+        f"127.0.{a}.{b}"
+        for a in range(256)
+        for b in range(256)
+        if hashlib.sha256(f"{slug}:127.0.{a}.{b}".encode()).hexdigest()[:8] == source
+    ]
     assert found == []
     # Still one source per address and tournament (the director's burst view needs it),
     # and keyed: another site's key gives another code.
@@ -106,25 +111,29 @@ def cells_a_spreadsheet_sees(text: str) -> list[str]:
 
 
 def formula_cells(text: str) -> list[str]:
-    return [c for c in cells_a_spreadsheet_sees(text)
-            if STARTER.match(c) and not NUMBER.match(c.strip())]
+    return [
+        c
+        for c in cells_a_spreadsheet_sees(text)
+        if STARTER.match(c) and not NUMBER.match(c.strip())
+    ]
 
 
 def test_no_export_holds_a_cell_that_starts_a_formula(client: TestClient) -> None:
     store = web(client).store()
-    slug, _ = usecases.create_tournament(store, "busan-2015", who="d", seed=5, slug="busan",
-                                         date="2026-03-07")
+    slug, _ = usecases.create_tournament(
+        store, "busan-2015", who="d", seed=5, slug="busan", date="2026-03-07"
+    )
     with stranger(client) as s:
         for name in FORMULAS:
             assert register(s, slug, name, "general").startswith("ok:"), name
-    usecases.register_players(store, slug, [usecases.PlayerEntry(f"P{i}", "general")
-                                            for i in range(3)], who="d")
-    usecases.check_in_players(store, slug, [], who="d", everyone_but=True,
-                              division="general")
+    usecases.register_players(
+        store, slug, [usecases.PlayerEntry(f"P{i}", "general") for i in range(3)], who="d"
+    )
+    usecases.check_in_players(store, slug, [], who="d", everyone_but=True, division="general")
     play_out(store, slug, "general", seed=5)
-    exports = [f"/director/t/{slug}/export/{what}.csv"
-               for what in ("players", "standings", "ranking")] + ["/ranking.csv",
-                                                                    "/rating.csv"]
+    exports = [
+        f"/director/t/{slug}/export/{what}.csv" for what in ("players", "standings", "ranking")
+    ] + ["/ranking.csv", "/rating.csv"]
     for path in exports:
         r = client.get(path)
         assert r.status_code == 200, path
@@ -133,8 +142,8 @@ def test_no_export_holds_a_cell_that_starts_a_formula(client: TestClient) -> Non
         assert formula_cells(text) == [], path
     # The XLSX holds the same text (a cell starting with = would be a formula there).
     from openpyxl import load_workbook
-    book = load_workbook(io.BytesIO(client.get(f"/director/t/{slug}/export/players.xlsx")
-                                    .content))
+
+    book = load_workbook(io.BytesIO(client.get(f"/director/t/{slug}/export/players.xlsx").content))
     sheet = book.active
     assert sheet is not None
     names = [str(c.value) for c in sheet["B"]]
@@ -150,21 +159,38 @@ def test_the_one_helper_neutralises_every_starter_after_a_separator() -> None:
 
 # ------------------------------------------------------------ finding 12: invisible names
 
-INVISIBLE = ["\u202e", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e",
-             "\u200f", "\u061c", "\u200b", "\u200d", "\ufeff", "\u00ad", "\u3164",
-             "\u115f", "\u2800", "\U000e0041"]
+INVISIBLE = [
+    "\u202e",
+    "\u202d",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+    "\u200e",
+    "\u200f",
+    "\u061c",
+    "\u200b",
+    "\u200d",
+    "\ufeff",
+    "\u00ad",
+    "\u3164",
+    "\u115f",
+    "\u2800",
+    "\U000e0041",
+]
 
 
-def test_bidi_controls_and_invisible_characters_are_refused_in_names(
-        client: TestClient) -> None:
+def test_bidi_controls_and_invisible_characters_are_refused_in_names(client: TestClient) -> None:
     store = web(client).store()
     slug, _ = usecases.create_tournament(store, "club-night", who="d", seed=5, slug="club")
     with stranger(client) as s:
         # The attack: "Kim\u202eiM" shows as "KimMi" reversed on the projector.
         said = register(s, slug, "김민지\u202e1#")
-        assert said == ("error: Registration refused: a name cannot hold the invisible "
-                        "character U+202E (it can make one name look like another): type "
-                        "it again without it")
+        assert said == (
+            "error: Registration refused: a name cannot hold the invisible "
+            "character U+202E (it can make one name look like another): type "
+            "it again without it"
+        )
         for ch in INVISIBLE:
             assert "U+" in register(s, slug, f"Kim{ch}Lee"), repr(ch)
         # Japanese variant kanji (a variation selector) and Arabic stay names.
@@ -176,39 +202,52 @@ def test_bidi_controls_and_invisible_characters_are_refused_in_names(
     # and a division's name, the command line's use cases.
     rows = usecases.read_roster("name\nKim\u200bLee\nPark\n")
     assert [[p.refusal.code for p in r.problems] for r in rows] == [
-        ["registration.invisible_character"], []]
+        ["registration.invisible_character"],
+        [],
+    ]
     for call in (
-        lambda: usecases.register_players(store, slug, [usecases.PlayerEntry("A\u202eB")],
-                                          who="d"),
-        lambda: usecases.edit_tournament(store, slug, who="d", name="Cup\u202e", date="",
-                                         venue=""),
-        lambda: usecases.edit_division(store, slug, "club",
-                                       usecases.DivisionEdit(name="Open\u2067"), who="d"),
+        lambda: usecases.register_players(store, slug, [usecases.PlayerEntry("A\u202eB")], who="d"),
+        lambda: usecases.edit_tournament(store, slug, who="d", name="Cup\u202e", date="", venue=""),
+        lambda: usecases.edit_division(
+            store, slug, "club", usecases.DivisionEdit(name="Open\u2067"), who="d"
+        ),
     ):
         with pytest.raises(usecases.UseCaseError) as caught:
             call()
         assert caught.value.code == "registration.invisible_character"
         assert caught.value.params["char"].startswith("U+")
-    r = client.post(f"/director/t/{slug}/players/add?lang=ko", data={
-        "csrf": csrf(client, f"/director/t/{slug}/players"), "name": "이\u200f영희"})
+    r = client.post(
+        f"/director/t/{slug}/players/add?lang=ko",
+        data={"csrf": csrf(client, f"/director/t/{slug}/players"), "name": "이\u200f영희"},
+    )
     assert "보이지 않는 문자" in r.text and "U+200F" in r.text
     assert len(usecases.read(store, slug).registrations) == 2
 
 
 def test_an_invisible_name_is_refused_at_the_online_table(client: TestClient) -> None:
-    made = client.post("/play/tables", data={
-        "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
-        follow_redirects=False)
+    made = client.post(
+        "/play/tables",
+        data={"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+        follow_redirects=False,
+    )
     assert made.status_code == 303
     table = made.headers["location"]
     with stranger(client) as s:
-        r = s.post(f"{table}/join", data={"seat": "0", "name": "Kim\u202eiM"},
-                   headers={"origin": "https://testserver"}, follow_redirects=False)
+        r = s.post(
+            f"{table}/join",
+            data={"seat": "0", "name": "Kim\u202eiM"},
+            headers={"origin": "https://testserver"},
+            follow_redirects=False,
+        )
         assert r.headers["location"] == f"{table}?error=invisible"
         page = s.get(f"{table}?error=invisible&lang=en").text
         assert "A name cannot hold invisible characters" in page
-        r = s.post(f"{table}/join", data={"seat": "0", "name": "Kim"},
-                   headers={"origin": "https://testserver"}, follow_redirects=False)
+        r = s.post(
+            f"{table}/join",
+            data={"seat": "0", "name": "Kim"},
+            headers={"origin": "https://testserver"},
+            follow_redirects=False,
+        )
         assert r.status_code == 303 and "error" not in r.headers["location"]
 
 
@@ -223,19 +262,19 @@ def test_the_rate_counters_keys_are_under_the_redis_prefix(tmp_path: Path) -> No
     except redis.ConnectionError:
         pytest.skip("no Redis on 127.0.0.1:6379")
     prefix = f"h4-test-{tmp_path.name[-12:]}"
-    settings = Settings(env="test", redis_url="redis://127.0.0.1:6379/0",
-                        redis_prefix=prefix)
+    settings = Settings(env="test", redis_url="redis://127.0.0.1:6379/0", redis_prefix=prefix)
     before = set(r.scan_iter("LIMITS*"))
     with make_client(tmp_path, settings) as c:
         sign_up(c)
         store = web(c).store()
-        slug, _ = usecases.create_tournament(store, "club-night", who="d", seed=5,
-                                             slug="club")
+        slug, _ = usecases.create_tournament(store, "club-night", who="d", seed=5, slug="club")
         with TestClient(c.app, base_url="https://testserver", client=STRANGER) as s:
             assert register(s, slug, "김민지").startswith("ok:")
             # a wrong password: the sign-in throttle counts too
-            s.post("/director/login", data={"csrf": csrf(s), "name": "boss",
-                                             "password": "wrong password"})
+            s.post(
+                "/director/login",
+                data={"csrf": csrf(s), "name": "boss", "password": "wrong password"},
+            )
     try:
         mine = {k.decode() for k in r.scan_iter(f"{prefix}:*")}
         assert any("meldtour-register" in k for k in mine), mine
@@ -257,8 +296,7 @@ def test_the_prize_cannot_be_had_by_guessing_a_code(tmp_path: Path, client: Test
     assert all(len(c) == 10 for c in codes)  # 25^10 codes, about 2^46
     usecases.open_vote(store, slug, None, who="d", codes=True)
     t = usecases.read(store, slug)
-    finalists = sorted(p for x in t.division("club").stages[0].rounds[0].tables
-                       for p in x.players)
+    finalists = sorted(p for x in t.division("club").stages[0].rounds[0].tables for p in x.players)
     holders = []
     for card, finalist in zip(codes, finalists, strict=True):  # one card for each
         holder = make_client(tmp_path)
@@ -285,7 +323,8 @@ def test_the_prize_cannot_be_had_by_guessing_a_code(tmp_path: Path, client: Test
         # while it is open, 30 wrong codes stop an address (tests/web/test_votes.py).
         for guess in ["ACDEFGHJKM", winning]:
             assert post_vote(s, slug, str(finalists[0]), code=guess) == (
-                "error: the vote is closed")
+                "error: the vote is closed"
+            )
     # The holder's own phone still hears it won.
     mine = holders[number].get(f"/t/{slug}/vote?division=club&code={winning}&lang=en").text
     assert "You won a prize" in mine and "Your vote:" in mine
@@ -297,7 +336,8 @@ def test_the_prize_cannot_be_had_by_guessing_a_code(tmp_path: Path, client: Test
 
 
 def test_a_vote_without_cards_flags_a_busy_address_and_refuses_no_one(
-        tmp_path: Path, client: TestClient) -> None:
+    tmp_path: Path, client: TestClient
+) -> None:
     store = web(client).store()
     slug = seated_club(store)
     page = client.get(f"/director/t/{slug}/visitors?lang=en").text

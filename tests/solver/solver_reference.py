@@ -57,8 +57,10 @@ def full_meld_list(max_run: int = 13) -> tuple[tuple[tuple[int, ...], ...], tupl
             for colours in combinations(range(4), size):
                 for jokers in range(3):
                     if 3 <= size + jokers <= 4:
-                        add([c * 13 + n - 1 for c in colours] + [JOKER_CODE] * jokers,
-                            n * (size + jokers))
+                        add(
+                            [c * 13 + n - 1 for c in colours] + [JOKER_CODE] * jokers,
+                            n * (size + jokers),
+                        )
     keys = tuple(best)
     return keys, tuple(best[k] for k in keys)
 

@@ -119,8 +119,9 @@ def test_wrapping_runs(seed: int) -> None:
     rng = random.Random(seed)
     colour = rng.choice("krob")
     extras = [t for t in ("J", "k1", "r13", "o2", "b12") if t[0] != colour]
-    rack = parse_tiles([f"{colour}{n}" for n in rng.sample(range(1, 14), 5)]
-                       + rng.sample(extras, 2))
+    rack = parse_tiles(
+        [f"{colour}{n}" for n in rng.sample(range(1, 14), 5)] + rng.sample(extras, 2)
+    )
     b = board([f"{colour}12", f"{colour}13", f"{colour}1"]) if seed % 2 else ()
     s = solve(b, rack, wrap, bool(b))
     if s.placed:
@@ -132,8 +133,10 @@ def test_wrapping_runs(seed: int) -> None:
 def test_wrapping_run_found() -> None:
     wrap = RuleSet(wrap_runs=True)
     s = solve((), tiles("k12", "k13", "k1", "k2", "J"), wrap, False)
-    assert s.placed == 5 and check_play((), tiles("k12", "k13", "k1", "k2", "J"), s.board,
-                                        False, wrap).legal
+    assert (
+        s.placed == 5
+        and check_play((), tiles("k12", "k13", "k1", "k2", "J"), s.board, False, wrap).legal
+    )
     # Without wrapping, only [J,k12,k13] (36): k1 and k2 stay on the rack.
     assert solve((), tiles("k12", "k13", "k1", "k2", "J"), RULES, False).placed == 3
 

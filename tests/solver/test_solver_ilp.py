@@ -49,8 +49,9 @@ def test_short_runs_are_enough_for_the_ilp() -> None:
         state = random_state(rng, rng.randint(0, 30))
         full = ilp_solve(state.board, state.rack, state.melded, 30, max_run=13)
         short = ilp_solve(state.board, state.rack, state.melded, 30, max_run=5)
-        assert full == short or (full and short and
-                                 (full.placed, full.value) == (short.placed, short.value))
+        assert full == short or (
+            full and short and (full.placed, full.value) == (short.placed, short.value)
+        )
 
 
 def test_joker_and_value_dominance_against_ilp() -> None:

@@ -31,19 +31,22 @@ def test_which_implementation_runs() -> None:
     if os.environ.get(native.PURE_SWITCH) == "1":
         assert solver.IMPLEMENTATION == "pure"
     elif not BUILT:
-        pytest.skip(f"the compiled core is not built: the pure solver runs "
-                    f"({solver.IMPLEMENTATION_REASON})")
+        pytest.skip(
+            f"the compiled core is not built: the pure solver runs ({solver.IMPLEMENTATION_REASON})"
+        )
     else:
         assert solver.IMPLEMENTATION == "compiled", (
-            f"the compiled core is built but not used: {solver.IMPLEMENTATION_REASON}")
+            f"the compiled core is built but not used: {solver.IMPLEMENTATION_REASON}"
+        )
         assert "compiled" in IMPLS and solver.solve is IMPLS["compiled"].solve
 
 
 def test_the_switch_forces_the_python_modules() -> None:
     code = "import meldtour.solver as s; print(s.IMPLEMENTATION, s.solve.__module__)"
     env = {**os.environ, native.PURE_SWITCH: "1"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                         capture_output=True, text=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+    ).stdout.split()
     assert out == ["pure", "meldtour.solver.exact"]
 
 
@@ -57,11 +60,14 @@ def test_the_compiled_core_keeps_its_layers_in_vectors() -> None:
 
     assert import_module(native.NATIVE + ".dp").COMPILED is True
     assert dp.COMPILED is False
-    code = ("import sys, meldtour.solver.dp as dp; "
-            "print(dp.COMPILED, any(m.startswith('librt') for m in sys.modules))")
+    code = (
+        "import sys, meldtour.solver.dp as dp; "
+        "print(dp.COMPILED, any(m.startswith('librt') for m in sys.modules))"
+    )
     env = {**os.environ, native.PURE_SWITCH: "1"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                         capture_output=True, text=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+    ).stdout.split()
     assert out == ["False", "False"]
 
 

@@ -25,8 +25,9 @@ def _tiles(melds: tuple[Meld, ...]) -> Counter[Tile]:
     return Counter(t for m in melds for t in m.tiles)
 
 
-def check_solution(board: tuple[Meld, ...], rack: tuple[Tile, ...], melded: bool,
-                   s: Solution) -> None:
+def check_solution(
+    board: tuple[Meld, ...], rack: tuple[Tile, ...], melded: bool, s: Solution
+) -> None:
     if s.placed == 0:
         assert s.board == board and s.value == 0 and s.tiles == ()
         assert Counter(s.rack_left) == Counter(rack)
@@ -59,7 +60,11 @@ def test_realistic_states(seed: int) -> None:
     for impl in IMPLS.values():  # every implementation: the same solution
         other = impl.solve(state.board, state.rack, RULES, state.melded)
         assert (other.placed, other.value, other.board, other.rack_left) == (
-            s.placed, s.value, s.board, s.rack_left)
+            s.placed,
+            s.value,
+            s.board,
+            s.rack_left,
+        )
 
 
 @st.composite

@@ -17,8 +17,7 @@ from sqlalchemy import create_engine, text
 
 from meldtour.store.db import Store, make_engine, open_store, upgrade
 
-PG_URL = os.environ.get("MELDTOUR_TEST_PG",
-                        "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PG_URL = os.environ.get("MELDTOUR_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 BACKENDS = ("sqlite", "postgresql")
 
 

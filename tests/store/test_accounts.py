@@ -14,11 +14,18 @@ def test_accounts_from_an_earlier_web_account_table_are_kept(tmp_path: Path) -> 
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
     upgrade(engine, "0001")
     with engine.begin() as conn:
-        conn.execute(sa.text(
-            "CREATE TABLE web_account (id INTEGER PRIMARY KEY, name VARCHAR(80) UNIQUE, "
-            "password_hash VARCHAR(255), role VARCHAR(20), created_at VARCHAR(40))"))
-        conn.execute(sa.text("INSERT INTO web_account VALUES "
-                             "(1, '강수정', '$argon2id$x', 'director', '2026-11-29T00:00:00Z')"))
+        conn.execute(
+            sa.text(
+                "CREATE TABLE web_account (id INTEGER PRIMARY KEY, name VARCHAR(80) UNIQUE, "
+                "password_hash VARCHAR(255), role VARCHAR(20), created_at VARCHAR(40))"
+            )
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO web_account VALUES "
+                "(1, '강수정', '$argon2id$x', 'director', '2026-11-29T00:00:00Z')"
+            )
+        )
     upgrade(engine, "0002")
     assert current_revision(engine) == "0002"
     with engine.connect() as conn:
@@ -59,8 +66,9 @@ def test_names_without_latin_letters_get_readable_distinct_slugs(tmp_path: Path)
     assert third == "부산-클럽-대회-2"
     # The store says the slug is taken, by code; the command line adds "choose another
     # --slug" (tests/cli/test_tournament_cli.py), the web its own words.
-    with pytest.raises(UseCaseError, match=r"there is already a tournament '부산-클럽-대회'$") \
-            as refused:
+    with pytest.raises(
+        UseCaseError, match=r"there is already a tournament '부산-클럽-대회'$"
+    ) as refused:
         create_tournament(store, "club-night", who="t", name="x", slug="부산-클럽-대회")
     assert refused.value.code == "usecase.slug_taken"
     store.engine.dispose()

@@ -26,9 +26,11 @@ from .backends import BACKENDS, database, upgraded
 C1 = ["김민지", "김민지", "이서준", "박지호", "최하은", "정도윤", "강서연", "조민준"]
 C2 = ["김민지", "이 서준", "박지호", "최하은", "정도윤", "강서연", "조민준", "윤지우"]
 B3 = ["박지호", "최하은", "정도윤", "강서연", "조민준", "윤지우", "김민지", "한유진"]
-EVENTS = (("c1", "club-night", "2025-10-04", C1, "club", "monthly"),
-          ("c2", "busan-2015", "2026-02-07", C2, "general", "monthly"),
-          ("b3", "busan-2015", "2026-05-02", B3, "general", "national"))
+EVENTS = (
+    ("c1", "club-night", "2025-10-04", C1, "club", "monthly"),
+    ("c2", "busan-2015", "2026-02-07", C2, "general", "monthly"),
+    ("b3", "busan-2015", "2026-05-02", B3, "general", "national"),
+)
 AS_OF = date(2026, 6, 1)
 #: The birth years the lists give (the evidence that finds a person again: a name alone
 #: never does); the second 김민지 of c1 and "이 서준" give none.
@@ -51,8 +53,15 @@ def _play(store: Store) -> None:
         uc.register_players(store, slug, _entries(names, div), who="d")
         uc.check_in_players(store, slug, [], who="d", everyone_but=True, division=div)
         play_out(store, slug, div, seed=i)
-    c.define_ranking(store, "krf", who="d", name="KRF", organisation="KRF",
-                     config={"best": 2, "half_life_days": 365}, counts_all=False)
+    c.define_ranking(
+        store,
+        "krf",
+        who="d",
+        name="KRF",
+        organisation="KRF",
+        config={"best": 2, "half_life_days": 365},
+        counts_all=False,
+    )
     for slug, _t, _d, _n, div, level in EVENTS:
         c.count_division(store, "krf", slug, div, who="d", level=level)
     # a Korean club night: the federation rates it with the Korean adults (a club
@@ -67,12 +76,12 @@ def _ratings(store: Store) -> list[c.RatingLine]:
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def played(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
+def played(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, Store]]:
     """One database per backend with the three tournaments played and awarded (the
     tests below read it in order; the last one merges)."""
-    with database(request.param, tmp_path_factory.mktemp("circuit")) as url, \
-            upgraded(url) as store:
+    with database(request.param, tmp_path_factory.mktemp("circuit")) as url, upgraded(url) as store:
         _play(store)
         yield url, store
 
@@ -83,31 +92,47 @@ def _pure(store: Store, as_of: date, config: RankingConfig) -> tuple:  # type: i
     for slug, _t, day, _n, div, level in EVENTS:
         _tv, _key, placings = uc.ranking(store, slug, div)
         person = {n: r.player_id for n, r in uc.registrations_by_number(store, slug).items()}
-        results.append(TournamentResult(f"{slug}/{div}", date.fromisoformat(day), level,
-                                        {person[p.player]: p.place for p in placings}))
+        results.append(
+            TournamentResult(
+                f"{slug}/{div}",
+                date.fromisoformat(day),
+                level,
+                {person[p.player]: p.place for p in placings},
+            )
+        )
     return national_ranking(results, as_of, config)
 
 
 def _lines(table: c.RankingTable) -> list[tuple[int, int, float, list[str]]]:
-    return [(x.rank, x.person, round(x.points, 6),
-             [f"{e.tournament}/{e.division}" for e in x.events if e.counted])
-            for x in table.lines]
+    return [
+        (
+            x.rank,
+            x.person,
+            round(x.points, 6),
+            [f"{e.tournament}/{e.division}" for e in x.events if e.counted],
+        )
+        for x in table.lines
+    ]
 
 
 def test_three_tournaments_feed_one_ranking_as_the_pure_function(
-        played: tuple[str, Store], capsys: pytest.CaptureFixture[str]) -> None:
+    played: tuple[str, Store], capsys: pytest.CaptureFixture[str]
+) -> None:
     url, store = played
     table = c.ranking_table(store, "krf", AS_OF)
     expected = _pure(store, AS_OF, RankingConfig(best=2, half_life_days=365))
-    assert _lines(table) == [(x.rank, x.player, round(x.points, 6),
-                              [k for k, _ in x.counted]) for x in expected]
+    assert _lines(table) == [
+        (x.rank, x.player, round(x.points, 6), [k for k, _ in x.counted]) for x in expected
+    ]
     assert len(table.lines) == len({n for _s, _t, _d, names, *_ in EVENTS for n in names}) + 1
     # the command line gives the same, in the issue's shape
-    assert main(["ranking", "--ranking", "krf", "--as-of", "2026-06-01", "--json",
-                 "--db", url]) == 0
+    assert (
+        main(["ranking", "--ranking", "krf", "--as-of", "2026-06-01", "--json", "--db", url]) == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert [(x["rank"], x["person"], x["points"]) for x in out] == [
-        (x.rank, x.person, round(x.points, 2)) for x in table.lines]
+        (x.rank, x.person, round(x.points, 2)) for x in table.lines
+    ]
     assert set(out[0]) == {"rank", "person", "name", "points", "events", "withheld"}
     assert set(out[0]["events"][0]) == {"tournament", "division", "place", "points"}
     # ratings: one pool (the Korean adults: the club night too, as the federation
@@ -117,27 +142,45 @@ def test_three_tournaments_feed_one_ranking_as_the_pure_function(
     assert out["pool"] == "korea" and out["pools"] == ["korea"] and out["events"] == 3
     for part, prov in (("lines", False), ("provisional", True)):
         rated = out[part]
-        assert [r["ordinal"] for r in rated] == sorted((r["ordinal"] for r in rated),
-                                                       reverse=True)
+        assert [r["ordinal"] for r in rated] == sorted((r["ordinal"] for r in rated), reverse=True)
         assert all(r["provisional"] is prov for r in rated)
     every = out["lines"] + out["provisional"]
-    assert set(every[0]) == {"person", "name", "mu", "sigma", "ordinal", "games", "events",
-                             "last", "provisional"}
-    assert all(r["provisional"] == (r["games"] < 10 or r["sigma"] > c.RATING.provisional_sigma)
-               for r in every)
+    assert set(every[0]) == {
+        "person",
+        "name",
+        "mu",
+        "sigma",
+        "ordinal",
+        "games",
+        "events",
+        "last",
+        "provisional",
+    }
+    assert all(
+        r["provisional"] == (r["games"] < 10 or r["sigma"] > c.RATING.provisional_sigma)
+        for r in every
+    )
 
 
 def test_decay_best_k_and_season_by_hand(played: tuple[str, Store]) -> None:
     _url, store = played
     table = c.ranking_table(store, "krf", AS_OF)
-    days = {"c1": (AS_OF - date(2025, 10, 4)).days, "c2": (AS_OF - date(2026, 2, 7)).days,
-            "b3": (AS_OF - date(2026, 5, 2)).days}
+    days = {
+        "c1": (AS_OF - date(2025, 10, 4)).days,
+        "c2": (AS_OF - date(2026, 2, 7)).days,
+        "b3": (AS_OF - date(2026, 5, 2)).days,
+    }
     weight = {"c1": 0.25, "c2": 0.25, "b3": 1.0}
     for line in table.lines:
         every = []
         for e in line.events:
-            hand = 1000 * weight[e.tournament] * (e.field - e.place + 1) / e.field \
+            hand = (
+                1000
+                * weight[e.tournament]
+                * (e.field - e.place + 1)
+                / e.field
                 * 0.5 ** (days[e.tournament] / 365)
+            )
             every.append(hand)
             if e.counted:
                 assert e.points == pytest.approx(hand)
@@ -145,15 +188,28 @@ def test_decay_best_k_and_season_by_hand(played: tuple[str, Store]) -> None:
         assert line.points == pytest.approx(sum(sorted(every, reverse=True)[:2]))
         assert sum(e.counted for e in line.events) == min(2, len(line.events))
     # a ranking of the 2026 season alone, by a points table: c1 does not count
-    c.define_ranking(store, "s2026", who="d", config={
-        "season_start": "2026-01-01", "table": [100, 60, 40, 20], "half_life_days": 0,
-        "best": 4})
+    c.define_ranking(
+        store,
+        "s2026",
+        who="d",
+        config={
+            "season_start": "2026-01-01",
+            "table": [100, 60, 40, 20],
+            "half_life_days": 0,
+            "best": 4,
+        },
+    )
     season = c.ranking_table(store, "s2026", AS_OF)
     for line in season.lines:
         assert {e.tournament for e in line.events} <= {"c2", "b3"}
-        assert line.points == pytest.approx(sum(
-            [100, 60, 40, 20][e.place - 1] * {"c2": 1.0, "b3": 1.0}[e.tournament]
-            if e.place <= 4 else 0 for e in line.events))
+        assert line.points == pytest.approx(
+            sum(
+                [100, 60, 40, 20][e.place - 1] * {"c2": 1.0, "b3": 1.0}[e.tournament]
+                if e.place <= 4
+                else 0
+                for e in line.events
+            )
+        )
 
 
 def test_a_stage_seeded_by_rating_keeps_the_strongest_apart(played: tuple[str, Store]) -> None:
@@ -161,17 +217,27 @@ def test_a_stage_seeded_by_rating_keeps_the_strongest_apart(played: tuple[str, S
     uc.create_tournament(store, "busan-2015", who="d", slug="seeded", seed=3)
     t = uc.read(store, "seeded")
     fmt = t.division("general").formats
-    uc.edit_division(store, "seeded", "general", uc.DivisionEdit(formats=(
-        replace(fmt[0], seating="by-rating"), *fmt[1:])), who="d")
+    uc.edit_division(
+        store,
+        "seeded",
+        "general",
+        uc.DivisionEdit(formats=(replace(fmt[0], seating="by-rating"), *fmt[1:])),
+        who="d",
+    )
     best = _ratings(store)[:2]
     names = [r.name for r in _ratings(store)]
     # registered weakest first (the people the merge below changes are left out), each
     # as the person rated
     rated_people = {r.name: r.person for r in _ratings(store)}
-    chosen = [n for n in dict.fromkeys(reversed(names))
-              if names.count(n) == 1 and "서준" not in n][:6]
-    uc.register_players(store, "seeded", [uc.PlayerEntry(n, "general", person=rated_people[n])
-                                          for n in chosen], who="d")
+    chosen = [n for n in dict.fromkeys(reversed(names)) if names.count(n) == 1 and "서준" not in n][
+        :6
+    ]
+    uc.register_players(
+        store,
+        "seeded",
+        [uc.PlayerEntry(n, "general", person=rated_people[n]) for n in chosen],
+        who="d",
+    )
     uc.check_in_players(store, "seeded", [], who="d", everyone_but=True, division="general")
     out = uc.seat(store, "seeded", "general", 1, who="d")
     stage = out.tournament.division("general").stages[0]
@@ -194,21 +260,30 @@ def test_a_stage_seeded_by_ranking_names_its_ranking(played: tuple[str, Store]) 
     fmt = uc.read(store, "ranked").division("general").formats
 
     def seed_by(key: str) -> None:
-        uc.edit_division(store, "ranked", "general", uc.DivisionEdit(formats=(
-            replace(fmt[0], seating="by-ranking", seed_ranking=key), *fmt[1:])), who="d")
+        uc.edit_division(
+            store,
+            "ranked",
+            "general",
+            uc.DivisionEdit(
+                formats=(replace(fmt[0], seating="by-ranking", seed_ranking=key), *fmt[1:])
+            ),
+            who="d",
+        )
 
     seed_by("")
     names = [x.name for x in c.ranking_table(store, "krf").lines]
     people = {x.name: x.person for x in c.ranking_table(store, "krf").lines}
     chosen = [n for n in names if names.count(n) == 1 and "서준" not in n]
-    uc.register_players(store, "ranked", [uc.PlayerEntry(n, "general", person=people[n])
-                                          for n in chosen], who="d")
+    uc.register_players(
+        store, "ranked", [uc.PlayerEntry(n, "general", person=people[n]) for n in chosen], who="d"
+    )
     person = {n: r.player_id for n, r in uc.registrations_by_number(store, "ranked").items()}
 
     def expected(key: str) -> list[int]:
         points = {x.person: x.points for x in c.ranking_table(store, key).lines}
-        return sorted(person, key=lambda n: (person[n] not in points,
-                                             -points.get(person[n], 0.0), n))
+        return sorted(
+            person, key=lambda n: (person[n] not in points, -points.get(person[n], 0.0), n)
+        )
 
     assert c.seed_order(store, "ranked", "general") == expected("krf")  # the first
     seed_by("s2026")
@@ -221,7 +296,8 @@ def test_a_stage_seeded_by_ranking_names_its_ranking(played: tuple[str, Store]) 
 
 
 def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
-        played: tuple[str, Store], capsys: pytest.CaptureFixture[str]) -> None:
+    played: tuple[str, Store], capsys: pytest.CaptureFixture[str]
+) -> None:
     url, store = played
     kims = c.people(store, "김민지")
     assert len(kims) == 2  # two in c1; c2 and b3 found the first again by birth year
@@ -234,22 +310,38 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
     before = {r.person: (round(r.mu, 9), r.games) for r in _ratings(store)}
     with store.reading() as s:
         pure = rate_pool(c.pool_events(s)["korea"], date.today())
-    assert {r.person: (round(r.mu, 9), r.games) for r in (*pure.lines, *pure.provisional)} \
-        == before
+    assert {r.person: (round(r.mu, 9), r.games) for r in (*pure.lines, *pure.provisional)} == before
     # "이 서준" of c2 is 이서준 of c1: the director merges, with the reason
     # (the list matches as the preview does: spaces and width aside)
     lee, typo = c.people(store, "이서준")
     assert c.people(store, "이 서준") == c.people(store, "이서준")
     assert (lee.name, typo.name) == ("이서준", "이 서준")
-    assert main(["people", "merge", str(lee.person), str(typo.person), "--why",
-                 "same member number", "--db", url, "--who", "director"]) == 0
+    assert (
+        main(
+            [
+                "people",
+                "merge",
+                str(lee.person),
+                str(typo.person),
+                "--why",
+                "same member number",
+                "--db",
+                url,
+                "--who",
+                "director",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     merged = c.person(store, lee.person)
     assert [e.tournament for e in merged.entries] == ["c1", "c2"]
     assert [v.person for v in c.people(store, "이 서준")] == [lee.person]
     table = c.ranking_table(store, "krf", AS_OF)
-    assert _lines(table) == [(x.rank, x.player, round(x.points, 6), [k for k, _ in x.counted])
-                             for x in _pure(store, AS_OF, RankingConfig(best=2))]
+    assert _lines(table) == [
+        (x.rank, x.player, round(x.points, 6), [k for k, _ in x.counted])
+        for x in _pure(store, AS_OF, RankingConfig(best=2))
+    ]
     line = next(x for x in table.lines if x.person == lee.person)
     assert {e.tournament for e in line.events} == {"c1", "c2"}
     assert typo.person not in {x.person for x in table.lines}
@@ -264,8 +356,9 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
     assert rated[lee.person].games == before[lee.person][1]
     assert rated[out.kept.person].games == before[typo.person][1]
     # the second 김민지 was the one of c2: "the same person as …" with the evidence
-    c.set_person(store, b.person, who=OP, member_number="KRF-1042", birth_year=2001,
-                 contact="010-0000-0000")
+    c.set_person(
+        store, b.person, who=OP, member_number="KRF-1042", birth_year=2001, contact="010-0000-0000"
+    )
     mine, found = c.candidates(store, "c2", 1, who=OP)
     assert mine.person == a.person and [x.person.person for x in found] == [b.person]
     assert found[0].shared_tournament  # both played c1: not a reason to join them
@@ -273,23 +366,29 @@ def test_two_kim_minji_stay_two_and_a_merge_moves_the_history(
     assert [e.tournament for e in c.person(store, b.person).entries] == ["c1", "c2"]
     assert _lines(c.ranking_table(store, "krf", AS_OF)) == [
         (x.rank, x.player, round(x.points, 6), [k for k, _ in x.counted])
-        for x in _pure(store, AS_OF, RankingConfig(best=2))]
+        for x in _pure(store, AS_OF, RankingConfig(best=2))
+    ]
     log = [a for a in uc.audit_log(store, "c1")]  # the people's lines have no tournament
     assert all(a["action"] not in ("people_merge",) for a in log)
 
 
 def test_a_qualification_passes_down_and_fills_a_division(played: tuple[str, Store]) -> None:
     _url, store = played
-    c.grant_qualification(store, "b3", "general", "selection", label="2026 selection",
-                          seats=2, who=OP)
+    c.grant_qualification(
+        store, "b3", "general", "selection", label="2026 selection", seats=2, who=OP
+    )
     first = [h for h in c.holders(store, "selection")]
     assert [h.status for h in first] == ["holds", "holds", "next"]
     assert [h.place for h in first] == [1, 2, 3]
     _t, _k, placings = uc.ranking(store, "b3", "general")
     c.decline(store, "selection", "b3", placings[0].player, who=OP, why="abroad")
     after = c.holders(store, "selection")
-    assert [(h.place, h.status) for h in after] == [(1, "declined"), (2, "holds"),
-                                                   (3, "holds"), (4, "next")]
+    assert [(h.place, h.status) for h in after] == [
+        (1, "declined"),
+        (2, "holds"),
+        (3, "holds"),
+        (4, "next"),
+    ]
     uc.create_tournament(store, "japan-championship", who="d", slug="sel", seed=9)
     c.set_quota(store, "sel", "open", "selection", 2, who=OP)
     with pytest.raises(uc.UseCaseError) as refused:
@@ -297,18 +396,21 @@ def test_a_qualification_passes_down_and_fills_a_division(played: tuple[str, Sto
     assert refused.value.code == "circuit.not_qualified"
     # the holder who declined, chosen by the director: refused, saying so
     with pytest.raises(uc.UseCaseError) as refused:
-        uc.register_players(store, "sel", [uc.PlayerEntry(placings[0].name,
-                                                          person=after[0].person)], who="d")
+        uc.register_players(
+            store, "sel", [uc.PlayerEntry(placings[0].name, person=after[0].person)], who="d"
+        )
     assert refused.value.code == "circuit.declined"
     # a holder's name alone takes no seat; the director's choice or the claim code does
     with pytest.raises(uc.UseCaseError) as refused:
         uc.register_players(store, "sel", [uc.PlayerEntry(after[1].name)], who="web")
     assert refused.value.code == "circuit.needs_claim"
-    codes = {h.person: h.claim for h in c.holders(store, "selection",
-                                                   who=OP)}
+    codes = {h.person: h.claim for h in c.holders(store, "selection", who=OP)}
     for h, how in zip(after[1:3], ("person", "claim"), strict=True):
-        entry = uc.PlayerEntry(h.name, person=h.person) if how == "person" else \
-            uc.PlayerEntry(h.name, claim=codes[h.person].lower().replace("-", " "))
+        entry = (
+            uc.PlayerEntry(h.name, person=h.person)
+            if how == "person"
+            else uc.PlayerEntry(h.name, claim=codes[h.person].lower().replace("-", " "))
+        )
         out = uc.register_players(store, "sel", [entry], who="web")
         number = out.notices[-1].player
         assert uc.registrations_by_number(store, "sel")[number].player_id == h.person

@@ -15,8 +15,9 @@ def test_busan_divisions_as_typed_and_refused_by_title(store: Store) -> None:
     slug, _t = uc.create_tournament(store, "busan-2015", who="d", slug="busan", locale="ko")
     t = uc.read(store, slug)
     lower = t.division("lower")
-    rows = check_roster(t, read_roster(
-        f"a,{lower.name.split('(')[0].strip()}\nb,{lower.name}\nc,일반부\nd,초등\n"))
+    rows = check_roster(
+        t, read_roster(f"a,{lower.name.split('(')[0].strip()}\nb,{lower.name}\nc,일반부\nd,초등\n")
+    )
     assert [r.division for r in rows[:3]] == ["lower", "lower", "general"]
     (problem,) = rows[3].problems
     assert problem.refusal.code == "usecase.no_division"

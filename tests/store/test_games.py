@@ -20,11 +20,21 @@ from tests.live.helpers import known_deal, next_of, until
 
 from .backends import database
 
-HEADER = {"rules": "standard", "players": ["Ann", "Bo"], "seed": 7, "started_at": 100.0,
-          "table": {"rules": "standard", "seats": [{"kind": "human", "level": None},
-                                                   {"kind": "computer", "level": "greedy"}],
-                    "seed": 7, "watch_drafts": True, "bot_delay": 0.8,
-                    "names": ["Ann", "greedy 2"], "keys": ["ab" * 32, None]}}
+HEADER = {
+    "rules": "standard",
+    "players": ["Ann", "Bo"],
+    "seed": 7,
+    "started_at": 100.0,
+    "table": {
+        "rules": "standard",
+        "seats": [{"kind": "human", "level": None}, {"kind": "computer", "level": "greedy"}],
+        "seed": 7,
+        "watch_drafts": True,
+        "bot_delay": 0.8,
+        "names": ["Ann", "greedy 2"],
+        "keys": ["ab" * 32, None],
+    },
+}
 
 
 def test_moves_in_order_drafts_overwritten_result_and_heartbeat(store: Store) -> None:
@@ -56,7 +66,10 @@ def test_moves_in_order_drafts_overwritten_result_and_heartbeat(store: Store) ->
     games.finish_game(store, "g1", {"end": "out", "winner": 0, "scores": [10, -10]})
     assert games.unfinished_games(store) == ["g2"]
     assert games.load_game(store, "g1").result == {  # type: ignore[union-attr]
-        "end": "out", "winner": 0, "scores": [10, -10]}
+        "end": "out",
+        "winner": 0,
+        "scores": [10, -10],
+    }
     assert games.load_game(store, "nope") is None
 
 
@@ -72,7 +85,8 @@ def test_the_store_log_refuses_as_the_memory_log_does(store: Store) -> None:
         # Concurrent appends of one game: exactly one of each index is taken.
         results = await asyncio.gather(
             *(log.append("g", 1, {"seat": 1, "action": "draw", "at": 2.0}) for _ in range(4)),
-            return_exceptions=True)
+            return_exceptions=True,
+        )
         assert sum(r is None for r in results) == 1
         logged = await log.load("g")
         assert logged is not None and len(logged.moves) == 2
@@ -81,29 +95,43 @@ def test_the_store_log_refuses_as_the_memory_log_does(store: Store) -> None:
     asyncio.run(main())
 
 
-def test_a_game_on_the_store_log_recovers_with_its_clock_paused(db_url: str,
-                                                                 store: Store) -> None:
+def test_a_game_on_the_store_log_recovers_with_its_clock_paused(db_url: str, store: Store) -> None:
     """Play into the game on one server, drop it (the process dies), recover on a new
     server with a new connection to the same database."""
+
     async def main() -> None:
         clock = ManualClock()
         server = LiveServer(StoreLog(store), clock=clock)
-        config = TableConfig.make("standard", [SeatConfig("human"), SeatConfig("human")],
-                                  deal=known_deal(), turn_seconds=30, watch_drafts=True)
+        config = TableConfig.make(
+            "standard",
+            [SeatConfig("human"), SeatConfig("human")],
+            deal=known_deal(),
+            turn_seconds=30,
+            watch_drafts=True,
+        )
         game = server.create_table(config, "g1")
         token = await game.join(0, "Ann")
         a = await game.subscribe(game.seat_of(token))
         b = await game.subscribe(game.seat_of(await game.join(1, "Bo")))
         await until(lambda: game.started)
-        await game.receive(a, {"type": "move", "id": "1", "version": 0, "action": "play",
-                               "board": [["r10", "r11", "r12"]]})
+        await game.receive(
+            a,
+            {
+                "type": "move",
+                "id": "1",
+                "version": 0,
+                "action": "play",
+                "board": [["r10", "r11", "r12"]],
+            },
+        )
         await next_of(a, "ack")
         clock.advance(5)
         await game.receive(b, {"type": "move", "id": "2", "version": 1, "action": "draw"})
         await next_of(b, "ack")
         clock.advance(4)
-        await game.receive(a, {"type": "draft", "id": "3", "version": 2,
-                               "board": [["r10", "r11", "r12"], ["b1"]]})
+        await game.receive(
+            a, {"type": "draft", "id": "3", "version": 2, "board": [["r10", "r11", "r12"], ["b1"]]}
+        )
         await next_of(a, "draft_ok")
         await server.log.alive(["g1"], clock.now() + 3)  # the last heartbeat: 7 s in
         before = game.state
@@ -117,8 +145,13 @@ def test_a_game_on_the_store_log_recovers_with_its_clock_paused(db_url: str,
         game2 = again.get("g1")
         assert game2 is not None and game2.state is not None and before is not None
         s1, s2 = before, game2.state
-        assert (s2.racks, s2.board, s2.pool, s2.draft, s2.history) == \
-               (s1.racks, s1.board, s1.pool, s1.draft, s1.history)
+        assert (s2.racks, s2.board, s2.pool, s2.draft, s2.history) == (
+            s1.racks,
+            s1.board,
+            s1.pool,
+            s1.draft,
+            s1.history,
+        )
         assert game2.seat_of(token) == 0 and game2.names == ["Ann", "Bo"]
         assert game2.config == config
         assert s2.deadline == clock.now() + 23  # 30 s less the 7 it had used
@@ -170,6 +203,7 @@ def test_a_backup_carries_the_live_games(store: Store, tmp_path: Path) -> None:
 
 def test_many_games_append_together_and_every_move_is_kept(store: Store) -> None:
     """Group commit: appends of many games at once, each returning once committed."""
+
     async def main() -> None:
         log = StoreLog(store)
         ids = [f"g{n}" for n in range(20)]

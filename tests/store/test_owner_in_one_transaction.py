@@ -14,8 +14,9 @@ from meldtour.store import owners
 from meldtour.store.db import Store
 from meldtour.tournament import StageFormat
 
-SPEC = usecases.DivisionSpec("main", "Main", 16, "standard",
-                             (StageFormat("seatings", games=2, seatings=2),))
+SPEC = usecases.DivisionSpec(
+    "main", "Main", 16, "standard", (StageFormat("seatings", games=2, seatings=2),)
+)
 
 
 def people(store: Store) -> tuple[int, int]:
@@ -28,27 +29,26 @@ def people(store: Store) -> tuple[int, int]:
 
 def test_the_creator_directs_it_from_the_same_transaction(store: Store) -> None:
     boss, bee = people(store)
-    slug, _t = usecases.create_tournament(store, "club-night", who="boss", slug="club",
-                                          owner=boss)
+    slug, _t = usecases.create_tournament(store, "club-night", who="boss", slug="club", owner=boss)
     assert owners.may_direct(store, slug, boss) and not owners.may_direct(store, slug, bee)
     assert owners.directors(store, slug) == ["boss"]
-    slug, _t = usecases.create_blank_tournament(store, who="bee", name="Bee cup",
-                                                divisions=[SPEC], owner=bee)
+    slug, _t = usecases.create_blank_tournament(
+        store, who="bee", name="Bee cup", divisions=[SPEC], owner=bee
+    )
     assert owners.tournaments_of(store, bee) == [(slug, "Bee cup", "")]
 
 
 @pytest.mark.parametrize("blank", [False, True])
-def test_a_failure_recording_the_owner_leaves_no_tournament(store: Store,
-                                                            blank: bool) -> None:
+def test_a_failure_recording_the_owner_leaves_no_tournament(store: Store, blank: bool) -> None:
     people(store)
     before = usecases.slugs(store)
     with pytest.raises(usecases.UseCaseError) as refused:
         if blank:
-            usecases.create_blank_tournament(store, who="ghost", name="Orphan",
-                                             divisions=[SPEC], slug="orphan", owner=9999)
+            usecases.create_blank_tournament(
+                store, who="ghost", name="Orphan", divisions=[SPEC], slug="orphan", owner=9999
+            )
         else:
-            usecases.create_tournament(store, "club-night", who="ghost", slug="orphan",
-                                       owner=9999)
+            usecases.create_tournament(store, "club-night", who="ghost", slug="orphan", owner=9999)
     assert refused.value.code == "owner.no_account"
     assert usecases.slugs(store) == before  # no tournament left behind
     assert not usecases.any_tournament(store)
@@ -56,8 +56,7 @@ def test_a_failure_recording_the_owner_leaves_no_tournament(store: Store,
 
 def test_a_co_director_is_added_with_its_audit_line(store: Store) -> None:
     boss, bee = people(store)
-    slug, _t = usecases.create_tournament(store, "club-night", who="boss", slug="club",
-                                          owner=boss)
+    slug, _t = usecases.create_tournament(store, "club-night", who="boss", slug="club", owner=boss)
     lines = len(usecases.audit_log(store, slug))
     assert usecases.add_director(store, slug, "bee", who="boss") is True
     assert owners.may_direct(store, slug, bee)

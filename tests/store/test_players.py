@@ -26,16 +26,18 @@ from meldtour.tournament import (
 from meldtour.tournament.entries import reinstate
 from meldtour.tournament.templates import from_template
 
-LIST = "\n".join([
-    "이름,부,가족,세대",
-    "김민지,general,김,1",
-    "이서준,general,,",
-    ",general,,",            # line 4: no name
-    "박지호,seniors,,",       # line 5: no such division
-    "김 민지,general,,",      # line 6: the same name as line 2
-    "최하은,general,,x",      # line 7: generation not a number
-    "정도윤,lower,,",
-])
+LIST = "\n".join(
+    [
+        "이름,부,가족,세대",
+        "김민지,general,김,1",
+        "이서준,general,,",
+        ",general,,",  # line 4: no name
+        "박지호,seniors,,",  # line 5: no such division
+        "김 민지,general,,",  # line 6: the same name as line 2
+        "최하은,general,,x",  # line 7: generation not a number
+        "정도윤,lower,,",
+    ]
+)
 
 
 def problems(rows: list[uc.RosterRow]) -> dict[int, list[tuple[str, str]]]:
@@ -47,39 +49,52 @@ def test_a_list_is_checked_line_by_line_then_saved_all_or_nothing(store: Store) 
     uc.register_players(store, slug, [uc.PlayerEntry("정도윤", "general")], who="d")
     t = uc.read(store, slug)
     rows = check_roster(t, read_roster(LIST))
-    assert problems(rows) == {4: [("name", "registration.needs_name")],
-                              5: [("division", "usecase.no_division")],
-                              7: [("generation", "players.generation_not_number")]}
+    assert problems(rows) == {
+        4: [("name", "registration.needs_name")],
+        5: [("division", "usecase.no_division")],
+        7: [("generation", "players.generation_not_number")],
+    }
     same = {r.line: [(s.code, dict(s.params)) for s in r.same_as] for r in rows if r.same_as}
-    assert same == {6: [("players.same_in_list", {"line": 2})],
-                    8: [("players.same_registered", {"n": 1, "div": "일반부"})]}
+    assert same == {
+        6: [("players.same_in_list", {"line": 2})],
+        8: [("players.same_registered", {"n": 1, "div": "일반부"})],
+    }
     # A division named by a word of its name, where only one fits.
     loose = check_roster(t, read_roster("a,일반부\nb,저학년부\nc,초등\nd,GENERAL\n"))
     assert [r.division for r in loose] == ["general", "lower", "초등", "general"]
     assert problems(loose) == {3: [("division", "usecase.no_division")]}
     first = rows[0]
     assert (first.name, first.division, first.tags, first.generation) == (
-        "김민지", "general", "family:김", "1")
+        "김민지",
+        "general",
+        "family:김",
+        "1",
+    )
     # Saving with a bad line registers nobody (one transaction) and names the line.
     with pytest.raises(uc.UseCaseError) as refused:
-        uc.register_players(store, slug, [r.entry() for r in read_roster(LIST)
-                                          if r.line in (2, 3, 5)], who="d")
+        uc.register_players(
+            store, slug, [r.entry() for r in read_roster(LIST) if r.line in (2, 3, 5)], who="d"
+        )
     assert refused.value.code == "usecase.row" and refused.value.params["line"] == 5
     assert len(uc.read(store, slug).registrations) == 1
     # Mended (line 5 to a division, line 7's generation), line 4 dropped, line 6 kept
     # as a different person: all saved at once.
     mended = [r for r in rows if r.line != 4]
-    mended = [r if r.line != 7 else r.__class__(7, r.name, r.division, r.tags, "2")
-              for r in mended]
+    mended = [r if r.line != 7 else r.__class__(7, r.name, r.division, r.tags, "2") for r in mended]
     mended = [r if r.line != 5 else r.__class__(5, r.name, "upper") for r in mended]
     again = check_roster(t, mended)
     assert problems(again) == {}
     out = uc.register_players(store, slug, [r.entry() for r in again], who="d")
     regs = out.tournament.registrations
     assert [(r.player, r.name, r.division) for r in regs] == [
-        (1, "정도윤", "general"), (2, "김민지", "general"), (3, "이서준", "general"),
-        (4, "박지호", "upper"), (5, "김 민지", "general"), (6, "최하은", "general"),
-        (7, "정도윤", "lower")]
+        (1, "정도윤", "general"),
+        (2, "김민지", "general"),
+        (3, "이서준", "general"),
+        (4, "박지호", "upper"),
+        (5, "김 민지", "general"),
+        (6, "최하은", "general"),
+        (7, "정도윤", "lower"),
+    ]
     assert regs[1].tags == {"family:김"} and regs[1].generation == 1
     assert regs[5].generation == 2
 
@@ -95,7 +110,9 @@ def test_an_xlsx_file_and_bounded_lists() -> None:
     book.save(data)
     rows = read_roster(data.getvalue(), "xlsx")
     assert [(r.line, r.name, r.division, r.generation, r.tags) for r in rows] == [
-        (2, "山田花子", "general", "1", "club:東京_クラブ"), (4, "佐藤", "", "2", "")]
+        (2, "山田花子", "general", "1", "club:東京_クラブ"),
+        (4, "佐藤", "", "2", ""),
+    ]
     for raw, kind, code in [
         (b"PK\x03\x04 not a workbook", "xlsx", "players.not_xlsx"),
         (b"name\n\xc0\xe9\n", "text", "players.not_utf8"),
@@ -109,7 +126,9 @@ def test_an_xlsx_file_and_bounded_lists() -> None:
         assert refused.value.code == code, (raw, refused.value)
     assert problems(read_roster("a\x07b\n" + "y" * 81 + "\nc,," + "t" * 61 + "\n")) == {
         1: [("name", "players.control_character")],
-        2: [("name", "registration.name_too_long")], 3: [("tags", "registration.bad_tag")]}
+        2: [("name", "registration.name_too_long")],
+        3: [("tags", "registration.bad_tag")],
+    }
 
 
 def audited(store: Store, slug: str, action: str) -> list[dict[str, object]]:
@@ -118,12 +137,14 @@ def audited(store: Store, slug: str, action: str) -> list[dict[str, object]]:
 
 def test_a_player_is_mended_and_moved_before_the_start_only(store: Store) -> None:
     slug, _t = uc.create_tournament(store, "busan-2015", who="d", slug="busan")
-    uc.register_players(store, slug, [uc.PlayerEntry(n, "general") for n in
-                                      ("김민지", "이서준", "박지호", "최하은")], who="d")
-    uc.register_players(store, slug, [uc.PlayerEntry(f"L{i}", "lower") for i in range(32)],
-                        who="d")
-    out = uc.edit_player(store, slug, 1, uc.PlayerEdit(" 김민지 ", (), None, "general"),
-                         who="boss")
+    uc.register_players(
+        store,
+        slug,
+        [uc.PlayerEntry(n, "general") for n in ("김민지", "이서준", "박지호", "최하은")],
+        who="d",
+    )
+    uc.register_players(store, slug, [uc.PlayerEntry(f"L{i}", "lower") for i in range(32)], who="d")
+    out = uc.edit_player(store, slug, 1, uc.PlayerEdit(" 김민지 ", (), None, "general"), who="boss")
     assert not out.changes  # the same name (spaces aside): not a change
     out = uc.edit_player(store, slug, 1, uc.PlayerEdit("김민주", ("family:kim",), 2), who="boss")
     reg = out.tournament.registration(1)
@@ -136,9 +157,11 @@ def test_a_player_is_mended_and_moved_before_the_start_only(store: Store) -> Non
     assert out.tournament.registration(2).status == "waitlisted"
     out = uc.edit_player(store, slug, 2, uc.PlayerEdit("이서준", division="upper"), who="d")
     assert out.tournament.registration(2).division == "upper"
-    for bad, code in [(uc.PlayerEdit(""), "registration.needs_name"),
-                      (uc.PlayerEdit("x", generation=12), "registration.bad_generation"),
-                      (uc.PlayerEdit("x", division="nowhere"), "usecase.no_division")]:
+    for bad, code in [
+        (uc.PlayerEdit(""), "registration.needs_name"),
+        (uc.PlayerEdit("x", generation=12), "registration.bad_generation"),
+        (uc.PlayerEdit("x", division="nowhere"), "usecase.no_division"),
+    ]:
         with pytest.raises(uc.UseCaseError) as refused:
             uc.edit_player(store, slug, 3, bad, who="d")
         assert refused.value.code == code
@@ -156,8 +179,7 @@ def test_a_player_is_mended_and_moved_before_the_start_only(store: Store) -> Non
 
 def test_a_check_in_undone_and_a_no_show_reinstated(store: Store) -> None:
     slug, _t = uc.create_tournament(store, "club-night", who="d", slug="club")
-    uc.register_players(store, slug, [uc.PlayerEntry(f"선수{i}") for i in range(1, 11)],
-                        who="d")
+    uc.register_players(store, slug, [uc.PlayerEntry(f"선수{i}") for i in range(1, 11)], who="d")
     uc.check_in_players(store, slug, [str(i) for i in range(1, 10)], who="d")
     out = uc.undo_check_in_player(store, slug, 9, who="d")
     assert out.tournament.registration(9).status == "registered"
@@ -178,8 +200,9 @@ def test_a_check_in_undone_and_a_no_show_reinstated(store: Store) -> None:
     assert not out.tournament.registration(9).late
     assert audited(store, slug, "reinstate")
     seated = uc.seat(store, slug, None, None, who="d")
-    first = {p for x in seated.tournament.division("club").stages[0].rounds[0].tables
-             for p in x.players}
+    first = {
+        p for x in seated.tournament.division("club").stages[0].rounds[0].tables for p in x.players
+    }
     assert 9 in first and 10 not in first
     # After the first seating: a late entry of the division (club night takes them).
     out = uc.reinstate_player(store, slug, 10, who="d")
@@ -190,8 +213,10 @@ def test_a_check_in_undone_and_a_no_show_reinstated(store: Store) -> None:
 
 
 def test_the_search_box_finds_a_number_or_a_part_of_a_name() -> None:
-    regs = [Registration(i, n, "club") for i, n in
-            enumerate(("김민지", "이서준", "박지호", "김민준", "Kim Ji"), 1)]
+    regs = [
+        Registration(i, n, "club")
+        for i, n in enumerate(("김민지", "이서준", "박지호", "김민준", "Kim Ji"), 1)
+    ]
 
     def found(q: str) -> list[int]:
         return [r.player for r in uc.search_players(regs, q)]

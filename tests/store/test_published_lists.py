@@ -23,25 +23,40 @@ from ..circuit_play import play_out
 
 ADULTS = ["김민지", "김민지", "이서준", "박지호", "최하은", "정도윤", "강서연", "조민준"]
 CHILDREN = ["이하린", "박도현", "최서아", "정이안", "강유나", "조시우", "윤하율", "장은우"]
-JAPAN = ["佐藤 健", "佐藤 健", "鈴木 一郎", "高橋 美咲", "田中 美咲", "伊藤 翔", "渡辺 結衣",
-         "山本 大輝"]
+JAPAN = [
+    "佐藤 健",
+    "佐藤 健",
+    "鈴木 一郎",
+    "高橋 美咲",
+    "田中 美咲",
+    "伊藤 翔",
+    "渡辺 結衣",
+    "山本 大輝",
+]
 DAY = date(2026, 12, 31)
 
 
 def _season(store: Store) -> None:
-    uc.create_tournament(store, "busan-2015", who="d", seed=5, slug="busan26",
-                         date="2026-05-02")
-    uc.register_players(store, "busan26", [
-        *(uc.PlayerEntry(n, "general", birth_year=1980 + i, tags=(f"club:c{i}",))
-          for i, n in enumerate(ADULTS)),
-        *(uc.PlayerEntry(n, "lower") for n in CHILDREN)], who="d")
+    uc.create_tournament(store, "busan-2015", who="d", seed=5, slug="busan26", date="2026-05-02")
+    uc.register_players(
+        store,
+        "busan26",
+        [
+            *(
+                uc.PlayerEntry(n, "general", birth_year=1980 + i, tags=(f"club:c{i}",))
+                for i, n in enumerate(ADULTS)
+            ),
+            *(uc.PlayerEntry(n, "lower") for n in CHILDREN),
+        ],
+        who="d",
+    )
     for division in ("general", "lower"):
-        uc.check_in_players(store, "busan26", [], who="d", everyone_but=True,
-                            division=division)
+        uc.check_in_players(store, "busan26", [], who="d", everyone_but=True, division=division)
     play_out(store, "busan26", "general", seed=5)
     play_out(store, "busan26", "lower", seed=6)
-    uc.create_tournament(store, "japan-championship", who="d", seed=7, slug="jp26",
-                         date="2026-08-30")
+    uc.create_tournament(
+        store, "japan-championship", who="d", seed=7, slug="jp26", date="2026-08-30"
+    )
     uc.register_players(store, "jp26", [uc.PlayerEntry(n) for n in JAPAN], who="d")
     uc.check_in_players(store, "jp26", [], who="d", everyone_but=True)
     play_out(store, "jp26", "open", seed=7)
@@ -55,6 +70,7 @@ def test_default_rankings_per_circuit_without_the_children(store: Store) -> None
     children = {r.player for r in t.registrations if r.division == "lower"}
     with store.reading() as s:
         from meldtour.store import circuit as rows
+
         people = {n: pid for _r, n, pid, _name in rows.registrations_in(s, "busan26")}
     assert {people[n] for n in children}.isdisjoint(x.person for x in korea.lines)
     assert len(korea.lines) == len(ADULTS)
@@ -73,8 +89,7 @@ def test_default_rankings_per_circuit_without_the_children(store: Store) -> None
     assert len(krf.lines) == len(ADULTS) + len(JAPAN)
 
 
-def test_namesakes_are_told_apart_and_a_private_person_keeps_the_place(
-        store: Store) -> None:
+def test_namesakes_are_told_apart_and_a_private_person_keeps_the_place(store: Store) -> None:
     _season(store)
     public = cc.ranking_table(store, "korea", DAY, public_only=True)
     names = [x.name for x in public.lines]
@@ -82,8 +97,7 @@ def test_namesakes_are_told_apart_and_a_private_person_keeps_the_place(
     assert sorted(n for n in names if n.startswith("김민지")) == ["김민지 (A)", "김민지 (B)"]
     cc.set_discriminator(store, "birth_year", who="d")
     names = [x.name for x in cc.ranking_table(store, "korea", DAY, public_only=True).lines]
-    assert sorted(n for n in names if n.startswith("김민지")) == ["김민지 (1980)",
-                                                                 "김민지 (1981)"]
+    assert sorted(n for n in names if n.startswith("김민지")) == ["김민지 (1980)", "김민지 (1981)"]
     cc.set_discriminator(store, "club", who="d")
     names = [x.name for x in cc.ranking_table(store, "korea", DAY, public_only=True).lines]
     assert sorted(n for n in names if n.startswith("김민지")) == ["김민지 (c0)", "김민지 (c1)"]

@@ -36,27 +36,43 @@ def test_two_players_of_one_name_are_awarded_and_rated_apart(store: Store) -> No
         regs = list(s.scalars(select(RegistrationRow).where(RegistrationRow.name == "김민지")))
         assert len(regs) == 2 and regs[0].player_id != regs[1].player_id
     from meldtour.application.circuit import rating_table
+
     table = rating_table(store)
     rated = {r.person for r in (*table.lines, *table.provisional)}
     assert rated == {r.player_id for r in _regs(store)} and len(rated) == len(NAMES)
     # A second tournament never finds a 김민지 again by the name alone: three new people;
     # the one whose birth year is given is the earlier 김민지 of that birth year.
     from meldtour.application import circuit
+
     circuit.set_person(store, regs[1].player_id, who=OP, birth_year=2001)
     slug2, _ = uc.create_tournament(store, "club-night", who="d", seed=4, slug="club2")
-    uc.register_players(store, slug2, [uc.PlayerEntry("김민지"), uc.PlayerEntry("김민지"),
-                                       uc.PlayerEntry("김민지", birth_year=2001)], who="d")
+    uc.register_players(
+        store,
+        slug2,
+        [
+            uc.PlayerEntry("김민지"),
+            uc.PlayerEntry("김민지"),
+            uc.PlayerEntry("김민지", birth_year=2001),
+        ],
+        who="d",
+    )
     with store.transaction() as s:
-        pids = [r.player_id for r in s.scalars(select(RegistrationRow).join(TournamentRow)
-                                               .where(TournamentRow.slug == "club2")
-                                               .order_by(RegistrationRow.number))]
+        pids = [
+            r.player_id
+            for r in s.scalars(
+                select(RegistrationRow)
+                .join(TournamentRow)
+                .where(TournamentRow.slug == "club2")
+                .order_by(RegistrationRow.number)
+            )
+        ]
     assert len(set(pids)) == 3 and pids[2] == regs[1].player_id
     assert not {pids[0], pids[1]} & {r.player_id for r in regs}
 
 
-def test_the_awards_command_names_both(tmp_path: Path, db_url: str,
-                                       capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_awards_command_names_both(
+    tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MELDTOUR_DATABASE_URL", db_url)
     monkeypatch.delenv("MELDTOUR_TOURNAMENT", raising=False)
     monkeypatch.chdir(tmp_path)
@@ -82,25 +98,57 @@ def test_migration_0008_parts_registrations_that_shared_a_person(db_url: str) ->
     store = Store(engine)
     try:
         with store.transaction() as s:
-            t = TournamentRow(slug="before", name="Before", date="", venue="", seed=1,
-                              template="club-night", created_at="2026", updated_at="2026")
+            t = TournamentRow(
+                slug="before",
+                name="Before",
+                date="",
+                venue="",
+                seed=1,
+                template="club-night",
+                created_at="2026",
+                updated_at="2026",
+            )
             s.add(t)
             s.flush()
-            d = DivisionRow(tournament_id=t.id, position=0, key="club", name="Club", cap=8,
-                            eligibility="", rules={}, formats=[], ranking=None, keep_apart=[],
-                            groups_hard=False, late_entry=False, prizes=3, started=False)
+            d = DivisionRow(
+                tournament_id=t.id,
+                position=0,
+                key="club",
+                name="Club",
+                cap=8,
+                eligibility="",
+                rules={},
+                formats=[],
+                ranking=None,
+                keep_apart=[],
+                groups_hard=False,
+                late_entry=False,
+                prizes=3,
+                started=False,
+            )
             s.add(d)
             p = Player(name="김민지", created_at="2026")
             s.add(p)
             s.flush()
             for n in (1, 2):
-                s.add(RegistrationRow(tournament_id=t.id, division_id=d.id, player_id=p.id,
-                                      number=n, name="김민지", tags=[], generation=None,
-                                      status="registered", late=False))
+                s.add(
+                    RegistrationRow(
+                        tournament_id=t.id,
+                        division_id=d.id,
+                        player_id=p.id,
+                        number=n,
+                        name="김민지",
+                        tags=[],
+                        generation=None,
+                        status="registered",
+                        late=False,
+                    )
+                )
         upgrade(engine)
         with store.transaction() as s:
-            pids = list(s.scalars(select(RegistrationRow.player_id)
-                                  .order_by(RegistrationRow.number)))
+            pids = list(
+                s.scalars(select(RegistrationRow.player_id).order_by(RegistrationRow.number))
+            )
             assert len(set(pids)) == 2 and pids[0] == p.id
             assert s.scalar(select(func.count()).select_from(Player)) == 2
     finally:

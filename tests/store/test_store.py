@@ -34,8 +34,9 @@ from meldtour.tournament.templates import from_template
 from .backends import database
 
 
-def games_for(t: Tournament, division: str, rnd: int, table: int, seats: int,
-              ngames: int) -> list[uc.GameEntry]:
+def games_for(
+    t: Tournament, division: str, rnd: int, table: int, seats: int, ngames: int
+) -> list[uc.GameEntry]:
     rng = random.Random(f"{rnd}:{table}")
     rules = t.division(division).rules
     out = []
@@ -50,8 +51,12 @@ def club_ready(store: Store, players: int = 13, names: list[str] | None = None) 
     round 1 seated."""
     slug, _ = uc.create_tournament(store, "club-night", who="director", seed=7, slug="club")
     names = names or [f"P{i:02d}" for i in range(1, players + 1)]
-    uc.register_players(store, slug, [uc.PlayerEntry(n, tags=(
-        ("club:a",) if i <= 2 else ())) for i, n in enumerate(names, 1)], who="director")
+    uc.register_players(
+        store,
+        slug,
+        [uc.PlayerEntry(n, tags=(("club:a",) if i <= 2 else ())) for i, n in enumerate(names, 1)],
+        who="director",
+    )
     uc.check_in_players(store, slug, [], who="director", everyone_but=True)
     uc.seat(store, slug, None, 1, who="director")
     return slug
@@ -102,12 +107,22 @@ def test_the_stored_tournament_is_the_engines_value(store: Store) -> None:
         out = uc.enter_sheet(store, slug, None, 1, x.number, games, who="ref")
         assert out.counted and out.version == 2
         for g in games:
-            t = enter_table_game(t, "club", 1, x.number, g.game, g.points, winner=g.winner,
-                                 penalties=g.penalties, who="ref").tournament
+            t = enter_table_game(
+                t,
+                "club",
+                1,
+                x.number,
+                g.game,
+                g.points,
+                winner=g.winner,
+                penalties=g.penalties,
+                who="ref",
+            ).tournament
     with store.transaction() as s:
         stored = load(s, slug).value
-    assert [x.sheet.counted for x in stored.division("club").stages[0].rounds[0].tables] == \
-        [x.sheet.games for x in t.division("club").stages[0].rounds[0].tables]
+    assert [x.sheet.counted for x in stored.division("club").stages[0].rounds[0].tables] == [
+        x.sheet.games for x in t.division("club").stages[0].rounds[0].tables
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -122,8 +137,12 @@ def count(store: Store, model: type) -> int:
 def test_a_failed_use_case_writes_nothing(store: Store) -> None:
     slug, _ = uc.create_tournament(store, "busan-2015", who="d", slug="busan")
     audit = count(store, AuditRow)
-    entries = [uc.PlayerEntry("A", "general", line=2), uc.PlayerEntry("B", "lower", line=3),
-               uc.PlayerEntry("C", "seniors", line=4), uc.PlayerEntry("D", "general", line=5)]
+    entries = [
+        uc.PlayerEntry("A", "general", line=2),
+        uc.PlayerEntry("B", "lower", line=3),
+        uc.PlayerEntry("C", "seniors", line=4),
+        uc.PlayerEntry("D", "general", line=5),
+    ]
     with pytest.raises(uc.UseCaseError, match=r"row 4: no division 'seniors'"):
         uc.register_players(store, slug, entries, who="d")
     assert count(store, RegistrationRow) == 0 and count(store, AuditRow) == audit
@@ -161,14 +180,24 @@ def test_a_failing_sheet_is_kept_as_a_draft_and_a_correction_is_audited(store: S
     out = uc.enter_sheet(store, slug, None, 1, 1, good, who="ref", version=version)
     assert out.counted and out.version == 3
     # a correction needs a reason, keeps the old value, who and why
-    out = uc.correct_sheet(store, slug, None, 1, 1, {(2, 1, "points"): 21, (2, 2, "points"): -6},
-                           who="chief", why="misread the sheet")
+    out = uc.correct_sheet(
+        store,
+        slug,
+        None,
+        1,
+        1,
+        {(2, 1, "points"): 21, (2, 2, "points"): -6},
+        who="chief",
+        why="misread the sheet",
+    )
     assert out.counted
     with store.transaction() as s:
         rows = list(s.scalars(select(CorrectionRow).order_by(CorrectionRow.position)))
         audit = list(s.scalars(select(AuditRow).where(AuditRow.action == "correct_sheet")))
     assert [(c.game, c.seat, c.old, c.new, c.who, c.why) for c in rows] == [
-        (2, 1, 20, 21, "chief", "misread the sheet"), (2, 2, -5, -6, "chief", "misread the sheet")]
+        (2, 1, 20, 21, "chief", "misread the sheet"),
+        (2, 2, -5, -6, "chief", "misread the sheet"),
+    ]
     (line,) = audit
     assert line.who == "chief" and line.why == "misread the sheet" and line.entity == "sheet"
     assert line.before["counted"][1]["points"][0] == 20
@@ -201,11 +230,11 @@ def test_a_second_device_saving_over_an_old_version_gets_a_conflict(store: Store
     _, version, _ = uc.get_sheet(store, slug, None, 1, 2)
     first = [uc.GameEntry(1, (25, -10, -10, -5))]
     second = [uc.GameEntry(1, (40, -20, -10, -10))]
-    uc.enter_sheet(store, slug, None, 1, 2, first, who="tablet A", version=version,
-                   submit=False)
+    uc.enter_sheet(store, slug, None, 1, 2, first, who="tablet A", version=version, submit=False)
     with pytest.raises(SheetConflict, match="another device") as info:
-        uc.enter_sheet(store, slug, None, 1, 2, second, who="tablet B", version=version,
-                       submit=False)
+        uc.enter_sheet(
+            store, slug, None, 1, 2, second, who="tablet B", version=version, submit=False
+        )
     assert info.value.yours == [g.data() for g in second]
     assert info.value.theirs is not None and info.value.theirs.games[0].points[0] == 25
     sheet, now, _ = uc.get_sheet(store, slug, None, 1, 2)
@@ -225,16 +254,25 @@ def test_two_connections_racing_on_postgresql(tmp_path: object) -> None:
             slug = club_ready(a, 8)
             with a.transaction() as s:
                 loaded = load(s, slug, "share")
-                t, _, _ = enter_table_game(loaded.value, "club", 1, 1, 1, (25, -10, -10, -5),
-                                           who="tablet A")
+                t, _, _ = enter_table_game(
+                    loaded.value, "club", 1, 1, 1, (25, -10, -10, -5), who="tablet A"
+                )
                 save(s, loaded, t, who="tablet A", action="enter_sheet")
                 # A holds its write; B reads the same version and tries to save
                 errors: list[BaseException] = []
 
                 def device_b() -> None:
                     try:
-                        uc.enter_sheet(b, slug, None, 1, 1, [uc.GameEntry(1, (9, -3, -3, -3))],
-                                       who="tablet B", submit=False)
+                        uc.enter_sheet(
+                            b,
+                            slug,
+                            None,
+                            1,
+                            1,
+                            [uc.GameEntry(1, (9, -3, -3, -3))],
+                            who="tablet B",
+                            submit=False,
+                        )
                     except BaseException as exc:
                         errors.append(exc)
 
@@ -250,8 +288,9 @@ def test_two_connections_racing_on_postgresql(tmp_path: object) -> None:
             sheet, version, _ = uc.get_sheet(a, slug, None, 1, 1)
             assert sheet.games[0].points == (25, -10, -10, -5) and version == 2
             # different tables save side by side
-            uc.enter_sheet(b, slug, None, 1, 2, [uc.GameEntry(1, (9, -3, -3, -3))], who="B",
-                           submit=False)
+            uc.enter_sheet(
+                b, slug, None, 1, 2, [uc.GameEntry(1, (9, -3, -3, -3))], who="B", submit=False
+            )
         finally:
             a.close()
             b.close()
@@ -281,8 +320,15 @@ def finished_club(store: Store, names: list[str] | None = None) -> str:
             uc.seat(store, slug, None, rnd, who="d")
         t = uc.read(store, slug)
         for x in t.division("club").stages[0].rounds[rnd - 1].tables:
-            uc.enter_sheet(store, slug, None, rnd, x.number,
-                           games_for(t, "club", rnd, x.number, len(x.players), 2), who="ref")
+            uc.enter_sheet(
+                store,
+                slug,
+                None,
+                rnd,
+                x.number,
+                games_for(t, "club", rnd, x.number, len(x.players), 2),
+                who="ref",
+            )
     uc.close(store, slug, None, who="d")
     return slug
 
@@ -293,6 +339,7 @@ def test_awards_are_recorded_and_games_rated(store: Store) -> None:
     assert [a.place for a in lines] == [1, 2, 3]
     assert uc.award(store, slug, None, who="d") == lines  # once only
     from meldtour.application.circuit import rating_table
+
     table = rating_table(store)  # derived from the awarded division: nothing stored
     assert len(table.lines) + len(table.provisional) == 9
 
@@ -323,32 +370,52 @@ def test_backup_restore_backup_is_identical(store: Store, tmp_path: object) -> N
 def test_a_tournament_from_scratch_and_its_division_edited(store: Store) -> None:
     from meldtour.tournament import StageFormat
 
-    spec = uc.DivisionSpec("open", "Open", 8, "standard",
-                           (StageFormat("seatings", games=2, seatings=2),))
-    slug, t = uc.create_blank_tournament(store, who="d", name="Spring cup",
-                                         date="2026-04-01", venue="Seoul hall",
-                                         divisions=[spec])
+    spec = uc.DivisionSpec(
+        "open", "Open", 8, "standard", (StageFormat("seatings", games=2, seatings=2),)
+    )
+    slug, t = uc.create_blank_tournament(
+        store, who="d", name="Spring cup", date="2026-04-01", venue="Seoul hall", divisions=[spec]
+    )
     assert slug == "spring-cup" and t.division("open").rules.name == "standard"
     assert uc.info(store, slug).venue == "Seoul hall"
     assert uc.info(store, slug).template == "scratch"
     with pytest.raises(uc.UseCaseError, match="rules preset"):
-        uc.create_blank_tournament(store, who="d", name="X", divisions=[
-            uc.DivisionSpec("a", "A", 4, "nope", (StageFormat("seatings"),))])
-    uc.register_players(store, slug, [uc.PlayerEntry(f"P{i}") for i in range(1, 10)],
-                        who="d")
+        uc.create_blank_tournament(
+            store,
+            who="d",
+            name="X",
+            divisions=[uc.DivisionSpec("a", "A", 4, "nope", (StageFormat("seatings"),))],
+        )
+    uc.register_players(store, slug, [uc.PlayerEntry(f"P{i}") for i in range(1, 10)], who="d")
     assert [r.status for r in uc.read(store, slug).registrations][-1] == "waitlisted"
-    out = uc.edit_division(store, slug, "open", uc.DivisionEdit(
-        name="Open A", cap=9, rules="japan",
-        formats=(StageFormat("seatings", games=1, seatings=3),
-                 StageFormat("final", games=2, entrants=4))), who="d")
+    out = uc.edit_division(
+        store,
+        slug,
+        "open",
+        uc.DivisionEdit(
+            name="Open A",
+            cap=9,
+            rules="japan",
+            formats=(
+                StageFormat("seatings", games=1, seatings=3),
+                StageFormat("final", games=2, entrants=4),
+            ),
+        ),
+        who="d",
+    )
     div = out.tournament.division("open")
     assert (div.name, div.cap, div.rules.name, len(div.formats)) == ("Open A", 9, "japan", 2)
     assert out.tournament.registrations[-1].status == "registered"  # moved up
-    uc.add_division(store, slug, uc.DivisionSpec("kids", "Kids", 4, "krc-2015",
-                                                 (StageFormat("seatings"),)), who="d")
+    uc.add_division(
+        store,
+        slug,
+        uc.DivisionSpec("kids", "Kids", 4, "krc-2015", (StageFormat("seatings"),)),
+        who="d",
+    )
     assert [d.key for d in uc.read(store, slug).divisions] == ["open", "kids"]
-    uc.edit_tournament(store, slug, who="d", name="Spring cup", date="2026-04-02",
-                       venue="Busan hall")
+    uc.edit_tournament(
+        store, slug, who="d", name="Spring cup", date="2026-04-02", venue="Busan hall"
+    )
     assert uc.info(store, slug).venue == "Busan hall"
     assert uc.read(store, slug).date == "2026-04-02"
     actions = {a["action"] for a in uc.audit_log(store, slug)}
@@ -361,8 +428,7 @@ def test_a_tournament_from_scratch_and_its_division_edited(store: Store) -> None
 
 def test_withdraw_drop_and_late_entry(store: Store) -> None:
     slug, _ = uc.create_tournament(store, "club-night", who="d", seed=3, slug="c")
-    uc.register_players(store, slug, [uc.PlayerEntry(f"P{i:02d}") for i in range(1, 10)],
-                        who="d")
+    uc.register_players(store, slug, [uc.PlayerEntry(f"P{i:02d}") for i in range(1, 10)], who="d")
     uc.withdraw_player(store, slug, "P09", who="d")
     uc.check_in_players(store, slug, [], who="d", everyone_but=True)
     with pytest.raises(uc.UseCaseError, match="not registered"):
@@ -396,8 +462,17 @@ def test_the_seating_lock_stops_a_reseat(store: Store) -> None:
 def test_a_saved_sheet_locks_the_seating(store: Store) -> None:
     slug = club_ready(store, 8)
     _, version, _ = uc.get_sheet(store, slug, None, 1, 1)
-    uc.enter_sheet(store, slug, None, 1, 1, [uc.GameEntry(1, (25, -10, -10, -5))],
-                   who="tablet", version=version, submit=False)
+    uc.enter_sheet(
+        store,
+        slug,
+        None,
+        1,
+        1,
+        [uc.GameEntry(1, (25, -10, -10, -5))],
+        who="tablet",
+        version=version,
+        submit=False,
+    )
     lock = uc.round_locks(store, slug)[("club", 0, 1)]
     assert lock.by == "tablet"
     with pytest.raises(uc.UseCaseError, match="locked"):
@@ -500,15 +575,25 @@ def test_a_cached_snapshot_never_shows_stale_data(db_url: str) -> None:
         first = uc.snapshot(mine, slug)
         assert uc.snapshot(mine, slug) is first  # unchanged: the same snapshot, no load
         # a save in this process (the snapshot it leaves on SQLite is the value it wrote)
-        uc.enter_sheet(mine, slug, None, 1, 1, [uc.GameEntry(1, (25, -10, -10, -5))],
-                       who="ref", submit=False)
+        uc.enter_sheet(
+            mine, slug, None, 1, 1, [uc.GameEntry(1, (25, -10, -10, -5))], who="ref", submit=False
+        )
         assert_current(mine, slug)
         assert uc.snapshot(mine, slug).mark > first.mark
         # a save by another process: this one's cache must not hide it
         before = uc.read(mine, slug)
         _, version, _ = uc.get_sheet(mine, slug, None, 1, 2)
-        uc.enter_sheet(other, slug, None, 1, 2, [uc.GameEntry(1, (40, -20, -10, -10))],
-                       who="other", version=version, submit=False)
+        uc.enter_sheet(
+            other,
+            slug,
+            None,
+            1,
+            2,
+            [uc.GameEntry(1, (40, -20, -10, -10))],
+            who="other",
+            version=version,
+            submit=False,
+        )
         after = uc.read(mine, slug)
         assert after != before
         assert uc.get_sheet(mine, slug, None, 1, 2)[0].games[0].points == (40, -20, -10, -10)
@@ -525,16 +610,24 @@ def test_a_cached_snapshot_never_shows_stale_data(db_url: str) -> None:
         assert_current(mine, slug)
         # a conflict (refused save) leaves the snapshot current too
         with pytest.raises(SheetConflict):
-            uc.enter_sheet(mine, slug, None, 1, 2, [uc.GameEntry(1, (9, -3, -3, -3))],
-                           who="late", version=version, submit=False)
+            uc.enter_sheet(
+                mine,
+                slug,
+                None,
+                1,
+                2,
+                [uc.GameEntry(1, (9, -3, -3, -3))],
+                who="late",
+                version=version,
+                submit=False,
+            )
         assert_current(mine, slug)
     finally:
         mine.close()
         other.close()
 
 
-def test_the_mark_moves_when_saves_commit_out_of_order_on_postgresql(
-        tmp_path: object) -> None:
+def test_the_mark_moves_when_saves_commit_out_of_order_on_postgresql(tmp_path: object) -> None:
     """On PostgreSQL two sheet saves run side by side: the one that got the smaller
     audit id may commit last. A snapshot read between the two commits must still give
     way to the later commit (the newest audit id would not have moved)."""
@@ -547,12 +640,21 @@ def test_the_mark_moves_when_saves_commit_out_of_order_on_postgresql(
             slug = club_ready(a, 8)
             with a.transaction() as s:
                 loaded = load(s, slug, "share")
-                t, _, _ = enter_table_game(loaded.value, "club", 1, 1, 1, (25, -10, -10, -5),
-                                           who="tablet A")
+                t, _, _ = enter_table_game(
+                    loaded.value, "club", 1, 1, 1, (25, -10, -10, -5), who="tablet A"
+                )
                 save(s, loaded, t, who="tablet A", action="enter_sheet")
                 s.flush()  # A's audit line has its id now, below B's
-                uc.enter_sheet(b, slug, None, 1, 2, [uc.GameEntry(1, (9, -3, -3, -3))],
-                               who="tablet B", submit=False)
+                uc.enter_sheet(
+                    b,
+                    slug,
+                    None,
+                    1,
+                    2,
+                    [uc.GameEntry(1, (9, -3, -3, -3))],
+                    who="tablet B",
+                    submit=False,
+                )
                 seen = uc.read(reader, slug)  # B's save, not A's yet: kept at that mark
                 assert table_sheet(seen, "club", 1, 2).games[0].points == (9, -3, -3, -3)
                 assert table_sheet(seen, "club", 1, 1).games[0].points[0] is None

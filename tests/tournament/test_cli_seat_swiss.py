@@ -43,12 +43,26 @@ def test_seat_swiss_json_is_deterministic_and_valid(capsys: pytest.CaptureFixtur
 
 
 def test_seat_swiss_text_and_another_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = seat(capsys, "--players", "13", "--seatings", "3", "--method", "swiss",
-                     "--games", "1")
+    code, out = seat(
+        capsys, "--players", "13", "--seatings", "3", "--method", "swiss", "--games", "1"
+    )
     assert code == 0
     assert out.count("Seating ") == 3 and "mean standings gap at a table:" in out
-    _, other = seat(capsys, "--players", "13", "--seatings", "3", "--method", "swiss",
-                    "--games", "1", "--seed", "9", "--json")
-    _, same = seat(capsys, "--players", "13", "--seatings", "3", "--method", "swiss",
-                   "--games", "1", "--json")
+    _, other = seat(
+        capsys,
+        "--players",
+        "13",
+        "--seatings",
+        "3",
+        "--method",
+        "swiss",
+        "--games",
+        "1",
+        "--seed",
+        "9",
+        "--json",
+    )
+    _, same = seat(
+        capsys, "--players", "13", "--seatings", "3", "--method", "swiss", "--games", "1", "--json"
+    )
     assert json.loads(other)["seatings"] != json.loads(same)["seatings"]

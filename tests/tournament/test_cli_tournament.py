@@ -49,24 +49,46 @@ def test_seat_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_seat_random_and_groups(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "seat", "--players", "10", "--seatings", "2", "--method",
-                       "random", "--seed", "4", "--json")
+    code, out, _ = run(
+        capsys,
+        "seat",
+        "--players",
+        "10",
+        "--seatings",
+        "2",
+        "--method",
+        "random",
+        "--seed",
+        "4",
+        "--json",
+    )
     assert code == 0
-    again = run(capsys, "seat", "--players", "10", "--seatings", "2", "--method", "random",
-                "--seed", "4", "--json")[1]
+    again = run(
+        capsys,
+        "seat",
+        "--players",
+        "10",
+        "--seatings",
+        "2",
+        "--method",
+        "random",
+        "--seed",
+        "4",
+        "--json",
+    )[1]
     assert out == again
     sizes = sorted(len(t) for t in json.loads(out)["seatings"][0])
     assert sizes == [3, 3, 4]
     groups = tmp_path / "groups.csv"
     groups.write_text("player,group\n1,family:kim\n2,family:kim\n3,family:kim\n")
-    code, out, _ = run(capsys, "seat", "--players", "12", "--seatings", "3", "--groups",
-                       str(groups), "--json")
+    code, out, _ = run(
+        capsys, "seat", "--players", "12", "--seatings", "3", "--groups", str(groups), "--json"
+    )
     data = json.loads(out)
     assert code == 0 and data["group_clashes"] == 0
     bad = tmp_path / "bad.csv"
     bad.write_text("player,group\n99,x\n")
-    code, _, err = run(capsys, "seat", "--players", "12", "--seatings", "1", "--groups",
-                       str(bad))
+    code, _, err = run(capsys, "seat", "--players", "12", "--seatings", "1", "--groups", str(bad))
     assert code == 1 and "line 2" in err
 
 
@@ -75,16 +97,21 @@ def test_seat_refuses_five(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1 and "table of 2 or 5" in err
 
 
-def test_standings_of_the_seeds_example(capsys: pytest.CaptureFixture[str],
-                                        tmp_path: Path) -> None:
+def test_standings_of_the_seeds_example(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     f = tmp_path / "results.csv"
     f.write_text(EXAMPLE)
     code, out, _ = run(capsys, "standings", str(f), "--json")
     assert code == 0
     rows = json.loads(out)
     assert [r["player"] for r in rows] == [4, 3, 1, 2]
-    assert rows[0] == {"rank": 1, "player": 4, "wins": 1, "points": 39, "score": 39,
-                       "decided_by": "points"}
+    assert rows[0] == {
+        "rank": 1,
+        "player": 4,
+        "wins": 1,
+        "points": 39,
+        "score": 39,
+        "decided_by": "points",
+    }
     assert rows[3]["decided_by"] == "wins"
     code, out, _ = run(capsys, "standings", "--mode", "league", str(f), "--json")
     assert [r["score"] for r in json.loads(out)] == [139, 104, 86, -29]
@@ -92,8 +119,9 @@ def test_standings_of_the_seeds_example(capsys: pytest.CaptureFixture[str],
     assert code == 0 and "decided by" in out
 
 
-def test_standings_names_the_failing_row(capsys: pytest.CaptureFixture[str],
-                                         tmp_path: Path) -> None:
+def test_standings_names_the_failing_row(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     f = tmp_path / "results.csv"
     f.write_text(EXAMPLE.replace("1,1,2,2,-11,", "1,1,2,2,11,"))
     code, out, err = run(capsys, "standings", str(f), "--json")
@@ -102,11 +130,14 @@ def test_standings_names_the_failing_row(capsys: pytest.CaptureFixture[str],
     assert "lines 6-9 (round 1, table 1, game 2): the points add up to +22, not 0" in err
 
 
-def test_standings_penalties_and_structure(capsys: pytest.CaptureFixture[str],
-                                           tmp_path: Path) -> None:
+def test_standings_penalties_and_structure(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     f = tmp_path / "japan.csv"
-    f.write_text("round,table,game,player,points,penalty\n"
-                 "1,1,1,A,58,\n1,1,1,B,-5,×\n1,1,1,C,-23,\n1,1,1,D,-30,\n")
+    f.write_text(
+        "round,table,game,player,points,penalty\n"
+        "1,1,1,A,58,\n1,1,1,B,-5,×\n1,1,1,C,-23,\n1,1,1,D,-30,\n"
+    )
     code, out, err = run(capsys, "standings", "--rules", "japan", str(f), "--json")
     assert code == 0, err
     rows = {r["player"]: r for r in json.loads(out)}

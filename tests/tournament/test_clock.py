@@ -23,8 +23,12 @@ KOREA = ClockSettings.of(find_rules("korea-official"))
 
 
 def test_settings_come_from_the_preset() -> None:
-    assert (JAPAN.turn_ms, JAPAN.warning_ms, JAPAN.restart_ms, JAPAN.penalty_points) == \
-        (60_000, 10_000, 30_000, 50)
+    assert (JAPAN.turn_ms, JAPAN.warning_ms, JAPAN.restart_ms, JAPAN.penalty_points) == (
+        60_000,
+        10_000,
+        30_000,
+        50,
+    )
     assert (KOREA.turn_ms, KOREA.penalty_points) == (40_000, 0)
     house = RuleSet.from_toml('preset = "japan"\nrestart_seconds = 20\n')
     assert ClockSettings.of(house).restart_ms == 20_000
@@ -47,8 +51,7 @@ def test_the_turn_ends_at_the_first_beep() -> None:
     assert at_beep.phase == "expired" and at_beep.timeouts == (1,)
     assert at_beep.turns[0].ended == 60_000 and at_beep.turns[0].timed_out
     # The next tap, however late, starts the next player's full time.
-    later = replay(JAPAN, GameClock(1, (1, 2, 3, 4), (("start", 0), ("next", 75_000))),
-                   now=80_000)
+    later = replay(JAPAN, GameClock(1, (1, 2, 3, 4), (("start", 0), ("next", 75_000))), now=80_000)
     assert later.seat == 2 and later.left == 55_000 and later.timeouts == (1,)
 
 
@@ -66,8 +69,9 @@ def test_an_undo_takes_back_a_mis_tap_and_the_time_ran_on() -> None:
     assert state.seat == 1 and state.left == 4_000 and len(state.turns) == 1
     late = replay(JAPAN, GameClock(1, (1, 2, 3), (*taps[:2], ("undo", 65_000))), now=65_000)
     assert late.phase == "expired" and late.timeouts == (1,)
-    reopened = replay(JAPAN, GameClock(1, (1, 2, 3), (("start", 0), ("end", 9), ("undo", 10))),
-                      now=10)
+    reopened = replay(
+        JAPAN, GameClock(1, (1, 2, 3), (("start", 0), ("end", 9), ("undo", 10))), now=10
+    )
     assert reopened.phase == "running" and reopened.ended is None
 
 
@@ -78,8 +82,14 @@ def test_a_pause_keeps_the_time_left() -> None:
 
 
 def test_time_outs_are_offered_as_penalties_only_where_the_rules_give_points() -> None:
-    taps = (("start", 0), ("next", 70_000), ("next", 71_000), ("next", 200_000),
-            ("next", 201_000), ("end", 202_000))
+    taps = (
+        ("start", 0),
+        ("next", 70_000),
+        ("next", 71_000),
+        ("next", 200_000),
+        ("next", 201_000),
+        ("end", 202_000),
+    )
     order = (2, 4, 1, 3)
     state = replay(JAPAN, GameClock(1, order, taps))
     assert state.phase == "over" and state.timeouts == (2, 1)
@@ -92,20 +102,23 @@ def test_time_outs_are_offered_as_penalties_only_where_the_rules_give_points() -
     assert offered_penalties(KOREA, korea, seats=4) is None and len(korea.timeouts) == 2
 
 
-@pytest.mark.parametrize(("order", "taps", "code"), [
-    ((1, 2, 2), (), "clock.order"),
-    ((1, 2), (), "clock.order"),
-    ((1, 2, 3), (("next", 0),), "clock.tap_phase"),
-    ((1, 2, 3), (("start", 0), ("resume", 5)), "clock.tap_phase"),
-    ((1, 2, 3), (("start", 0), ("end", 5), ("next", 6)), "clock.tap_phase"),
-    ((1, 2, 3), (("start", 0), ("pause", 5), ("next", 6)), "clock.tap_phase"),
-    ((1, 2, 3), (("start", 10), ("next", 5)), "clock.tap_time"),
-    ((1, 2, 3), (("start", 0), ("undo", 5)), "clock.nothing_to_undo"),
-    ((1, 2, 3), (("start", 0), ("next", 5), ("undo", 6), ("undo", 7)), "clock.nothing_to_undo"),
-])
-def test_an_impossible_record_is_refused_naming_the_tap(order: tuple[int, ...],
-                                                        taps: tuple[tuple[str, int], ...],
-                                                        code: str) -> None:
+@pytest.mark.parametrize(
+    ("order", "taps", "code"),
+    [
+        ((1, 2, 2), (), "clock.order"),
+        ((1, 2), (), "clock.order"),
+        ((1, 2, 3), (("next", 0),), "clock.tap_phase"),
+        ((1, 2, 3), (("start", 0), ("resume", 5)), "clock.tap_phase"),
+        ((1, 2, 3), (("start", 0), ("end", 5), ("next", 6)), "clock.tap_phase"),
+        ((1, 2, 3), (("start", 0), ("pause", 5), ("next", 6)), "clock.tap_phase"),
+        ((1, 2, 3), (("start", 10), ("next", 5)), "clock.tap_time"),
+        ((1, 2, 3), (("start", 0), ("undo", 5)), "clock.nothing_to_undo"),
+        ((1, 2, 3), (("start", 0), ("next", 5), ("undo", 6), ("undo", 7)), "clock.nothing_to_undo"),
+    ],
+)
+def test_an_impossible_record_is_refused_naming_the_tap(
+    order: tuple[int, ...], taps: tuple[tuple[str, int], ...], code: str
+) -> None:
     with pytest.raises(ClockError) as caught:
         replay(JAPAN, GameClock(1, order, taps), seats=3)
     assert caught.value.code == code

@@ -9,8 +9,11 @@ from hypothesis import strategies as st
 
 from meldtour.tournament.division_names import bare, fold, match_division
 
-BUSAN = [("general", "일반부"), ("lower", "초등 저학년부 (1~3학년)"),
-         ("upper", "초등 고학년부 (4~6학년)")]
+BUSAN = [
+    ("general", "일반부"),
+    ("lower", "초등 저학년부 (1~3학년)"),
+    ("upper", "초등 고학년부 (4~6학년)"),
+]
 
 
 def test_the_title_without_its_bracket() -> None:
@@ -44,8 +47,9 @@ def test_an_exact_title_wins_over_a_longer_one() -> None:
 
 
 @given(st.sampled_from(BUSAN), st.sampled_from(["", " ", "　"]), st.booleans())
-def test_every_division_is_found_by_its_own_title_or_key(div: tuple[str, str], pad: str,
-                                                         by_key: bool) -> None:
+def test_every_division_is_found_by_its_own_title_or_key(
+    div: tuple[str, str], pad: str, by_key: bool
+) -> None:
     key, title = div
     typed = pad + (key.upper() if by_key else title) + pad
     assert match_division(BUSAN, typed) == key

@@ -86,33 +86,53 @@ def assert_all_sheets_valid(t: Tournament, division: str) -> int:
 
 def busan() -> Tournament:
     general = Division(
-        "general", "일반부 General", 64, KRC,
-        (StageFormat("seatings", games=4, seatings=2, name="preliminaries"),
-         StageFormat("final", games=3, entrants=4, name="final")),
+        "general",
+        "일반부 General",
+        64,
+        KRC,
+        (
+            StageFormat("seatings", games=4, seatings=2, name="preliminaries"),
+            StageFormat("final", games=3, entrants=4, name="final"),
+        ),
         eligibility="middle school and older",
     )
     knockout = (StageFormat("knockout", games=1, advance=2, final_games=1, name="knockout"),)
-    lower = Division("lower", "초등 저학년부 Elementary 1-3", 32, KRC, knockout,
-                     eligibility="elementary grades 1-3")
-    upper = Division("upper", "초등 고학년부 Elementary 4-6", 32, KRC, knockout,
-                     eligibility="elementary grades 4-6")
+    lower = Division(
+        "lower",
+        "초등 저학년부 Elementary 1-3",
+        32,
+        KRC,
+        knockout,
+        eligibility="elementary grades 1-3",
+    )
+    upper = Division(
+        "upper",
+        "초등 고학년부 Elementary 4-6",
+        32,
+        KRC,
+        knockout,
+        eligibility="elementary grades 4-6",
+    )
     return Tournament("KRC 2015 Busan", "2015-12-05", (general, lower, upper), seed=2015)
 
 
 def register_busan(t: Tournament) -> Tournament:
     family = {
-        1: ("family:kim", 1), 2: ("family:kim", 2), 3: ("family:lee", 2), 4: ("family:lee", 2),
+        1: ("family:kim", 1),
+        2: ("family:kim", 2),
+        3: ("family:lee", 2),
+        4: ("family:lee", 2),
         5: ("family:park", 2),
     }
     for i in range(1, 67):
         tag, gen = family.get(i, (None, None))
-        t = register(t, "general", f"G{i:02d}", tags=[tag] if tag else [],
-                     generation=gen).tournament
+        t = register(
+            t, "general", f"G{i:02d}", tags=[tag] if tag else [], generation=gen
+        ).tournament
     kids = {1: ("family:kim", 3), 2: ("family:park", 3)}
     for i in range(1, 33):
         tag, gen = kids.get(i, (None, None))
-        t = register(t, "lower", f"L{i:02d}", tags=[tag] if tag else [],
-                     generation=gen).tournament
+        t = register(t, "lower", f"L{i:02d}", tags=[tag] if tag else [], generation=gen).tournament
     for i in range(1, 33):
         tags = ["family:lee"] if i == 1 else []
         t = register(t, "upper", f"U{i:02d}", tags=tags, generation=3 if tags else None).tournament
@@ -154,8 +174,9 @@ def test_the_busan_day() -> None:
     rng = random.Random(7)
     for g in range(1, 4):
         game = plausible_game(rng, 4, KRC)
-        t, _, problems = enter_table_game(t, "general", 1, 1, g, game.points,
-                                          winner=game.winner, who="주심 강수정")
+        t, _, problems = enter_table_game(
+            t, "general", 1, 1, g, game.points, winner=game.winner, who="주심 강수정"
+        )
         assert not problems
         if g == 1:
             assert first_final_game_played(t, "general")
@@ -203,8 +224,12 @@ def test_the_busan_day() -> None:
     assert fam == {("kim", "three_generations"), ("lee", "family")}
 
     # general results feed the national ranking; every game updates the rating
-    result = TournamentResult("busan-2015", date(2015, 12, 5), "national",
-                              {p.player: p.place for p in final_ranking(t, "general")})
+    result = TournamentResult(
+        "busan-2015",
+        date(2015, 12, 5),
+        "national",
+        {p.player: p.place for p in final_ranking(t, "general")},
+    )
     table = national_ranking([result], date(2015, 12, 5), RankingConfig())
     assert table[0].player == prizes[0].player and table[0].points == pytest.approx(1000)
     games = [g for st in t.division("general").stages for g in st.results()]
@@ -220,9 +245,14 @@ def test_the_busan_day() -> None:
 
 def test_the_japan_championship() -> None:
     div = Division(
-        "open", "日本選手権", 24, JAPAN,
-        (StageFormat("seatings", games=2, seatings=5, seating="balanced", name="予選"),
-         StageFormat("final", games=2, entrants=4, carry=True, name="決勝")),
+        "open",
+        "日本選手権",
+        24,
+        JAPAN,
+        (
+            StageFormat("seatings", games=2, seatings=5, seating="balanced", name="予選"),
+            StageFormat("final", games=2, entrants=4, carry=True, name="決勝"),
+        ),
     )
     t = Tournament("ラミィキューブ日本選手権", "2009-08-30", (div,), seed=2009)
     for i in range(1, 25):
@@ -250,8 +280,9 @@ def test_the_japan_championship() -> None:
     assert keys == sorted(keys, reverse=True)
     ranking = final_ranking(t, "open")
     assert [p.player for p in ranking[:4]] == [s.player for s in final]
-    assert [p.player for p in ranking[4:]] == [s.player for s in prelim
-                                               if s.player not in set(prelim.top(4))]
+    assert [p.player for p in ranking[4:]] == [
+        s.player for s in prelim if s.player not in set(prelim.top(4))
+    ]
     assert ranking[4].place == 5 and ranking[4].standing is not None
     assert ranking[4].standing.games == 10  # the others rank from 5th on their 10 games
     assert [a.place for a in awards(t, "open")] == [1, 2, 3, 4]
@@ -268,10 +299,15 @@ def test_the_japan_championship() -> None:
 def test_a_tokyo_monthly_night_with_league_scoring() -> None:
     rules = JAPAN.replace(match_ranking="league", name="japan (league)")
     div = Division(
-        "monthly", "東京月例会", 20, rules,
+        "monthly",
+        "東京月例会",
+        20,
+        rules,
         (StageFormat("seatings", games=2, seatings=4, seating="balanced", name="月例会"),),
         ranking=StandingRules(mode="league", three_table="scale"),
-        late_entry=True, keep_apart=("club",), prizes=3,
+        late_entry=True,
+        keep_apart=("club",),
+        prizes=3,
     )
     t = Tournament("東京月例会 8月", "2009-08-08", (div,), seed=808)
     for i in range(1, 15):
@@ -299,7 +335,9 @@ def test_a_tokyo_monthly_night_with_league_scoring() -> None:
     for s in table:
         assert s.score == 100 * s.wins + sum(
             (g.total(s.player) * (Fraction(4, 3) if len(g.players) == 3 else 1))
-            for g in stage.results() if s.player in g.players)
+            for g in stage.results()
+            if s.player in g.players
+        )
     keys = [s.score for s in table]
     assert keys == sorted(keys, reverse=True)
     assert table.of(2).games == 4 and table.of(15).games == 6
@@ -311,9 +349,14 @@ def test_a_tokyo_monthly_night_with_league_scoring() -> None:
 def test_tohoku_league_with_a_carried_final() -> None:
     rules = JAPAN.replace(match_ranking="league")
     div = Division(
-        "tohoku", "東北大会", 16, rules,
-        (StageFormat("seatings", games=2, seatings=3, seating="balanced"),
-         StageFormat("final", games=2, entrants=4, carry=True)),
+        "tohoku",
+        "東北大会",
+        16,
+        rules,
+        (
+            StageFormat("seatings", games=2, seatings=3, seating="balanced"),
+            StageFormat("final", games=2, entrants=4, carry=True),
+        ),
         prizes=1,
     )
     t = Tournament("東北大会", "2009-08-01", (div,), seed=801)

@@ -72,8 +72,11 @@ def test_rating_finds_the_stronger_players() -> None:
     for g in range(300):
         table = rng.sample(range(1, 17), 4)
         played = plausible_game(rng, 4, rules, [strength[p] for p in table])
-        games.append(GameResult(1, 1, g + 1, tuple(table), played.points, played.penalties,
-                                table[played.winner - 1]))
+        games.append(
+            GameResult(
+                1, 1, g + 1, tuple(table), played.points, played.penalties, table[played.winner - 1]
+            )
+        )
     ratings = rate_games({}, games)
     strong = sum(ratings[p].mu for p in range(9, 17)) / 8
     weak = sum(ratings[p].mu for p in range(1, 9)) / 8
@@ -85,8 +88,13 @@ def test_rating_finds_the_stronger_players() -> None:
 def test_points_table_season_and_best_k_by_hand() -> None:
     """An organiser's points table (times the level's weight), a season and the best
     two, with a half-life of 100 days, worked by hand."""
-    cfg = RankingConfig(table=(100, 60, 40), half_life_days=100, best=2,
-                        season_start=date(2026, 1, 1), season_end=date(2026, 12, 31))
+    cfg = RankingConfig(
+        table=(100, 60, 40),
+        half_life_days=100,
+        best=2,
+        season_start=date(2026, 1, 1),
+        season_end=date(2026, 12, 31),
+    )
     last_year = TournamentResult("y", date(2025, 12, 1), "world", places(1, 2))
     a = TournamentResult("a", date(2026, 3, 1), "regional", places(1, 2, 3, 4))
     b = TournamentResult("b", date(2026, 5, 30), "national", places(4, 3, 2, 1))
@@ -98,5 +106,5 @@ def test_points_table_season_and_best_k_by_hand() -> None:
     # player 4: b 100 × 1 at 10 days, a 4th → 0
     assert by[4].points == pytest.approx(100 * 0.5 ** (10 / 100))
     # player 2: a 60 × 0.5 × 0.5 = 15, b 40 × 0.5**0.1, c 60 × 0.25 = 15: best two
-    assert by[2].points == pytest.approx(40 * 0.5 ** 0.1 + 15)
+    assert by[2].points == pytest.approx(40 * 0.5**0.1 + 15)
     assert min(line.rank for line in by.values()) == 1

@@ -39,8 +39,10 @@ def japan_event(key: str = "japan-2026/open", day: date = DAY) -> RatedEvent:
     more points; 3 and 4 are the field. Every table holds all four (all else equal)."""
     tables = []
     for r in range(1, 7):
-        games = ((1, (5, -2, -1, -2), 1),          # 1 wins small
-                 (2, (-40, 60, -10, -10), 2) if r <= 4 else (2, (-20, -10, 40, -10), 3))
+        games = (
+            (1, (5, -2, -1, -2), 1),  # 1 wins small
+            (2, (-40, 60, -10, -10), 2) if r <= 4 else (2, (-20, -10, 40, -10), 3),
+        )
         tables.append(TableGames(0, r, 1, (1, 2, 3, 4), games))
     return RatedEvent(key, day, "wins", 100, tuple(tables), frozenset({0}))
 
@@ -53,15 +55,18 @@ def test_the_champion_by_wins_rates_above_more_points_with_fewer_wins() -> None:
     points = {p: sum(g[1][p - 1] for t in ev.tables for g in t.games) for p in (1, 2)}
     assert wins[1] > wins[2] and points[2] > points[1]
     for unit in ("stage", "table"):
-        mu = {p: m for p, (m, _s, _g) in every(rate_pool([ev], DAY, replace(
-            MODEL, unit=unit))).items()}
+        mu = {
+            p: m
+            for p, (m, _s, _g) in every(rate_pool([ev], DAY, replace(MODEL, unit=unit))).items()
+        }
         assert mu[1] > mu[2], unit
 
 
 def test_league_and_points_modes_rank_as_the_stage_does() -> None:
     # wins 2, 0, 1; points 12, -157, 145; league 212, -157, 245
-    t = TableGames(0, 1, 1, (1, 2, 3), ((1, (10, -5, -5), 1), (2, (5, -2, -3), 1),
-                                        (3, (-3, -150, 153), 3)))
+    t = TableGames(
+        0, 1, 1, (1, 2, 3), ((1, (10, -5, -5), 1), (2, (5, -2, -3), 1), (3, (-3, -150, 153), 3))
+    )
     assert table_order(t, "wins") == ((1,), (3,), (2,))
     assert table_order(t, "points") == ((3,), (1,), (2,))
     assert table_order(t, "league", 100) == ((3,), (1,), (2,))
@@ -95,8 +100,7 @@ def test_provisional_players_are_listed_apart() -> None:
     evs = [japan_event(f"e{i}/open", DAY + timedelta(days=7 * i)) for i in range(6)]
     book = rate_pool(evs, DAY + timedelta(days=40))
     assert {r.person for r in book.lines} == {1, 2, 3, 4} and not book.provisional
-    assert [r.ordinal for r in book.lines] == sorted((r.ordinal for r in book.lines),
-                                                     reverse=True)
+    assert [r.ordinal for r in book.lines] == sorted((r.ordinal for r in book.lines), reverse=True)
     away = rate_pool(evs, DAY + timedelta(days=3 * 365))
     assert not away.lines and len(away.provisional) == 4
 
@@ -111,8 +115,10 @@ def test_the_as_of_date_counts_only_the_events_held_by_then() -> None:
 
 def test_events_are_rated_in_date_order_whatever_order_they_come_in() -> None:
     a = japan_event("z-late-award/open", date(2026, 3, 1))  # awarded last, played first
-    b = replace(japan_event("a-early-award/open", date(2026, 5, 1)),
-                tables=tuple(replace(t, players=(4, 3, 2, 1)) for t in japan_event().tables))
+    b = replace(
+        japan_event("a-early-award/open", date(2026, 5, 1)),
+        tables=tuple(replace(t, players=(4, 3, 2, 1)) for t in japan_event().tables),
+    )
     one, two = rate_pool([a, b], DAY), rate_pool([b, a], DAY)
     assert every(one) == every(two)
     assert [h.event for h in one.history[1]] == ["z-late-award/open", "a-early-award/open"]
@@ -120,8 +126,11 @@ def test_events_are_rated_in_date_order_whatever_order_they_come_in() -> None:
 
 def test_the_templates_pools_keep_korean_adults_children_and_japan_apart() -> None:
     assert default_pool("busan-2015", "general") == "korea"
-    assert default_pool("busan-2015", "lower") == default_pool("busan-2015", "upper") \
+    assert (
+        default_pool("busan-2015", "lower")
+        == default_pool("busan-2015", "upper")
         == "korea-children"
+    )
     assert default_pool("japan-championship", "open") == "japan"
     assert default_pool("my-own", "x") == "other"
 
@@ -150,7 +159,7 @@ def seasons(draw: st.DrawFn) -> list[RatedEvent]:
         for r in range(1, rng.randint(1, 3) + 1):
             rng.shuffle(people)
             for i in range(len(people) // 4):
-                seat = tuple(people[4 * i:4 * i + 4])
+                seat = tuple(people[4 * i : 4 * i + 4])
                 games = []
                 for g in range(1, rng.randint(1, 3) + 1):
                     w = rng.randrange(4)
@@ -158,24 +167,31 @@ def seasons(draw: st.DrawFn) -> list[RatedEvent]:
                     loss[w] = -sum(x for j, x in enumerate(loss) if j != w)
                     games.append((g, tuple(loss), seat[w]))
                 tables.append(TableGames(0, r, i + 1, seat, tuple(games)))
-        out.append(RatedEvent(f"t{e}/d", day, rng.choice(("wins", "league", "points")),
-                              100, tuple(tables), frozenset({0})))
+        out.append(
+            RatedEvent(
+                f"t{e}/d",
+                day,
+                rng.choice(("wins", "league", "points")),
+                100,
+                tuple(tables),
+                frozenset({0}),
+            )
+        )
     return out
 
 
 @settings(max_examples=40, deadline=None)
-@given(seasons(), st.randoms(use_true_random=False),
-       st.sampled_from(("stage", "table", "game")))
+@given(seasons(), st.randoms(use_true_random=False), st.sampled_from(("stage", "table", "game")))
 def test_the_rating_is_a_function_of_the_records_alone(
-        season: list[RatedEvent], rnd: random.Random, unit: str) -> None:
+    season: list[RatedEvent], rnd: random.Random, unit: str
+) -> None:
     model = replace(MODEL, unit=unit)  # type: ignore[arg-type]
     as_of = DAY + timedelta(days=500)
     book = rate_pool(season, as_of, model)
     # the rows in any order: events, their tables, each table's games
     shuffled = []
     for ev in rnd.sample(season, len(season)):
-        tables = [replace(t, games=tuple(rnd.sample(t.games, len(t.games))))
-                  for t in ev.tables]
+        tables = [replace(t, games=tuple(rnd.sample(t.games, len(t.games)))) for t in ev.tables]
         shuffled.append(replace(ev, tables=tuple(rnd.sample(tables, len(tables)))))
     again = rate_pool(shuffled, as_of, model)
     assert again == book
@@ -190,19 +206,23 @@ def test_the_rating_is_a_function_of_the_records_alone(
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 50), st.floats(0.5, 8.4), st.integers(1, 4)),
-                min_size=2, max_size=4))
+@given(
+    st.lists(
+        st.tuples(st.floats(0, 50), st.floats(0.5, 8.4), st.integers(1, 4)), min_size=2, max_size=4
+    )
+)
 def test_the_direct_update_is_openskills_plackett_luce(
-        players: list[tuple[float, float, int]]) -> None:
+    players: list[tuple[float, float, int]],
+) -> None:
     from openskill.models import PlackettLuce
 
     # ranks as a table gives them: 1, 2, ... with ties sharing one
     levels = sorted({r for _m, _s, r in players})
     ranks = [levels.index(r) + 1 for _m, _s, r in players]
     pl = PlackettLuce(mu=MODEL.mu, sigma=MODEL.sigma, beta=MODEL.beta, tau=MODEL.tau)
-    after = pl.rate([[pl.rating(mu=m, sigma=s)] for m, s, _r in players],
-                    ranks=[float(r) for r in ranks])
-    mus, sigmas = plackett_luce([m for m, _s, _r in players], [s for _m, s, _r in players],
-                                ranks)
+    after = pl.rate(
+        [[pl.rating(mu=m, sigma=s)] for m, s, _r in players], ranks=[float(r) for r in ranks]
+    )
+    mus, sigmas = plackett_luce([m for m, _s, _r in players], [s for _m, s, _r in players], ranks)
     for team, m, s in zip(after, mus, sigmas, strict=True):
         assert abs(team[0].mu - m) < 1e-9 and abs(team[0].sigma - s) < 1e-9

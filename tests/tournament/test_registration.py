@@ -28,9 +28,15 @@ KRC = find_rules("krc-2015")
 
 
 def small(cap: int = 8, late: bool = False, fmt: StageFormat | None = None) -> Tournament:
-    div = Division("d", "Division", cap, KRC,
-                   (fmt or StageFormat("seatings", games=1, seatings=3, seating="balanced"),),
-                   eligibility="anyone who can play", late_entry=late)
+    div = Division(
+        "d",
+        "Division",
+        cap,
+        KRC,
+        (fmt or StageFormat("seatings", games=1, seatings=3, seating="balanced"),),
+        eligibility="anyone who can play",
+        late_entry=late,
+    )
     return Tournament("Club night", "2024-01-01", (div,), seed=3)
 
 
@@ -38,8 +44,12 @@ def test_cap_waitlist_and_moving_up() -> None:
     t = small(cap=2)
     for name in ("A", "B", "C", "D"):
         t = register(t, "d", name).tournament
-    assert [r.status for r in t.registrations] == ["registered", "registered",
-                                                   "waitlisted", "waitlisted"]
+    assert [r.status for r in t.registrations] == [
+        "registered",
+        "registered",
+        "waitlisted",
+        "waitlisted",
+    ]
     t, notices, _ = withdraw(t, 2)
     assert [n.text for n in notices] == ["B withdrew", "C moved up from the waitlist"]
     t, notices, _ = set_cap(t, "d", 4)
@@ -155,9 +165,14 @@ def test_knockout_snake_seeding_and_formats() -> None:
 def test_a_cut_that_splits_a_shared_rank_is_refused() -> None:
     from meldtour.tournament import StandingRules, enter_table_game, submit_table
 
-    div = Division("d", "D", 8, KRC,
-                   (StageFormat("seatings", games=1), StageFormat("final", entrants=3)),
-                   ranking=StandingRules(chain=()))  # no tie-break at all
+    div = Division(
+        "d",
+        "D",
+        8,
+        KRC,
+        (StageFormat("seatings", games=1), StageFormat("final", entrants=3)),
+        ranking=StandingRules(chain=()),
+    )  # no tie-break at all
     t = Tournament("Cut", "2024-01-01", (div,))
     for i in range(1, 9):
         t = register(t, "d", f"P{i}").tournament

@@ -48,8 +48,11 @@ def test_the_final_is_the_round_that_fits_one_table(players: int, size: int) -> 
 
 
 def knockout(players: int, kind: str = "knockout") -> Tournament:
-    fmt = StageFormat(kind, games=1, advance=2, final_games=1, name="토너먼트") \
-        if kind == "knockout" else StageFormat(kind, games=1, seatings=3, name="예선")
+    fmt = (
+        StageFormat(kind, games=1, advance=2, final_games=1, name="토너먼트")
+        if kind == "knockout"
+        else StageFormat(kind, games=1, seatings=3, name="예선")
+    )
     div = Division("kids", "초등부", 64, find_rules("krc-2015"), (fmt,))
     t = Tournament("부산", "2015-08-15", (div,), seed=2015)
     for i in range(players):
@@ -74,8 +77,12 @@ def test_a_32_player_knockout_names_its_rounds_as_the_programme() -> None:
     t = play_knockout(knockout(32))
     stage = t.division("kids").stages[-1]
     names = [round_name(stage, r) for r in stage.rounds]
-    assert names == [RoundName("of", 32), RoundName("of", 16), RoundName("of", 8),
-                     RoundName("final", 4)]
+    assert names == [
+        RoundName("of", 32),
+        RoundName("of", 16),
+        RoundName("of", 8),
+        RoundName("final", 4),
+    ]
     assert round_name(stage, 2) == RoundName("of", 16)  # by its number too
 
 

@@ -39,18 +39,23 @@ from meldtour.tournament.simulate import play_round, simulate_seatings, table_ga
 def assert_valid(plan: tuple[Seating, ...], people: set[int], table_size: int) -> None:
     for s in plan:
         assert len(s.players) == len(people) and set(s.players) == people
-        assert sorted((len(t) for t in s.tables), reverse=True) == \
-            list(table_sizes(len(people), table_size))
+        assert sorted((len(t) for t in s.tables), reverse=True) == list(
+            table_sizes(len(people), table_size)
+        )
 
 
 def test_the_registry_names_its_methods() -> None:
-    assert list(SEATERS) == ["random", "balanced", "swiss", "snake", "by-rating",
-                             "by-ranking"]
+    assert list(SEATERS) == ["random", "balanced", "swiss", "snake", "by-rating", "by-ranking"]
     for name, seater in SEATERS.items():
         assert seater.name == name and seater.label and seater.description
         assert find_seater(name) is seater
-    assert [s.name for s in seaters_for("seatings")] == ["random", "balanced", "swiss",
-                                                          "by-rating", "by-ranking"]
+    assert [s.name for s in seaters_for("seatings")] == [
+        "random",
+        "balanced",
+        "swiss",
+        "by-rating",
+        "by-ranking",
+    ]
     assert "snake" in [s.name for s in seaters_for("knockout")]
     with pytest.raises(SeatingError, match="unknown seating method 'nope'"):
         plan_seatings(range(1, 9), 1, method="nope")
@@ -68,16 +73,31 @@ def test_the_registry_names_its_methods() -> None:
     with_history=st.booleans(),
 )
 def test_every_method_seats_everyone_once_and_keeps_groups_apart(
-    n: int, rounds: int, table_size: int, seed: int, method: str, with_history: bool,
+    n: int,
+    rounds: int,
+    table_size: int,
+    seed: int,
+    method: str,
+    with_history: bool,
 ) -> None:
     people = set(range(1, n + 1))
     rng = random.Random(seed)
     standings = {p: float(rng.randint(-50, 50)) for p in people} if with_history else None
-    history = plan_seatings(people, 1, method="random", table_size=table_size, seed=seed) \
-        if with_history else ()
+    history = (
+        plan_seatings(people, 1, method="random", table_size=table_size, seed=seed)
+        if with_history
+        else ()
+    )
     groups = {1: {"family:kim"}, 2: {"family:kim"}, 3: {"club:busan"}, 4: {"club:busan"}}
-    kwargs = {"method": method, "table_size": table_size, "seed": seed, "history": history,
-              "standings": standings, "groups": groups, "effort": 0.2}
+    kwargs = {
+        "method": method,
+        "table_size": table_size,
+        "seed": seed,
+        "history": history,
+        "standings": standings,
+        "groups": groups,
+        "effort": 0.2,
+    }
     plan = plan_seatings(people, rounds, **kwargs)  # type: ignore[arg-type]
     assert len(plan) == rounds
     assert_valid(plan, people, table_size)
@@ -90,12 +110,17 @@ def test_swiss_seats_by_standings_and_counts_the_meetings_had() -> None:
     swiss = find_seater("swiss")
     people = tuple(range(1, 13))
     task = SeatingTask(people, 1, (4, 4, 4), standings={p: float(-p) for p in people})
-    assert swiss.seat(task, random.Random(1))[0].tables == \
-        ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12))
+    assert swiss.seat(task, random.Random(1))[0].tables == (
+        (1, 2, 3, 4),
+        (5, 6, 7, 8),
+        (9, 10, 11, 12),
+    )
     # 1-2-3-4 met before: a swap with the next table breaks the table up
     met = Seating(((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12)))
-    again = swiss.seat(SeatingTask(people, 1, (4, 4, 4), history=(met,),
-                                   standings=task.standings), random.Random(1))[0]
+    again = swiss.seat(
+        SeatingTask(people, 1, (4, 4, 4), history=(met,), standings=task.standings),
+        random.Random(1),
+    )[0]
     assert repeats((met, again)) < repeats((met, met))
     assert set(again.tables[2]) & {9, 10, 11, 12}  # nobody is moved far
     for p in people:  # each stays within one table of where the standings put them
@@ -106,8 +131,10 @@ def test_swiss_seats_by_standings_and_counts_the_meetings_had() -> None:
 def test_swiss_on_a_simulated_event(seed: int) -> None:
     """24 players, 10 seatings, 2 plausible games a table each time: swiss seats closer
     standings together than balanced and random, with no more repeats than random."""
-    events = {m: simulate_seatings(24, 10, m, seed=seed, effort=0.5)
-              for m in ("swiss", "balanced", "random")}
+    events = {
+        m: simulate_seatings(24, 10, m, seed=seed, effort=0.5)
+        for m in ("swiss", "balanced", "random")
+    }
     for event in events.values():
         assert_valid(event.seatings, set(range(1, 25)), 4)
     gap = {m: e.gap() for m, e in events.items()}
@@ -119,8 +146,13 @@ def test_swiss_on_a_simulated_event(seed: int) -> None:
 
 
 def test_a_swiss_stage_is_seated_again_from_the_standings_every_round() -> None:
-    div = Division("open", "Open", 24, find_rules("japan"),
-                   (StageFormat("seatings", games=2, seatings=4, seating="swiss"),))
+    div = Division(
+        "open",
+        "Open",
+        24,
+        find_rules("japan"),
+        (StageFormat("seatings", games=2, seatings=4, seating="swiss"),),
+    )
     t = Tournament("Swiss cup", "2026-05-01", (div,), seed=7)
     for i in range(1, 25):
         t = register(t, "open", f"P{i}").tournament

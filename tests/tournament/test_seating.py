@@ -67,10 +67,21 @@ def test_1000_players_10_seatings_within_10_seconds() -> None:
 # -- table sizes ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("n", "sizes"), [
-    (3, (3,)), (4, (4,)), (6, (3, 3)), (7, (4, 3)), (8, (4, 4)), (9, (3, 3, 3)),
-    (10, (4, 3, 3)), (11, (4, 4, 3)), (13, (4, 3, 3, 3)), (14, (4, 4, 3, 3)),
-])
+@pytest.mark.parametrize(
+    ("n", "sizes"),
+    [
+        (3, (3,)),
+        (4, (4,)),
+        (6, (3, 3)),
+        (7, (4, 3)),
+        (8, (4, 4)),
+        (9, (3, 3, 3)),
+        (10, (4, 3, 3)),
+        (11, (4, 4, 3)),
+        (13, (4, 3, 3, 3)),
+        (14, (4, 4, 3, 3)),
+    ],
+)
 def test_fewest_tables_of_three(n: int, sizes: tuple[int, ...]) -> None:
     assert table_sizes(n) == sizes
 
@@ -107,12 +118,22 @@ def test_table_sizes_of_three(n: int) -> None:
     method=st.sampled_from(["balanced", "random"]),
 )
 def test_every_seating_seats_everyone_once(n: int, rounds: int, seed: int, method: str) -> None:
-    plan = plan_seatings(players(n), rounds, seed=seed, method=method,  # type: ignore[arg-type]
-                         effort=0.2)
+    plan = plan_seatings(
+        players(n),
+        rounds,
+        seed=seed,
+        method=method,  # type: ignore[arg-type]
+        effort=0.2,
+    )
     assert len(plan) == rounds
     assert_valid(plan, set(players(n)))
-    again = plan_seatings(players(n), rounds, seed=seed, method=method,  # type: ignore[arg-type]
-                          effort=0.2)
+    again = plan_seatings(
+        players(n),
+        rounds,
+        seed=seed,
+        method=method,  # type: ignore[arg-type]
+        effort=0.2,
+    )
     assert again == plan  # deterministic given the seed
 
 

@@ -48,7 +48,8 @@ def test_zero_sum_names_the_game_row() -> None:
 def test_loser_with_plus_points_names_the_cell() -> None:
     _, problems = enter_game(sheet4(), 1, (20, 5, -16, -9), winner=1, rules=KRC, who="ref")
     assert "table 5, game 1, seat 2 (player 22) points: a loser cannot score +5" in messages(
-        problems)
+        problems
+    )
 
 
 def test_a_minus_no_rack_can_hold() -> None:
@@ -71,10 +72,13 @@ def test_rack_limit_depends_on_the_rules_and_the_table() -> None:
 
 def test_the_winner_must_have_the_most_points() -> None:
     _, problems = enter_game(sheet4(), 1, (10, -10, 0, 0), winner=3, rules=KRC, who="ref")
-    assert "table 5, game 1, seat 3 (player 23) points: the winner has fewer points than " \
+    assert (
+        "table 5, game 1, seat 3 (player 23) points: the winner has fewer points than "
         "seat 1" in messages(problems)
-    assert any("seat 1 (player 21) points: a loser cannot score +10" in m
-               for m in messages(problems))
+    )
+    assert any(
+        "seat 1 (player 21) points: a loser cannot score +10" in m for m in messages(problems)
+    )
 
 
 def test_exactly_one_winner() -> None:
@@ -88,21 +92,24 @@ def test_exactly_one_winner() -> None:
 
 
 def test_penalties_under_japan() -> None:
-    s, problems = enter_game(sheet4(1), 1, (58, -5, -23, -30), penalties=(0, 50, 0, 0),
-                             rules=JAPAN, who="ref")
+    s, problems = enter_game(
+        sheet4(1), 1, (58, -5, -23, -30), penalties=(0, 50, 0, 0), rules=JAPAN, who="ref"
+    )
     assert problems == ()
     s, problems = submit(s, rules=JAPAN, who="ref")
     (g,) = results(s)
     assert g.total(22) == -55 and g.total(21) == 58  # × not added to the winner
     assert penalty_marks(100, JAPAN) == "××"
-    _, problems = enter_game(sheet4(1), 1, (58, -5, -23, -30), penalties=(0, 30, 0, 0),
-                             rules=JAPAN, who="ref")
+    _, problems = enter_game(
+        sheet4(1), 1, (58, -5, -23, -30), penalties=(0, 30, 0, 0), rules=JAPAN, who="ref"
+    )
     assert messages(problems) == [
         "table 5, game 1, seat 2 (player 22) penalty: 30 is not the points of a number of × "
         "(50, 100, 150, 200, …)"
     ]
-    _, problems = enter_game(sheet4(1), 1, (58, -5, -23, -30), penalties=(0, 50, 0, 0),
-                             rules=KRC, who="ref")
+    _, problems = enter_game(
+        sheet4(1), 1, (58, -5, -23, -30), penalties=(0, 50, 0, 0), rules=KRC, who="ref"
+    )
     assert messages(problems) == [
         "table 5, game 1, seat 2 (player 22) penalty: krc-2015 gives no penalty points"
     ]
@@ -132,8 +139,14 @@ def test_corrections_keep_old_value_who_and_why() -> None:
     bad, problems = correct(s, {s.cell(1, 2): -6}, rules=KRC, who="bo", why="recount")
     assert problems and bad.counted == s.counted and bad.games[0].points[1] == -6
     # the whole correction passes
-    fixed, problems = correct(s, {s.cell(1, 1): 25, s.cell(1, 2): -6}, rules=KRC,
-                              who="bo", why="rack recounted", at="15:02")
+    fixed, problems = correct(
+        s,
+        {s.cell(1, 1): 25, s.cell(1, 2): -6},
+        rules=KRC,
+        who="bo",
+        why="rack recounted",
+        at="15:02",
+    )
     assert problems == ()
     assert [(str(c.cell), c.old, c.new, c.who, c.why, c.at) for c in fixed.corrections] == [
         ("table 5, game 1, seat 1 (player 21) points", 24, 25, "bo", "rack recounted", "15:02"),
@@ -152,14 +165,18 @@ def test_a_correction_needs_a_reason() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6), seats=st.sampled_from([3, 4]),
-       preset=st.sampled_from(["krc-2015", "korea-official", "standard", "japan"]))
+@given(
+    seed=st.integers(0, 10**6),
+    seats=st.sampled_from([3, 4]),
+    preset=st.sampled_from(["krc-2015", "korea-official", "standard", "japan"]),
+)
 def test_generated_results_always_pass(seed: int, seats: int, preset: str) -> None:
     rules = find_rules(preset)
     game = plausible_game(random.Random(seed), seats, rules)
     s = new_sheet(1, 1, tuple(range(1, seats + 1)), 1)
-    s, _ = enter_game(s, 1, game.points, winner=game.winner, penalties=game.penalties,
-                      rules=rules, who="sim")
+    s, _ = enter_game(
+        s, 1, game.points, winner=game.winner, penalties=game.penalties, rules=rules, who="sim"
+    )
     assert check_sheet(s, rules) == ()
     assert sum(game.points) == 0
     assert game.points[game.winner - 1] == max(game.points)

@@ -13,12 +13,21 @@ from meldtour.tournament.standings import StandingRules, rank_players
 NO_PEN = (0, 0, 0, 0)
 
 
-def game(rnd: int, table: int, g: int, players: tuple[int, ...], points: tuple[int, ...],
-         penalties: tuple[int, ...] | None = None) -> GameResult:
+def game(
+    rnd: int,
+    table: int,
+    g: int,
+    players: tuple[int, ...],
+    points: tuple[int, ...],
+    penalties: tuple[int, ...] | None = None,
+) -> GameResult:
     pen = penalties or (0,) * len(players)
     totals = [p - q for p, q in zip(points, pen, strict=True)]
-    winner = players[totals.index(max(totals))] if penalties is None else players[
-        points.index(max(points))]
+    winner = (
+        players[totals.index(max(totals))]
+        if penalties is None
+        else players[points.index(max(points))]
+    )
     return GameResult(rnd, table, g, players, points, pen, winner)
 
 
@@ -49,8 +58,10 @@ def test_league_scoring_100_a_win_plus_points() -> None:
 
 
 def test_points_mode_ignores_wins() -> None:
-    games = [game(1, 1, 1, (1, 2, 3, 4), (5, -1, -2, -2)),
-             game(1, 1, 2, (1, 2, 3, 4), (-20, 22, -1, -1))]
+    games = [
+        game(1, 1, 1, (1, 2, 3, 4), (5, -1, -2, -2)),
+        game(1, 1, 2, (1, 2, 3, 4), (-20, 22, -1, -1)),
+    ]
     by_points = [s.player for s in rank_players(games, StandingRules(mode="points"))]
     assert by_points[0] == 2 and by_points[-1] == 1  # 1 won a game but has −15
     assert [s.player for s in rank_players(games)][:2] == [2, 1]
@@ -58,14 +69,18 @@ def test_points_mode_ignores_wins() -> None:
 
 def test_best_single_game_breaks_a_tie() -> None:
     # 1 and 2: one win each, equal points; 1's best game is higher
-    games = [game(1, 1, 1, (1, 2, 3, 4), (30, -10, -10, -10)),
-             game(1, 1, 2, (1, 2, 3, 4), (-20, 20, 0, 0)),
-             game(2, 1, 1, (1, 2, 5, 6), (-5, 5, 0, 0))]
+    games = [
+        game(1, 1, 1, (1, 2, 3, 4), (30, -10, -10, -10)),
+        game(1, 1, 2, (1, 2, 3, 4), (-20, 20, 0, 0)),
+        game(2, 1, 1, (1, 2, 5, 6), (-5, 5, 0, 0)),
+    ]
     # 1: 1 win, +5; 2: 2 wins?  keep wins equal: rebuild
-    games = [game(1, 1, 1, (1, 3, 4, 5), (30, -10, -10, -10)),
-             game(1, 2, 1, (2, 6, 7, 8), (20, -10, -5, -5)),
-             game(2, 1, 1, (1, 6, 7, 8), (-10, 20, -5, -5)),
-             game(2, 2, 1, (2, 3, 4, 5), (0, 10, -5, -5))]
+    games = [
+        game(1, 1, 1, (1, 3, 4, 5), (30, -10, -10, -10)),
+        game(1, 2, 1, (2, 6, 7, 8), (20, -10, -5, -5)),
+        game(2, 1, 1, (1, 6, 7, 8), (-10, 20, -5, -5)),
+        game(2, 2, 1, (2, 3, 4, 5), (0, 10, -5, -5)),
+    ]
     table = rank_players(games, players=[1, 2])
     assert [s.player for s in table] == [1, 2]
     assert table.of(1).points == table.of(2).points == 20
@@ -73,30 +88,38 @@ def test_best_single_game_breaks_a_tie() -> None:
 
 
 def test_second_best_game() -> None:
-    games = [game(1, 1, 1, (1, 3, 4, 5), (30, -10, -10, -10)),
-             game(1, 2, 1, (2, 6, 7, 8), (30, -10, -10, -10)),
-             game(2, 1, 1, (1, 9, 10, 11), (-2, 9, -5, -2)),
-             game(2, 2, 1, (2, 12, 13, 14), (-5, 9, -2, -2)),
-             game(3, 1, 1, (1, 15, 16, 17), (-8, 10, -1, -1)),
-             game(3, 2, 1, (2, 18, 19, 20), (-5, 7, -1, -1))]
+    games = [
+        game(1, 1, 1, (1, 3, 4, 5), (30, -10, -10, -10)),
+        game(1, 2, 1, (2, 6, 7, 8), (30, -10, -10, -10)),
+        game(2, 1, 1, (1, 9, 10, 11), (-2, 9, -5, -2)),
+        game(2, 2, 1, (2, 12, 13, 14), (-5, 9, -2, -2)),
+        game(3, 1, 1, (1, 15, 16, 17), (-8, 10, -1, -1)),
+        game(3, 2, 1, (2, 18, 19, 20), (-5, 7, -1, -1)),
+    ]
     t = rank_players(games, players=[1, 2])
     assert [(s.player, s.points, s.decided_by) for s in t] == [
-        (1, 20, "second_best"), (2, 20, "second_best")]
+        (1, 20, "second_best"),
+        (2, 20, "second_best"),
+    ]
 
 
 def test_head_to_head_at_shared_tables() -> None:
     # same wins, points, best and second best; 2 beat 1 at the table they shared
-    direct = [GameResult(1, 1, 1, (1, 2, 3, 4), (-4, -2, 8, -2), NO_PEN, 3),
-              GameResult(2, 1, 1, (1, 5, 6, 7), (-2, 3, -1, 0), NO_PEN, 5),
-              GameResult(2, 2, 1, (2, 8, 9, 10), (-4, 5, -1, 0), NO_PEN, 8)]
+    direct = [
+        GameResult(1, 1, 1, (1, 2, 3, 4), (-4, -2, 8, -2), NO_PEN, 3),
+        GameResult(2, 1, 1, (1, 5, 6, 7), (-2, 3, -1, 0), NO_PEN, 5),
+        GameResult(2, 2, 1, (2, 8, 9, 10), (-4, 5, -1, 0), NO_PEN, 8),
+    ]
     d = rank_players(direct, players=[1, 2])
     assert [s.player for s in d] == [2, 1]
     assert [s.decided_by for s in d] == ["head_to_head", "head_to_head"]
 
 
 def test_a_recorded_lot_last() -> None:
-    games = [game(1, 1, 1, (1, 3, 4, 5), (30, -10, -10, -10)),
-             game(1, 2, 1, (2, 6, 7, 8), (30, -10, -10, -10))]
+    games = [
+        game(1, 1, 1, (1, 3, 4, 5), (30, -10, -10, -10)),
+        game(1, 2, 1, (2, 6, 7, 8), (30, -10, -10, -10)),
+    ]
     t = rank_players(games, players=[1, 2], seed=1)
     assert [s.decided_by for s in t] == ["lot", "lot"]  # everything equal, never met
     assert sorted(t.lots) == [1, 2] and sorted(t.lots.values()) == [1, 2]
@@ -106,12 +129,15 @@ def test_a_recorded_lot_last() -> None:
         assert again.lots == t.lots
     flipped = {1: t.lots[2], 2: t.lots[1]}
     assert [s.player for s in rank_players(games, players=[1, 2], lots=flipped)] == [
-        s.player for s in reversed(t.standings)]
+        s.player for s in reversed(t.standings)
+    ]
 
 
 def test_a_chain_without_a_lot_shares_the_rank_and_the_cut_refuses_to_split() -> None:
-    games = [game(1, 1, 1, (1, 3, 4, 5), (30, -10, -10, -10)),
-             game(1, 2, 1, (2, 6, 7, 8), (30, -10, -10, -10))]
+    games = [
+        game(1, 1, 1, (1, 3, 4, 5), (30, -10, -10, -10)),
+        game(1, 2, 1, (2, 6, 7, 8), (30, -10, -10, -10)),
+    ]
     rules = StandingRules(chain=("best_game",))
     t = rank_players(games, rules, players=[1, 2, 3])
     assert [s.rank for s in t] == [1, 1, 3]
@@ -122,8 +148,10 @@ def test_a_chain_without_a_lot_shares_the_rank_and_the_cut_refuses_to_split() ->
 
 
 def test_three_player_tables_scaled_or_not() -> None:
-    games = [GameResult(1, 1, 1, (1, 2, 3), (30, -15, -15), (0, 0, 0), 1),
-             GameResult(1, 2, 1, (4, 5, 6, 7), (36, -12, -12, -12), NO_PEN, 4)]
+    games = [
+        GameResult(1, 1, 1, (1, 2, 3), (30, -15, -15), (0, 0, 0), 1),
+        GameResult(1, 2, 1, (4, 5, 6, 7), (36, -12, -12, -12), NO_PEN, 4),
+    ]
     as_is = rank_players(games, StandingRules(mode="points"))
     assert [s.player for s in as_is][:2] == [4, 1]
     scaled = rank_players(games, StandingRules(mode="points", three_table="scale"))

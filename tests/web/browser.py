@@ -15,8 +15,15 @@ from typing import Any
 import uvicorn
 
 CHROMIUM = Path(os.environ.get("MELDTOUR_CHROMIUM", "/usr/bin/chromium"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @contextmanager
@@ -26,8 +33,9 @@ def serve(app: Any, host: str = "127.0.0.1") -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port,
-                                           log_level="warning", ws="websockets-sansio"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -50,8 +58,7 @@ def drag(page: Any, source: Any, target: Any, *, at: str = "middle") -> None:
     mouse = page.mouse
     mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
     mouse.down()
-    x = {"start": b["x"] + 2, "middle": b["x"] + b["width"] / 2,
-         "end": b["x"] + b["width"] - 3}[at]
+    x = {"start": b["x"] + 2, "middle": b["x"] + b["width"] / 2, "end": b["x"] + b["width"] - 3}[at]
     mouse.move(x, b["y"] + b["height"] / 2, steps=5)
     mouse.up()
 
@@ -64,14 +71,21 @@ def touch_drag(page: Any, source: Any, target: Any, *, at: str = "middle") -> No
     assert a and b, "drag from or to an element that is not shown"
     cdp = page.context.new_cdp_session(page)
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
-    x1 = {"start": b["x"] + 2, "middle": b["x"] + b["width"] / 2,
-          "end": b["x"] + b["width"] - 3}[at]
+    x1 = {"start": b["x"] + 2, "middle": b["x"] + b["width"] / 2, "end": b["x"] + b["width"] - 3}[
+        at
+    ]
     y1 = b["y"] + b["height"] / 2
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
-                                          "touchPoints": [{"x": x0, "y": y0}]})
+    cdp.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+    )
     for i in range(1, 7):
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-            {"x": x0 + (x1 - x0) * i / 6, "y": y0 + (y1 - y0) * i / 6}]})
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {
+                "type": "touchMove",
+                "touchPoints": [{"x": x0 + (x1 - x0) * i / 6, "y": y0 + (y1 - y0) * i / 6}],
+            },
+        )
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
     # Chromium's mobile emulation may take a tap soon after a touch's end as part of a
@@ -92,4 +106,3 @@ def live_site() -> Iterator[tuple[str, Any]]:
     app.state.live = live
     with serve(app) as base:
         yield base, live
-

@@ -47,11 +47,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def new_context(browser: Browser, base: str, lang: str = "ko",  # noqa: F811
-                width: int = 1280) -> BrowserContext:
-    ctx = browser.new_context(base_url=base, locale={"ko": "ko-KR", "ja": "ja-JP"}[lang],
-                              viewport={"width": width, "height": 720 if width > 400 else 844},
-                              extra_http_headers={"Accept-Language": lang})
+def new_context(
+    browser: Browser,
+    base: str,
+    lang: str = "ko",
+    width: int = 1280,
+) -> BrowserContext:
+    ctx = browser.new_context(
+        base_url=base,
+        locale={"ko": "ko-KR", "ja": "ja-JP"}[lang],
+        viewport={"width": width, "height": 720 if width > 400 else 844},
+        extra_http_headers={"Accept-Language": lang},
+    )
     ctx.set_default_timeout(10_000)
     return ctx
 
@@ -69,8 +76,10 @@ def signed_in(page: Page) -> bool:
     return "/director/login" not in page.url
 
 
-def test_change_the_password_signs_out_a_copied_cookie(browser: Browser,  # noqa: F811
-                                                       site: str) -> None:
+def test_change_the_password_signs_out_a_copied_cookie(
+    browser: Browser,
+    site: str,
+) -> None:
     mine = new_context(browser, site)
     page = mine.new_page()
     sign_in(page, "bee", PASSWORD)
@@ -101,8 +110,7 @@ def test_change_the_password_signs_out_a_copied_cookie(browser: Browser,  # noqa
     theirs.close()
 
 
-def test_a_wrong_current_password_is_said_and_changes_nothing(
-        browser: Browser, site: str) -> None:  # noqa: F811
+def test_a_wrong_current_password_is_said_and_changes_nothing(browser: Browser, site: str) -> None:
     ctx = new_context(browser, site, "ja")
     page = ctx.new_page()
     sign_in(page, "wasp", PASSWORD)
@@ -116,7 +124,7 @@ def test_a_wrong_current_password_is_said_and_changes_nothing(
     ctx.close()
 
 
-def test_the_administrator_disables_an_account(browser: Browser, site: str) -> None:  # noqa: F811
+def test_the_administrator_disables_an_account(browser: Browser, site: str) -> None:
     theirs = new_context(browser, site)
     wasp = theirs.new_page()
     sign_in(wasp, "wasp", PASSWORD)
@@ -142,8 +150,12 @@ def test_the_administrator_disables_an_account(browser: Browser, site: str) -> N
 
 @pytest.mark.parametrize("lang", ["ko", "ja"])
 @pytest.mark.parametrize("width", [390, 1280])
-def test_account_page_screenshots(browser: Browser, site: str, lang: str,  # noqa: F811
-                                  width: int) -> None:
+def test_account_page_screenshots(
+    browser: Browser,
+    site: str,
+    lang: str,
+    width: int,
+) -> None:
     ctx = new_context(browser, site, lang, width)
     page = ctx.new_page()
     sign_in(page, "boss", ADMIN_PASSWORD)

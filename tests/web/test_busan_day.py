@@ -79,6 +79,7 @@ def accept_all(page: Page, said: list[str]) -> None:
     def on(dialog: Any) -> None:
         said.append(dialog.message)
         dialog.accept()
+
     page.on("dialog", on)
 
 
@@ -102,7 +103,9 @@ def send_sheet(phone: Page, games: list[dict[str, Any]], **extra: Any) -> dict[s
                 body: JSON.stringify(Object.assign(
                     {games, version: Number(f.dataset.version)}, extra))});
             return Object.assign({status: r.status}, await r.json());
-        }""", [games, extra])
+        }""",
+        [games, extra],
+    )
     return answer
 
 
@@ -117,14 +120,15 @@ def type_sheet(phone: Page, table: int, games: int, seats: int) -> None:
     expect(phone.locator("#result")).to_contain_text("저장되어 집계에 반영되었습니다")
 
 
-def score_round(director: Page, phone: Page, slug: str, key: str, *,
-                typed: bool = False) -> None:
+def score_round(director: Page, phone: Page, slug: str, key: str, *, typed: bool = False) -> None:
     """Every table of the division's round, from the scorer's phone."""
     director.goto(f"/director/t/{slug}/d/{key}/round")
     links = director.locator("section.tablecard a.scorelink")
     states = director.locator("section.tablecard")
-    hrefs = [(links.nth(i).get_attribute("href"), states.nth(i).get_attribute("data-state"))
-             for i in range(links.count())]
+    hrefs = [
+        (links.nth(i).get_attribute("href"), states.nth(i).get_attribute("data-state"))
+        for i in range(links.count())
+    ]
     for number, (href, state) in enumerate(hrefs, 1):
         if state == "counted":
             continue
@@ -149,8 +153,9 @@ def step_of(director: Page, slug: str, key: str) -> str:
     return director.locator(f"section#{key} [data-step]").get_attribute("data-step") or ""
 
 
-def play_division(director: Page, phone: Page, slug: str, key: str, *,
-                  on_round: Any = None) -> None:
+def play_division(
+    director: Page, phone: Page, slug: str, key: str, *, on_round: Any = None
+) -> None:
     """The division's day from its main button: seat, score, close, advance."""
     for _ in range(60):
         step = step_of(director, slug, key)
@@ -173,8 +178,11 @@ def play_division(director: Page, phone: Page, slug: str, key: str, *,
 
 
 @pytest.mark.skipif(shutil.which("zbarimg") is None, reason="zbar-tools is not installed")
-def test_the_busan_day_from_the_pages_in_korean(site: tuple[int, Web], browser: Browser,  # noqa: F811
-                                                tmp_path: Path) -> None:
+def test_the_busan_day_from_the_pages_in_korean(
+    site: tuple[int, Web],
+    browser: Browser,
+    tmp_path: Path,
+) -> None:
     started = time.monotonic()
     port, web = site
     store = web.store()
@@ -195,24 +203,28 @@ def test_the_busan_day_from_the_pages_in_korean(site: tuple[int, Web], browser: 
     director.goto("/director")
     director.locator('input[name="template"][value="busan-2015"]').check()
     director.locator('form[action="/director/new"] input[name="name"]').fill(
-        "2015 코리아 루미큐브 챔피언십")
+        "2015 코리아 루미큐브 챔피언십"
+    )
     director.locator('form[action="/director/new"] button.primary').click()
     director.wait_for_url(re.compile(r"/director/t/[^/#?]+$"))
     slug = unquote(director.url.rsplit("/", 1)[-1])  # a readable slug, in Korean
     t = usecases.read(store, slug)
-    assert [d.name for d in t.divisions] == ["일반부", "초등 저학년부 (1~3학년)",
-                                            "초등 고학년부 (4~6학년)"]
+    assert [d.name for d in t.divisions] == [
+        "일반부",
+        "초등 저학년부 (1~3학년)",
+        "초등 고학년부 (4~6학년)",
+    ]
 
     # 128 players in one pasted list: two errors and a duplicate, mended in the preview.
     general, lower, upper = names(64), names(32, 64), names(32, 96)
     lines = ["이름,부,가족,세대"]
-    lines += [f"{n},일반부,," for n in general]            # lines 2-65
-    lines += [f"{general[5]},일반부,,"]                    # line 66: line 7 again
-    lines += [f"{n},lower,," for n in lower[:10]]          # lines 67-76
-    lines += [",lower,,"]                                  # line 77: no name
-    lines += [f"{lower[10]},lower,,셋"]                    # line 78: a generation in words
-    lines += [f"{n},lower,," for n in lower[11:31]]        # lines 79-98
-    lines += [f"{n},upper,," for n in upper]               # lines 99-130
+    lines += [f"{n},일반부,," for n in general]  # lines 2-65
+    lines += [f"{general[5]},일반부,,"]  # line 66: line 7 again
+    lines += [f"{n},lower,," for n in lower[:10]]  # lines 67-76
+    lines += [",lower,,"]  # line 77: no name
+    lines += [f"{lower[10]},lower,,셋"]  # line 78: a generation in words
+    lines += [f"{n},lower,," for n in lower[11:31]]  # lines 79-98
+    lines += [f"{n},upper,," for n in upper]  # lines 99-130
     director.goto(f"/director/t/{slug}/players")
     director.get_by_label("목록 붙여 넣기").fill("\n".join(lines))
     director.get_by_role("button", name="목록 확인").click()
@@ -271,8 +283,9 @@ def test_the_busan_day_from_the_pages_in_korean(site: tuple[int, Web], browser: 
     expect(director.locator("#reach.ok")).to_contain_text("meldtour에 접속했습니다")
     png = tmp_path / "qr.png"
     director.locator("#testqr").screenshot(path=str(png))
-    decoded = subprocess.run(["zbarimg", "--quiet", "--raw", str(png)], capture_output=True,
-                             text=True, timeout=30).stdout.strip()
+    decoded = subprocess.run(
+        ["zbarimg", "--quiet", "--raw", str(png)], capture_output=True, text=True, timeout=30
+    ).stdout.strip()
     assert decoded.startswith(f"{venue_address}/address/check"), decoded
     phones = context(browser, base, "ko", phone=True)
     phone = phones.new_page()
@@ -311,8 +324,9 @@ def test_the_busan_day_from_the_pages_in_korean(site: tuple[int, Web], browser: 
         reopened.append(True)
 
     play_stage_votes(director, phone, slug, store, reopen_once)
-    assert reopened and any(a["why"] == "기록지 옮겨 적기 실수"
-                            for a in usecases.audit_log(store, slug))
+    assert reopened and any(
+        a["why"] == "기록지 옮겨 적기 실수" for a in usecases.audit_log(store, slug)
+    )
 
     # The knockouts, and their bracket.
     for key in ("lower", "upper"):
@@ -332,11 +346,17 @@ def test_the_busan_day_from_the_pages_in_korean(site: tuple[int, Web], browser: 
     assert pdf.status == 200 and pdf.body().startswith(b"%PDF")
     path = tmp_path / "certificates.pdf"
     path.write_bytes(pdf.body())
-    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(path), "-"],
-                           capture_output=True, text=True, check=True).stdout
+    first = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", str(path), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert winner in first and "상장" in first, first[:300]
-    subprocess.run(["pdftoppm", "-png", "-r", "50", "-f", "1", "-l", "1", str(path),
-                    str(tmp_path / "cert")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "50", "-f", "1", "-l", "1", str(path), str(tmp_path / "cert")],
+        check=True,
+    )
     assert list(tmp_path.glob("cert*.png"))
     shot(director, "done")
     elapsed = time.monotonic() - started
@@ -346,8 +366,7 @@ def test_the_busan_day_from_the_pages_in_korean(site: tuple[int, Web], browser: 
     phones.close()
 
 
-def play_stage_votes(director: Page, phone: Page, slug: str, store: Any,
-                     on_round: Any) -> None:
+def play_stage_votes(director: Page, phone: Page, slug: str, store: Any, on_round: Any) -> None:
     """The general division: the preliminaries; at the final, the winner-guess vote
     with vote cards (a phone votes with a card's code), closed after the final's first
     game; the final played; the prize draw."""

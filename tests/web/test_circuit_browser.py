@@ -28,8 +28,16 @@ from meldtour.web.director.deps import Web  # noqa: E402
 from ..circuit_play import play_out  # noqa: E402
 from .test_e2e_tournament import browser  # noqa: E402,F401  (the module's browser)
 
-TOHOKU = ["佐藤花子", "鈴木一郎", "高橋健", "田中美咲", "伊藤翔", "渡辺愛", "山本大輝",
-          "中村さくら"]
+TOHOKU = [
+    "佐藤花子",
+    "鈴木一郎",
+    "高橋健",
+    "田中美咲",
+    "伊藤翔",
+    "渡辺愛",
+    "山本大輝",
+    "中村さくら",
+]
 
 OP = circuit.Acting.operator("d")
 
@@ -44,16 +52,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
     web = Web(settings, url=f"sqlite:///{db}")
     app.state.director = web
     store = web.store()
-    uc.create_tournament(store, "busan-2015", who="d", seed=3, slug="tohoku",
-                         name="東北大会", date="2026-06-14")
-    uc.register_players(store, "tohoku", [uc.PlayerEntry(n, "general") for n in TOHOKU],
-                        who="d")
+    uc.create_tournament(
+        store, "busan-2015", who="d", seed=3, slug="tohoku", name="東北大会", date="2026-06-14"
+    )
+    uc.register_players(store, "tohoku", [uc.PlayerEntry(n, "general") for n in TOHOKU], who="d")
     uc.check_in_players(store, "tohoku", [], who="d", everyone_but=True, division="general")
     play_out(store, "tohoku", "general", seed=3)
-    circuit.grant_qualification(store, "tohoku", "general", "tohoku-seat",
-                                label="日本選手権 東北枠", seats=1, who=OP)
-    uc.create_tournament(store, "japan-championship", who="d", seed=4, slug="jc",
-                         date="2026-08-30")
+    circuit.grant_qualification(
+        store, "tohoku", "general", "tohoku-seat", label="日本選手権 東北枠", seats=1, who=OP
+    )
+    uc.create_tournament(store, "japan-championship", who="d", seed=4, slug="jc", date="2026-08-30")
     circuit.set_quota(store, "jc", "open", "tohoku-seat", 1, who=OP)
     holders = circuit.holders(store, "tohoku-seat", who=OP)
     held = next(h for h in holders if h.status == "holds")
@@ -63,7 +71,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
 
 
 def test_the_tohoku_winner_takes_the_seat_and_others_are_refused(
-        site: tuple[str, Web, str, str, str], browser: Browser) -> None:  # noqa: F811
+    site: tuple[str, Web, str, str, str], browser: Browser
+) -> None:
     base, web, winner, other, code = site
     ctx = context(browser, base, "ja", phone=True)
     page = ctx.new_page()
@@ -100,7 +109,8 @@ def test_the_tohoku_winner_takes_the_seat_and_others_are_refused(
 
 
 def test_the_public_ranking_shows_each_lines_events(
-        site: tuple[str, Web, str, str, str], browser: Browser) -> None:  # noqa: F811
+    site: tuple[str, Web, str, str, str], browser: Browser
+) -> None:
     base, _web, winner, _other, _code = site
     ctx = context(browser, base, "ja")
     page = ctx.new_page()

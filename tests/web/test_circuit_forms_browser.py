@@ -46,24 +46,46 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
     store = web.store()
     account = accounts.create(store, "boss", "a long secret 1")  # the administrator
     session = web.session.sign({"a": account.id, "exp": int(time.time()) + 3600, "n": "c"})
-    uc.create_tournament(store, "busan-2015", who="boss", seed=3, slug="spring",
-                         name="봄 대회", date="2026-03-07", locale="ko")
-    uc.register_players(store, "spring", [
-        uc.PlayerEntry(n, "general", birth_year=1990 if n == "김민지" else None)
-        for n in SPRING], who="boss")
-    uc.check_in_players(store, "spring", [], who="boss", everyone_but=True,
-                        division="general")
+    uc.create_tournament(
+        store,
+        "busan-2015",
+        who="boss",
+        seed=3,
+        slug="spring",
+        name="봄 대회",
+        date="2026-03-07",
+        locale="ko",
+    )
+    uc.register_players(
+        store,
+        "spring",
+        [uc.PlayerEntry(n, "general", birth_year=1990 if n == "김민지" else None) for n in SPRING],
+        who="boss",
+    )
+    uc.check_in_players(store, "spring", [], who="boss", everyone_but=True, division="general")
     play_out(store, "spring", "general", seed=3)
     for slug, name in (("autumn", "가을 대회"), ("autumn-ja", "秋の大会")):
-        uc.create_tournament(store, "club-night", who="boss", seed=4, slug=slug, name=name,
-                             date="2026-10-03", locale="ja" if slug.endswith("ja") else "ko")
+        uc.create_tournament(
+            store,
+            "club-night",
+            who="boss",
+            seed=4,
+            slug=slug,
+            name=name,
+            date="2026-10-03",
+            locale="ja" if slug.endswith("ja") else "ko",
+        )
     kim = uc.registrations_by_number(store, "spring")[1].player_id
     with serve(app) as base:
         yield base, web, session, kim
 
 
-def signed_in(browser: Browser, site: tuple[str, Web, str, int], lang: str,  # noqa: F811
-              phone: bool = False) -> BrowserContext:
+def signed_in(
+    browser: Browser,
+    site: tuple[str, Web, str, int],
+    lang: str,
+    phone: bool = False,
+) -> BrowserContext:
     base, _web, session, _kim = site
     ctx = context(browser, base, lang, phone=phone)
     ctx.add_cookies([{"name": SESSION_COOKIE, "value": session, "url": base}])
@@ -71,7 +93,8 @@ def signed_in(browser: Browser, site: tuple[str, Web, str, int], lang: str,  # n
 
 
 def test_a_pasted_list_finds_the_same_kim_minji_by_birth_year(
-        site: tuple[str, Web, str, int], browser: Browser) -> None:  # noqa: F811
+    site: tuple[str, Web, str, int], browser: Browser
+) -> None:
     _base, web, _s, kim = site
     ctx = signed_in(browser, site, "ko")
     page = ctx.new_page()
@@ -92,7 +115,8 @@ def test_a_pasted_list_finds_the_same_kim_minji_by_birth_year(
     # the second 김민지: no evidence, so a new person; the spring one plays on line 2
     expect(second.locator("input[type=radio][value=new]")).to_be_checked()
     expect(second.locator(f".candidate[data-person='{kim}']")).to_contain_text(
-        "이 대회에 출전 중: 다른 사람")
+        "이 대회에 출전 중: 다른 사람"
+    )
     assert second.locator(f"input[type=radio][value='{kim}']").count() == 0
     # the name is twice in the list too: the director says they are two people
     second.get_by_label("다른 사람입니다: 둘 다 등록").check()
@@ -108,9 +132,11 @@ def test_a_pasted_list_finds_the_same_kim_minji_by_birth_year(
     expect(marks).to_have_count(0)  # the only other 김민지 plays in autumn now
     ctx.close()
     # the same preview at a phone's width, and in Japanese
-    for lang, phone, name in (("ko", True, "circuit-preview-ko-390"),
-                              ("ja", False, "circuit-preview-ja-1280"),
-                              ("ja", True, "circuit-preview-ja-390")):
+    for lang, phone, name in (
+        ("ko", True, "circuit-preview-ko-390"),
+        ("ja", False, "circuit-preview-ja-1280"),
+        ("ja", True, "circuit-preview-ja-390"),
+    ):
         ctx = signed_in(browser, site, lang, phone=phone)
         page = ctx.new_page()
         page.goto("/director/t/autumn-ja/players")
@@ -128,11 +154,14 @@ def test_a_pasted_list_finds_the_same_kim_minji_by_birth_year(
 
 
 def test_the_ranking_form_makes_a_points_table_ranking(
-        site: tuple[str, Web, str, int], browser: Browser) -> None:  # noqa: F811
+    site: tuple[str, Web, str, int], browser: Browser
+) -> None:
     _base, _web, _s, kim = site
-    for lang, phone, name in (("ko", True, "circuit-ranking-form-ko-390"),
-                              ("ja", False, "circuit-ranking-form-ja-1280"),
-                              ("ja", True, "circuit-ranking-form-ja-390")):
+    for lang, phone, name in (
+        ("ko", True, "circuit-ranking-form-ko-390"),
+        ("ja", False, "circuit-ranking-form-ja-1280"),
+        ("ja", True, "circuit-ranking-form-ja-390"),
+    ):
         ctx = signed_in(browser, site, lang, phone=phone)
         page = ctx.new_page()
         page.goto("/director/rankings/new")

@@ -60,9 +60,15 @@ def app_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web
 
 def phone(browser: Browser, base: str, lang: str) -> BrowserContext:
     locale = {"ko": "ko-KR", "ja": "ja-JP"}.get(lang, "en-US")
-    ctx = browser.new_context(base_url=base, locale=locale, viewport={"width": 390,
-                              "height": 844}, has_touch=True, is_mobile=True,
-                              device_scale_factor=2, extra_http_headers={"Accept-Language": lang})
+    ctx = browser.new_context(
+        base_url=base,
+        locale=locale,
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=2,
+        extra_http_headers={"Accept-Language": lang},
+    )
     ctx.set_default_timeout(10_000)
     return ctx
 
@@ -77,7 +83,8 @@ def link(web: Web, table: int) -> str:
 
 
 def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
-        app_web: tuple[str, Web], browser: Browser) -> None:
+    app_web: tuple[str, Web], browser: Browser
+) -> None:
     base, web = app_web
     store = web.store()
     sheet, _v, _k = usecases.get_sheet(store, SLUG, "club", 1, 1)
@@ -101,16 +108,16 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     expect(page.locator("#left")).to_have_text("60")
     page.clock.run_for(12_000)
     expect(page.locator("#left")).to_have_text("48")
-    page.locator("#next").tap()                              # turn 2: order[1]
+    page.locator("#next").tap()  # turn 2: order[1]
     expect(page.locator("#who")).to_contain_text(names[order[1] - 1])
     page.clock.run_for(52_000)
     expect(dial).to_have_class("dial running warn")
     shot(page, "clock-ko-warning")
-    page.clock.run_for(9_000)                                # the first beep: time-out 1
+    page.clock.run_for(9_000)  # the first beep: time-out 1
     expect(dial).to_have_class("dial expired")
     expect(page.locator("#status")).to_contain_text(names[order[1] - 1])
     shot(page, "clock-ko-timeout")
-    page.locator("#next").tap()                              # turn 3: order[2]
+    page.locator("#next").tap()  # turn 3: order[2]
     expect(page.locator("#net")).to_have_class("net online")
     # what was tapped so far has reached the server (a loaded machine may be slow to send)
     deadline = time.monotonic() + 20
@@ -137,13 +144,13 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     page.reload()
     expect(page.locator("#who")).to_contain_text(names[order[3] - 1])
     assert page.evaluate("navigator.serviceWorker.controller !== null")  # from the cache
-    page.clock.run_for(31_000)                               # time-out 2
+    page.clock.run_for(31_000)  # time-out 2
     expect(dial).to_have_class("dial expired")
-    page.locator("#next").tap()                              # turn 5: order[0]
+    page.locator("#next").tap()  # turn 5: order[0]
     page.clock.run_for(3_000)
-    page.locator("#next").tap()                              # turn 6: order[1]
+    page.locator("#next").tap()  # turn 6: order[1]
     page.clock.run_for(2_000)
-    page.locator("#next").tap()                              # a mis-tap, taken back
+    page.locator("#next").tap()  # a mis-tap, taken back
     expect(page.locator("#who")).to_contain_text(names[order[2] - 1])
     page.locator("#undo").tap()
     expect(page.locator("#who")).to_contain_text(names[order[1] - 1])
@@ -164,8 +171,17 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     expect(page.locator("#confirm-result")).to_have_text("벌점을 기록지에 적었습니다.")
     kept = clocks.get(store, SLUG, "club", 0, 1, 1, 1)
     assert kept is not None
-    assert [k for k, _t in kept.taps] == ["start", "next", "next", "forgot", "next", "next",
-                                          "next", "undo", "end"]
+    assert [k for k, _t in kept.taps] == [
+        "start",
+        "next",
+        "next",
+        "forgot",
+        "next",
+        "next",
+        "next",
+        "undo",
+        "end",
+    ]
     assert kept.order == order and kept.timeouts == (order[1], order[3])
     sheet, _v, _k = usecases.get_sheet(store, SLUG, "club", 1, 1)
     expected = [0, 0, 0, 0]
@@ -178,7 +194,8 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
 
 
 def test_screenshots_in_japanese_and_english_and_the_director_s_list(
-        app_web: tuple[str, Web], browser: Browser) -> None:
+    app_web: tuple[str, Web], browser: Browser
+) -> None:
     base, web = app_web
     for lang in ("en", "ja"):
         ctx = phone(browser, base, lang)

@@ -49,11 +49,27 @@ def app_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web
 
 def seated(web: Web, slug: str) -> None:
     store = web.store()
-    usecases.create_tournament(store, "club-night", who="d", seed=11, slug=slug,
-                               venue="부산 벡스코")
-    usecases.register_players(store, slug, [usecases.PlayerEntry(n) for n in (
-        "김철수", "이영희", "박민수", "최지우", "정하늘", "강바다", "조은비", "윤태양")],
-        who="d")
+    usecases.create_tournament(
+        store, "club-night", who="d", seed=11, slug=slug, venue="부산 벡스코"
+    )
+    usecases.register_players(
+        store,
+        slug,
+        [
+            usecases.PlayerEntry(n)
+            for n in (
+                "김철수",
+                "이영희",
+                "박민수",
+                "최지우",
+                "정하늘",
+                "강바다",
+                "조은비",
+                "윤태양",
+            )
+        ],
+        who="d",
+    )
     usecases.check_in_players(store, slug, [], who="d", everyone_but=True)
     usecases.seat(store, slug, None, 1, who="d")
 
@@ -63,7 +79,8 @@ def scorer_link(web: Web, slug: str, table: int) -> str:
 
 
 def test_two_devices_on_one_sheet_the_second_sees_the_conflict(
-        app_web: tuple[str, Web], browser: Browser) -> None:  # noqa: F811
+    app_web: tuple[str, Web], browser: Browser
+) -> None:
     base, web = app_web
     seated(web, "conflict")
     link = scorer_link(web, "conflict", 1)
@@ -119,8 +136,7 @@ def test_two_devices_on_one_sheet_the_second_sees_the_conflict(
         c.close()
 
 
-def test_live_standings_are_pushed_within_2_s(app_web: tuple[str, Web],
-                                              browser: Browser) -> None:  # noqa: F811
+def test_live_standings_are_pushed_within_2_s(app_web: tuple[str, Web], browser: Browser) -> None:
     base, web = app_web
     seated(web, "live")
     ctx = context(browser, base, "ko")
@@ -134,9 +150,19 @@ def test_live_standings_are_pushed_within_2_s(app_web: tuple[str, Web],
     top = sheet.players[2]
     name = usecases.read(store, "live").name_of(top)
     saved = time.monotonic()
-    usecases.enter_sheet(store, "live", None, 1, 2, [
-        usecases.GameEntry(1, (-10, -10, 33, -13), winner=3),
-        usecases.GameEntry(2, (-10, -10, 33, -13), winner=3)], who="scorer", version=version)
+    usecases.enter_sheet(
+        store,
+        "live",
+        None,
+        1,
+        2,
+        [
+            usecases.GameEntry(1, (-10, -10, 33, -13), winner=3),
+            usecases.GameEntry(2, (-10, -10, 33, -13), winner=3),
+        ],
+        who="scorer",
+        version=version,
+    )
     row = viewer.locator("table.standings tbody tr").first
     expect(row).to_contain_text(name, timeout=2000)
     expect(row).to_contain_text("+66", timeout=500)
@@ -146,8 +172,7 @@ def test_live_standings_are_pushed_within_2_s(app_web: tuple[str, Web],
     ctx.close()
 
 
-def test_the_winner_guess_vote_on_a_phone(app_web: tuple[str, Web],
-                                          browser: Browser) -> None:  # noqa: F811
+def test_the_winner_guess_vote_on_a_phone(app_web: tuple[str, Web], browser: Browser) -> None:
     base, web = app_web
     seated(web, "vote")
     store = web.store()
@@ -174,16 +199,16 @@ def test_the_winner_guess_vote_on_a_phone(app_web: tuple[str, Web],
     ctx.close()
 
 
-
-def test_withdraw_asks_first(app_web: tuple[str, Web], browser: Browser) -> None:  # noqa: F811
+def test_withdraw_asks_first(app_web: tuple[str, Web], browser: Browser) -> None:
     base, web = app_web
     store = web.store()
     from meldtour.web.director import accounts
 
     accounts.create(store, "desk", "a long secret 1")
     usecases.create_tournament(store, "club-night", who="d", slug="desk")
-    usecases.register_players(store, "desk", [usecases.PlayerEntry("김철수"),
-                                              usecases.PlayerEntry("이영희")], who="d")
+    usecases.register_players(
+        store, "desk", [usecases.PlayerEntry("김철수"), usecases.PlayerEntry("이영희")], who="d"
+    )
     ctx = context(browser, base, "ko", phone=True)
     page = ctx.new_page()
     page.goto("/director/login?next=/director/t/desk/d/club/checkin")

@@ -43,8 +43,10 @@ def site(tmp_path: Path) -> Iterator[tuple[TestClient, Web, dict[str, Account]]]
     web = Web(settings, url=f"sqlite:///{tmp_path / 'owners.db'}")
     app.state.director = web
     store = web.store()
-    people = {name: accounts.create(store, name, f"a long secret {name}")
-              for name in ("admin", "ann", "bo", "cy")}  # admin is the first account
+    people = {
+        name: accounts.create(store, name, f"a long secret {name}")
+        for name in ("admin", "ann", "bo", "cy")
+    }  # admin is the first account
     with TestClient(app, base_url="https://testserver") as client:
         yield client, web, people
     store.close()
@@ -52,14 +54,17 @@ def site(tmp_path: Path) -> Iterator[tuple[TestClient, Web, dict[str, Account]]]
 
 def sign_in(client: TestClient, web: Web, account: Account) -> None:
     client.cookies.clear()
-    client.cookies.set(SESSION_COOKIE, web.session.sign(
-        {"a": account.id, "exp": int(time.time()) + 3600, "n": account.name}))
+    client.cookies.set(
+        SESSION_COOKIE,
+        web.session.sign({"a": account.id, "exp": int(time.time()) + 3600, "n": account.name}),
+    )
     client.cookies.set(CSRF_COOKIE, CSRF)
 
 
 def post(client: TestClient, web: Web, path: str, **data: str) -> Any:
-    return client.post(path, data=data, headers={"X-CSRF-Token": web.csrf_token(CSRF)},
-                       follow_redirects=False)
+    return client.post(
+        path, data=data, headers={"X-CSRF-Token": web.csrf_token(CSRF)}, follow_redirects=False
+    )
 
 
 def create(client: TestClient, web: Web, account: Account, name: str) -> str:
@@ -88,8 +93,9 @@ def test_the_creator_directs_it_and_others_are_refused_until_added(site: Any) ->
     sign_in(client, web, p["ann"])
     r = post(client, web, f"/director/t/{slug}/directors", name="bo")
     assert r.status_code == 303 and owners.directors(web.store(), slug) == ["ann", "bo"]
-    assert [(a["who"], a["action"], a["after"]) for a in
-            usecases.audit_log(web.store(), slug)][-1] == ("ann", "add director", "bo")
+    assert [(a["who"], a["action"], a["after"]) for a in usecases.audit_log(web.store(), slug)][
+        -1
+    ] == ("ann", "add director", "bo")
     # adding again, or an account that does not exist, changes nothing
     post(client, web, f"/director/t/{slug}/directors", name="bo")
     post(client, web, f"/director/t/{slug}/directors", name="nobody")
@@ -108,26 +114,35 @@ def test_a_non_director_changes_nothing(site: Any) -> None:
     client, web, p = site
     slug = create(client, web, p["ann"], "Autumn cup")
     store = web.store()
-    before = (usecases.audit_log(store, slug), repr(usecases.read(store, slug)),
-              owners.directors(store, slug))
+    before = (
+        usecases.audit_log(store, slug),
+        repr(usecases.read(store, slug)),
+        owners.directors(store, slug),
+    )
     sign_in(client, web, p["bo"])
-    for path, data in [(f"/director/t/{slug}/edit", {"name": "Taken over"}),
-                       (f"/director/t/{slug}/directors", {"name": "bo"}),
-                       (f"/director/t/{slug}/divisions", {"name": "Extra"}),
-                       (f"/director/t/{slug}/d/club/late", {"name": "Intruder"}),
-                       (f"/director/t/{slug}/d/club/start", {})]:
+    for path, data in [
+        (f"/director/t/{slug}/edit", {"name": "Taken over"}),
+        (f"/director/t/{slug}/directors", {"name": "bo"}),
+        (f"/director/t/{slug}/divisions", {"name": "Extra"}),
+        (f"/director/t/{slug}/d/club/late", {"name": "Intruder"}),
+        (f"/director/t/{slug}/d/club/start", {}),
+    ]:
         r = post(client, web, path, **data)
         assert r.status_code == 403, (path, r.status_code)
-    after = (usecases.audit_log(store, slug), repr(usecases.read(store, slug)),
-             owners.directors(store, slug))
+    after = (
+        usecases.audit_log(store, slug),
+        repr(usecases.read(store, slug)),
+        owners.directors(store, slug),
+    )
     assert after == before
 
 
 def test_the_administrator_opens_every_tournament(site: Any) -> None:
     client, web, p = site
     slug = create(client, web, p["ann"], "Ann's night")
-    usecases.create_tournament(web.store(), "club-night", who="cli", name="Old one",
-                               slug="old")  # no director recorded: an old database, the CLI
+    usecases.create_tournament(
+        web.store(), "club-night", who="cli", name="Old one", slug="old"
+    )  # no director recorded: an old database, the CLI
     sign_in(client, web, p["admin"])
     listed = client.get("/director?lang=en").text
     assert "Ann&#39;s night" in listed and "Old one" in listed
@@ -146,8 +161,16 @@ def test_the_administrator_opens_every_tournament(site: Any) -> None:
 def test_from_scratch_and_the_demo_record_their_creator(site: Any) -> None:
     client, web, p = site
     sign_in(client, web, p["cy"])
-    r = post(client, web, "/director/new-blank", name="Blank day", division="Open",
-             kind0="seatings", seatings0="2", games0="2")
+    r = post(
+        client,
+        web,
+        "/director/new-blank",
+        name="Blank day",
+        division="Open",
+        kind0="seatings",
+        seatings0="2",
+        games0="2",
+    )
     assert r.status_code == 303 and r.headers["location"].startswith("/director/t/")
     blank = str(r.headers["location"]).removeprefix("/director/t/")
     assert post(client, web, "/director/demo").status_code == 303
@@ -161,36 +184,43 @@ def test_a_scorer_link_held_by_another_director_corrects_nothing(site: Any) -> N
     client, web, p = site
     slug = create(client, web, p["ann"], "Sheets")
     store = web.store()
-    usecases.register_players(store, slug, [usecases.PlayerEntry(f"P{i}", "club")
-                                            for i in range(1, 9)], who="ann")
+    usecases.register_players(
+        store, slug, [usecases.PlayerEntry(f"P{i}", "club") for i in range(1, 9)], who="ann"
+    )
     usecases.check_in_players(store, slug, [str(i) for i in range(1, 9)], who="ann")
     usecases.seat(store, slug, "club", None, who="ann")
     sheet, _version, _key = usecases.get_sheet(store, slug, "club", 1, 1)
     seats, count = len(sheet.players), len(sheet.games)
     token = web.scorer_token(Scope(slug, "club", 0, 1, 1))
-    games = [{"points": [30 + g] + [-10] * (seats - 2) + [-10 - g],
-              "penalties": [0] * seats, "winner": 1} for g in range(count)]
+    games = [
+        {
+            "points": [30 + g] + [-10] * (seats - 2) + [-10 - g],
+            "penalties": [0] * seats,
+            "winner": 1,
+        }
+        for g in range(count)
+    ]
     headers = {"X-CSRF-Token": web.csrf_token(CSRF)}
     client.cookies.clear()
     client.cookies.set(CSRF_COOKIE, CSRF)
-    assert client.post(f"/score/{token}", json={"games": games},
-                       headers=headers).json()["counted"] is True
+    assert (
+        client.post(f"/score/{token}", json={"games": games}, headers=headers).json()["counted"]
+        is True
+    )
     before = usecases.audit_log(store, slug)
     games[0]["points"] = [33] + [-11] * (seats - 1)
     sign_in(client, web, p["bo"])
-    r = client.post(f"/score/{token}", json={"games": games, "why": "takeover"},
-                    headers=headers)
+    r = client.post(f"/score/{token}", json={"games": games, "why": "takeover"}, headers=headers)
     # refused: the sheet is as it was; what was typed is kept for the director (a
     # refused save, shown as a conflict on the round page), nothing else is written
     after = usecases.audit_log(store, slug)
-    assert r.status_code == 403 and after[:len(before)] == before
-    assert [x["action"] for x in after[len(before):]] == ["enter_sheet_conflict"]
+    assert r.status_code == 403 and after[: len(before)] == before
+    assert [x["action"] for x in after[len(before) :]] == ["enter_sheet_conflict"]
     counted = usecases.get_sheet(store, slug, "club", 1, 1)[0].counted
     assert counted is not None and counted[0].points[0] == 30
     assert r.json()["theirs"][0]["points"][0] == 30
     sign_in(client, web, p["ann"])
-    r = client.post(f"/score/{token}", json={"games": games, "why": "misread"},
-                    headers=headers)
+    r = client.post(f"/score/{token}", json={"games": games, "why": "misread"}, headers=headers)
     assert r.status_code == 200 and usecases.audit_log(store, slug)[-1]["who"] == "ann"
 
 
@@ -210,8 +240,7 @@ def test_every_tournament_route_checks_its_directors(site: Any) -> None:
             yield d.call
             yield from calls(d)
 
-    found = [r for r in routes(client.app.routes)
-             if r.path.startswith("/director/t/{slug}")]
+    found = [r for r in routes(client.app.routes) if r.path.startswith("/director/t/{slug}")]
     assert len(found) > 20
     for r in found:
         assert require_tournament_director in set(calls(r.dependant)), r.path
@@ -240,21 +269,35 @@ def test_directors_are_in_the_backup(site: Any, tmp_path: Path, kind: str) -> No
 
 
 def test_an_old_database_upgraded_keeps_its_tournaments_for_the_administrator(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
     upgrade(engine, "0005")
     store = Store(engine)
     try:
         from meldtour.store.models import Account as AccountRow
         from meldtour.store.models import TournamentRow
+
         with store.transaction() as s:
             # (a Core insert: the ORM would read back columns of later migrations)
             for name in ("first", "second"):
-                s.execute(insert(AccountRow.__table__).values(
-                    name=name, password_hash="x", role="director", created_at="2026"))
-            s.add(TournamentRow(slug="before", name="Before", date="", venue="", seed=1,
-                                template="scratch", created_at="2026",
-                                updated_at="2026"))
+                s.execute(
+                    insert(AccountRow.__table__).values(
+                        name=name, password_hash="x", role="director", created_at="2026"
+                    )
+                )
+            s.add(
+                TournamentRow(
+                    slug="before",
+                    name="Before",
+                    date="",
+                    venue="",
+                    seed=1,
+                    template="scratch",
+                    created_at="2026",
+                    updated_at="2026",
+                )
+            )
         upgrade(engine)
         with store.transaction() as s:
             first, second = s.scalars(select(AccountRow.id).order_by(AccountRow.id)).all()

@@ -32,15 +32,16 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def options(page: str, name: str) -> dict[str, str]:
     select = re.search(rf'<select name="{name}">(.*?)</select>', page, re.S)
     assert select, name
-    return {m[0]: m[1] for m in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>',
-                                           select.group(1))}
+    return {
+        m[0]: m[1]
+        for m in re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select.group(1))
+    }
 
 
 @pytest.mark.parametrize("lang", ["ko", "ja", "en"])
 def test_the_seating_choice_lists_swiss(client: TestClient, lang: str) -> None:
     slug = blank(client, seating0="swiss")
-    assert usecases.read(web(client).store(), slug).division("open").formats[0].seating == \
-        "swiss"
+    assert usecases.read(web(client).store(), slug).division("open").formats[0].seating == "swiss"
     page = client.get(f"/director/t/{slug}?lang={lang}").text
     choice = options(page, "seating0")
     _ = translations(lang).gettext
@@ -53,13 +54,25 @@ def test_the_seating_choice_lists_swiss(client: TestClient, lang: str) -> None:
 
 def test_a_stage_changed_to_swiss_is_saved(client: TestClient) -> None:
     slug = blank(client)
-    text = form(client, f"/director/t/{slug}/d/open/settings", {
-        "name": "Open", "cap": "9", "rules": "japan", "kind0": "seatings", "games0": "2",
-        "seatings0": "3", "seating0": "swiss", "kind1": "final", "entrants1": "4",
-        "games1": "2"}, page=f"/director/t/{slug}")
+    text = form(
+        client,
+        f"/director/t/{slug}/d/open/settings",
+        {
+            "name": "Open",
+            "cap": "9",
+            "rules": "japan",
+            "kind0": "seatings",
+            "games0": "2",
+            "seatings0": "3",
+            "seating0": "swiss",
+            "kind1": "final",
+            "entrants1": "4",
+            "games1": "2",
+        },
+        page=f"/director/t/{slug}",
+    )
     assert "Settings saved." in text
-    assert usecases.read(web(client).store(), slug).division("open").formats[0].seating == \
-        "swiss"
+    assert usecases.read(web(client).store(), slug).division("open").formats[0].seating == "swiss"
 
 
 def test_a_preset_page_takes_the_presets_own_title(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,12 +33,29 @@ from meldtour.web.config import Settings  # noqa: E402
 from meldtour.web.director.deps import Web  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "director"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PLAYERS = [("김철수", "김", "1"), ("김영희", "김", "2"), ("김민지", "김", "3"),
-           ("이준호", "", ""), ("박서연", "", ""), ("최지훈", "", ""), ("정수빈", "", ""),
-           ("강도현", "", ""), ("조은비", "", ""), ("윤태양", "", ""), ("장하늘", "", ""),
-           ("임바다", "", "")]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PLAYERS = [
+    ("김철수", "김", "1"),
+    ("김영희", "김", "2"),
+    ("김민지", "김", "3"),
+    ("이준호", "", ""),
+    ("박서연", "", ""),
+    ("최지훈", "", ""),
+    ("정수빈", "", ""),
+    ("강도현", "", ""),
+    ("조은비", "", ""),
+    ("윤태양", "", ""),
+    ("장하늘", "", ""),
+    ("임바다", "", ""),
+]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -82,9 +99,12 @@ def shot(page: Page, name: str) -> None:
 
 def context(browser: Browser, base: str, lang: str, phone: bool = False) -> BrowserContext:
     locale = {"ko": "ko-KR", "ja": "ja-JP"}.get(lang, "en-US")
-    ctx = browser.new_context(base_url=base, locale=locale,
-                              viewport=PHONE if phone else {"width": 1280, "height": 900},
-                              extra_http_headers={"Accept-Language": lang})
+    ctx = browser.new_context(
+        base_url=base,
+        locale=locale,
+        viewport=PHONE if phone else {"width": 1280, "height": 900},
+        extra_http_headers={"Accept-Language": lang},
+    )
     ctx.set_default_timeout(10_000)
     return ctx
 
@@ -93,6 +113,7 @@ def post_button(page: Page, text: str) -> None:
     # closing check-in, a round and advancing ask first: the director says yes
     def yes(dialog: Any) -> None:
         dialog.accept()
+
     page.on("dialog", yes)
     try:
         page.get_by_role("button", name=text, exact=True).first.click()
@@ -109,8 +130,9 @@ def game_points(table: int, game: int, seats: int) -> tuple[list[int], int]:
     return points, winner
 
 
-def fill_sheet(page: Page, table: int, games: int, seats: int, *,
-               error_first: bool = False) -> None:
+def fill_sheet(
+    page: Page, table: int, games: int, seats: int, *, error_first: bool = False
+) -> None:
     for g in range(1, games + 1):
         points, winner = game_points(table, g, seats)
         for s, value in enumerate(points, 1):
@@ -133,8 +155,15 @@ def fill_sheet(page: Page, table: int, games: int, seats: int, *,
     expect(page.locator("#result")).to_contain_text("저장되어 집계에 반영되었습니다")
 
 
-def score_round(director: Page, scorer: Page, slug: str, seats_of: dict[int, int],
-                games: int, *, error_table: int | None = None) -> None:
+def score_round(
+    director: Page,
+    scorer: Page,
+    slug: str,
+    seats_of: dict[int, int],
+    games: int,
+    *,
+    error_table: int | None = None,
+) -> None:
     director.goto(f"/director/t/{slug}/d/general/round")
     links = director.locator("a.scorelink")
     hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
@@ -217,8 +246,9 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
     # Round 1: 11 players at tables of 4, 4 and 3.
     post_button(director, "다음 라운드 자리 배정")
     expect(director.locator("section.tablecard")).to_have_count(3)
-    sizes = sorted(director.locator("section.tablecard").nth(i).locator("ol li").count()
-                   for i in range(3))
+    sizes = sorted(
+        director.locator("section.tablecard").nth(i).locator("ol li").count() for i in range(3)
+    )
     assert sizes == [3, 4, 4]
     shot(director, "06-round-1-director")
     viewer.goto(f"/t/{slug}/seats?division=general")
@@ -238,9 +268,12 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
     assert first
     scorer.goto(first)
     shot(scorer, "05-score-entry-phone")
-    players = [scorer.locator(f'fieldset.game[data-game="1"] .seat[data-seat="{s}"] label.who')
-               .inner_text().split(". ", 1)[1]
-               for s in range(1, scorer.locator('fieldset.game[data-game="1"] .seat').count() + 1)]
+    players = [
+        scorer.locator(f'fieldset.game[data-game="1"] .seat[data-seat="{s}"] label.who')
+        .inner_text()
+        .split(". ", 1)[1]
+        for s in range(1, scorer.locator('fieldset.game[data-game="1"] .seat').count() + 1)
+    ]
     fill_sheet(scorer, 1, 2, len(players), error_first=True)
     shot(scorer, "05-score-entry-saved")
     # The standings on the projector follow within 2 s of the saved sheet.
@@ -292,8 +325,7 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
     shot(director, "10-awards")
 
     # The printed score sheet of round 1 opens: one page per table, names in Korean.
-    response = director.request.get(
-        f"/director/t/{slug}/d/general/pdf/sheets?stage=1&round=1")
+    response = director.request.get(f"/director/t/{slug}/d/general/pdf/sheets?stage=1&round=1")
     assert response.status == 200 and response.body()[:5] == b"%PDF-"
     from pypdf import PdfReader
 
@@ -304,8 +336,22 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
     sheet = ARTIFACTS / "11-score-sheets.pdf"
     sheet.write_bytes(response.body())
     if shutil.which("pdftoppm"):
-        subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", str(sheet),
-                        str(ARTIFACTS / "11-score-sheet")], check=True, timeout=60)
+        subprocess.run(
+            [
+                "pdftoppm",
+                "-png",
+                "-r",
+                "60",
+                "-f",
+                "1",
+                "-l",
+                "1",
+                str(sheet),
+                str(ARTIFACTS / "11-score-sheet"),
+            ],
+            check=True,
+            timeout=60,
+        )
     certificates = director.request.get(f"/director/t/{slug}/d/general/pdf/certificates")
     assert certificates.status == 200 and len(PdfReader(io.BytesIO(certificates.body())).pages) == 4
 
@@ -316,9 +362,10 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
     assert xlsx.status == 200 and xlsx.body()[:2] == b"PK"
 
     # The key pages in Japanese and English.
-    for lang, words in (("ja", ["部門", "参加申込", "定員11名中11名", "最終順位", "第1ゲーム"]),
-                        ("en", ["Divisions", "Register", "11 of 11 taken", "Final ranking",
-                                "Game 1"])):
+    for lang, words in (
+        ("ja", ["部門", "参加申込", "定員11名中11名", "最終順位", "第1ゲーム"]),
+        ("en", ["Divisions", "Register", "11 of 11 taken", "Final ranking", "Game 1"]),
+    ):
         ctx = context(browser, server, lang, phone=True)
         page = ctx.new_page()
         page.goto(f"/t/{slug}?lang={lang}")

@@ -61,8 +61,7 @@ def blocking_calls(source: str) -> list[str]:
     found: list[str] = []
 
     def visit(node: ast.AST, awaited: bool = False) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) \
-                and node is not fn:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) and node is not fn:
             return  # a closure: handed to a thread (or awaited) where it is used
         if isinstance(node, ast.Await):
             visit(node.value, awaited=True)
@@ -71,8 +70,10 @@ def blocking_calls(source: str) -> list[str]:
             name = _name(node.func)
             if name not in TO_THREAD and not awaited:
                 owner = node.func.value if isinstance(node.func, ast.Attribute) else None
-                passes_store = any(isinstance(a, ast.Name) and a.id in stores
-                                   for a in [*node.args, *(k.value for k in node.keywords)])
+                passes_store = any(
+                    isinstance(a, ast.Name) and a.id in stores
+                    for a in [*node.args, *(k.value for k in node.keywords)]
+                )
                 use_case = isinstance(owner, ast.Name) and owner.id in USE_CASES
                 if passes_store or use_case or name in STORE_READERS:
                     found.append(f"{node.lineno}: {ast.unparse(node)[:80]}")
@@ -117,32 +118,35 @@ def test_no_async_route_does_store_work_on_the_loop() -> None:
     app = create_app(Settings(env="test"))
     handlers = coroutine_handlers(app)
     assert len(handlers) > 10  # the walk sees the routes (play, score, streams, ...)
-    problems = {where: calls for where, fn in handlers.items()
-                if (calls := blocking_calls(inspect.getsource(fn)))}
+    problems = {
+        where: calls
+        for where, fn in handlers.items()
+        if (calls := blocking_calls(inspect.getsource(fn)))
+    }
     assert problems == {}
 
 
 def test_the_check_fails_on_store_work_in_an_async_route() -> None:
     """The finding's routes as they were: each is caught."""
-    preview = '''
+    preview = """
 async def preview(request: Request, store: StoreDep, slug: str) -> Response:
     t = load_tournament(store, slug)
     form = await request.form()
     rows = usecases.read_roster(raw, "xlsx")
     return _preview(request, t, slug, rows)
-'''
+"""
     assert [c.split(":")[0] for c in blocking_calls(preview)] == ["3", "5"]
-    ranking = '''
+    ranking = """
 async def ranking_post(request: Request, store: StoreDep, director: DirectorDep,
                        key: str) -> Response:
     _rankings_admin(request, store, director)
     return _ranking_save(request, store, director, _form_of(await request.form(), key))
-'''
+"""
     assert len(blocking_calls(ranking)) == 2
-    handed = '''
+    handed = """
 async def save(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
     body = await _body(request)
     t = await asyncio.to_thread(load_tournament, store, "x")
     return await run_in_threadpool(_save, request, store, body)
-'''
+"""
     assert blocking_calls(handed) == []

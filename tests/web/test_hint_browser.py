@@ -28,14 +28,18 @@ def site() -> Iterator[tuple[str, LiveServer]]:
         yield both
 
 
-def test_hint_at_a_casual_table_and_none_at_a_tournament(
-        site: tuple[str, LiveServer]) -> None:
+def test_hint_at_a_casual_table_and_none_at_a_tournament(site: tuple[str, LiveServer]) -> None:
     base, live = site
     seats = [SeatConfig("human"), SeatConfig("computer", "greedy")]
-    live.create_table(TableConfig.make("standard", seats, deal=known_deal(), bot_delay=0.3,
-                                       hints=True), "casual")
-    live.create_table(TableConfig.make("standard", seats, deal=known_deal(), bot_delay=0.3,
-                                       hints=True, tournament=True), "cup")
+    live.create_table(
+        TableConfig.make("standard", seats, deal=known_deal(), bot_delay=0.3, hints=True), "casual"
+    )
+    live.create_table(
+        TableConfig.make(
+            "standard", seats, deal=known_deal(), bot_delay=0.3, hints=True, tournament=True
+        ),
+        "cup",
+    )
     expect = playwright_api.expect
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -63,8 +67,9 @@ def test_hint_at_a_casual_table_and_none_at_a_tournament(
             page.click("#b-hint-keep")
             expect(page.locator("#hint")).to_be_hidden()
             page.click("#b-done")
-            expect(page.locator("#events li").filter(has_text="Ann put down")
-                   .locator(".tile")).to_have_count(3)
+            expect(
+                page.locator("#events li").filter(has_text="Ann put down").locator(".tile")
+            ).to_have_count(3)
             expect(page.locator("#rack .tile")).to_have_count(11)
 
             # A tournament's table: no button; a hint sent anyway is refused, in Korean.
@@ -75,8 +80,10 @@ def test_hint_at_a_casual_table_and_none_at_a_tournament(
             cup.locator("#seats button").first.click()
             expect(cup.locator("#rack .tile")).to_have_count(14)
             expect(cup.locator("#b-hint")).to_be_hidden()
-            cup.evaluate("window.meldtourTable.send({type: 'hint', id: 'x', "
-                         "version: window.meldtourTable.version()})")
+            cup.evaluate(
+                "window.meldtourTable.send({type: 'hint', id: 'x', "
+                "version: window.meldtourTable.version()})"
+            )
             expect(cup.locator("#hint")).to_have_text("대회 테이블에서는 힌트를 쓸 수 없습니다.")
         finally:
             browser.close()

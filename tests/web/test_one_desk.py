@@ -32,17 +32,31 @@ def busan(client: TestClient) -> str:
 
 def busan_in(store: Store, creator: int) -> str:
     """일반부 #1–32 and 초등 고학년부 #33–48, registered, nobody checked in."""
-    general = usecases.DivisionSpec("general", "일반부", 64, "krc-2015", (
-        StageFormat("seatings", games=1, seatings=2, name="예선"),))
-    upper = usecases.DivisionSpec("upper", "초등 고학년부 (4~6학년)", 32, "krc-2015", (
-        StageFormat("knockout", games=1, advance=2, name="토너먼트"),))
-    slug, _t = usecases.create_blank_tournament(store, who="boss", name="부산 대회",
-                                                divisions=[general, upper], slug="busan")
+    general = usecases.DivisionSpec(
+        "general",
+        "일반부",
+        64,
+        "krc-2015",
+        (StageFormat("seatings", games=1, seatings=2, name="예선"),),
+    )
+    upper = usecases.DivisionSpec(
+        "upper",
+        "초등 고학년부 (4~6학년)",
+        32,
+        "krc-2015",
+        (StageFormat("knockout", games=1, advance=2, name="토너먼트"),),
+    )
+    slug, _t = usecases.create_blank_tournament(
+        store, who="boss", name="부산 대회", divisions=[general, upper], slug="busan"
+    )
     owners.record_creator(store, slug, creator)
-    usecases.register_players(store, slug, [usecases.PlayerEntry(f"김일반{i}", "general")
-                                            for i in range(1, 33)]
-                              + [usecases.PlayerEntry(f"김초등{i}", "upper")
-                                 for i in range(1, 17)], who="boss")
+    usecases.register_players(
+        store,
+        slug,
+        [usecases.PlayerEntry(f"김일반{i}", "general") for i in range(1, 33)]
+        + [usecases.PlayerEntry(f"김초등{i}", "upper") for i in range(1, 17)],
+        who="boss",
+    )
     return slug
 
 

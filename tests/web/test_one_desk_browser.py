@@ -46,10 +46,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
         yield url, web, slug
 
 
-@pytest.mark.parametrize(("lang", "login", "present"), [("ko", "로그인", "출석"),
-                                                        ("ja", "ログイン", "出席")])
-def test_one_desk_for_every_division(site: tuple[str, Web, str], browser: Browser,  # noqa: F811
-                                     lang: str, login: str, present: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "login", "present"), [("ko", "로그인", "출석"), ("ja", "ログイン", "出席")]
+)
+def test_one_desk_for_every_division(
+    site: tuple[str, Web, str],
+    browser: Browser,
+    lang: str,
+    login: str,
+    present: str,
+) -> None:
     base, web, slug = site
     SHOTS.mkdir(parents=True, exist_ok=True)
     for phone in (False, True):
@@ -66,8 +72,9 @@ def test_one_desk_for_every_division(site: tuple[str, Web, str], browser: Browse
         row = page.locator("ul.desk li")
         expect(row).to_have_count(1)
         expect(row.locator(".deskdiv.other")).to_have_text("초등 고학년부 (4~6학년)")
-        page.screenshot(path=str(SHOTS / f"desk-{lang}-{390 if phone else 1280}.png"),
-                        full_page=True)
+        page.screenshot(
+            path=str(SHOTS / f"desk-{lang}-{390 if phone else 1280}.png"), full_page=True
+        )
         if not phone and lang == "ko":
             row.get_by_role("button", name=present, exact=True).click()
             expect(page.locator("p.flash.ok")).to_be_visible()

@@ -50,8 +50,11 @@ def test_a_club_night_round_played_online_fills_its_sheets(client: TestClient) -
     # The round page leads there.
     assert page.split("?")[0] in client.get(f"/director/t/club/d/{key}/round?lang=en").text
     assert "Start the round online" in client.get(page).text
-    form = {"csrf": csrf(client, page), "level": "beginner",
-            "computer": [str(n) for n in range(1, len(NAMES) + 1)]}
+    form = {
+        "csrf": csrf(client, page),
+        "level": "beginner",
+        "computer": [str(n) for n in range(1, len(NAMES) + 1)],
+    }
     r = client.post(f"/director/t/club/d/{key}/online/start", data=form)
     assert r.status_code == 200 and "played online" in r.text, r.text
     tid = online.tournament_of(store, "club")[0]
@@ -97,19 +100,19 @@ def test_an_official_tournament_refuses_computer_players(client: TestClient) -> 
     page = f"/director/t/japan/d/{key}/online?lang=en"
     text = client.get(page).text
     assert "every seat is played by its player" in text
-    r = client.post(f"/director/t/japan/d/{key}/online/start",
-                    data={"csrf": csrf(client, page), "level": "greedy", "computer": ["1"]})
+    r = client.post(
+        f"/director/t/japan/d/{key}/online/start",
+        data={"csrf": csrf(client, page), "level": "greedy", "computer": ["1"]},
+    )
     assert "never in an official tournament" in r.text
     tid = online.tournament_of(store, "japan")[0]
     assert online.round_games(store, tid, key, 0, 1) == []
 
     # Without computer players the round starts: every seat is its player's, by link.
-    r = client.post(f"/director/t/japan/d/{key}/online/start",
-                    data={"csrf": csrf(client, page)})
+    r = client.post(f"/director/t/japan/d/{key}/online/start", data={"csrf": csrf(client, page)})
     assert "played online" in r.text
     games = online.round_games(store, tid, key, 0, 1)
-    assert len(games) == 2 and all(s["key"] and not s["computer"]
-                                   for g in games for s in g.seats)
+    assert len(games) == 2 and all(s["key"] and not s["computer"] for g in games for s in g.seats)
     g = games[0]
     seat = g.seats[2]
     live: LiveServer = client.app.state.live  # type: ignore[attr-defined]
@@ -123,8 +126,9 @@ def test_an_official_tournament_refuses_computer_players(client: TestClient) -> 
     game = live.games[g.game_id]
     assert game.seat_of(token) == 2 and game.started  # the clocks run
     assert game.names == [s["name"] for s in g.seats]
-    again = client.post(f"/director/t/japan/d/{key}/online/start",
-                        data={"csrf": csrf(client, page)})
+    again = client.post(
+        f"/director/t/japan/d/{key}/online/start", data={"csrf": csrf(client, page)}
+    )
     assert "already played online" in again.text
 
 

@@ -30,8 +30,10 @@ from .test_director import csrf, make_client, sign_up, web
 from .test_online_round import seated
 
 #: A seat on the director's page: the player's name and number, then the seat link.
-SEAT = re.compile(r'<li>([^<]*?) <small>#(\d+)</small>\s*· <a class="seatlink" '
-                  r'href="/online/seat/([^/"]+)/([^"]+)">')
+SEAT = re.compile(
+    r'<li>([^<]*?) <small>#(\d+)</small>\s*· <a class="seatlink" '
+    r'href="/online/seat/([^/"]+)/([^"]+)">'
+)
 
 
 @pytest.fixture()
@@ -51,8 +53,7 @@ def start_official_round(client: TestClient) -> tuple[str, str]:
     """An official tournament's round 1 started online; (its division, the page)."""
     key = seated(web(client).store(), "japan-championship", "japan")
     page = f"/director/t/japan/d/{key}/online?lang=en"
-    r = client.post(f"/director/t/japan/d/{key}/online/start",
-                    data={"csrf": csrf(client, page)})
+    r = client.post(f"/director/t/japan/d/{key}/online/start", data={"csrf": csrf(client, page)})
     assert "played online" in r.text, r.text
     return key, page
 
@@ -67,8 +68,9 @@ def database_text(engine: Engine) -> str:
     return "\n".join(out)
 
 
-def test_no_seat_token_is_stored_and_each_link_seats_its_player(client: TestClient,
-                                                                 tmp_path: Path) -> None:
+def test_no_seat_token_is_stored_and_each_link_seats_its_player(
+    client: TestClient, tmp_path: Path
+) -> None:
     store = web(client).store()
     key, page = start_official_round(client)
     html = client.get(page).text
@@ -88,8 +90,7 @@ def test_no_seat_token_is_stored_and_each_link_seats_its_player(client: TestClie
     # What is stored is each token's hash.
     tid = online.tournament_of(store, "japan")[0]
     games = online.round_games(store, tid, key, 0, 1)
-    assert sorted(s["key"] for g in games for s in g.seats) == \
-        sorted(seat_key(t) for t in tokens)
+    assert sorted(s["key"] for g in games for s in g.seats) == sorted(seat_key(t) for t in tokens)
     assert all(set(s) == {"player", "name", "computer", "key"} for g in games for s in g.seats)
 
     # Each link seats the player named next to it, at their seat of their table's game.
@@ -123,8 +124,9 @@ def test_a_wrong_or_another_seats_token_is_refused(client: TestClient) -> None:
         seat_tokens("another secret, another site")(first, int(seats[0][1])),
     ]
     for token in refused:
-        assert client.get(f"/online/seat/{first}/{token}",
-                          follow_redirects=False).status_code == 404, token
+        assert (
+            client.get(f"/online/seat/{first}/{token}", follow_redirects=False).status_code == 404
+        ), token
         assert rounds.seat_game(first, token) is None
     assert client.get(f"/online/seat/nogame/{mine[0]}").status_code == 404
     # A link is its table's: another table's game id does not take this table's token.
@@ -133,7 +135,8 @@ def test_a_wrong_or_another_seats_token_is_refused(client: TestClient) -> None:
 
 
 def test_links_derived_under_another_secret_are_not_shown_but_keep_working(
-        client: TestClient) -> None:
+    client: TestClient,
+) -> None:
     _key, page = start_official_round(client)
     seats = SEAT.findall(client.get(page).text)
     rounds = rounds_of(client)
@@ -144,15 +147,18 @@ def test_links_derived_under_another_secret_are_not_shown_but_keep_working(
     try:
         html = client.get(page).text
         assert 'class="seatlink"' not in html
-        assert html.count("The seat link was given out before and cannot be shown "
-                          "again.") == 8
-        assert "이 자리 링크는 이미 전달되었으며" in client.get(
-            page.replace("lang=en", "lang=ko")).text
-        assert "この席のリンクは以前に渡された" in client.get(
-            page.replace("lang=en", "lang=ja")).text
+        assert html.count("The seat link was given out before and cannot be shown again.") == 8
+        assert (
+            "이 자리 링크는 이미 전달되었으며"
+            in client.get(page.replace("lang=en", "lang=ko")).text
+        )
+        assert (
+            "この席のリンクは以前に渡された" in client.get(page.replace("lang=en", "lang=ja")).text
+        )
         for _name, _player, gid, token in seats:
-            assert client.get(f"/online/seat/{gid}/{token}",
-                              follow_redirects=False).status_code == 303
+            assert (
+                client.get(f"/online/seat/{gid}/{token}", follow_redirects=False).status_code == 303
+            )
     finally:
         rounds.seat_token = before
     assert len(SEAT.findall(client.get(page).text)) == 8
@@ -170,27 +176,56 @@ def test_migration_0007_turns_plain_tokens_into_their_hashes(db_url: str) -> Non
     store = Store(engine)
     try:
         with store.transaction() as s:
-            t = TournamentRow(slug="before", name="Before", date="", venue="", seed=1,
-                              template="club-night", created_at="2026", updated_at="2026")
+            t = TournamentRow(
+                slug="before",
+                name="Before",
+                date="",
+                venue="",
+                seed=1,
+                template="club-night",
+                created_at="2026",
+                updated_at="2026",
+            )
             s.add(t)
             s.flush()
             tid = t.id
             for n, gid in ((1, "firstgame"), (2, "nextgame")):
-                s.add(online.OnlineGameRow(
-                    game_id=gid, tournament_id=tid, division="general", stage=0, round=1,
-                    table_number=1, game=n, games=2, filled=n == 1, created_at=float(n),
-                    seats=[{"player": 1, "name": "Ann", "computer": None,
-                            "token": "ann-plain-token-from-0006"},
-                           {"player": 2, "name": "Bo", "computer": "greedy",
-                            "token": None}]))
+                s.add(
+                    online.OnlineGameRow(
+                        game_id=gid,
+                        tournament_id=tid,
+                        division="general",
+                        stage=0,
+                        round=1,
+                        table_number=1,
+                        game=n,
+                        games=2,
+                        filled=n == 1,
+                        created_at=float(n),
+                        seats=[
+                            {
+                                "player": 1,
+                                "name": "Ann",
+                                "computer": None,
+                                "token": "ann-plain-token-from-0006",
+                            },
+                            {"player": 2, "name": "Bo", "computer": "greedy", "token": None},
+                        ],
+                    )
+                )
         upgrade(engine)
         for gid in ("firstgame", "nextgame"):
             g = online.get_game(store, gid)
             assert g is not None
             assert g.seats == [
-                {"player": 1, "name": "Ann", "computer": None,
-                 "key": hashlib.sha256(b"ann-plain-token-from-0006").hexdigest()},
-                {"player": 2, "name": "Bo", "computer": "greedy", "key": None}]
+                {
+                    "player": 1,
+                    "name": "Ann",
+                    "computer": None,
+                    "key": hashlib.sha256(b"ann-plain-token-from-0006").hexdigest(),
+                },
+                {"player": 2, "name": "Bo", "computer": "greedy", "key": None},
+            ]
         with engine.connect() as conn:
             stored = str(conn.execute(select(online.OnlineGameRow.seats)).all())
         assert "ann-plain-token-from-0006" not in stored

@@ -20,11 +20,14 @@ def test_health(client: TestClient) -> None:
     assert client.get("/healthz").json()["ok"] is True
 
 
-@pytest.mark.parametrize(("lang", "words"), [
-    ("ko", ["공식 게임룰", "게임룰 프리셋", "한국 루미큐브 챔피언십, 부산 2015"]),
-    ("ja", ["公式ルール", "ルールのプリセット", "日本選手権・月例会ルール"]),
-    ("en", ["official rules", "Rule presets", "Korea Rummikub Championship"]),
-])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("ko", ["공식 게임룰", "게임룰 프리셋", "한국 루미큐브 챔피언십, 부산 2015"]),
+        ("ja", ["公式ルール", "ルールのプリセット", "日本選手権・月例会ルール"]),
+        ("en", ["official rules", "Rule presets", "Korea Rummikub Championship"]),
+    ],
+)
 def test_home_in_each_language(client: TestClient, lang: str, words: list[str]) -> None:
     page = client.get(f"/?lang={lang}")
     assert page.status_code == 200
@@ -42,14 +45,18 @@ def test_the_browser_language_is_used_and_a_switch_is_remembered() -> None:
     assert client.get("/rules").headers["content-language"] == "en"
 
 
-@pytest.mark.parametrize(("preset", "lang", "facts"), [
-    ("korea-official", "ko", ["40초", "100점", "마지막 타일을 가져간 다음 사람부터"]),
-    ("krc-2015", "ko", ["60초", "50점", "완성된 세트는 남기고"]),
-    ("japan", "ja", ["60秒", "1枚引く", "ペナルティ50点", "山の最後の1枚を引いたら終了"]),
-    ("standard", "en", ["60 seconds", "30 points", "draw 3", "Points only"]),
-])
-def test_rules_page_states_the_preset(client: TestClient, preset: str, lang: str,
-                                      facts: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("preset", "lang", "facts"),
+    [
+        ("korea-official", "ko", ["40초", "100점", "마지막 타일을 가져간 다음 사람부터"]),
+        ("krc-2015", "ko", ["60초", "50점", "완성된 세트는 남기고"]),
+        ("japan", "ja", ["60秒", "1枚引く", "ペナルティ50点", "山の最後の1枚を引いたら終了"]),
+        ("standard", "en", ["60 seconds", "30 points", "draw 3", "Points only"]),
+    ],
+)
+def test_rules_page_states_the_preset(
+    client: TestClient, preset: str, lang: str, facts: list[str]
+) -> None:
     page = client.get(f"/rules/{preset}?lang={lang}")
     assert page.status_code == 200
     for fact in facts:
@@ -66,16 +73,24 @@ def test_no_default_secret_outside_development() -> None:
     with pytest.raises(ConfigError, match="MELDTOUR_SECRET_KEY"):
         Settings.from_env({"MELDTOUR_ENV": "production", "MELDTOUR_SECRET_KEY": "short"})
     # A key of one repeated character was accepted before and let a session be forged.
-    for weak in ("x" * 40, "a" * 36, " " * 40, DEV_SECRET + "!",
-                 "abcdefghijklmnopqrstuvwxyz0123456789"):
+    for weak in (
+        "x" * 40,
+        "a" * 36,
+        " " * 40,
+        DEV_SECRET + "!",
+        "abcdefghijklmnopqrstuvwxyz0123456789",
+    ):
         with pytest.raises(ConfigError, match="MELDTOUR_SECRET_KEY"):
             Settings.from_env({"MELDTOUR_ENV": "production", "MELDTOUR_SECRET_KEY": weak})
-    ok = Settings.from_env({"MELDTOUR_ENV": "production",
-                            "MELDTOUR_SECRET_KEY": "q3F9zK1vR7mX2cW8pL5tN0bY4hJ6dSe2Ua"})
+    ok = Settings.from_env(
+        {"MELDTOUR_ENV": "production", "MELDTOUR_SECRET_KEY": "q3F9zK1vR7mX2cW8pL5tN0bY4hJ6dSe2Ua"}
+    )
     assert ok.secret_key != DEV_SECRET
     for _ in range(20):  # what the message tells the operator to use always passes
-        Settings.from_env({"MELDTOUR_ENV": "production",
-                           "MELDTOUR_SECRET_KEY": secrets.token_urlsafe(32)})
-        Settings.from_env({"MELDTOUR_ENV": "production",
-                           "MELDTOUR_SECRET_KEY": secrets.token_hex(16)})
+        Settings.from_env(
+            {"MELDTOUR_ENV": "production", "MELDTOUR_SECRET_KEY": secrets.token_urlsafe(32)}
+        )
+        Settings.from_env(
+            {"MELDTOUR_ENV": "production", "MELDTOUR_SECRET_KEY": secrets.token_hex(16)}
+        )
     assert Settings.from_env({}).is_development

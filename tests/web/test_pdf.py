@@ -34,12 +34,31 @@ JAPAN = find_rules("japan")
 
 def club(rules_name: str = "krc-2015") -> Tournament:
     rules = find_rules(rules_name)
-    div = Division("open", "오픈부 Open", 16, rules,
-                   (StageFormat("seatings", games=2, seatings=1, name="예선"),
-                    StageFormat("final", games=1, entrants=4, name="결승")))
+    div = Division(
+        "open",
+        "오픈부 Open",
+        16,
+        rules,
+        (
+            StageFormat("seatings", games=2, seatings=1, name="예선"),
+            StageFormat("final", games=1, entrants=4, name="결승"),
+        ),
+    )
     t = Tournament("부산 클럽 대회", "2026-12-05", (div,), seed=7)
-    names = ["김민지", "이서준", "박지우", "최하은", "山田太郎", "佐藤花子", "Alice", "Bob",
-             "정우진", "강수정", "鈴木一郎", "Carol"]
+    names = [
+        "김민지",
+        "이서준",
+        "박지우",
+        "최하은",
+        "山田太郎",
+        "佐藤花子",
+        "Alice",
+        "Bob",
+        "정우진",
+        "강수정",
+        "鈴木一郎",
+        "Carol",
+    ]
     for name in names:
         t = register(t, "open", name).tournament
     for r in t.registrations:
@@ -60,12 +79,12 @@ def test_blank_score_sheets_one_page_a_table_with_qr_and_names() -> None:
     t = seat_round(club(), "open").tournament
     data = pdf.score_sheets(t, "open", 0, 1, "ko", table_url=lambda n: f"https://x.test/t/{n}")
     reader = PdfReader(io.BytesIO(data))
-    assert len(reader.pages) == 3                      # 12 players, 3 tables
+    assert len(reader.pages) == 3  # 12 players, 3 tables
     text = text_of(data)
     assert "김민지" in text and "山田太郎" in text and "Alice" in text
     assert "예선 · 1라운드 · 3번 테이블" in text
-    assert "점수 입력" in text                         # the QR code's caption
-    assert all(page.images for page in reader.pages)   # one QR code a page
+    assert "점수 입력" in text  # the QR code's caption
+    assert all(page.images for page in reader.pages)  # one QR code a page
 
 
 def test_entered_points_and_japan_penalties_are_printed() -> None:
@@ -74,8 +93,17 @@ def test_entered_points_and_japan_penalties_are_printed() -> None:
     rng = random.Random(3)
     game = plausible_game(rng, len(table.players), JAPAN)
     penalties = (50,) + (0,) * (len(table.players) - 1)
-    t, _, problems = enter_table_game(t, "open", 1, table.number, 1, game.points,
-                                      winner=game.winner, penalties=penalties, who="ref")
+    t, _, problems = enter_table_game(
+        t,
+        "open",
+        1,
+        table.number,
+        1,
+        game.points,
+        winner=game.winner,
+        penalties=penalties,
+        who="ref",
+    )
     assert not problems
     text = text_of(pdf.score_sheets(t, "open", 0, 1, "ja", tables=[table.number]))
     assert "×" in text and "ペナルティ" in text
@@ -83,11 +111,14 @@ def test_entered_points_and_japan_penalties_are_printed() -> None:
     assert f"+{winner_points}" in text
 
 
-@pytest.mark.parametrize(("locale", "words"), [
-    ("ko", ["순위", "승수", "컷 라인"]),
-    ("ja", ["順位", "勝ち数", "カットライン"]),
-    ("en", ["Rank", "Wins", "cut line"]),
-])
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("ko", ["순위", "승수", "컷 라인"]),
+        ("ja", ["順位", "勝ち数", "カットライン"]),
+        ("en", ["Rank", "Wins", "cut line"]),
+    ],
+)
 def test_standings_with_the_cut_line(locale: str, words: list[str]) -> None:
     t = club()
     while not t.division("open").stages[-1].finished:
@@ -112,8 +143,7 @@ def test_certificates_after_the_final() -> None:
     t = start_stage(t, "open").tournament
     t = seat_round(t, "open").tournament
     game = plausible_game(random.Random(1), 4, KRC)
-    t = enter_table_game(t, "open", 1, 1, 1, game.points, winner=game.winner,
-                         who="ref").tournament
+    t = enter_table_game(t, "open", 1, 1, 1, game.points, winner=game.winner, who="ref").tournament
     t = submit_table(t, "open", 1, 1, who="ref").tournament
     t = close_round(t, "open").tournament
     data = pdf.certificates(t, "open", "ko")
@@ -126,6 +156,9 @@ def test_a_score_sheet_renders(tmp_path: Path) -> None:
     t = seat_round(club(), "open").tournament
     path = tmp_path / "sheet.pdf"
     path.write_bytes(pdf.score_sheets(t, "open", 0, 1, "ko", lambda n: f"https://x.test/{n}"))
-    subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", str(path),
-                    str(tmp_path / "page")], check=True, timeout=60)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "40", "-f", "1", "-l", "1", str(path), str(tmp_path / "page")],
+        check=True,
+        timeout=60,
+    )
     assert list(tmp_path.glob("page*.png"))

@@ -33,9 +33,11 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 #: The house rule: the n-th failed turn of a game costs 2^(n-1) times the base (50,
 #: 100, 200, …). Its words are ones the catalogs have.
 DOUBLING = PenaltyPolicy(
-    "doubling", lambda n, base: base * 2 ** (n - 1),
+    "doubling",
+    lambda n, base: base * 2 ** (n - 1),
     ", and penalty points (×) that rise by %(p)d with each failed turn",
-    "{name}: {n} penalty points (failed turn {k})")
+    "{name}: {n} penalty points (failed turn {k})",
+)
 
 
 @pytest.fixture()
@@ -51,7 +53,8 @@ def fail(state: GameState, seat: int) -> tuple[GameState, list[object]]:
 
 
 def test_a_house_penalty_in_one_place_is_seen_everywhere(
-        house: PenaltyPolicy, tmp_path: Path) -> None:
+    house: PenaltyPolicy, tmp_path: Path
+) -> None:
     rules = find_rules("japan").replace(name="japan (doubling)", penalty="doubling")
     assert rules.failed_turn_penalty(1) == 50 and rules.failed_turn_penalty(3) == 200
 
@@ -75,11 +78,13 @@ def test_a_house_penalty_in_one_place_is_seen_everywhere(
     # The sheet: 150 is two ×, 100 is no number of them.
     assert penalty_marks(150, rules) == "××" and penalty_of_marks("xxx", rules) == 350
     sheet = new_sheet(1, 5, (21, 22, 23, 24), 1)
-    _, problems = enter_game(sheet, 1, (58, -5, -23, -30), penalties=(0, 150, 0, 0),
-                             rules=rules, who="ref")
+    _, problems = enter_game(
+        sheet, 1, (58, -5, -23, -30), penalties=(0, 150, 0, 0), rules=rules, who="ref"
+    )
     assert not problems
-    _, problems = enter_game(sheet, 1, (58, -5, -23, -30), penalties=(0, 100, 0, 0),
-                             rules=rules, who="ref")
+    _, problems = enter_game(
+        sheet, 1, (58, -5, -23, -30), penalties=(0, 100, 0, 0), rules=rules, who="ref"
+    )
     assert [p.refusal.code for p in problems] == ["sheet.penalty_not_whole"]
     assert problems[0].refusal.params["totals"] == "50, 150, 350, 750"
 
@@ -92,12 +97,14 @@ def test_a_house_penalty_in_one_place_is_seen_everywhere(
 
         def house_rules(t: Tournament) -> Progress:
             div = t.division("club")
-            return Progress(t.with_division(replace(div, rules=rules)),
-                            (Notice("division", "rules", div.key),))
+            return Progress(
+                t.with_division(replace(div, rules=rules)), (Notice("division", "rules", div.key),)
+            )
 
         act(store, "house", "d", "edit_division", house_rules)
-        usecases.register_players(store, "house", [usecases.PlayerEntry(f"P{n}")
-                                                   for n in range(1, 9)], who="d")
+        usecases.register_players(
+            store, "house", [usecases.PlayerEntry(f"P{n}") for n in range(1, 9)], who="d"
+        )
         usecases.check_in_players(store, "house", [], who="d", everyone_but=True)
         usecases.seat(store, "house", None, 1, who="d")
         url = "/score/" + web(c).scorer_token(Scope("house", "club", 0, 1, 1))
@@ -105,15 +112,33 @@ def test_a_house_penalty_in_one_place_is_seen_everywhere(
         assert page.status_code == 200
         assert '"penalty_schedule": [50, 100, 200, 400' in page.text
         # Seat 2 runs out twice (65 s of 60), the others are quick.
-        taps = [["start", 0], ["next", 65_000], ["next", 66_000], ["next", 67_000],
-                ["next", 68_000], ["next", 133_000], ["end", 134_000]]
+        taps = [
+            ["start", 0],
+            ["next", 65_000],
+            ["next", 66_000],
+            ["next", 67_000],
+            ["next", 68_000],
+            ["next", 133_000],
+            ["end", 134_000],
+        ]
         headers = {"X-CSRF-Token": csrf(c)}
-        sent = c.post(url + "/clock?lang=en", json={
-            "game": 1, "order": [2, 3, 4, 1], "taps": taps, "device": "phoneA123456",
-            "now": 140_000}, headers=headers)
+        sent = c.post(
+            url + "/clock?lang=en",
+            json={
+                "game": 1,
+                "order": [2, 3, 4, 1],
+                "taps": taps,
+                "device": "phoneA123456",
+                "now": 140_000,
+            },
+            headers=headers,
+        )
         assert sent.status_code == 200 and sent.json()["timeouts"] == [2, 2], sent.text
-        wrong = c.post(url + "/clock/penalties?lang=en", json={
-            "game": 1, "penalties": [0, 100, 0, 0]}, headers=headers)
+        wrong = c.post(
+            url + "/clock/penalties?lang=en",
+            json={"game": 1, "penalties": [0, 100, 0, 0]},
+            headers=headers,
+        )
         assert wrong.status_code == 400 and "seat 2" in wrong.text
         # The clock page in a browser: its script offers seat 2's time-outs at 50 and
         # 100 points (from what the page is served), and confirming them puts 150 on
@@ -121,8 +146,9 @@ def test_a_house_penalty_in_one_place_is_seen_everywhere(
         with serve(c.app) as base, playwright_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
             try:
-                page = browser.new_context(viewport={"width": 390, "height": 844},
-                                           has_touch=True, is_mobile=True).new_page()
+                page = browser.new_context(
+                    viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+                ).new_page()
                 page.set_default_timeout(15_000)
                 page.goto(f"{base}{url}/clock?lang=ko")
                 page.locator("#games button").first.tap()  # game 1 (over; 2 is next)

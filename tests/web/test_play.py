@@ -25,12 +25,14 @@ from tests.live.helpers import known_deal
 HUMAN = SeatConfig("human")
 
 
-
-@pytest.mark.parametrize(("lang", "words"), [
-    ("ko", ["온라인 게임", "테이블 만들기", "욕심쟁이"]),
-    ("ja", ["オンライン対局", "テーブルを作る", "欲張り"]),
-    ("en", ["Play online", "Create the table", "Greedy"]),
-])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("ko", ["온라인 게임", "테이블 만들기", "욕심쟁이"]),
+        ("ja", ["オンライン対局", "テーブルを作る", "欲張り"]),
+        ("en", ["Play online", "Create the table", "Greedy"]),
+    ],
+)
 def test_lobby_in_each_language(client: TestClient, lang: str, words: list[str]) -> None:
     page = client.get(f"/play?lang={lang}")
     assert page.status_code == 200
@@ -41,25 +43,38 @@ def test_lobby_in_each_language(client: TestClient, lang: str, words: list[str])
 def test_create_join_and_play_over_the_socket(client: TestClient) -> None:
     bad = client.post("/play/tables", data={"preset": "wrc"}, follow_redirects=False)
     assert bad.status_code == 400
-    made = client.post("/play/tables", data={
-        "preset": "korea-official", "turn_seconds": "45", "seat_count": "2",
-        "seat0": "human", "seat1": "expert"}, follow_redirects=False)
+    made = client.post(
+        "/play/tables",
+        data={
+            "preset": "korea-official",
+            "turn_seconds": "45",
+            "seat_count": "2",
+            "seat0": "human",
+            "seat1": "expert",
+        },
+        follow_redirects=False,
+    )
     assert made.status_code == 303
     where = made.headers["location"]
     game = client.app.state.live.get(where.rsplit("/", 1)[1])  # type: ignore[attr-defined]
     assert game.config.rules.turn_seconds == 45 and game.config.seats[1].level == "expert"
-    official = client.post("/play/tables", data={"preset": "korea-official", "turn_seconds": ""},
-                           follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    official = (
+        client.post(
+            "/play/tables",
+            data={"preset": "korea-official", "turn_seconds": ""},
+            follow_redirects=False,
+        )
+        .headers["location"]
+        .rsplit("/", 1)[1]
+    )
     assert client.app.state.live.get(official).config.rules.turn_seconds == 40  # type: ignore[attr-defined]
     assert client.post("/play/tables", data={"turn_seconds": "2"}).status_code == 400
     page = client.get(f"{where}?lang=ja")
     assert "プレーヤーが席に着くのを待っています" in page.text
     assert client.get("/play?lang=en").text.count(where) == 1  # listed with a free seat
-    nameless = client.post(f"{where}/join", data={"seat": "0", "name": " "},
-                           follow_redirects=False)
+    nameless = client.post(f"{where}/join", data={"seat": "0", "name": " "}, follow_redirects=False)
     assert "error=name" in nameless.headers["location"]
-    joined = client.post(f"{where}/join", data={"seat": "0", "name": "Ann"},
-                         follow_redirects=False)
+    joined = client.post(f"{where}/join", data={"seat": "0", "name": "Ann"}, follow_redirects=False)
     assert joined.status_code == 303
     with client.websocket_connect(f"{where}/ws?lang=en") as ws:
         snap = ws.receive_json()
@@ -88,13 +103,27 @@ def test_a_refusal_reads_in_the_players_language(client: TestClient) -> None:
     with client.websocket_connect("/play/t/k/ws?lang=ko") as ws:
         snap = ws.receive_json()
         assert snap["view"]["current"] == 0
-        ws.send_json({"type": "move", "id": "1", "version": 0, "action": "play",
-                      "board": [["r10", "r11", "b1"]]})
+        ws.send_json(
+            {
+                "type": "move",
+                "id": "1",
+                "version": 0,
+                "action": "play",
+                "board": [["r10", "r11", "b1"]],
+            }
+        )
         refused = ws.receive_json()
         assert refused["type"] == "refused"
         assert refused["reason"].startswith("1번째 세트: [빨강 10, 빨강 11, 파랑 1] 는 연속")
-        ws.send_json({"type": "move", "id": "2", "version": 0, "action": "play",
-                      "board": [["r10", "r11", "r12"], ["b1", "b2"]]})
+        ws.send_json(
+            {
+                "type": "move",
+                "id": "2",
+                "version": 0,
+                "action": "play",
+                "board": [["r10", "r11", "r12"], ["b1", "b2"]],
+            }
+        )
         assert "타일이 3개보다 적습니다" in ws.receive_json()["reason"]
         ws.send_json({"type": "draft", "id": "3", "version": 0, "board": [["b1"]]})
         assert ws.receive_json()["type"] == "draft_ok"
@@ -126,10 +155,14 @@ def engine_reasons() -> list[Refusal]:
         verdict = check_play(parse_board(board), rack, parse_board(new), melded, rules)
         assert verdict.refusal is not None
         out.append(verdict.refusal)
-    return [*out, Refusal("turn.not_yours", {"current": 2, "seat": 0}),
-            Refusal("turn.pool_not_empty"), Refusal("turn.time_ran_out"),
-            Refusal("turn.can_still_play", {"tiles": "r4, r5, r6"}),
-            Refusal("redeal.too_few_doubles", {"need": 3, "seat": 1, "have": 2})]
+    return [
+        *out,
+        Refusal("turn.not_yours", {"current": 2, "seat": 0}),
+        Refusal("turn.pool_not_empty"),
+        Refusal("turn.time_ran_out"),
+        Refusal("turn.can_still_play", {"tiles": "r4, r5, r6"}),
+        Refusal("redeal.too_few_doubles", {"need": 3, "seat": 1, "have": 2}),
+    ]
 
 
 @pytest.mark.parametrize("locale", ["ko", "ja"])
@@ -155,25 +188,36 @@ def test_named_blanks_survive_translation(locale: str) -> None:
 def test_the_lobby_describes_each_level_as_the_players_package_does() -> None:
     from meldtour.players.levels import DESCRIPTIONS
     from meldtour.web.routes.play import LEVEL_TEXTS
+
     assert LEVEL_TEXTS == DESCRIPTIONS
 
 
 def test_the_lobby_refuses_a_form_sent_from_another_site(client: TestClient) -> None:
     form = {"preset": "standard", "seat_count": "2", "seat0": "human", "seat1": "greedy"}
     tables = len(client.app.state.live.games)  # type: ignore[attr-defined]
-    r = client.post("/play/tables", data=form, follow_redirects=False,
-                    headers={"Origin": "https://evil.example"})
+    r = client.post(
+        "/play/tables",
+        data=form,
+        follow_redirects=False,
+        headers={"Origin": "https://evil.example"},
+    )
     assert r.status_code == 403 and "another site" in r.text
     assert len(client.app.state.live.games) == tables  # type: ignore[attr-defined]
-    r = client.post("/play/tables", data=form, follow_redirects=False,
-                    headers={"Origin": "http://testserver"})
+    r = client.post(
+        "/play/tables", data=form, follow_redirects=False, headers={"Origin": "http://testserver"}
+    )
     assert r.status_code == 303, r.text
     game = r.headers["location"].rstrip("/").split("/")[-1]
-    r = client.post(f"/play/t/{game}/join", data={"seat": "0", "name": "Eve"},
-                    follow_redirects=False, headers={"Origin": "null"})
+    r = client.post(
+        f"/play/t/{game}/join",
+        data={"seat": "0", "name": "Eve"},
+        follow_redirects=False,
+        headers={"Origin": "null"},
+    )
     assert r.status_code == 403
-    r = client.post(f"/play/t/{game}/join", data={"seat": "0", "name": "Ann"},
-                    follow_redirects=False)   # no Origin: not a browser
+    r = client.post(
+        f"/play/t/{game}/join", data={"seat": "0", "name": "Ann"}, follow_redirects=False
+    )  # no Origin: not a browser
     assert r.status_code == 303, r.text
 
 
@@ -182,14 +226,22 @@ def test_the_seed_stays_on_the_server_until_the_game_is_over(client: TestClient)
     shuffle), and no page, lobby listing or frame holds it, in decimal or hex."""
     from meldtour.core.shuffle import is_secret
 
-    where = client.post("/play/tables", data={
-        "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
-        follow_redirects=False).headers["location"]
+    where = client.post(
+        "/play/tables",
+        data={"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+        follow_redirects=False,
+    ).headers["location"]
     game = client.app.state.live.get(where.rsplit("/", 1)[1])  # type: ignore[attr-defined]
     seed = game.config.seed
     assert is_secret(seed)
-    forms = [str(seed), f"{seed:x}", str(seed % (1 << 256)), f"{seed % (1 << 256):x}",
-             str(seed % (1 << 64)), str(seed % (1 << 32))]
+    forms = [
+        str(seed),
+        f"{seed:x}",
+        str(seed % (1 << 256)),
+        f"{seed % (1 << 256):x}",
+        str(seed % (1 << 64)),
+        str(seed % (1 << 32)),
+    ]
     seen = [client.get("/play").text, client.get(where).text]
     client.post(f"{where}/join", data={"seat": "0", "name": "Ann"})
     seen.append(client.get(where).text)
@@ -212,11 +264,11 @@ def test_the_seed_stays_on_the_server_until_the_game_is_over(client: TestClient)
             assert form not in text
 
 
-def test_an_illegal_end_is_explained_to_its_player_in_their_language(
-        client: TestClient) -> None:
+def test_an_illegal_end_is_explained_to_its_player_in_their_language(client: TestClient) -> None:
     live = client.app.state.live  # type: ignore[attr-defined]
-    game = live.create_table(TableConfig.make("japan", [HUMAN, HUMAN], deal=known_deal(),
-                                              turn_seconds=60))
+    game = live.create_table(
+        TableConfig.make("japan", [HUMAN, HUMAN], deal=known_deal(), turn_seconds=60)
+    )
     where = f"/play/t/{game.id}"
     client.post(f"{where}/join", data={"seat": "0", "name": "Ann"})
     ann = dict(client.cookies)
@@ -226,8 +278,15 @@ def test_an_illegal_end_is_explained_to_its_player_in_their_language(
     client.cookies.update(ann)
     with client.websocket_connect(f"{where}/ws?lang=ko") as ws:
         snap = ws.receive_json()
-        ws.send_json({"type": "move", "id": "m", "version": snap["version"], "action": "play",
-                      "board": [["r10", "r11", "r12"], ["b1", "b2"]]})
+        ws.send_json(
+            {
+                "type": "move",
+                "id": "m",
+                "version": snap["version"],
+                "action": "play",
+                "board": [["r10", "r11", "r12"], ["b1", "b2"]],
+            }
+        )
         while True:
             m = ws.receive_json()
             if m["type"] == "frame":
@@ -240,39 +299,44 @@ def test_an_illegal_end_is_explained_to_its_player_in_their_language(
 def test_the_game_socket_refuses_a_page_of_another_site(client: TestClient) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    where = client.post("/play/tables", data={
-        "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
-        follow_redirects=False).headers["location"]
+    where = client.post(
+        "/play/tables",
+        data={"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+        follow_redirects=False,
+    ).headers["location"]
     client.post(f"{where}/join", data={"seat": "0", "name": "Ann"})
-    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
-            f"{where}/ws", headers={"origin": "http://evil.example"}) as ws:
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(f"{where}/ws", headers={"origin": "http://evil.example"}) as ws,
+    ):
         ws.receive_json()
     assert closed.value.code == 4403
-    with client.websocket_connect(f"{where}/ws",
-                                  headers={"origin": "http://testserver"}) as ws:
+    with client.websocket_connect(f"{where}/ws", headers={"origin": "http://testserver"}) as ws:
         assert ws.receive_json()["seat"] == 0
 
 
 def test_the_seat_cookie_is_secure_outside_development() -> None:
-    app = create_app(Settings(env="production",
-                              secret_key="k7Qp2vX9wLm4Zr8sTn3bYh6jFd1gCe5aUo0iEq"))
+    app = create_app(
+        Settings(env="production", secret_key="k7Qp2vX9wLm4Zr8sTn3bYh6jFd1gCe5aUo0iEq")
+    )
     app.state.live = LiveServer()
     with TestClient(app, base_url="https://testserver") as c:
-        where = c.post("/play/tables", data={"preset": "krc-2015", "seat_count": "2",
-                                              "seat0": "human", "seat1": "human"},
-                       follow_redirects=False).headers["location"]
-        joined = c.post(f"{where}/join", data={"seat": "0", "name": "Ann"},
-                        follow_redirects=False)
+        where = c.post(
+            "/play/tables",
+            data={"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+            follow_redirects=False,
+        ).headers["location"]
+        joined = c.post(f"{where}/join", data={"seat": "0", "name": "Ann"}, follow_redirects=False)
         cookie = next(v for v in joined.headers.get_list("set-cookie") if "meldtour_seat" in v)
         assert "Secure" in cookie and "HttpOnly" in cookie
 
 
 def test_the_host_chooses_whether_hints_are_offered(client: TestClient) -> None:
     seats = {"preset": "standard", "seat_count": "2", "seat0": "human", "seat1": "expert"}
-    with_hints = client.post("/play/tables", data={**seats, "hints": "true"},
-                             follow_redirects=False).headers["location"]
-    without = client.post("/play/tables", data=seats,
-                          follow_redirects=False).headers["location"]
+    with_hints = client.post(
+        "/play/tables", data={**seats, "hints": "true"}, follow_redirects=False
+    ).headers["location"]
+    without = client.post("/play/tables", data=seats, follow_redirects=False).headers["location"]
     live = client.app.state.live  # type: ignore[attr-defined]
     assert live.get(with_hints.rsplit("/", 1)[1]).config.hints is True
     assert live.get(without.rsplit("/", 1)[1]).config.hints is False

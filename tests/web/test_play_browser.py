@@ -27,12 +27,18 @@ def site() -> Iterator[tuple[str, LiveServer]]:
         yield both
 
 
-def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
-        site: tuple[str, LiveServer]) -> None:
+def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(site: tuple[str, LiveServer]) -> None:
     base, live = site
-    live.create_table(TableConfig.make(
-        "standard", [SeatConfig("human"), SeatConfig("computer", "greedy")],
-        deal=known_deal(), turn_seconds=TURN, bot_delay=0.3), "pw")
+    live.create_table(
+        TableConfig.make(
+            "standard",
+            [SeatConfig("human"), SeatConfig("computer", "greedy")],
+            deal=known_deal(),
+            turn_seconds=TURN,
+            bot_delay=0.3,
+        ),
+        "pw",
+    )
     expect = playwright_api.expect
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -55,10 +61,8 @@ def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
             page.click("#b-done")
             expect(page.locator("#notice")).to_contain_text("has fewer than 3 tiles")
             # Two more onto the same meld: the initial meld r10 r11 r12 (33) is accepted.
-            drag(page, rack.locator(".tile[data-tile=r11]"), page.locator(".meld").first,
-                 at="end")
-            drag(page, rack.locator(".tile[data-tile=r12]"), page.locator(".meld").first,
-                 at="end")
+            drag(page, rack.locator(".tile[data-tile=r11]"), page.locator(".meld").first, at="end")
+            drag(page, rack.locator(".tile[data-tile=r12]"), page.locator(".meld").first, at="end")
             expect(page.locator(".meld").first.locator(".tile")).to_have_count(3)
             page.click("#b-done")
             expect(page.locator("#events li[data-kind=play]")).to_contain_text("Ann put down")
@@ -76,7 +80,8 @@ def test_play_by_drag_and_drop_with_a_refusal_and_a_time_out(
             expect(page.locator("#board .meld")).to_have_count(2)
             expect(page.locator("#clock.warning")).to_be_visible(timeout=TURN * 1000)
             expect(page.locator("#events")).to_contain_text(
-                "Time ran out for Ann", timeout=(TURN + 5) * 1000)
+                "Time ran out for Ann", timeout=(TURN + 5) * 1000
+            )
             expect(page.locator("#events")).to_contain_text("the table goes back as it was")
             expect(page.locator("#notice")).to_be_visible()
             expect(page.locator("#rack .tile")).to_have_count(14)
@@ -97,22 +102,33 @@ REDEAL_SEED = 19
 
 def rack_of(page: object) -> list[str]:
     return page.eval_on_selector_all(  # type: ignore[attr-defined,no-any-return]
-        "#rack .tile", "ts => ts.map(t => t.dataset.tile)")
+        "#rack .tile", "ts => ts.map(t => t.dataset.tile)"
+    )
 
 
 def test_a_phone_touch_drags_sorts_out_of_turn_and_demands_a_redeal(
-        site: tuple[str, LiveServer]) -> None:
+    site: tuple[str, LiveServer],
+) -> None:
     base, live = site
-    live.create_table(TableConfig.make(
-        "krc-2015", [SeatConfig("human"), SeatConfig("human")], seed=REDEAL_SEED,
-        turn_seconds=60), "phone")
+    live.create_table(
+        TableConfig.make(
+            "krc-2015",
+            [SeatConfig("human"), SeatConfig("human")],
+            seed=REDEAL_SEED,
+            turn_seconds=60,
+        ),
+        "phone",
+    )
     expect = playwright_api.expect
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            phone = browser.new_context(viewport={"width": 390, "height": 844},
-                                        device_scale_factor=2, is_mobile=True,
-                                        has_touch=True).new_page()
+            phone = browser.new_context(
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
+            ).new_page()
             desk = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
             for page, seat, name in ((phone, 0, "Ann"), (desk, 1, "Bo")):
                 page.set_default_timeout(15_000)
@@ -130,16 +146,18 @@ def test_a_phone_touch_drags_sorts_out_of_turn_and_demands_a_redeal(
             # Arranging the rack during someone else's turn: a finger moves the first
             # tile to the end, then one tap sorts by colour.
             first = rack_of(phone)
-            touch_drag(phone, phone.locator("#rack .tile").first, phone.locator("#rack"),
-                       at="end")
+            touch_drag(phone, phone.locator("#rack .tile").first, phone.locator("#rack"), at="end")
             expect(phone.locator("#rack .tile").last).to_have_attribute("data-tile", first[0])
             assert sorted(rack_of(phone)) == sorted(first)
             phone.click("#b-colour")
-            by_colour = sorted(first, key=lambda t: (9, 0) if t == "J"
-                               else ("krob".index(t[0]), int(t[1:])))
+            by_colour = sorted(
+                first, key=lambda t: (9, 0) if t == "J" else ("krob".index(t[0]), int(t[1:]))
+            )
             phone.wait_for_function(
                 "want => [...document.querySelectorAll('#rack .tile')]"
-                ".map(t => t.dataset.tile).join(' ') === want", arg=" ".join(by_colour))
+                ".map(t => t.dataset.tile).join(' ') === want",
+                arg=" ".join(by_colour),
+            )
 
             # The redeal right: Ann holds three doubles before anyone's first turn, so
             # her page offers it (Bo's, with one double, does not); two taps demand it.
@@ -155,8 +173,11 @@ def test_a_phone_touch_drags_sorts_out_of_turn_and_demands_a_redeal(
             game = live.get("phone")
             assert game is not None and game.state is not None and game.state.deal_no == 1
             expect(phone.locator("#rack .tile")).to_have_count(14)
-            assert sorted(rack_of(phone)) == sorted(
-                str(t) for t in game.state.racks[0]) != sorted(first)
+            assert (
+                sorted(rack_of(phone))
+                == sorted(str(t) for t in game.state.racks[0])
+                != sorted(first)
+            )
             expect(desk.locator("#turn")).to_have_text("Your turn")  # the order stays
 
             # Bo draws; on her turn Ann drags a tile to the table with her finger, and
@@ -174,8 +195,12 @@ def test_a_phone_touch_drags_sorts_out_of_turn_and_demands_a_redeal(
             # Two tiles down, then Reset: the table and the rack as the turn began.
             before = rack_of(phone)
             touch_drag(phone, phone.locator("#rack .tile").first, phone.locator(".new-meld"))
-            touch_drag(phone, phone.locator("#rack .tile").first,
-                       phone.locator("#board .meld").first, at="end")
+            touch_drag(
+                phone,
+                phone.locator("#rack .tile").first,
+                phone.locator("#board .meld").first,
+                at="end",
+            )
             expect(phone.locator("#board .meld .tile")).to_have_count(2)
             phone.click("#b-reset")
             expect(phone.locator("#board .meld")).to_have_count(0)

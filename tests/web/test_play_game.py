@@ -78,10 +78,18 @@ def expected_game() -> GameState:
             timed_out = True
             move = Timeout(seat, (*state.board, Meld((state.racks[seat][0],))))
         elif seat in PEOPLE:
-            after = person_play([list(format_tiles(m.tiles)) for m in state.board],
-                                list(format_tiles(state.racks[seat])), state.melded[seat])
-            move = Play(seat, parse_board(after)) if after is not None \
-                else Draw(seat) if state.pool else Pass(seat)
+            after = person_play(
+                [list(format_tiles(m.tiles)) for m in state.board],
+                list(format_tiles(state.racks[seat])),
+                state.melded[seat],
+            )
+            move = (
+                Play(seat, parse_board(after))
+                if after is not None
+                else Draw(seat)
+                if state.pool
+                else Pass(seat)
+            )
         else:
             move = bots[seat].decide(player_view(state, seat))
         state = apply(state, move, finder=finder).state
@@ -90,10 +98,12 @@ def expected_game() -> GameState:
 
 # ---------------------------------------------------------------- the page, read and played
 
+
 def table_of(page: Any) -> tuple[list[list[str]], list[str]]:
     board = page.eval_on_selector_all(
-        "#board .meld", "ms => ms.map(m => [...m.querySelectorAll('.tile')]"
-                        ".map(t => t.dataset.tile))")
+        "#board .meld",
+        "ms => ms.map(m => [...m.querySelectorAll('.tile')].map(t => t.dataset.tile))",
+    )
     rack = page.eval_on_selector_all("#rack .tile", "ts => ts.map(t => t.dataset.tile)")
     return board, rack
 
@@ -107,14 +117,13 @@ def lay_down(page: Any, board: list[list[str]], target: list[list[str]]) -> None
     of the melds already there, then each new meld started on the drop zone and built
     tile by tile at its end."""
     for i, (old, new) in enumerate(zip(board, target, strict=False)):
-        at = next((k for k in range(len(new) - len(old) + 1) if new[k:k + len(old)] == old),
-                  None)
+        at = next((k for k in range(len(new) - len(old) + 1) if new[k : k + len(old)] == old), None)
         assert at is not None, f"meld {i} {old} is not kept in {new}: not a beginner's play"
         for t in reversed(new[:at]):
             drag(page, rack_tile(page, t), page.locator("#board .meld").nth(i), at="start")
-        for t in new[at + len(old):]:
+        for t in new[at + len(old) :]:
             drag(page, rack_tile(page, t), page.locator("#board .meld").nth(i), at="end")
-    for meld in target[len(board):]:
+    for meld in target[len(board) :]:
         drag(page, rack_tile(page, meld[0]), page.locator("#board .new-meld"))
         for t in meld[1:]:
             drag(page, rack_tile(page, t), page.locator("#board .meld").last, at="end")
@@ -138,10 +147,21 @@ def test_a_complete_game_in_two_browsers() -> None:
     app = create_app(Settings(env="test"))
     live = LiveServer()
     app.state.live = live
-    live.create_table(TableConfig.make(
-        "krc-2015", [SeatConfig("human"), SeatConfig("human"),
-                     SeatConfig("computer", "greedy"), SeatConfig("computer", "greedy")],
-        seed=SEED, turn_seconds=TURN, bot_delay=0.2), "final")
+    live.create_table(
+        TableConfig.make(
+            "krc-2015",
+            [
+                SeatConfig("human"),
+                SeatConfig("human"),
+                SeatConfig("computer", "greedy"),
+                SeatConfig("computer", "greedy"),
+            ],
+            seed=SEED,
+            turn_seconds=TURN,
+            bot_delay=0.2,
+        ),
+        "final",
+    )
     game = live.get("final")
     assert game is not None
     expect = playwright_api.expect
@@ -151,8 +171,7 @@ def test_a_complete_game_in_two_browsers() -> None:
         try:
             pages = []
             for seat, (name, lang) in enumerate(zip(NAMES, LANGS, strict=True)):
-                context = browser.new_context(viewport={"width": 1280, "height": 1000},
-                                              locale=lang)
+                context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=lang)
                 page = context.new_page()
                 page.set_default_timeout(15_000)
                 page.goto(f"{base}/play/t/final?lang={lang}")
@@ -185,7 +204,8 @@ def test_a_complete_game_in_two_browsers() -> None:
                     expect(page.locator("#board .meld")).to_have_count(len(board) + 1)
                     expect(page.locator("#clock.warning")).to_be_visible(timeout=TURN * 1000)
                     expect(page.locator("#events li[data-kind=timeout]")).to_have_text(
-                        "보라의 시간이 다 되었습니다", timeout=(TURN + 5) * 1000)
+                        "보라의 시간이 다 되었습니다", timeout=(TURN + 5) * 1000
+                    )
                     # ... and which three, drawn as tiles named in words, to her alone.
                     drew = page.locator("#events li[data-kind=draw]").last
                     expect(drew).to_contain_text("보라: 벌칙으로 가져온 타일")
@@ -193,12 +213,14 @@ def test_a_complete_game_in_two_browsers() -> None:
                     words = drew.locator(".tile").first.get_attribute("aria-label") or ""
                     assert re.fullmatch(r"(?:(?:검정|빨강|주황|파랑) \d+|조커)", words), words
                     expect(ann.locator("#events li[data-kind=draw]").first).to_have_text(
-                        "보라 drew 3 penalty tiles")
+                        "보라 drew 3 penalty tiles"
+                    )
                     expect(page.locator("#notice")).to_be_visible()
                     expect(page.locator("#events li[data-kind=failed_turn]")).to_have_count(1)
                     expect(page.locator("#rack .tile")).to_have_count(len(rack) + 3)
                     expect(ann.locator("#players li[data-seat='1'] .count")).to_have_text(
-                        f"{len(rack) + 3} tiles")
+                        f"{len(rack) + 3} tiles"
+                    )
                     continue
                 melded = page.locator(f"#players li[data-seat='{seat}'] .melded").count() > 0
                 if seat == 0 and not refused:
@@ -208,7 +230,8 @@ def test_a_complete_game_in_two_browsers() -> None:
                     drag(page, rack_tile(page, rack[-1]), page.locator(".new-meld"))
                     page.click("#b-done")
                     expect(page.locator("#notice")).to_contain_text(
-                        "has fewer than 3 tiles: a meld needs at least 3")
+                        "has fewer than 3 tiles: a meld needs at least 3"
+                    )
                     page.click("#b-undo")
                     assert table_of(page) == (board, rack)
                     assert game.version == version
@@ -221,8 +244,9 @@ def test_a_complete_game_in_two_browsers() -> None:
                 wait_until(lambda v=version: game.version > v, TURN, "the move to be taken")
                 move = game.state.history[version] if game.state else None
                 assert move is not None and move.seat == seat
-                assert move.action == ("draw" if target is None else "play"), \
-                    page.locator("#notice").text_content()
+                assert move.action == ("draw" if target is None else "play"), page.locator(
+                    "#notice"
+                ).text_content()
 
             final = game.state
             assert final is not None and final.scores is not None
@@ -233,7 +257,8 @@ def test_a_complete_game_in_two_browsers() -> None:
             expect(ann.locator("#result h2")).to_have_text(f"Winner: {en}")
             expect(bora.locator("#result h2")).to_have_text(f"승자: {ko}")
             cells = ann.eval_on_selector_all(
-                "#result table.scores tr", "rs => rs.slice(1).map(r => r.cells[1].textContent)")
+                "#result table.scores tr", "rs => rs.slice(1).map(r => r.cells[1].textContent)"
+            )
             assert [int(c) for c in cells] == list(final.scores)
             seconds = time.monotonic() - started
             print(f"the game, from the first page to the score: {seconds:.1f} s")
@@ -261,8 +286,9 @@ def test_a_complete_game_in_two_browsers() -> None:
             browser.close()
 
     # The browsers played exactly the game the engine plays alone.
-    assert [(m.seat, m.action) for m in final.history] == \
-        [(m.seat, m.action) for m in expected.history]
+    assert [(m.seat, m.action) for m in final.history] == [
+        (m.seat, m.action) for m in expected.history
+    ]
     assert final.scores == expected.scores and final.end == expected.end
     actions = [(m.seat, m.action) for m in final.history]
     assert (1, "timeout") in actions and (0, "play") in actions and (1, "play") in actions

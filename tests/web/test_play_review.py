@@ -34,7 +34,6 @@ REDEAL_SEED = 19
 KO_REFUSAL = "다시 나누려면 같은 타일 쌍이 3개 필요합니다. 받침대에는 1개 있습니다"
 
 
-
 def live_of(client: TestClient) -> LiveServer:
     live: LiveServer = client.app.state.live  # type: ignore[attr-defined]
     return live
@@ -54,8 +53,7 @@ def ann_move(view: dict[str, Any]) -> dict[str, Any]:
     puts down the solver's best play, or passes."""
     if view["pool_left"]:
         return {"action": "draw"}
-    found = solve(parse_board(view["board"]), parse_tiles(view["rack"]), KRC,
-                  view["melded"][0])
+    found = solve(parse_board(view["board"]), parse_tiles(view["rack"]), KRC, view["melded"][0])
     if found.placed:
         return {"action": "play", "board": format_board(found.board)}
     return {"action": "pass"}
@@ -64,8 +62,9 @@ def ann_move(view: dict[str, Any]) -> dict[str, Any]:
 def person_against_greedy(client: TestClient) -> str:
     """Ann (seat 0, by her cookie) draws every turn against a greedy player, to the end;
     the game's id."""
-    live_of(client).create_table(TableConfig.make(
-        "krc-2015", [HUMAN, GREEDY], seed=5, bot_delay=0.0), "g")
+    live_of(client).create_table(
+        TableConfig.make("krc-2015", [HUMAN, GREEDY], seed=5, bot_delay=0.0), "g"
+    )
     client.post("/play/t/g/join", data={"seat": "0", "name": "Ann"})
     token = client.cookies.get("meldtour_seat_g")
     assert token
@@ -74,8 +73,9 @@ def person_against_greedy(client: TestClient) -> str:
         view, version = snap["view"], snap["version"]
         while view["end"] is None:
             if view["current"] == 0:
-                ws.send_json({"type": "move", "id": f"d{version}", "version": version,
-                              **ann_move(view)})
+                ws.send_json(
+                    {"type": "move", "id": f"d{version}", "version": version, **ann_move(view)}
+                )
             while True:
                 m = ws.receive_json()
                 if m["type"] == "frame":
@@ -99,8 +99,9 @@ def test_score_replay_and_analysis_of_a_finished_game(client: TestClient) -> Non
     assert score.status_code == 200
     # The computer player by its level in the reader's words, never the record's key.
     assert "Greedy 2 went out" in score.text and "greedy 2" not in score.text
-    rows = re.findall(r'<tr data-seat="(\d)"[^>]*>.*?<td class="num">(-?\d+)</td>',
-                      score.text, re.S)
+    rows = re.findall(
+        r'<tr data-seat="(\d)"[^>]*>.*?<td class="num">(-?\d+)</td>', score.text, re.S
+    )
     assert {int(s): int(v) for s, v in rows} == dict(enumerate(final.scores))
     assert "(you)" in score.text  # Ann's cookie names her seat
     assert f"{moves} moves" in score.text
@@ -116,19 +117,32 @@ def test_score_replay_and_analysis_of_a_finished_game(client: TestClient) -> Non
     dealt = re.findall(r'data-tile="(\w+)"', first_rack.group(0))
     assert len(dealt) == 14
     # ... step by step: after move n the board and her rack are as they were.
-    record = read_record({"rules": "krc-2015", "players": list(final.players), "seed": 5,
-                          "moves": [{"seat": m.seat, "action": m.action,
-                                     **({"board": [x.to_json() for x in m.board]}
-                                        if getattr(m, "board", None) is not None else {})}
-                                    for m in final.history]})
+    record = read_record(
+        {
+            "rules": "krc-2015",
+            "players": list(final.players),
+            "seed": 5,
+            "moves": [
+                {
+                    "seat": m.seat,
+                    "action": m.action,
+                    **(
+                        {"board": [x.to_json() for x in m.board]}
+                        if getattr(m, "board", None) is not None
+                        else {}
+                    ),
+                }
+                for m in final.history
+            ],
+        }
+    )
     replayed = list(steps(record, finder))
     assert sorted(parse_tiles(dealt)) == sorted(replayed[0].before.racks[0])
     for n in (1, moves // 2, moves):
         page = client.get(f"/play/t/{game_id}/replay?step={n}&lang=en").text
         assert f"Move {n} of {moves}" in page
         state = replayed[n - 1].after
-        board = re.search(r'id="board".*?</div>\s*</div>|id="board"[^>]*>\s*</div>', page,
-                          re.S)
+        board = re.search(r'id="board".*?</div>\s*</div>|id="board"[^>]*>\s*</div>', page, re.S)
         assert board is not None
         shown = re.findall(r'data-tile="(\w+)"', board.group(0))
         assert sorted(parse_tiles(shown)) == sorted(t for m in state.board for t in m.tiles)
@@ -137,8 +151,7 @@ def test_score_replay_and_analysis_of_a_finished_game(client: TestClient) -> Non
     assert f"Move {moves} of {moves}" in last and 'rel="next"' not in last
     assert "Greedy 2 went out" in last
     # Ann's own draws are named in the replay; the other's are not.
-    drew = next(i for i, s in enumerate(replayed) if s.move.seat == 0
-                and s.move.action == "draw")
+    drew = next(i for i, s in enumerate(replayed) if s.move.seat == 0 and s.move.action == "draw")
     said = client.get(f"/play/t/{game_id}/replay?step={drew + 1}&lang=en").text
     assert re.search(r"Ann drew a tile \((black|red|orange|blue) \d+|the joker\)", said)
     # Every rack once asked for (the game is over); a spectator sees none by default.
@@ -156,8 +169,7 @@ def test_score_replay_and_analysis_of_a_finished_game(client: TestClient) -> Non
     assert len(re.findall(r'<tr data-turn="\d+"', page.text)) == moves
     missed = [t.turn for t in expected.turns if t.missed]
     assert missed, "Ann only drew: the solver finds turns where she could have played"
-    assert re.findall(r'<tr data-turn="(\d+)" class="missed', page.text) == \
-        [str(t) for t in missed]
+    assert re.findall(r'<tr data-turn="(\d+)" class="missed', page.text) == [str(t) for t in missed]
     assert f"replay?step={missed[0]}&amp;racks=all" in page.text
     assert client.get(f"/play/t/{game_id}/analysis?lang=ja").text.count("見逃し: ") == len(missed)
 
@@ -172,8 +184,7 @@ def test_pages_wait_for_the_end_and_outlive_the_process(client: TestClient) -> N
     early = client.get("/play/t/w/analysis", follow_redirects=False)
     assert early.status_code == 303 and early.headers["location"] == "/play/t/w"
     # A finished game the process no longer holds: the table page sends to the score.
-    live.create_table(TableConfig.make("krc-2015", [GREEDY, GREEDY], seed=2,
-                                       bot_delay=0.0), "done")
+    live.create_table(TableConfig.make("krc-2015", [GREEDY, GREEDY], seed=2, bot_delay=0.0), "done")
     with client.websocket_connect("/play/t/done/ws"):
         wait_over(client, "done")
     del live.games["done"]
@@ -240,8 +251,9 @@ def test_after_a_restart_the_pages_read_the_database(kind: str, tmp_path: Path) 
             assert moved.headers["location"] == "/play/t/g/score"
             score = c.get("/play/t/g/score?lang=en").text
             assert "(you)" in score and "Greedy 2 went out" in score
-            rows = re.findall(r'<tr data-seat="(\d)"[^>]*>.*?<td class="num">(-?\d+)</td>',
-                              score, re.S)
+            rows = re.findall(
+                r'<tr data-seat="(\d)"[^>]*>.*?<td class="num">(-?\d+)</td>', score, re.S
+            )
             assert {int(s): int(v) for s, v in rows} == dict(enumerate(scores or ()))
             replay = c.get("/play/t/g/replay?step=1&lang=en").text
             assert re.findall(r'class="rack-row" data-seat="(\d)"', replay) == ["0"]

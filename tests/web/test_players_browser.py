@@ -30,8 +30,24 @@ from meldtour.web.director.deps import SESSION_COOKIE, Web  # noqa: E402
 from .test_e2e_tournament import browser  # noqa: E402,F401  (the module's browser)
 
 SHOTS = Path(__file__).resolve().parents[2] / "shots"
-NAMES = ["김민지", "이서준", "박지호", "최하은", "정도윤", "강서연", "조민준", "윤지우",
-         "장하늘", "임바다", "한유진", "오세훈", "서지민", "신동현", "권나래", "황보라"]
+NAMES = [
+    "김민지",
+    "이서준",
+    "박지호",
+    "최하은",
+    "정도윤",
+    "강서연",
+    "조민준",
+    "윤지우",
+    "장하늘",
+    "임바다",
+    "한유진",
+    "오세훈",
+    "서지민",
+    "신동현",
+    "권나래",
+    "황보라",
+]
 
 
 def shot(page: Page, name: str) -> None:
@@ -52,8 +68,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
         yield base, web, session
 
 
-def signed_in(browser: Browser, site: tuple[str, Web, str], lang: str,  # noqa: F811
-              phone: bool = False) -> BrowserContext:
+def signed_in(
+    browser: Browser,
+    site: tuple[str, Web, str],
+    lang: str,
+    phone: bool = False,
+) -> BrowserContext:
     base, _web, session = site
     ctx = context(browser, base, lang, phone=phone)
     ctx.add_cookies([{"name": SESSION_COOKIE, "value": session, "url": base}])
@@ -63,24 +83,28 @@ def signed_in(browser: Browser, site: tuple[str, Web, str], lang: str,  # noqa: 
 def pasted(slug: str) -> str:
     lines = ["이름,부,가족,세대"]
     lines += [f"{n},general,{'김' if n.startswith('김') else ''}," for n in NAMES[:8]]
-    lines += [",general,,"]             # line 10: a name left out
+    lines += [",general,,"]  # line 10: a name left out
     lines += [f"{n},general,," for n in NAMES[8:12]]
-    lines += ["최 하은,general,,"]       # line 15: 최하은 again (line 5)
-    lines += ["오민석,general,,둘"]      # line 16: a generation in words
+    lines += ["최 하은,general,,"]  # line 15: 최하은 again (line 5)
+    lines += ["오민석,general,,둘"]  # line 16: a generation in words
     lines += [f"{n},general,," for n in NAMES[12:]]
     return "\n".join(lines)
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_the_players_of_a_day_in_korean(site: tuple[str, Web, str], browser: Browser,  # noqa: F811
-                                        phone: bool) -> None:
+def test_the_players_of_a_day_in_korean(
+    site: tuple[str, Web, str],
+    browser: Browser,
+    phone: bool,
+) -> None:
     _base, web, _s = site
     slug = "phone" if phone else "desk"
     width = "390" if phone else "1280"
     store = web.store()
     usecases.create_tournament(store, "busan-2015", who="boss", slug=slug, locale="ko")
-    usecases.register_players(store, slug, [usecases.PlayerEntry("황보라", "lower")],
-                              who="boss")  # already registered: 황보라 in the list is marked
+    usecases.register_players(
+        store, slug, [usecases.PlayerEntry("황보라", "lower")], who="boss"
+    )  # already registered: 황보라 in the list is marked
     ctx = signed_in(browser, site, "ko", phone=phone)
     page = ctx.new_page()
     page.on("dialog", lambda d: d.accept())
@@ -98,7 +122,8 @@ def test_the_players_of_a_day_in_korean(site: tuple[str, Web, str], browser: Bro
     expect(page.locator("#line16 .err")).to_contain_text("세대")
     expect(page.locator("#line15 .same")).to_contain_text("5번째 줄과 같은 이름")
     expect(page.locator("#line20 .same")).to_contain_text(
-        "이미 등록됨: 초등 저학년부 (1~3학년), 1번")
+        "이미 등록됨: 초등 저학년부 (1~3학년), 1번"
+    )
     shot(page, f"players-preview-errors-ko-{width}")
     assert len(usecases.read(store, slug).registrations) == 1
     # Saving now is refused, nothing is saved.
@@ -155,12 +180,13 @@ def test_the_players_of_a_day_in_korean(site: tuple[str, Web, str], browser: Bro
     ctx.close()
 
 
-def test_the_pages_in_japanese(site: tuple[str, Web, str], browser: Browser) -> None:  # noqa: F811
+def test_the_pages_in_japanese(site: tuple[str, Web, str], browser: Browser) -> None:
     _base, web, _s = site
     store = web.store()
     usecases.create_tournament(store, "busan-2015", who="boss", slug="jp", locale="ja")
-    usecases.register_players(store, "jp", [usecases.PlayerEntry("山田花子", "general")],
-                              who="boss")
+    usecases.register_players(
+        store, "jp", [usecases.PlayerEntry("山田花子", "general")], who="boss"
+    )
     for phone in (False, True):
         ctx = signed_in(browser, site, "ja", phone=phone)
         page = ctx.new_page()
@@ -169,7 +195,8 @@ def test_the_pages_in_japanese(site: tuple[str, Web, str], browser: Browser) -> 
         expect(page.get_by_role("heading", name="選手をまとめて追加")).to_be_visible()
         shot(page, f"players-list-ja-{width}")
         page.get_by_label("一覧を貼り付け").fill(
-            "名前\t部門\t世代\n山田花子\tgeneral\t1\n\tgeneral\t\n佐藤一郎\tseniors\t\n")
+            "名前\t部門\t世代\n山田花子\tgeneral\t1\n\tgeneral\t\n佐藤一郎\tseniors\t\n"
+        )
         page.get_by_role("button", name="一覧を確認").click()
         expect(page.locator("#summary")).to_contain_text("エラーのある行:3, 4")
         expect(page.locator("#line2 .same")).to_contain_text("登録済み:一般の部、1番")

@@ -43,8 +43,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     for i, day in enumerate(DAYS, 1):
         slug = f"e{i}"
         uc.create_tournament(store, "busan-2015", who="d", seed=i, slug=slug, date=day)
-        uc.register_players(store, slug, [uc.PlayerEntry(n, "general", birth_year=1980 + k)
-                                          for k, n in enumerate(NAMES)], who="d")
+        uc.register_players(
+            store,
+            slug,
+            [uc.PlayerEntry(n, "general", birth_year=1980 + k) for k, n in enumerate(NAMES)],
+            who="d",
+        )
         uc.check_in_players(store, slug, [], who="d", everyone_but=True, division="general")
         play_out(store, slug, "general", seed=i)
     kim = circuit.people(store, "김민지")[0].person
@@ -52,10 +56,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
         yield base, kim
 
 
-@pytest.mark.parametrize(("lang", "phone"), [("ko", True), ("ja", False), ("ko", False),
-                                             ("ja", True)])
-def test_a_persons_page_shows_the_rating_chart(site: tuple[str, int], browser: Browser,  # noqa: F811
-                                               lang: str, phone: bool) -> None:
+@pytest.mark.parametrize(
+    ("lang", "phone"), [("ko", True), ("ja", False), ("ko", False), ("ja", True)]
+)
+def test_a_persons_page_shows_the_rating_chart(
+    site: tuple[str, int],
+    browser: Browser,
+    lang: str,
+    phone: bool,
+) -> None:
     base, kim = site
     ctx = context(browser, base, lang, phone=phone)
     page = ctx.new_page()
@@ -63,26 +72,30 @@ def test_a_persons_page_shows_the_rating_chart(site: tuple[str, int], browser: B
     chart = page.locator("section.rated[data-pool=korea] svg.rating-chart")
     expect(chart).to_be_visible()
     assert chart.locator("circle").count() == len(DAYS)  # one point per event
-    titles = [chart.locator("circle title").nth(i).text_content() or ""
-              for i in range(len(DAYS))]
+    titles = [chart.locator("circle title").nth(i).text_content() or "" for i in range(len(DAYS))]
     assert [t[:10] for t in titles] == list(DAYS)  # in date order
     box = chart.bounding_box()
     assert box is not None and box["width"] > 100 and box["height"] > 50
     expect(page.locator("section.rated")).to_contain_text(
-        {"ko": "한국 (성인)", "ja": "韓国（一般）"}[lang])
+        {"ko": "한국 (성인)", "ja": "韓国（一般）"}[lang]
+    )
     shot(page, f"rating-person-{lang}-{'390' if phone else '1280'}")
     ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["ko", "ja"])
-def test_the_rating_page_says_what_it_measures(site: tuple[str, int], browser: Browser,  # noqa: F811
-                                               lang: str) -> None:
+def test_the_rating_page_says_what_it_measures(
+    site: tuple[str, int],
+    browser: Browser,
+    lang: str,
+) -> None:
     base, _kim = site
     ctx = context(browser, base, lang, phone=lang == "ko")
     page = ctx.new_page()
     page.goto("/rating")
     expect(page.locator(".measures")).to_contain_text(
-        {"ko": "레이팅이 재는 것", "ja": "レーティングが測るもの"}[lang])
+        {"ko": "레이팅이 재는 것", "ja": "レーティングが測るもの"}[lang]
+    )
     rows = page.locator("table.rating tbody tr")
     assert rows.count() == len(NAMES)
     shot(page, f"rating-list-{lang}")

@@ -26,11 +26,9 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     with make_client(tmp_path_factory.mktemp("rating")) as c:
         sign_up(c)
         store = web(c).store()
-        uc.create_tournament(store, "busan-2015", who="d", seed=5, slug="busan",
-                             date="2026-05-02")
+        uc.create_tournament(store, "busan-2015", who="d", seed=5, slug="busan", date="2026-05-02")
         for div, names in (("general", ADULTS), ("lower", KIDS)):
-            uc.register_players(store, "busan", [uc.PlayerEntry(n, div) for n in names],
-                                who="d")
+            uc.register_players(store, "busan", [uc.PlayerEntry(n, div) for n in names], who="d")
             uc.check_in_players(store, "busan", [], who="d", everyone_but=True, division=div)
             play_out(store, "busan", div, seed=5)
         yield c
@@ -51,13 +49,17 @@ def test_the_as_of_date_and_the_exports(client: TestClient) -> None:
     before = client.get("/rating?as_of=2026-05-01&lang=en").text
     assert "Nobody is rated in this pool yet" in before
     csv = client.get("/rating.csv?pool=korea-children&as_of=2026-06-01")
-    assert csv.status_code == 200 and "rating-korea-children-2026-06-01.csv" in \
-        csv.headers["content-disposition"]
+    assert (
+        csv.status_code == 200
+        and "rating-korea-children-2026-06-01.csv" in csv.headers["content-disposition"]
+    )
     lines = csv.text.strip().splitlines()
     assert lines[0].lstrip("\ufeff").startswith("pool,as of,rank,person,name,rating")
-    assert len(lines) == len(KIDS) + 1 and all(",korea-children,2026-06-01," in
-                                               "," + x for x in lines[1:])
+    assert len(lines) == len(KIDS) + 1 and all(
+        ",korea-children,2026-06-01," in "," + x for x in lines[1:]
+    )
     from openpyxl import load_workbook
+
     book = load_workbook(io.BytesIO(client.get("/rating.xlsx?pool=korea").content))
     assert book.active is not None and book.active.max_row == len(ADULTS) + 1
 

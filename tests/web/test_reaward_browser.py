@@ -28,13 +28,14 @@ NAMES = ["박서준", "김민지", "이서연", "최하은", "정도윤", "강�
 
 
 def test_a_correction_after_the_awards_shows_what_changes_and_awards_again(
-        app_web: tuple[str, Web], browser: Browser) -> None:  # noqa: F811
+    app_web: tuple[str, Web], browser: Browser
+) -> None:
     base, web = app_web
     store = web.store()
-    usecases.create_tournament(store, "club-night", who="d", seed=4, slug="awarded",
-                               date="2026-11-04")
-    usecases.register_players(store, "awarded", [usecases.PlayerEntry(n) for n in NAMES],
-                              who="d")
+    usecases.create_tournament(
+        store, "club-night", who="d", seed=4, slug="awarded", date="2026-11-04"
+    )
+    usecases.register_players(store, "awarded", [usecases.PlayerEntry(n) for n in NAMES], who="d")
     usecases.check_in_players(store, "awarded", [], who="d", everyone_but=True)
     play_out(store, "awarded", "club", seed=4)
     accounts.create(store, "reaward-director", "a long secret 25")
@@ -52,8 +53,7 @@ def test_a_correction_after_the_awards_shows_what_changes_and_awards_again(
     page.fill('input[name="name"]', "reaward-director")
     page.fill('input[name="password"]', "a long secret 25")
     page.locator("main form button").last.click()
-    page.goto("/score/" + web.scorer_token(Scope("awarded", "club", 0, rnd.number,
-                                                 table.number)))
+    page.goto("/score/" + web.scorer_token(Scope("awarded", "club", 0, rnd.number, table.number)))
     for g, line in enumerate(table.sheet.counted or table.sheet.games, 1):
         pts = list(line.points)
         low = pts.index(min(pts))

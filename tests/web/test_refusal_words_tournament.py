@@ -30,9 +30,26 @@ from meldtour.web.director.views import refusal_text
 from meldtour.web.i18n import translations
 
 #: The code prefixes of the tournament engine, the store and the use cases.
-PREFIXES = ("tournament.", "division.", "stage.", "registration.", "seating.", "sheet.",
-            "standings.", "ranking.", "poll.", "store.", "gamelog.", "online.", "owner.",
-            "usecase.", "undo.", "numbering.", "settings.", "account.")
+PREFIXES = (
+    "tournament.",
+    "division.",
+    "stage.",
+    "registration.",
+    "seating.",
+    "sheet.",
+    "standings.",
+    "ranking.",
+    "poll.",
+    "store.",
+    "gamelog.",
+    "online.",
+    "owner.",
+    "usecase.",
+    "undo.",
+    "numbering.",
+    "settings.",
+    "account.",
+)
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
@@ -52,8 +69,11 @@ def test_every_code_has_its_words(locale: str) -> None:
         english = TEMPLATES[code]
         words = catalog.get(english, "")
         assert words.strip(), (locale, code, english)
-        assert sorted(PLACEHOLDER.findall(words)) == sorted(PLACEHOLDER.findall(english)), \
-            (locale, code, words)
+        assert sorted(PLACEHOLDER.findall(words)) == sorted(PLACEHOLDER.findall(english)), (
+            locale,
+            code,
+            words,
+        )
 
 
 def test_every_code_has_english_words() -> None:
@@ -68,8 +88,11 @@ def test_a_nested_refusal_is_translated_inside_its_reason() -> None:
     exc = TournamentError("division.seating", div="General", reason=inner)
     assert str(exc) == "General: 2 players cannot make a final table"
     assert refusal_text(exc, ko) == "General: 2명으로는 결승 테이블을 만들 수 없습니다"
-    row = UseCaseError("usecase.row", line=3, reason=Refusal(
-        "registration.not_playing", {"name": "Kim", "status": status("no_show")}))
+    row = UseCaseError(
+        "usecase.row",
+        line=3,
+        reason=Refusal("registration.not_playing", {"name": "Kim", "status": status("no_show")}),
+    )
     assert str(row) == "row 3: Kim is no_show, not playing"
     assert render(row.refusal, ko) == "3행: Kim 님은 경기 중이 아닙니다 (불참)"
 
@@ -77,16 +100,21 @@ def test_a_nested_refusal_is_translated_inside_its_reason() -> None:
 def test_a_use_case_keeps_the_engine_code() -> None:
     engine = TournamentError("division.started", div="General")
     again = UseCaseError.of(engine)
-    assert (again.code, dict(again.params), str(again)) == \
-        ("division.started", {"div": "General"}, "General has started")
+    assert (again.code, dict(again.params), str(again)) == (
+        "division.started",
+        {"div": "General"},
+        "General has started",
+    )
 
 
 def test_no_store_sentence_names_the_command_line() -> None:
-    store = [c for c in codes() if c.startswith(("store.", "usecase.", "owner.", "online.",
-                                                 "gamelog.", "sheet."))]
+    store = [
+        c
+        for c in codes()
+        if c.startswith(("store.", "usecase.", "owner.", "online.", "gamelog.", "sheet."))
+    ]
     schema = {"store.not_meldtour_database", "store.no_schema", "store.schema_old"}
     for code in store:
         if code not in schema:  # the schema's words are for whoever runs the server
             words = TEMPLATES[code]
-            assert "`meldtour " not in words and " --" not in words \
-                and "-t SLUG" not in words, code
+            assert "`meldtour " not in words and " --" not in words and "-t SLUG" not in words, code

@@ -44,10 +44,16 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.mark.parametrize(("lang", "first", "last"), [("ko", "32강전", "결승전"),
-                                                     ("ja", "ベスト32", "決勝")])
-def test_the_bracket_in_the_programmes_words(base: str, browser: Browser,  # noqa: F811
-                                             lang: str, first: str, last: str) -> None:
+@pytest.mark.parametrize(
+    ("lang", "first", "last"), [("ko", "32강전", "결승전"), ("ja", "ベスト32", "決勝")]
+)
+def test_the_bracket_in_the_programmes_words(
+    base: str,
+    browser: Browser,
+    lang: str,
+    first: str,
+    last: str,
+) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for phone in (False, True):
         ctx = context(browser, base, lang, phone=phone)
@@ -61,8 +67,8 @@ def test_the_bracket_in_the_programmes_words(base: str, browser: Browser,  # noq
             frame = page.locator(".bracket").first.bounding_box()
             assert col is not None and frame is not None
             assert col["x"] + col["width"] <= frame["x"] + frame["width"] + 0.5, (col, frame)
-            assert page.locator(".bracket").first.evaluate(
-                "b => b.scrollWidth <= b.clientWidth")
-        page.screenshot(path=str(SHOTS / f"bracket-32-{lang}-{390 if phone else 1280}.png"),
-                        full_page=True)
+            assert page.locator(".bracket").first.evaluate("b => b.scrollWidth <= b.clientWidth")
+        page.screenshot(
+            path=str(SHOTS / f"bracket-32-{lang}-{390 if phone else 1280}.png"), full_page=True
+        )
         ctx.close()

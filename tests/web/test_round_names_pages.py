@@ -37,8 +37,9 @@ def score(store: Store) -> None:
         seats = len(x.players)
         line = (10 * (seats - 2) + x.number,) + (-10,) * (seats - 2) + (-x.number,)
         games = [usecases.GameEntry(g, line, None, 1) for g in range(1, len(x.sheet.games) + 1)]
-        usecases.enter_sheet(store, SLUG, "kids", rnd.number, x.number, games, who="scorer",
-                             submit=True)
+        usecases.enter_sheet(
+            store, SLUG, "kids", rnd.number, x.number, games, who="scorer", submit=True
+        )
 
 
 def make(client: TestClient) -> Store:
@@ -49,13 +50,20 @@ def make(client: TestClient) -> Store:
 
 def make_in(store: Store, creator: int) -> None:
     """A 32-player knockout played to its final table (seated, not yet played)."""
-    spec = usecases.DivisionSpec("kids", "초등부", 32, "krc-2015", (
-        StageFormat("knockout", games=1, advance=2, final_games=1, name="토너먼트"),))
-    usecases.create_blank_tournament(store, who="boss", name="부산 대회", divisions=[spec],
-                                     slug=SLUG, seed=2015)
+    spec = usecases.DivisionSpec(
+        "kids",
+        "초등부",
+        32,
+        "krc-2015",
+        (StageFormat("knockout", games=1, advance=2, final_games=1, name="토너먼트"),),
+    )
+    usecases.create_blank_tournament(
+        store, who="boss", name="부산 대회", divisions=[spec], slug=SLUG, seed=2015
+    )
     owners.record_creator(store, SLUG, creator)
-    usecases.register_players(store, SLUG, [usecases.PlayerEntry(f"어린이{i}", "kids")
-                                            for i in range(1, 33)], who="boss")
+    usecases.register_players(
+        store, SLUG, [usecases.PlayerEntry(f"어린이{i}", "kids") for i in range(1, 33)], who="boss"
+    )
     usecases.check_in_players(store, SLUG, [], everyone_but=True, division="kids", who="boss")
     for _ in range(3):
         usecases.seat(store, SLUG, "kids", None, who="boss")
@@ -64,13 +72,17 @@ def make_in(store: Store, creator: int) -> None:
     usecases.seat(store, SLUG, "kids", None, who="boss")
 
 
-@pytest.mark.parametrize(("lang", "words"), [
-    ("ko", ["32강전", "16강전", "8강전", "결승전"]),
-    ("ja", ["ベスト32", "ベスト16", "ベスト8", "決勝"]),
-    ("en", ["Round of 32", "Round of 16", "Round of 8", "Final"]),
-])
-def test_the_bracket_names_rounds_as_the_programme(client: TestClient, lang: str,
-                                                   words: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("ko", ["32강전", "16강전", "8강전", "결승전"]),
+        ("ja", ["ベスト32", "ベスト16", "ベスト8", "決勝"]),
+        ("en", ["Round of 32", "Round of 16", "Round of 8", "Final"]),
+    ],
+)
+def test_the_bracket_names_rounds_as_the_programme(
+    client: TestClient, lang: str, words: list[str]
+) -> None:
     make(client)
     html = client.get(f"/t/{SLUG}/bracket?division=kids&lang={lang}").text
     heads = [html.split(f'data-round="{n}"', 1)[1].split("</h3>", 1)[0] for n in range(1, 5)]
@@ -91,8 +103,9 @@ def test_the_pdfs_name_knockout_rounds(client: TestClient, tmp_path: Path) -> No
     # pdftotext reads the sheet as a person's viewer would.
     path = tmp_path / "final.pdf"
     path.write_bytes(pdf.score_sheets(t, "kids", 0, 4, "ko"))
-    out = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert "결승전" in out
 
 

@@ -55,24 +55,42 @@ def app_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web
     app.state.director = web
     store = web.store()
     account = accounts.create(store, "boss", PASSWORD)
-    general = usecases.DivisionSpec("general", "일반부", 32, "krc-2015", (
-        StageFormat("seatings", games=1, seatings=2, name="예선"),
-        StageFormat("final", games=1, entrants=4, name="결승")))
-    kids = usecases.DivisionSpec("kids", "초등부", 32, "krc-2015", (
-        StageFormat("knockout", games=1, advance=2, final_games=1, name="토너먼트"),))
-    usecases.create_blank_tournament(store, who="boss", name="부산 대회", divisions=[general, kids],
-                                     slug=SLUG, seed=2015)
+    general = usecases.DivisionSpec(
+        "general",
+        "일반부",
+        32,
+        "krc-2015",
+        (
+            StageFormat("seatings", games=1, seatings=2, name="예선"),
+            StageFormat("final", games=1, entrants=4, name="결승"),
+        ),
+    )
+    kids = usecases.DivisionSpec(
+        "kids",
+        "초등부",
+        32,
+        "krc-2015",
+        (StageFormat("knockout", games=1, advance=2, final_games=1, name="토너먼트"),),
+    )
+    usecases.create_blank_tournament(
+        store, who="boss", name="부산 대회", divisions=[general, kids], slug=SLUG, seed=2015
+    )
     owners.record_creator(store, SLUG, account.id)
-    usecases.register_players(store, SLUG, [usecases.PlayerEntry(n, "general")
-                                            for n in GENERAL]
-                              + [usecases.PlayerEntry(n, "kids") for n in KIDS], who="boss")
+    usecases.register_players(
+        store,
+        SLUG,
+        [usecases.PlayerEntry(n, "general") for n in GENERAL]
+        + [usecases.PlayerEntry(n, "kids") for n in KIDS],
+        who="boss",
+    )
     usecases.check_in_players(store, SLUG, GENERAL[:-1] + KIDS, who="boss")
     with serve(app) as base:
         yield base, web
 
 
-def score(store: Store, key: str, *, only: tuple[int, ...] | None = None,
-          draft: tuple[int, ...] = ()) -> None:
+def score(
+    store: Store, key: str, *, only: tuple[int, ...] | None = None, draft: tuple[int, ...] = ()
+) -> None:
     """The current round's tables (``only`` these): seat 1 wins every game."""
     rnd = usecases.read(store, SLUG).division(key).stages[-1].rounds[-1]
     for x in rnd.tables:
@@ -83,14 +101,23 @@ def score(store: Store, key: str, *, only: tuple[int, ...] | None = None,
         games = [usecases.GameEntry(g, line, None, 1) for g in range(1, len(x.sheet.games) + 1)]
         if x.number in draft:
             games = [usecases.GameEntry(1, (line[0], line[1]) + (None,) * (seats - 2))]
-        usecases.enter_sheet(store, SLUG, key, rnd.number, x.number, games, who="scorer",
-                             submit=x.number not in draft)
+        usecases.enter_sheet(
+            store,
+            SLUG,
+            key,
+            rnd.number,
+            x.number,
+            games,
+            who="scorer",
+            submit=x.number not in draft,
+        )
 
 
 def answer(page: Page, accept: bool, said: list[str]) -> None:
     def on(d: Dialog) -> None:
         said.append(d.message)
         d.accept() if accept else d.dismiss()
+
     page.once("dialog", on)
 
 
@@ -111,8 +138,7 @@ def sign_in(page: Page) -> None:
     page.wait_for_url(re.compile(r"/director$"))
 
 
-def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
-                                             browser: Browser) -> None:  # noqa: F811
+def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web], browser: Browser) -> None:
     base, web = app_web
     store = web.store()
     desk = context(browser, base, "ko")
@@ -121,10 +147,10 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     page.goto(f"/director/t/{SLUG}#general")
     general = page.locator("section#general")
     # players still to check in: the desk is the main button
-    expect(general.locator('[data-step="check_in"] a.button.primary')).to_have_text(
-        "체크인 데스크")
-    expect(page.locator('section#kids [data-step="close_check_in"] button.primary')) \
-        .to_have_text("체크인 마감 후 1라운드 자리 배정")
+    expect(general.locator('[data-step="check_in"] a.button.primary')).to_have_text("체크인 데스크")
+    expect(page.locator('section#kids [data-step="close_check_in"] button.primary')).to_have_text(
+        "체크인 마감 후 1라운드 자리 배정"
+    )
     # Closing check-in (with round 1) asks first, naming who plays and who is a no-show.
     said = click(page, "체크인 마감 후 1라운드 자리 배정", accept=False)
     assert "11명" in said and "1명은 불참" in said, said
@@ -134,8 +160,7 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     cards = page.locator("section.tablecard")
     expect(cards).to_have_count(3)
     expect(page.locator("#missing")).to_have_text("1, 2, 3번 테이블을 기다리는 중입니다.")
-    expect(page.get_by_role("button", name="자리 배정 잠그기")).to_have_class(
-        re.compile("primary"))
+    expect(page.get_by_role("button", name="자리 배정 잠그기")).to_have_class(re.compile("primary"))
     # A new draw: asked first, and the tables change.
     before = [cards.nth(i).locator("li .who").first.inner_text() for i in range(3)]
     said = click(page, "자리 다시 뽑기", accept=True)
@@ -146,8 +171,11 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     # Two tables counted, one a draft: states, totals and what is missing.
     score(store, "general", only=(1, 3), draft=(3,))
     page.reload()
-    assert [cards.nth(i).get_attribute("data-state") for i in range(3)] == \
-        ["counted", "empty", "draft"]
+    assert [cards.nth(i).get_attribute("data-state") for i in range(3)] == [
+        "counted",
+        "empty",
+        "draft",
+    ]
     expect(page.locator("#missing")).to_have_text("2, 3번 테이블을 기다리는 중입니다.")
     expect(cards.nth(0).locator("li .num").first).to_have_text("+21")
     expect(page.locator("#roundsum")).to_contain_text("테이블 3개 중 1개 집계됨")
@@ -164,7 +192,8 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     expect(page.locator(".flash")).to_contain_text("라운드를 마감했습니다")
     expect(page.get_by_role("button", name="라운드 마감")).to_have_count(0)
     expect(page.get_by_role("button", name="다음 라운드 자리 배정")).to_have_class(
-        re.compile("primary"))
+        re.compile("primary")
+    )
     said = click(page, "라운드 다시 열기", accept=True)
     assert "다시 열까요" in said
     expect(page.locator(".flash")).to_contain_text("1라운드를 다시 열었습니다")
@@ -213,7 +242,8 @@ def test_the_round_page_undo_and_the_bracket(app_web: tuple[str, Web],
     scorer.close()
     page.goto(f"/director/t/{SLUG}/d/kids/round")
     expect(page.locator('section.tablecard[data-table="1"]')).to_have_attribute(
-        "data-state", "conflict")
+        "data-state", "conflict"
+    )
     # The standings of a round not played yet say so, not "by lot".
     page.goto(f"/t/{SLUG}/standings?division=kids")
     expect(page.locator("p.nogames")).to_have_count(0)  # table 1 of round 2 is counted

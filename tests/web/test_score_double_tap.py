@@ -24,16 +24,21 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def conflicts(client: TestClient) -> list[str]:
-    return [a["action"] for a in usecases.audit_log(web(client).store(), "demo")
-            if a["action"].endswith("_conflict")]
+    return [
+        a["action"]
+        for a in usecases.audit_log(web(client).store(), "demo")
+        if a["action"].endswith("_conflict")
+    ]
 
 
 def test_the_same_counted_sheet_twice_is_saved(client: TestClient) -> None:
     token, _scope, seats = _demo_sheet(client)
     _sheet, version, _key = usecases.get_sheet(web(client).store(), "demo", "general", 1, 1)
     headers = {"X-CSRF-Token": csrf(client)}
-    games = [{"points": [30 + g, -10, -10, -10 - g], "penalties": [0] * seats, "winner": 1}
-             for g in range(4)]
+    games = [
+        {"points": [30 + g, -10, -10, -10 - g], "penalties": [0] * seats, "winner": 1}
+        for g in range(4)
+    ]
     body = {"games": games, "version": version}
     first = client.post(f"/score/{token}?lang=ko", json=body, headers=headers)
     again = client.post(f"/score/{token}?lang=ko", json=body, headers=headers)
@@ -43,8 +48,7 @@ def test_the_same_counted_sheet_twice_is_saved(client: TestClient) -> None:
     assert again.json()["message"] == first.json()["message"]
     assert conflicts(client) == []
     # Without the version too (the sheet is counted: the scorer's link may not correct).
-    assert client.post(f"/score/{token}", json={"games": games},
-                       headers=headers).status_code == 200
+    assert client.post(f"/score/{token}", json={"games": games}, headers=headers).status_code == 200
     # Another sheet is still refused, and kept in the audit log.
     games[0]["points"] = [33, -11, -11, -11]
     assert client.post(f"/score/{token}", json=body, headers=headers).status_code in (403, 409)
@@ -55,8 +59,9 @@ def test_the_same_draft_twice_is_saved(client: TestClient) -> None:
     token, _scope, seats = _demo_sheet(client)
     _sheet, version, _key = usecases.get_sheet(web(client).store(), "demo", "general", 1, 1)
     headers = {"X-CSRF-Token": csrf(client)}
-    games = [{"points": [30, -10, -10, -10], "penalties": [0] * seats, "winner": 1}] + \
-        [{"points": [None] * seats, "penalties": [0] * seats, "winner": None}] * 3
+    games = [{"points": [30, -10, -10, -10], "penalties": [0] * seats, "winner": 1}] + [
+        {"points": [None] * seats, "penalties": [0] * seats, "winner": None}
+    ] * 3
     body = {"games": games, "version": version}
     first = client.post(f"/score/{token}", json=body, headers=headers)
     again = client.post(f"/score/{token}", json=body, headers=headers)

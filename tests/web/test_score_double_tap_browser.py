@@ -21,7 +21,8 @@ from .test_e2e_tournament import browser  # noqa: E402,F401
 
 
 def test_a_double_tap_on_save_sends_once_and_says_saved(
-        app_web: tuple[str, Web], browser: Browser) -> None:  # noqa: F811
+    app_web: tuple[str, Web], browser: Browser
+) -> None:
     base, web = app_web
     seated(web, "tap")
     link = scorer_link(web, "tap", 1)

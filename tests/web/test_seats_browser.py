@@ -47,22 +47,30 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, s
     app.state.director = web
     store = web.store()
     admin = accounts.create(store, "boss", "a long secret 1")
-    uc.create_tournament(store, "busan-2015", who="boss", seed=5, slug="busan26",
-                         date="2026-03-07")
-    uc.register_players(store, "busan26", [uc.PlayerEntry(
-        n, "general", member_number="KRF-1001" if n == "김민지" else None,
-        birth_year=1990 if n == "김민지" else None) for n in BUSAN], who="boss")
+    uc.create_tournament(store, "busan-2015", who="boss", seed=5, slug="busan26", date="2026-03-07")
+    uc.register_players(
+        store,
+        "busan26",
+        [
+            uc.PlayerEntry(
+                n,
+                "general",
+                member_number="KRF-1001" if n == "김민지" else None,
+                birth_year=1990 if n == "김민지" else None,
+            )
+            for n in BUSAN
+        ],
+        who="boss",
+    )
     uc.check_in_players(store, "busan26", [], who="d", everyone_but=True, division="general")
     play_out(store, "busan26", "general", seed=5)
-    uc.create_tournament(store, "club-night", who="boss", seed=2, slug="club26",
-                         date="2026-04-01")
-    uc.register_players(store, "club26", [uc.PlayerEntry("김민지", birth_year=2001)],
-                        who="boss")
-    circuit.grant_qualification(store, "busan26", "general", "sel27", label="2027 선발전",
-                                seats=8, who=OP)
+    uc.create_tournament(store, "club-night", who="boss", seed=2, slug="club26", date="2026-04-01")
+    uc.register_players(store, "club26", [uc.PlayerEntry("김민지", birth_year=2001)], who="boss")
+    circuit.grant_qualification(
+        store, "busan26", "general", "sel27", label="2027 선발전", seats=8, who=OP
+    )
     for slug in ("sel27", "sel27b"):
-        uc.create_tournament(store, "busan-2015", who="boss", seed=6, slug=slug,
-                             date="2027-01-10")
+        uc.create_tournament(store, "busan-2015", who="boss", seed=6, slug=slug, date="2027-01-10")
         owners.record_creator(store, slug, admin.id)
         circuit.set_quota(store, slug, "general", "sel27", 8, who=OP)
     session = web.session.sign({"a": admin.id, "exp": int(time.time()) + 3600, "n": "b"})
@@ -79,7 +87,8 @@ def holder_and_namesake(web: Web) -> tuple[Any, int]:
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_a_namesake_cannot_take_the_seat_from_the_players_page(
-        site: tuple[str, Web, str], browser: Browser, phone: bool) -> None:  # noqa: F811
+    site: tuple[str, Web, str], browser: Browser, phone: bool
+) -> None:
     base, web, session = site
     holder, other = holder_and_namesake(web)
     width = "390" if phone else "1280"
@@ -114,11 +123,15 @@ def test_a_namesake_cannot_take_the_seat_from_the_players_page(
 
 
 def test_a_namesake_cannot_take_the_seat_from_the_public_form(
-        site: tuple[str, Web, str], browser: Browser) -> None:  # noqa: F811
+    site: tuple[str, Web, str], browser: Browser
+) -> None:
     base, web, _session = site
     holder, _other = holder_and_namesake(web)
-    someone = next(h for h in circuit.holders(web.store(), "sel27", who=OP)
-                   if h.person != holder.person and h.status == "holds")
+    someone = next(
+        h
+        for h in circuit.holders(web.store(), "sel27", who=OP)
+        if h.person != holder.person and h.status == "holds"
+    )
     ctx = context(browser, base, "ko", phone=True)
     page = ctx.new_page()
 
@@ -145,7 +158,8 @@ def test_a_namesake_cannot_take_the_seat_from_the_public_form(
 
 
 def test_the_qualified_page_shows_the_claim_codes(
-        site: tuple[str, Web, str], browser: Browser) -> None:  # noqa: F811
+    site: tuple[str, Web, str], browser: Browser
+) -> None:
     base, web, session = site
     holder, _other = holder_and_namesake(web)
     for phone, width in ((False, "1280"), (True, "390")):

@@ -37,8 +37,14 @@ def test_a_draft_is_checked_meld_by_meld_in_the_readers_language(client: TestCli
     client.cookies.set("meldtour_seat_d", ann)
     with client.websocket_connect("/play/t/d/ws?lang=ko") as ws:
         ws.receive_json()
-        ws.send_json({"type": "draft", "id": "1", "version": 0,
-                      "board": [["r10", "r11", "r12"], ["b1", "b2"]]})
+        ws.send_json(
+            {
+                "type": "draft",
+                "id": "1",
+                "version": 0,
+                "board": [["r10", "r11", "r12"], ["b1", "b2"]],
+            }
+        )
         ok = ws.receive_json()
         assert ok["type"] == "draft_ok"
         check = ok["check"]
@@ -50,8 +56,12 @@ def test_a_draft_is_checked_meld_by_meld_in_the_readers_language(client: TestCli
 
 def test_the_seat_draw_is_in_everyones_view(client: TestClient) -> None:
     live: LiveServer = client.app.state.live  # type: ignore[attr-defined]
-    live.create_table(TableConfig.make("standard", [HUMAN, SeatConfig("computer", "greedy")],
-                                       seed=5, bot_delay=30), "s")
+    live.create_table(
+        TableConfig.make(
+            "standard", [HUMAN, SeatConfig("computer", "greedy")], seed=5, bot_delay=30
+        ),
+        "s",
+    )
     seat(client, "s", 0, "Ann")
     client.cookies.clear()
     with client.websocket_connect("/play/t/s/ws") as ws:  # a spectator
@@ -93,15 +103,26 @@ def test_a_rematch_seats_the_players_again_at_a_new_game(client: TestClient) -> 
     rest = list(full_set())
     for t in racks[0] + racks[1]:
         rest.remove(t)
-    live.create_table(TableConfig.make("standard", [HUMAN, SeatConfig("computer", "expert")],
-                                       deal=Deal(racks, tuple(rest), 0)), "r")
+    live.create_table(
+        TableConfig.make(
+            "standard", [HUMAN, SeatConfig("computer", "expert")], deal=Deal(racks, tuple(rest), 0)
+        ),
+        "r",
+    )
     ann = seat(client, "r", 0, "Ann")
     client.cookies.set("meldtour_seat_r", ann)
     assert client.post("/play/t/r/rematch").status_code == 409  # not over yet
     with client.websocket_connect("/play/t/r/ws?lang=en") as ws:
         ws.receive_json()
-        ws.send_json({"type": "move", "id": "1", "version": 0, "action": "play",
-                      "board": [["r10", "r11", "r12"]]})
+        ws.send_json(
+            {
+                "type": "move",
+                "id": "1",
+                "version": 0,
+                "action": "play",
+                "board": [["r10", "r11", "r12"]],
+            }
+        )
         while ws.receive_json()["type"] != "ack":
             pass
     old = live.get("r")
@@ -125,14 +146,17 @@ def test_a_rematch_seats_the_players_again_at_a_new_game(client: TestClient) -> 
 
 
 def test_a_socket_on_a_game_that_is_gone_is_told_so(client: TestClient) -> None:
-    with pytest.raises(WebSocketDisconnect) as gone, \
-            client.websocket_connect("/play/t/nothing/ws") as ws:
+    with (
+        pytest.raises(WebSocketDisconnect) as gone,
+        client.websocket_connect("/play/t/nothing/ws") as ws,
+    ):
         ws.receive_json()
     assert gone.value.code == 4404
 
 
 def test_a_page_opened_after_a_move_sees_it_without_anyones_hidden_tiles(
-        client: TestClient) -> None:
+    client: TestClient,
+) -> None:
     live: LiveServer = client.app.state.live  # type: ignore[attr-defined]
     live.create_table(TableConfig.make("standard", [HUMAN, HUMAN], deal=known_deal()), "h")
     ann = seat(client, "h", 0, "Ann")

@@ -25,8 +25,30 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium
 
 #: The computer (seat 1, first to play) holds seven runs no group can join and one
 #: tile that fits nowhere: it puts the seven runs down at once.
-SEVEN_RUNS = ["k1", "k2", "k3", "r1", "r2", "r3", "o4", "o5", "o6", "b4", "b5", "b6",
-              "r7", "r8", "r9", "b10", "b11", "b12", "k11", "k12", "k13", "o13"]
+SEVEN_RUNS = [
+    "k1",
+    "k2",
+    "k3",
+    "r1",
+    "r2",
+    "r3",
+    "o4",
+    "o5",
+    "o6",
+    "b4",
+    "b5",
+    "b6",
+    "r7",
+    "r8",
+    "r9",
+    "b10",
+    "b11",
+    "b12",
+    "k11",
+    "k12",
+    "k13",
+    "o13",
+]
 
 
 def seven_melds_deal() -> Deal:
@@ -51,9 +73,16 @@ def site() -> Iterator[tuple[str, LiveServer, Any]]:
 
 
 def open_table(live: LiveServer, game_id: str) -> None:
-    live.create_table(TableConfig.make(
-        "standard", [SeatConfig("human"), SeatConfig("computer", "greedy")],
-        deal=seven_melds_deal(), turn_seconds=90, bot_delay=0.05), game_id)
+    live.create_table(
+        TableConfig.make(
+            "standard",
+            [SeatConfig("human"), SeatConfig("computer", "greedy")],
+            deal=seven_melds_deal(),
+            turn_seconds=90,
+            bot_delay=0.05,
+        ),
+        game_id,
+    )
 
 
 def sit(page: Any, base: str, game_id: str, lang: str = "en") -> None:
@@ -64,7 +93,8 @@ def sit(page: Any, base: str, game_id: str, lang: str = "en") -> None:
 
 
 def test_the_computers_move_is_named_and_the_turn_is_played_from_the_keyboard(
-        site: tuple[str, LiveServer, Any]) -> None:
+    site: tuple[str, LiveServer, Any],
+) -> None:
     base, live, browser = site
     open_table(live, "keys")
     expect = playwright_api.expect
@@ -80,8 +110,10 @@ def test_the_computers_move_is_named_and_the_turn_is_played_from_the_keyboard(
     expect(play).to_contain_text("Greedy 2 put down")
     expect(play.locator(".tile")).to_have_count(21)
     expect(page.locator("#last-move")).to_contain_text("Greedy 2 put down")
-    assert page.locator("#board .tile.added").first.get_attribute("aria-label") == \
-        "black 1, just put down"
+    assert (
+        page.locator("#board .tile.added").first.get_attribute("aria-label")
+        == "black 1, just put down"
+    )
     rack_tile = page.locator("#rack .tile[data-tile=r10]")
     assert rack_tile.get_attribute("aria-label") == "red 10, on your rack"
 
@@ -95,7 +127,8 @@ def test_the_computers_move_is_named_and_the_turn_is_played_from_the_keyboard(
     invalid = page.locator("#board .meld.invalid")
     expect(invalid).to_have_count(1)
     expect(invalid).to_have_attribute(
-        "title", "[red 10] has fewer than 3 tiles: a meld needs at least 3")
+        "title", "[red 10] has fewer than 3 tiles: a meld needs at least 3"
+    )
     expect(page.locator("#build")).to_have_text("Toward the initial meld: 0 of 30")
     # Done now is refused, and the notice goes once the corrected turn is accepted.
     page.locator("#b-done").focus()
@@ -109,8 +142,10 @@ def test_the_computers_move_is_named_and_the_turn_is_played_from_the_keyboard(
     expect(page.locator("#board .meld[data-meld='7'] .tile")).to_have_count(3)
     expect(page.locator("#board .meld.invalid")).to_have_count(0)
     expect(page.locator("#build")).to_have_text("Initial meld: 33 points, enough")
-    assert page.locator("#board .meld[data-meld='7'] .tile").first.get_attribute(
-        "aria-label") == "red 10, from your rack"
+    assert (
+        page.locator("#board .meld[data-meld='7'] .tile").first.get_attribute("aria-label")
+        == "red 10, from your rack"
+    )
     page.locator("#b-done").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#events li[data-kind=play]").nth(1)).to_contain_text("Ann put down")
@@ -161,12 +196,17 @@ def finger_drag(page: Any, source: Any, target_selector: str) -> None:
 
 
 def test_a_phone_reaches_the_new_meld_zone_and_undoes_after_a_reload(
-        site: tuple[str, LiveServer, Any]) -> None:
+    site: tuple[str, LiveServer, Any],
+) -> None:
     base, live, browser = site
     open_table(live, "phone7")
     expect = playwright_api.expect
-    context = browser.new_context(viewport={"width": 390, "height": 844},
-                                  device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
     page = context.new_page()
     sit(page, base, "phone7")
     expect(page.locator("#board .meld")).to_have_count(7)
@@ -198,15 +238,21 @@ def test_a_phone_reaches_the_new_meld_zone_and_undoes_after_a_reload(
 
 
 def test_a_finished_games_page_finds_its_score_once_the_server_forgot_it(
-        site: tuple[str, LiveServer, Any]) -> None:
+    site: tuple[str, LiveServer, Any],
+) -> None:
     base, live, browser = site
     racks = (parse_tiles(["r10", "r11", "r12"]), parse_tiles(SEVEN_RUNS[:14]))
     rest = list(full_set())
     for t in racks[0] + racks[1]:
         rest.remove(t)
-    live.create_table(TableConfig.make(
-        "standard", [SeatConfig("human"), SeatConfig("computer", "greedy")],
-        deal=Deal(racks, tuple(rest), 0)), "over")
+    live.create_table(
+        TableConfig.make(
+            "standard",
+            [SeatConfig("human"), SeatConfig("computer", "greedy")],
+            deal=Deal(racks, tuple(rest), 0),
+        ),
+        "over",
+    )
     expect = playwright_api.expect
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     sit(page, base, "over")

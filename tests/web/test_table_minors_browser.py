@@ -42,8 +42,12 @@ def site() -> Iterator[tuple[str, LiveServer]]:
 
 
 def phone(browser: Any) -> Any:
-    page = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                               is_mobile=True, has_touch=True).new_page()
+    page = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    ).new_page()
     page.set_default_timeout(20_000)
     return page
 
@@ -56,14 +60,29 @@ def sit(page: Any, base: str, game: str, name: str, lang: str = "ko") -> None:
 
 
 def test_names_the_result_on_a_phone_and_no_buttons_after_the_game(
-        site: tuple[str, LiveServer]) -> None:
+    site: tuple[str, LiveServer],
+) -> None:
     base, live = site
-    live.create_table(TableConfig.make(
-        "krc-2015", [SeatConfig("human"), SeatConfig("computer", "greedy")], deal=deal(),
-        turn_seconds=120, bot_delay=0.1, hints=True), "out")
-    live.create_table(TableConfig.make(
-        "krc-2015", [SeatConfig("computer", "expert"), SeatConfig("computer", "greedy")],
-        turn_seconds=120, bot_delay=60), "bots")
+    live.create_table(
+        TableConfig.make(
+            "krc-2015",
+            [SeatConfig("human"), SeatConfig("computer", "greedy")],
+            deal=deal(),
+            turn_seconds=120,
+            bot_delay=0.1,
+            hints=True,
+        ),
+        "out",
+    )
+    live.create_table(
+        TableConfig.make(
+            "krc-2015",
+            [SeatConfig("computer", "expert"), SeatConfig("computer", "greedy")],
+            turn_seconds=120,
+            bot_delay=60,
+        ),
+        "bots",
+    )
     expect = playwright_api.expect
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -84,13 +103,17 @@ def test_names_the_result_on_a_phone_and_no_buttons_after_the_game(
             for i in range(2):  # each name on one line
                 lines = names.nth(i).evaluate(
                     "td => { const r = document.createRange(); r.selectNodeContents(td);"
-                    " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }")
+                    " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }"
+                )
                 assert lines == 1, f"name {i} of the result takes {lines} lines"
             page.locator("#result").scroll_into_view_if_needed()
             page.screenshot(path="/tmp/h7shots/phone-ko-result.png")
             for path in ("score", "replay?step=1", "analysis"):
-                page.goto(f"{base}/play/t/out/{path}&lang=ko" if "?" in path
-                          else f"{base}/play/t/out/{path}?lang=ko")
+                page.goto(
+                    f"{base}/play/t/out/{path}&lang=ko"
+                    if "?" in path
+                    else f"{base}/play/t/out/{path}?lang=ko"
+                )
                 text = page.locator("main").inner_text()
                 assert "욕심쟁이 2" in text and "greedy" not in text, f"{path}: {text[:300]}"
             page.goto(f"{base}/play/t/bots?lang=ja")
@@ -103,11 +126,19 @@ def test_names_the_result_on_a_phone_and_no_buttons_after_the_game(
 
 
 def test_japan_says_what_done_costs_one_penalty_tile_and_the_log_after_a_reload(
-        site: tuple[str, LiveServer]) -> None:
+    site: tuple[str, LiveServer],
+) -> None:
     base, live = site
-    live.create_table(TableConfig.make(
-        "japan", [SeatConfig("human"), SeatConfig("computer", "greedy")], deal=deal(),
-        turn_seconds=120, bot_delay=0.1), "jp")
+    live.create_table(
+        TableConfig.make(
+            "japan",
+            [SeatConfig("human"), SeatConfig("computer", "greedy")],
+            deal=deal(),
+            turn_seconds=120,
+            bot_delay=0.1,
+        ),
+        "jp",
+    )
     expect = playwright_api.expect
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -117,7 +148,8 @@ def test_japan_says_what_done_costs_one_penalty_tile_and_the_log_after_a_reload(
             touch_drag(page, page.locator("#rack .tile").first, page.locator(".new-meld"))
             build = page.locator("#build")
             expect(build).to_have_text(
-                "테이블이 올바르지 않습니다: 지금 완료하면 턴 실패입니다 (-50점)")
+                "테이블이 올바르지 않습니다: 지금 완료하면 턴 실패입니다 (-50점)"
+            )
             page.locator("#b-done").tap()
             line = page.locator("#events li[data-kind=draw]").first
             expect(line).to_contain_text("벌칙으로 가져온 타일 한 개")
@@ -135,7 +167,7 @@ def test_japan_says_what_done_costs_one_penalty_tile_and_the_log_after_a_reload(
             # The first move's lines are older than what the server resends: still there.
             expect(page.locator("#events li[data-kind=illegal_end]")).to_have_count(1)
             after = page.locator("#events li").all_inner_texts()
-            assert after[:len(before)] == before, (before, after)
+            assert after[: len(before)] == before, (before, after)
         finally:
             browser.close()
 
@@ -146,15 +178,22 @@ BO = ["k1", "o2", "r3", "b4", "k6", "o8", "r9", "b10", "k12", "o13", "r1", "b3",
 
 
 def test_a_tile_added_to_a_meld_is_the_only_one_marked_and_none_moved(
-        site: tuple[str, LiveServer]) -> None:
+    site: tuple[str, LiveServer],
+) -> None:
     base, live = site
     racks = (parse_tiles(ANN), parse_tiles(BO))
     rest = list(full_set())
     for t in racks[0] + racks[1]:
         rest.remove(t)
-    live.create_table(TableConfig.make(
-        "standard", [SeatConfig("human"), SeatConfig("human")],
-        deal=Deal(racks, tuple(rest), 0), turn_seconds=120), "mv")
+    live.create_table(
+        TableConfig.make(
+            "standard",
+            [SeatConfig("human"), SeatConfig("human")],
+            deal=Deal(racks, tuple(rest), 0),
+            turn_seconds=120,
+        ),
+        "mv",
+    )
     expect = playwright_api.expect
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
@@ -170,15 +209,23 @@ def test_a_tile_added_to_a_meld_is_the_only_one_marked_and_none_moved(
                 page.wait_for_selector("#rack .tile")
             drag(ann, ann.locator('#rack .tile[data-tile="r10"]'), ann.locator(".new-meld"))
             for t in ("r11", "r12"):
-                drag(ann, ann.locator(f'#rack .tile[data-tile="{t}"]'),
-                     ann.locator("#board .meld").first, at="end")
+                drag(
+                    ann,
+                    ann.locator(f'#rack .tile[data-tile="{t}"]'),
+                    ann.locator("#board .meld").first,
+                    at="end",
+                )
             ann.click("#b-done")
             expect(bo.locator("#turn")).to_have_text("Your turn")
             expect(bo.locator("#board .tile.added")).to_have_count(3)
             bo.click("#b-draw")
             expect(ann.locator("#turn")).to_have_text("Your turn")
-            drag(ann, ann.locator('#rack .tile[data-tile="r13"]'),
-                 ann.locator("#board .meld").first, at="end")
+            drag(
+                ann,
+                ann.locator('#rack .tile[data-tile="r13"]'),
+                ann.locator("#board .meld").first,
+                at="end",
+            )
             ann.click("#b-done")
             expect(bo.locator("#turn")).to_have_text("Your turn")
             # r13 joined a run of three: one tile added, none moved, and the words say so.
@@ -201,15 +248,23 @@ def test_everything_since_ones_own_last_move_is_marked(site: tuple[str, LiveServ
     rest = list(full_set())
     for t in racks[0] + racks[1] + racks[2]:
         rest.remove(t)
-    live.create_table(TableConfig.make(
-        "standard", [SeatConfig("human")] * 3, deal=Deal(racks, tuple(rest), 0),
-        turn_seconds=120), "since")
+    live.create_table(
+        TableConfig.make(
+            "standard",
+            [SeatConfig("human")] * 3,
+            deal=Deal(racks, tuple(rest), 0),
+            turn_seconds=120,
+        ),
+        "since",
+    )
     expect = playwright_api.expect
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            pages = [browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-                     for _ in range(3)]
+            pages = [
+                browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+                for _ in range(3)
+            ]
             for seat, (page, name) in enumerate(zip(pages, ("Ann", "Bo", "Cy"), strict=True)):
                 page.set_default_timeout(15_000)
                 page.goto(f"{base}/play/t/since?lang=en")
@@ -220,11 +275,18 @@ def test_everything_since_ones_own_last_move_is_marked(site: tuple[str, LiveServ
                 page.wait_for_selector("#rack .tile")
 
             def meld(page: Any, tiles: list[str]) -> None:
-                drag(page, page.locator(f'#rack .tile[data-tile="{tiles[0]}"]'),
-                     page.locator(".new-meld"))
+                drag(
+                    page,
+                    page.locator(f'#rack .tile[data-tile="{tiles[0]}"]'),
+                    page.locator(".new-meld"),
+                )
                 for t in tiles[1:]:
-                    drag(page, page.locator(f'#rack .tile[data-tile="{t}"]'),
-                         page.locator("#board .meld").last, at="end")
+                    drag(
+                        page,
+                        page.locator(f'#rack .tile[data-tile="{t}"]'),
+                        page.locator("#board .meld").last,
+                        at="end",
+                    )
                 page.click("#b-done")
 
             meld(ann, ["r10", "r11", "r12"])
@@ -233,15 +295,23 @@ def test_everything_since_ones_own_last_move_is_marked(site: tuple[str, LiveServ
             expect(cy.locator("#turn")).to_have_text("Your turn")
             meld(cy, ["k11", "k12", "k13"])
             expect(ann.locator("#turn")).to_have_text("Your turn")
-            drag(ann, ann.locator('#rack .tile[data-tile="r13"]'),
-                 ann.locator("#board .meld").first, at="end")
+            drag(
+                ann,
+                ann.locator('#rack .tile[data-tile="r13"]'),
+                ann.locator("#board .meld").first,
+                at="end",
+            )
             ann.click("#b-done")
             expect(bo.locator("#turn")).to_have_text("Your turn")
             # Since Bo drew: Cy's meld and Ann's r13, not only the very last move.
             added = bo.locator("#board .tile.added")
             expect(added).to_have_count(4)
-            assert sorted(added.evaluate_all("ts => ts.map(t => t.dataset.tile)")) == \
-                ["k11", "k12", "k13", "r13"]
+            assert sorted(added.evaluate_all("ts => ts.map(t => t.dataset.tile)")) == [
+                "k11",
+                "k12",
+                "k13",
+                "r13",
+            ]
             expect(bo.locator("#board .tile.moved")).to_have_count(0)
         finally:
             browser.close()

@@ -60,8 +60,7 @@ def geometry(page: Any) -> dict[str, float]:
 
 def assert_table_fills(page: Any, what: str) -> None:
     g = geometry(page)
-    assert g["board"] >= g["vh"] / 2, \
-        f"{what}: the board shows {g['board']:.0f} of {g['vh']} px"
+    assert g["board"] >= g["vh"] / 2, f"{what}: the board shows {g['board']:.0f} of {g['vh']} px"
     assert g["rackTop"] >= 0 and g["rackBottom"] <= g["vh"], f"{what}: the rack is cut: {g}"
     assert g["boardBottom"] <= g["rackTop"], f"{what}: the board runs under the rack: {g}"
     assert g["pageWidth"] <= g["vw"], f"{what}: the page is wider than the phone: {g}"
@@ -78,16 +77,26 @@ def finger_drag(page: Any, source: Any, target: str) -> None:
     assert a, "drag from a tile that is not shown"
     cdp = touch(page)
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
-                                          "touchPoints": [{"x": x0, "y": y0}]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
-                                          "touchPoints": [{"x": x0 + 4, "y": y0 - 12}]})
+    cdp.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+    )
+    cdp.send(
+        "Input.dispatchTouchEvent",
+        {"type": "touchMove", "touchPoints": [{"x": x0 + 4, "y": y0 - 12}]},
+    )
     b = page.locator(target).first.bounding_box()
     assert b, f"{target} is not shown during the drag"
     x1, y1 = b["x"] + b["width"] - 4, b["y"] + b["height"] / 2
     for i in range(1, 7):
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-            {"x": x0 + (x1 - x0) * i / 6, "y": y0 - 12 + (y1 - y0 + 12) * i / 6}]})
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {
+                "type": "touchMove",
+                "touchPoints": [
+                    {"x": x0 + (x1 - x0) * i / 6, "y": y0 - 12 + (y1 - y0 + 12) * i / 6}
+                ],
+            },
+        )
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
     page.wait_for_timeout(400)
@@ -96,7 +105,9 @@ def finger_drag(page: Any, source: Any, target: str) -> None:
 def in_view(page: Any, selector: str) -> bool:
     """Whether the element is wholly inside the board's visible area and the screen,
     above the rack's panel."""
-    return bool(page.evaluate("""(sel) => {
+    return bool(
+        page.evaluate(
+            """(sel) => {
         const el = document.querySelector(sel);
         if (!el) return false;
         const r = el.getBoundingClientRect();
@@ -104,7 +115,10 @@ def in_view(page: Any, selector: str) -> bool:
         const mine = document.getElementById('mine').getBoundingClientRect();
         return r.top >= b.top - 1 && r.bottom <= b.bottom + 1 && r.bottom <= mine.top + 1
             && r.top >= 0 && r.bottom <= window.innerHeight;
-    }""", selector))
+    }""",
+            selector,
+        )
+    )
 
 
 def melds_on(page: Any) -> int:
@@ -113,21 +127,32 @@ def melds_on(page: Any) -> int:
 
 def rack_of(page: Any) -> list[str]:
     return page.eval_on_selector_all(  # type: ignore[no-any-return]
-        "#rack .tile", "ts => ts.map(t => t.dataset.tile)")
+        "#rack .tile", "ts => ts.map(t => t.dataset.tile)"
+    )
 
 
 def test_a_full_table_on_a_phone_played_by_touch(site: tuple[str, LiveServer]) -> None:
     base, live = site
     rules = find_rules("krc-2015")
-    live.create_table(TableConfig.make(
-        "krc-2015", [SeatConfig("human")] + [SeatConfig("computer", "greedy")] * 3,
-        seed=SEED, turn_seconds=300, bot_delay=0.05, redeal_grace=0.1, hints=True), "ph")
+    live.create_table(
+        TableConfig.make(
+            "krc-2015",
+            [SeatConfig("human")] + [SeatConfig("computer", "greedy")] * 3,
+            seed=SEED,
+            turn_seconds=300,
+            bot_delay=0.05,
+            redeal_grace=0.1,
+            hints=True,
+        ),
+        "ph",
+    )
     expect = playwright_api.expect
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                      has_touch=True)
+            ctx = browser.new_context(
+                viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+            )
             page = ctx.new_page()
             page.set_default_timeout(20_000)
             page.goto(f"{base}/play/t/ph?lang=ko")
@@ -138,7 +163,8 @@ def test_a_full_table_on_a_phone_played_by_touch(site: tuple[str, LiveServer]) -
             # Draw (a tap) until the others have laid ten melds or more.
             for _ in range(20):
                 page.wait_for_function(
-                    "() => !document.getElementById('b-draw').disabled", timeout=30_000)
+                    "() => !document.getElementById('b-draw').disabled", timeout=30_000
+                )
                 if melds_on(page) >= 10:
                     break
                 page.locator("#b-draw").tap()
@@ -172,21 +198,26 @@ def test_a_full_table_on_a_phone_played_by_touch(site: tuple[str, LiveServer]) -
             assert found.placed, "no initial meld in the rack"
             plan = [list(format_tiles(m.tiles)) for m in found.board]
             for k, meld in enumerate(plan):
-                finger_drag(page, page.locator(f'#rack .tile[data-tile="{meld[0]}"]').first,
-                            "#dock")
+                finger_drag(
+                    page, page.locator(f'#rack .tile[data-tile="{meld[0]}"]').first, "#dock"
+                )
                 expect(page.locator("#board .meld")).to_have_count(board_before + k + 1)
                 expect(page.locator("#board .meld.started")).to_have_count(1)
                 assert in_view(page, "#board .meld.started"), "the new meld is out of view"
                 if k == 0:
                     shoot(page, "phone-ko-started")
                 for t in meld[1:]:
-                    finger_drag(page, page.locator(f'#rack .tile[data-tile="{t}"]').first,
-                                "#board .meld.started")
+                    finger_drag(
+                        page,
+                        page.locator(f'#rack .tile[data-tile="{t}"]').first,
+                        "#board .meld.started",
+                    )
                     assert in_view(page, "#board .meld.started")
                 expect(page.locator("#board .meld")).to_have_count(board_before + k + 1)
                 shown = page.eval_on_selector(
-                    "#board .meld.started", "m => [...m.querySelectorAll('.tile')]"
-                                            ".map(t => t.dataset.tile)")
+                    "#board .meld.started",
+                    "m => [...m.querySelectorAll('.tile')].map(t => t.dataset.tile)",
+                )
                 assert sorted(shown) == sorted(meld), f"the new meld is {shown}, not {meld}"
             expect(page.locator("#build.good")).to_be_visible()
             page.locator("#b-done").tap()

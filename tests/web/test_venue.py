@@ -34,27 +34,77 @@ from .test_pdf import club, text_of
 
 
 def test_korean_order_is_ga_na_da() -> None:
-    names = ["최하은", "김민지", "Alice", "이서준", "강수정", "박지우", "김민수", "정우진",
-             "山田太郎", "하늘", "나영"]
+    names = [
+        "최하은",
+        "김민지",
+        "Alice",
+        "이서준",
+        "강수정",
+        "박지우",
+        "김민수",
+        "정우진",
+        "山田太郎",
+        "하늘",
+        "나영",
+    ]
     # 가나다순 by hand: 강 < 김민수 < 김민지 < 나 < 박 < 이 < 정 < 최 < 하, then Latin, kanji.
-    assert by_name(names, "ko") == ["강수정", "김민수", "김민지", "나영", "박지우", "이서준",
-                                    "정우진", "최하은", "하늘", "Alice", "山田太郎"]
+    assert by_name(names, "ko") == [
+        "강수정",
+        "김민수",
+        "김민지",
+        "나영",
+        "박지우",
+        "이서준",
+        "정우진",
+        "최하은",
+        "하늘",
+        "Alice",
+        "山田太郎",
+    ]
 
 
 def test_japanese_order_kana_by_gojuon_then_kanji() -> None:
-    names = ["たなか", "サトウ", "あべ", "ｲﾄｳ", "がもう", "かとう", "鈴木一郎", "佐藤花子",
-             "Bob", "김민지"]
+    names = [
+        "たなか",
+        "サトウ",
+        "あべ",
+        "ｲﾄｳ",
+        "がもう",
+        "かとう",
+        "鈴木一郎",
+        "佐藤花子",
+        "Bob",
+        "김민지",
+    ]
     # By hand: あべ, いとう (half-width katakana), かとう, がもう (voiced after plain),
     # さとう (katakana read as hiragana), たなか; kanji in code-point order (佐 U+4F50 <
     # 鈴 U+9234); then Latin, Hangul.
-    assert by_name(names, "ja") == ["あべ", "ｲﾄｳ", "かとう", "がもう", "サトウ", "たなか",
-                                    "佐藤花子", "鈴木一郎", "Bob", "김민지"]
+    assert by_name(names, "ja") == [
+        "あべ",
+        "ｲﾄｳ",
+        "かとう",
+        "がもう",
+        "サトウ",
+        "たなか",
+        "佐藤花子",
+        "鈴木一郎",
+        "Bob",
+        "김민지",
+    ]
 
 
 def test_alphabetical_order_ignores_case_and_accents() -> None:
     names = ["carol", "Émile", "Bob", "alice", "Zoë", "Eve", "김민지", "Ángel"]
-    assert by_name(names, "en") == ["alice", "Ángel", "Bob", "carol", "Émile", "Eve", "Zoë",
-                                    "김민지"]
+    assert by_name(names, "en") == [
+        "alice",
+        "Ángel",
+        "Bob",
+        "carol",
+        "Émile",
+        "Eve",
+        "Zoë",
+        "김민지",
+    ]
 
 
 # ---------------------------------------------------------------- the public address
@@ -63,8 +113,11 @@ def test_alphabetical_order_ignores_case_and_accents() -> None:
 def test_addresses_normalised_and_loopback_told() -> None:
     assert normalise_address("192.168.0.12:8000") == "http://192.168.0.12:8000"
     assert normalise_address("https://[fd00::2]:8443/") == "https://[fd00::2]:8443"
-    for bad, code in (("ftp://x", "usecase.address_scheme"), ("http://", "usecase.address_host"),
-                      ("http://x.test/score", "usecase.address_extra")):
+    for bad, code in (
+        ("ftp://x", "usecase.address_scheme"),
+        ("http://", "usecase.address_host"),
+        ("http://x.test/score", "usecase.address_extra"),
+    ):
         with pytest.raises(usecases.UseCaseError) as e:
             normalise_address(bad)
         assert e.value.code == code
@@ -86,13 +139,15 @@ def local(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def decode_qr(png: Path) -> list[str]:
-    out = subprocess.run(["zbarimg", "--quiet", "--raw", str(png)], capture_output=True,
-                         text=True, timeout=30)
+    out = subprocess.run(
+        ["zbarimg", "--quiet", "--raw", str(png)], capture_output=True, text=True, timeout=30
+    )
     return out.stdout.split()
 
 
-def test_loopback_warning_until_the_public_address_is_set(local: TestClient,
-                                                          tmp_path: Path) -> None:
+def test_loopback_warning_until_the_public_address_is_set(
+    local: TestClient, tmp_path: Path
+) -> None:
     page = local.get("/director/t/demo/print?lang=en").text
     assert 'id="loopback"' in page and "http://127.0.0.1:8000" in page
     address = local.get("/director/address?lang=ko").text
@@ -108,15 +163,17 @@ def test_loopback_warning_until_the_public_address_is_set(local: TestClient,
     store = local.app.state.director.store()  # type: ignore[attr-defined]
     boss = account_uc.find(store, "boss")
     assert boss is not None
-    assert set_public_address(store, "192.0.2.2:8000/", actor=boss[0]) == \
-        "http://192.0.2.2:8000"
+    assert set_public_address(store, "192.0.2.2:8000/", actor=boss[0]) == "http://192.0.2.2:8000"
     assert 'id="loopback"' not in local.get("/director/t/demo/print").text
     # The score sheets' QR codes carry the public address, decoded from the printed page.
     sheets = local.get("/director/t/demo/d/general/pdf/sheets?table=1")
     path = tmp_path / "sheet.pdf"
     path.write_bytes(sheets.content)
-    subprocess.run(["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", str(path),
-                    str(tmp_path / "p")], check=True, timeout=60)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", str(path), str(tmp_path / "p")],
+        check=True,
+        timeout=60,
+    )
     (png,) = tmp_path.glob("p*.png")
     (url,) = decode_qr(png)
     assert url.startswith("http://192.0.2.2:8000/score/")
@@ -148,8 +205,13 @@ def words_inside(data: bytes, tmp_path: Path) -> tuple[str, float]:
     """The PDF's text (pdftotext) and the right edge of its rightmost word, in points."""
     path = tmp_path / "x.pdf"
     path.write_bytes(data)
-    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True,
-                          text=True, check=True, timeout=60).stdout
+    html = subprocess.run(
+        ["pdftotext", "-bbox", str(path), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
     right = max(float(x) for x in re.findall(r'xMax="([\d.]+)"', html))
     return re.sub(r"<[^>]+>", " ", html), right
 
@@ -166,8 +228,13 @@ def test_long_name_is_fitted_and_missing_glyph_replaced(tmp_path: Path) -> None:
         start_stage,
     )
 
-    div = Division("open", "오픈부", 16, find_rules("krc-2015"),
-                   (StageFormat("seatings", games=2, seatings=1, name="예선"),))
+    div = Division(
+        "open",
+        "오픈부",
+        16,
+        find_rules("krc-2015"),
+        (StageFormat("seatings", games=2, seatings=1, name="예선"),),
+    )
     t = Tournament("부산 클럽 대회", "2026-12-05", (div,), seed=7)
     for name in (LONG, "김🀄민", "Alice", "Bob", "박지우", "이서준", "최하은", "정우진"):
         t = register(t, "open", name).tournament
@@ -214,20 +281,30 @@ def finished_club():  # type: ignore[no-untyped-def]
     t = start_stage(t, "open").tournament
     t = seat_round(t, "open").tournament
     game = plausible_game(random.Random(1), 4, find_rules("krc-2015"))
-    t = enter_table_game(t, "open", 1, 1, 1, game.points, winner=game.winner,
-                         who="ref").tournament
+    t = enter_table_game(t, "open", 1, 1, 1, game.points, winner=game.winner, who="ref").tournament
     t = submit_table(t, "open", 1, 1, who="ref").tournament
     return close_round(t, "open").tournament
 
 
-@pytest.mark.parametrize(("locale", "words"), [
-    ("ko", ["상장", "위 사람은", "이 상장을 수여합니다", "2026년 12월 5일", "대회장", "(인)"]),
-    ("ja", ["賞状", "あなたは", "ここにその栄誉をたたえ賞します", "2026年12月5日", "審判長"]),
-    ("en", ["Certificate of award", "This certificate is awarded for taking place 1",
-            "5 December 2026", "Chief referee"]),
-])
-def test_certificates_have_a_body_and_signatures(locale: str, words: list[str],
-                                                 tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("ko", ["상장", "위 사람은", "이 상장을 수여합니다", "2026년 12월 5일", "대회장", "(인)"]),
+        ("ja", ["賞状", "あなたは", "ここにその栄誉をたたえ賞します", "2026年12月5日", "審判長"]),
+        (
+            "en",
+            [
+                "Certificate of award",
+                "This certificate is awarded for taking place 1",
+                "5 December 2026",
+                "Chief referee",
+            ],
+        ),
+    ],
+)
+def test_certificates_have_a_body_and_signatures(
+    locale: str, words: list[str], tmp_path: Path
+) -> None:
     from meldtour.tournament import final_ranking
 
     t = finished_club()
@@ -239,8 +316,11 @@ def test_certificates_have_a_body_and_signatures(locale: str, words: list[str],
         assert w in text.replace("\n", " "), w
     path = tmp_path / "c.pdf"
     path.write_bytes(data)
-    subprocess.run(["pdftoppm", "-png", "-r", "30", "-f", "1", "-l", "1", str(path),
-                    str(tmp_path / "c")], check=True, timeout=60)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "30", "-f", "1", "-l", "1", str(path), str(tmp_path / "c")],
+        check=True,
+        timeout=60,
+    )
     assert list(tmp_path.glob("c*.png"))
     if locale == "ko":
         ranking = text_of(pdf.ranking_pdf(t, "open", "ko"))
@@ -276,9 +356,16 @@ def test_exports_numbers_are_numbers_and_columns_in_the_language(local: TestClie
     table = t.division("general").stages[0].rounds[0].tables[0]
     points = [-12, -7, -3, 22][: len(table.players)]
     points[-1] = -sum(points[:-1])
-    usecases.enter_sheet(store, "demo", "general", 1, table.number,
-                         [usecases.GameEntry(1, tuple(points), winner=len(points))],
-                         who="boss", submit=False)
+    usecases.enter_sheet(
+        store,
+        "demo",
+        "general",
+        1,
+        table.number,
+        [usecases.GameEntry(1, tuple(points), winner=len(points))],
+        who="boss",
+        submit=False,
+    )
     r = local.get("/director/t/demo/export/sheets.xlsx?lang=ko")
     sheet = load_workbook(io.BytesIO(r.content)).active
     assert sheet is not None
@@ -288,7 +375,7 @@ def test_exports_numbers_are_numbers_and_columns_in_the_language(local: TestClie
     assert -12 in values and all(isinstance(v, int) for v in values)
     r = local.get("/director/t/demo/export/standings.csv?lang=ja")
     assert r.text.lstrip("\ufeff").startswith("部門,ステージ,順位")
-    assert ",'-" not in r.text                   # no apostrophe before a negative number
+    assert ",'-" not in r.text  # no apostrophe before a negative number
     r = local.get("/director/t/demo/export/players.csv?lang=en")
     assert r.text.lstrip("\ufeff").startswith("Number,Name,Division")
     # The final ranking: a division still playing has no places yet.
@@ -301,7 +388,7 @@ def test_exports_numbers_are_numbers_and_columns_in_the_language(local: TestClie
 def test_print_page_lists_the_printables(local: TestClient) -> None:
     page = local.get("/director/t/demo/print?lang=ko").text
     assert "/pdf/names" not in page or "이름별 자리표" in page
-    assert "export/ranking.xlsx" in page and "가족상 상장" in page    # the demo's Kims
+    assert "export/ranking.xlsx" in page and "가족상 상장" in page  # the demo's Kims
     r = local.get("/director/t/demo/d/general/pdf/family")
     assert r.status_code == 200 and "김민준" in text_of(r.content)
 
@@ -313,12 +400,12 @@ def test_ranking_export_of_a_finished_division() -> None:
 
     t = finished_club()
     rows = list(TABLES["ranking"](t, translations("ko").gettext))
-    assert rows[0][:3] == ["division", "place", "player"]     # named per language on export
+    assert rows[0][:3] == ["division", "place", "player"]  # named per language on export
     ranking = final_ranking(t, "open")
     assert [r[1] for r in rows[1:]] == list(range(1, len(ranking) + 1))
     assert rows[1][3] == ranking[0].name
     assert all(isinstance(r[6], int) for r in rows[1:] if r[6] is not None)
-    assert any(isinstance(r[6], int) and r[6] < 0 for r in rows[1:])   # minus points: numbers
+    assert any(isinstance(r[6], int) and r[6] < 0 for r in rows[1:])  # minus points: numbers
 
 
 def test_a_reading_sorts_a_kanji_name_by_its_sound() -> None:
@@ -329,6 +416,10 @@ def test_a_reading_sorts_a_kanji_name_by_its_sound() -> None:
     number = {t.name_of(r.player): r.player for r in t.registrations}
     plain = [x.name for x in seats_by_name(t, rnd, "ja")]
     assert plain.index("佐藤花子") < plain.index("山田太郎") < plain.index("鈴木一郎")
-    read = [x.name for x in seats_by_name(t, rnd, "ja", {number["山田太郎"]: "やまだたろう",
-                                                          number["鈴木一郎"]: "すずきいちろう"})]
+    read = [
+        x.name
+        for x in seats_by_name(
+            t, rnd, "ja", {number["山田太郎"]: "やまだたろう", number["鈴木一郎"]: "すずきいちろう"}
+        )
+    ]
     assert read.index("鈴木一郎") < read.index("山田太郎") < read.index("佐藤花子")

@@ -70,7 +70,8 @@ def laptop_only(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def test_every_interface_answers_on_another_address_and_127_0_0_1_does_not(
-        site: Server, laptop_only: Server) -> None:
+    site: Server, laptop_only: Server
+) -> None:
     assert httpx.get(f"http://127.0.0.1:{site.port}/healthz").json()["ok"] is True
     with browser(PHONE) as phone:
         assert phone.get(f"http://{PHONE}:{site.port}/healthz").status_code == 200
@@ -81,7 +82,8 @@ def test_every_interface_answers_on_another_address_and_127_0_0_1_does_not(
 
 
 def test_the_director_pages_are_the_laptops_until_a_director_signs_in_there(
-        site: Server, laptop_only: Server) -> None:
+    site: Server, laptop_only: Server
+) -> None:
     here = f"http://127.0.0.1:{site.port}"
     there = f"http://{PHONE}:{site.port}"
     with browser(PHONE) as phone, browser() as laptop:
@@ -92,62 +94,92 @@ def test_the_director_pages_are_the_laptops_until_a_director_signs_in_there(
         r = phone.get(there + "/director/setup?lang=ko")
         assert "meldtour를 실행하는 컴퓨터에서만 만듭니다" in r.text
         assert f"http://127.0.0.1:{site.port}/director/setup" in r.text
-        r = phone.post(there + "/director/setup", data={
-            "csrf": "x", "name": "mallory", "password": "x" * 12, "again": "x" * 12})
+        r = phone.post(
+            there + "/director/setup",
+            data={"csrf": "x", "name": "mallory", "password": "x" * 12, "again": "x" * 12},
+        )
         assert r.status_code == 403
-        assert "meldtour を動かしているコンピューターで一度ログインするまで" in \
-            phone.get(there + "/director?lang=ja").text
+        assert (
+            "meldtour を動かしているコンピューターで一度ログインするまで"
+            in phone.get(there + "/director?lang=ja").text
+        )
         # The public pages answer the phone as ever.
         assert phone.get(there + "/tournaments").status_code == 200
 
         # The director makes the first account on the laptop (and is signed in).
-        r = laptop.post(here + "/director/setup", data={
-            "csrf": csrf(laptop, here + "/director/setup"), "name": "boss",
-            "password": PASSWORD, "again": PASSWORD})
+        r = laptop.post(
+            here + "/director/setup",
+            data={
+                "csrf": csrf(laptop, here + "/director/setup"),
+                "name": "boss",
+                "password": PASSWORD,
+                "again": PASSWORD,
+            },
+        )
         assert r.url.path == "/director", r.text[:300]
 
         # From then on the phone may sign in; each page still needs a director.
         r = phone.get(there + "/director", follow_redirects=False)
         assert r.status_code == 303 and "/director/login" in r.headers["location"]
         assert phone.get(there + "/director/setup").status_code == 403  # the laptop's
-        r = phone.post(there + "/director/login", data={
-            "csrf": csrf(phone, there + "/director/login"), "name": "boss",
-            "password": PASSWORD})
+        r = phone.post(
+            there + "/director/login",
+            data={
+                "csrf": csrf(phone, there + "/director/login"),
+                "name": "boss",
+                "password": PASSWORD,
+            },
+        )
         assert r.status_code == 200 and r.url.path == "/director"
         assert phone.get(there + "/director/address").status_code == 200
     store = open_web_store(database_url(site.url))
     assert venue.network_opened(store)
     lines = venue.address_changes(store)
-    assert lines == []                                       # nothing set yet
+    assert lines == []  # nothing set yet
 
 
-def test_the_address_page_checks_that_the_address_answers(site: Server,
-                                                          laptop_only: Server) -> None:
+def test_the_address_page_checks_that_the_address_answers(
+    site: Server, laptop_only: Server
+) -> None:
     here = f"http://127.0.0.1:{site.port}"
 
     def choose(laptop: httpx.Client, address: str, lang: str) -> str:
-        laptop.post(here + "/director/address", data={
-            "csrf": csrf(laptop, here + "/director/address"), "address": address})
+        laptop.post(
+            here + "/director/address",
+            data={"csrf": csrf(laptop, here + "/director/address"), "address": address},
+        )
         return laptop.get(here + f"/director/address?lang={lang}").text
 
     with browser() as laptop:
-        laptop.post(here + "/director/login", data={
-            "csrf": csrf(laptop, here + "/director/login"), "name": "boss",
-            "password": PASSWORD})
+        laptop.post(
+            here + "/director/login",
+            data={
+                "csrf": csrf(laptop, here + "/director/login"),
+                "name": "boss",
+                "password": PASSWORD,
+            },
+        )
         # This server's address on "the venue's network": it answers.
         page = choose(laptop, f"{PHONE}:{site.port}", "en")
         said = checked(page)
-        assert said.startswith("ok:") and "This computer reached meldtour at " \
-            f"http://{PHONE}:{site.port}" in said, said
+        assert (
+            said.startswith("ok:")
+            and f"This computer reached meldtour at http://{PHONE}:{site.port}" in said
+        ), said
         assert f'id="public">http://{PHONE}:{site.port}<' in page
         # A server that listens on 127.0.0.1 only: nothing answers there, and the page
         # says how to start it.
         page = choose(laptop, f"http://{PHONE}:{laptop_only.port}", "ko")
         said = checked(page)
-        assert said.startswith("error:") and "아무것도 응답하지 않습니다" in said \
-            and "make run" in said, said
-        laptop.post(here + "/director/address/check", data={
-            "csrf": csrf(laptop, here + "/director/address")})
+        assert (
+            said.startswith("error:")
+            and "아무것도 응답하지 않습니다" in said
+            and "make run" in said
+        ), said
+        laptop.post(
+            here + "/director/address/check",
+            data={"csrf": csrf(laptop, here + "/director/address")},
+        )
         assert "何も応答しません" in checked(laptop.get(here + "/director/address?lang=ja").text)
         # Back to the address that answers.
         page = choose(laptop, f"http://{PHONE}:{site.port}", "en")
@@ -161,25 +193,46 @@ def test_only_the_administrator_sets_the_public_address(site: Server) -> None:
     here = f"http://127.0.0.1:{site.port}"
     store = open_web_store(database_url(site.url))
     with browser() as admin, browser() as b:
-        admin.post(here + "/director/login", data={
-            "csrf": csrf(admin, here + "/director/login"), "name": "boss",
-            "password": PASSWORD})
-        admin.post(here + "/director/address", data={
-            "csrf": csrf(admin, here + "/director/address"),
-            "address": f"http://{PHONE}:{site.port}"})
-        r = admin.post(here + "/director/accounts", data={
-            "csrf": csrf(admin, here + "/director"), "name": "director-b",
-            "password": "b's own secret"})
+        admin.post(
+            here + "/director/login",
+            data={
+                "csrf": csrf(admin, here + "/director/login"),
+                "name": "boss",
+                "password": PASSWORD,
+            },
+        )
+        admin.post(
+            here + "/director/address",
+            data={
+                "csrf": csrf(admin, here + "/director/address"),
+                "address": f"http://{PHONE}:{site.port}",
+            },
+        )
+        r = admin.post(
+            here + "/director/accounts",
+            data={
+                "csrf": csrf(admin, here + "/director"),
+                "name": "director-b",
+                "password": "b's own secret",
+            },
+        )
         assert "director-b" in r.text, re.findall(r"<p class=\"flash[^<]*", r.text)
-        b.post(here + "/director/login", data={
-            "csrf": csrf(b, here + "/director/login"), "name": "director-b",
-            "password": "b's own secret"})
+        b.post(
+            here + "/director/login",
+            data={
+                "csrf": csrf(b, here + "/director/login"),
+                "name": "director-b",
+                "password": "b's own secret",
+            },
+        )
         before = venue.address_changes(store)
         page = b.get(here + "/director/address?lang=en").text
         assert 'id="adminonly"' in page and 'name="address"' not in page
-        r = b.post(here + "/director/address?lang=en", data={
-            "csrf": csrf(b, here + "/director/address"), "address": "http://evil.example"},
-            follow_redirects=False)
+        r = b.post(
+            here + "/director/address?lang=en",
+            data={"csrf": csrf(b, here + "/director/address"), "address": "http://evil.example"},
+            follow_redirects=False,
+        )
         assert r.status_code == 403, r.status_code
         assert "Only the site's administrator" in r.text
         assert venue.public_address(store) == f"http://{PHONE}:{site.port}"
@@ -190,11 +243,17 @@ def test_only_the_administrator_sets_the_public_address(site: Server) -> None:
         assert "boss" in dash
         # Not while the dashboard is opened at that very address.
         with browser(PHONE) as phone:
-            phone.post(f"http://{PHONE}:{site.port}/director/login", data={
-                "csrf": csrf(phone, f"http://{PHONE}:{site.port}/director/login"),
-                "name": "director-b", "password": "b's own secret"})
-            assert 'id="publicaddress"' not in phone.get(
-                f"http://{PHONE}:{site.port}/director").text
+            phone.post(
+                f"http://{PHONE}:{site.port}/director/login",
+                data={
+                    "csrf": csrf(phone, f"http://{PHONE}:{site.port}/director/login"),
+                    "name": "director-b",
+                    "password": "b's own secret",
+                },
+            )
+            assert (
+                'id="publicaddress"' not in phone.get(f"http://{PHONE}:{site.port}/director").text
+            )
     # The administrator's changes are audit lines, said in each language.
     newest = venue.address_changes(store)[0]
     assert newest["who"] == "boss" and newest["after"] == f"http://{PHONE}:{site.port}"

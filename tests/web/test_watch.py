@@ -22,8 +22,9 @@ def test_many_streams_one_watcher_and_every_stream_sees_the_change() -> None:
         async def viewer(slug: str, seen: list[float]) -> None:
             async with watchers.subscribe(slug, marks[slug]) as watch:
                 start = time.monotonic()
-                mark = await watchers.wait_change(watch, marks[slug] if slug == "tokyo" else 7,
-                                                  timeout=2.0)
+                mark = await watchers.wait_change(
+                    watch, marks[slug] if slug == "tokyo" else 7, timeout=2.0
+                )
                 if mark != 7 and slug == "busan":
                     seen.append(time.monotonic() - start)
 
@@ -31,12 +32,12 @@ def test_many_streams_one_watcher_and_every_stream_sees_the_change() -> None:
         viewers = [asyncio.create_task(viewer("busan", seen)) for _ in range(300)]
         others = [asyncio.create_task(viewer("tokyo", [])) for _ in range(5)]
         await asyncio.sleep(0.3)
-        marks["busan"] = 8          # a sheet saved
+        marks["busan"] = 8  # a sheet saved
         await asyncio.gather(*viewers)
         assert len(seen) == 300 and max(seen) < 1.0
         # 300 viewers of busan cost one read per period, not one each.
         assert 0 < reads.count("busan") < 30, reads.count("busan")
-        await asyncio.gather(*others)   # tokyo's viewers time out unchanged
+        await asyncio.gather(*others)  # tokyo's viewers time out unchanged
         assert watchers._watches == {}  # the last viewer gone, the watcher stops
         before = len(reads)
         await asyncio.sleep(0.2)

@@ -92,8 +92,7 @@ def _msgids() -> set[str]:
     ids: set[str] = set()
     for path in catalog_paths("en"):
         with path.open("rb") as f:
-            ids.update(str(m.id) for m in read_po(f, locale="en")
-                       if m.id and isinstance(m.id, str))
+            ids.update(str(m.id) for m in read_po(f, locale="en") if m.id and isinstance(m.id, str))
     return ids
 
 
@@ -117,15 +116,15 @@ def patterns(locale: str) -> list[Pattern]:
         if literal in said:  # the translation keeps it (a product name, a code)
             continue
         body = r".{1,80}?".join(re.escape(p) for p in pieces)
-        out.append((msgid, literal, re.compile(r"(?<![A-Za-z])" + body.strip() + r"(?![A-Za-z])",
-                                      re.S)))
+        out.append(
+            (msgid, literal, re.compile(r"(?<![A-Za-z])" + body.strip() + r"(?![A-Za-z])", re.S))
+        )
     return out
 
 
 def english_left(text: str, found: list[Pattern]) -> list[str]:
     # The longest literal piece first, as a plain substring: most ids are not there.
-    return [msgid for msgid, literal, pattern in found
-            if literal in text and pattern.search(text)]
+    return [msgid for msgid, literal, pattern in found if literal in text and pattern.search(text)]
 
 
 # ---------------------------------------------------------------- the seeded site
@@ -163,12 +162,24 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         sign_up(client)
         store = web(client).store()
         # Registration open: a club night with players, none checked in yet.
-        opened, _t = usecases.create_tournament(store, "club-night", who="boss", slug="open",
-                                                locale="ko")
-        usecases.register_players(store, opened, [
-            usecases.PlayerEntry(n, "club", (f"club:{c}",), None)
-            for n, c in [("김민지", "a"), ("이서준", "b"), ("박하은", "a"), ("最上 遥", "b"),
-                         ("정우진", "c")]], who="boss")
+        opened, _t = usecases.create_tournament(
+            store, "club-night", who="boss", slug="open", locale="ko"
+        )
+        usecases.register_players(
+            store,
+            opened,
+            [
+                usecases.PlayerEntry(n, "club", (f"club:{c}",), None)
+                for n, c in [
+                    ("김민지", "a"),
+                    ("이서준", "b"),
+                    ("박하은", "a"),
+                    ("最上 遥", "b"),
+                    ("정우진", "c"),
+                ]
+            ],
+            who="boss",
+        )
         # A round under way: the demo (12 of 13 checked in, round 1 seated), one table
         # counted, one a draft, the seating locked.
         playing = create_demo(store, "boss", "ko")
@@ -176,26 +187,48 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         t = usecases.read(store, playing)
         table = t.division("general").stages[0].rounds[0].tables[0]
         games = len(table.sheet.games)
-        usecases.enter_sheet(store, playing, "general", 1, 1, [
-            usecases.GameEntry(g, (-10, -20, -5, 35), None, 4) for g in range(1, games + 1)],
-            who="scorer:table 1")
-        usecases.enter_sheet(store, playing, "general", 1, 2, [
-            usecases.GameEntry(1, (-3, None, -8, None))] + [
-            usecases.GameEntry(g, (None,) * 4) for g in range(2, games + 1)],
-            who="scorer:table 2")
+        usecases.enter_sheet(
+            store,
+            playing,
+            "general",
+            1,
+            1,
+            [usecases.GameEntry(g, (-10, -20, -5, 35), None, 4) for g in range(1, games + 1)],
+            who="scorer:table 1",
+        )
+        usecases.enter_sheet(
+            store,
+            playing,
+            "general",
+            1,
+            2,
+            [usecases.GameEntry(1, (-3, None, -8, None))]
+            + [usecases.GameEntry(g, (None,) * 4) for g in range(2, games + 1)],
+            who="scorer:table 2",
+        )
         # Finished and awarded: a club night of 8 played through, its prizes recorded.
-        done, _t = usecases.create_tournament(store, "club-night", who="boss", slug="done",
-                                              locale="ja", seed=3)
-        usecases.register_players(store, done, [
-            usecases.PlayerEntry(f"選手{i}", "club", (), None) for i in range(1, 9)],
-            who="web:registration@1a2b3c4d")
+        done, _t = usecases.create_tournament(
+            store, "club-night", who="boss", slug="done", locale="ja", seed=3
+        )
+        usecases.register_players(
+            store,
+            done,
+            [usecases.PlayerEntry(f"選手{i}", "club", (), None) for i in range(1, 9)],
+            who="web:registration@1a2b3c4d",
+        )
         usecases.check_in_players(store, done, [], who="boss", everyone_but=True)
         usecases.close_check_in(store, done, "club", who="boss")
         act(store, done, "boss", "close_round", _finish)
         usecases.award(store, done, "club", who="boss")
-        game = client.post("/play/tables", data={
-            "preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
-            follow_redirects=False).headers["location"].rsplit("/", 1)[-1]
+        game = (
+            client.post(
+                "/play/tables",
+                data={"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"},
+                follow_redirects=False,
+            )
+            .headers["location"]
+            .rsplit("/", 1)[-1]
+        )
         s = Site(client, {"open": opened, "playing": playing, "done": done}, game=game)
         for state, slug in s.slugs.items():
             value = usecases.read(store, slug)
@@ -205,7 +238,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             stage = len(div.stages) - 1 if div.stages else 0
             rnd = div.stages[stage].rounds[-1].number if div.stages else 1
             s.params[state] = {
-                "slug": slug, "key": key, "player": "1", "preset": "krc-2015",
+                "slug": slug,
+                "key": key,
+                "player": "1",
+                "preset": "krc-2015",
                 "game_id": game,
                 "token": web(client).scorer_token(Scope(slug, key, stage, rnd, 1)),
             }
@@ -222,9 +258,12 @@ def page_routes(client: TestClient) -> list[str]:
             inner = getattr(r, "original_router", None)
             if inner is not None:  # an included router (FastAPI's lazy inclusion)
                 walk(inner.routes, prefix + (getattr(r.include_context, "prefix", "") or ""))
-            elif isinstance(r, APIRoute) and "GET" in r.methods \
-                    and isinstance(r.response_class, type) \
-                    and issubclass(r.response_class, HTMLResponse):
+            elif (
+                isinstance(r, APIRoute)
+                and "GET" in r.methods
+                and isinstance(r.response_class, type)
+                and issubclass(r.response_class, HTMLResponse)
+            ):
                 found.append(prefix + r.path)
             elif getattr(r, "routes", None) and not hasattr(r, "app"):
                 walk(r.routes, prefix + getattr(r, "path", ""))
@@ -239,19 +278,25 @@ def urls(site: Site) -> tuple[list[str], list[str]]:
     unknown: list[str] = []
     for route in page_routes(site.client):
         names = re.findall(r"\{(\w+)(?::\w+)?\}", route)
-        states = site.params.items() if names and any(
-            n in ("slug", "key", "player", "token") for n in names) else [
-            next(iter(site.params.items()))]
+        states = (
+            site.params.items()
+            if names and any(n in ("slug", "key", "player", "token") for n in names)
+            else [next(iter(site.params.items()))]
+        )
         for _state, params in states:
             missing = [n for n in names if n not in params]
             if missing:
                 unknown.append(f"{route}: {', '.join(missing)}")
                 break
-            out.append(re.sub(r"\{(\w+)(?::\w+)?\}",
-                              lambda m, p=params: p[m.group(1)], route))  # type: ignore[misc]
-    errors = ["/t/no-such-tournament", "/score/not-a-token", "/no/such/page",
-              f"/t/{site.slugs['open']}/p/999", f"/t/{site.slugs['open']}/p/abc",
-              f"/director/t/{site.slugs['open']}/d/nope/checkin"]
+            out.append(re.sub(r"\{(\w+)(?::\w+)?\}", lambda m, p=params: p[m.group(1)], route))  # type: ignore[misc]
+    errors = [
+        "/t/no-such-tournament",
+        "/score/not-a-token",
+        "/no/such/page",
+        f"/t/{site.slugs['open']}/p/999",
+        f"/t/{site.slugs['open']}/p/abc",
+        f"/director/t/{site.slugs['open']}/d/nope/checkin",
+    ]
     return sorted(set(out)) + errors, unknown
 
 
@@ -267,8 +312,9 @@ def test_no_page_shows_english_that_has_a_translation(site: Site, locale: str) -
     found = patterns(locale)
     assert len(found) > 300
     addresses, unknown = urls(site)
-    assert not unknown, ("a page's path parameter has no seed value: add it to the "
-                         f"crawl's params ({unknown})")
+    assert not unknown, (
+        f"a page's path parameter has no seed value: add it to the crawl's params ({unknown})"
+    )
     assert len(addresses) > 40, addresses
     site.client.cookies.set("lang", locale)
     left: dict[str, list[str]] = {}
@@ -284,11 +330,17 @@ def test_no_page_shows_english_that_has_a_translation(site: Site, locale: str) -
             left[url] = english
     # Errors as pages (a wrong method, a form from elsewhere) and a form post refused
     # at the edge.
-    extra = [site.client.put("/tournaments", headers=PAGE),
-             site.client.post(f"/director/t/{site.slugs['open']}/edit", headers=PAGE,
-                              data={"csrf": "stale", "name": "x"}),
-             site.client.post("/director/login", headers=PAGE,
-                              data={"name": "bo\x00ss", "password": "x"})]
+    extra = [
+        site.client.put("/tournaments", headers=PAGE),
+        site.client.post(
+            f"/director/t/{site.slugs['open']}/edit",
+            headers=PAGE,
+            data={"csrf": "stale", "name": "x"},
+        ),
+        site.client.post(
+            "/director/login", headers=PAGE, data={"name": "bo\x00ss", "password": "x"}
+        ),
+    ]
     for r in extra:
         assert "text/html" in r.headers["content-type"] and r.status_code in (400, 403, 405)
         english = english_left(visible_text(r.text), found)
@@ -302,8 +354,10 @@ def test_no_page_shows_english_that_has_a_translation(site: Site, locale: str) -
 
 def test_the_checker_finds_english_and_ignores_names() -> None:
     found = patterns("ko")
-    page = "<main><h1>순위표</h1><p>Audit log</p><script>var x = 'Audit log';</script>" \
-           "<input type=submit value='Close check-in'><p>KRC 2015 Busan</p></main>"
+    page = (
+        "<main><h1>순위표</h1><p>Audit log</p><script>var x = 'Audit log';</script>"
+        "<input type=submit value='Close check-in'><p>KRC 2015 Busan</p></main>"
+    )
     left = english_left(strip_data(visible_text(page), {"KRC 2015 Busan"}), found)
     assert set(left) >= {"Audit log", "Close check-in"}
     assert "Busan" not in " ".join(left)

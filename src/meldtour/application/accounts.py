@@ -73,8 +73,7 @@ def count(store: Store) -> int:
         return rows.count(s)
 
 
-def create(store: Store, name: str, password_hash: str, *,
-           only_if_none: bool = False) -> Account:
+def create(store: Store, name: str, password_hash: str, *, only_if_none: bool = False) -> Account:
     """A new director; with ``only_if_none``, only while there is no account at all
     (the first start), checked in the same transaction."""
     with store.transaction() as s:
@@ -82,8 +81,9 @@ def create(store: Store, name: str, password_hash: str, *,
             raise PermissionError("an account exists already")
         if rows.name_taken(s, name):
             raise ValueError(name)
-        new_id = rows.add(s, name=name, password_hash=password_hash, role="director",
-                          created_at=now())
+        new_id = rows.add(
+            s, name=name, password_hash=password_hash, role="director", created_at=now()
+        )
         return Account(new_id, name, "director")
 
 
@@ -129,8 +129,9 @@ def _check_new(password: str, again: str) -> None:
         raise UseCaseError("account.new_password", n=MIN_PASSWORD)
 
 
-def change_password(store: Store, who: Account, current: str, password: str, again: str,
-                    passwords: Passwords) -> Account:
+def change_password(
+    store: Store, who: Account, current: str, password: str, again: str, passwords: Passwords
+) -> Account:
     """``who`` changes their own password (knowing the current one); every other
     session of theirs ends. Returns the account at its new epoch (the caller signs the
     session it keeps again)."""
@@ -182,10 +183,15 @@ def set_disabled(store: Store, who: Account, account_id: int, disabled: bool) ->
         if bool(row.disabled) != disabled:
             rows.set_disabled(s, account_id, disabled)
             rows.next_epoch(s, account_id)
-            rows.audit(s, at=now(), who=who.name,
-                       action="disable_account" if disabled else "enable_account",
-                       name=row.name, before={"disabled": bool(row.disabled)},
-                       after={"disabled": disabled})
+            rows.audit(
+                s,
+                at=now(),
+                who=who.name,
+                action="disable_account" if disabled else "enable_account",
+                name=row.name,
+                before={"disabled": bool(row.disabled)},
+                after={"disabled": disabled},
+            )
         return _account(rows.by_id(s, account_id))
 
 
@@ -194,8 +200,10 @@ def account_list(store: Store, who: Account) -> list[AccountLine]:
     with store.reading() as s:
         _administrator(s, who)
         first = rows.first_id(s)
-        return [AccountLine(r.id, r.name, r.created_at, bool(r.disabled), r.id == first)
-                for r in rows.every(s)]
+        return [
+            AccountLine(r.id, r.name, r.created_at, bool(r.disabled), r.id == first)
+            for r in rows.every(s)
+        ]
 
 
 def account_log(store: Store, who: Account, limit: int = 100) -> list[dict[str, Any]]:
@@ -208,6 +216,21 @@ def account_log(store: Store, who: Account, limit: int = 100) -> list[dict[str, 
         return lines
 
 
-__all__ = ["MIN_PASSWORD", "Account", "AccountLine", "Passwords", "account_list",
-           "account_log", "change_password", "count", "create", "end_other_sessions",
-           "find", "get", "is_administrator", "set_disabled", "sign_in", "signed_in"]
+__all__ = [
+    "MIN_PASSWORD",
+    "Account",
+    "AccountLine",
+    "Passwords",
+    "account_list",
+    "account_log",
+    "change_password",
+    "count",
+    "create",
+    "end_other_sessions",
+    "find",
+    "get",
+    "is_administrator",
+    "set_disabled",
+    "sign_in",
+    "signed_in",
+]

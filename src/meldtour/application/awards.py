@@ -27,8 +27,9 @@ from .errors import UseCaseError
 from .sheets import stage_index
 
 
-def standings(store: Store, slug: str | None, division: str | None,
-              stage: int | None = None) -> tuple[Tournament, str, Standings]:
+def standings(
+    store: Store, slug: str | None, division: str | None, stage: int | None = None
+) -> tuple[Tournament, str, Standings]:
     t = read(store, slug)
     try:
         key = resolve_division(t, division)
@@ -38,8 +39,9 @@ def standings(store: Store, slug: str | None, division: str | None,
         raise UseCaseError.of(exc) from None
 
 
-def ranking(store: Store, slug: str | None,
-            division: str | None) -> tuple[Tournament, str, tuple[Placing, ...]]:
+def ranking(
+    store: Store, slug: str | None, division: str | None
+) -> tuple[Tournament, str, tuple[Placing, ...]]:
     t = read(store, slug)
     try:
         key = resolve_division(t, division)
@@ -56,8 +58,9 @@ class AwardLine:
     division: str
 
 
-def award(store: Store, slug: str | None, division: str | None, *,
-          who: str) -> tuple[AwardLine, ...]:
+def award(
+    store: Store, slug: str | None, division: str | None, *, who: str
+) -> tuple[AwardLine, ...]:
     """Record the division's awards (once it is finished); its games count for the
     ratings from then on (:mod:`.circuit.rating`).
 
@@ -77,12 +80,19 @@ def award(store: Store, slug: str | None, division: str | None, *,
         lines = tuple(AwardLine(a.place, a.player, a.name, key) for a in prizes)
         if recorded:
             return lines
-        award_rows.replace(s, div_row.id, [(a.place, a.number, a.name) for a in lines],
-                           at=at)
-        audit.record(s, at=at, who=who, action="award", tournament_id=loaded.row.id,
-                     entity="award", key=key, before=None,
-                     after=[{"place": a.place, "number": a.number, "name": a.name}
-                            for a in lines], why="")
+        award_rows.replace(s, div_row.id, [(a.place, a.number, a.name) for a in lines], at=at)
+        audit.record(
+            s,
+            at=at,
+            who=who,
+            action="award",
+            tournament_id=loaded.row.id,
+            entity="award",
+            key=key,
+            before=None,
+            after=[{"place": a.place, "number": a.number, "name": a.name} for a in lines],
+            why="",
+        )
         record_results(s, loaded, key)  # the places the rankings read (the circuit)
         touch(loaded)
     return lines

@@ -71,8 +71,9 @@ def snapshot(store: Store, slug: str | None) -> Snapshot:
         with store.reading() as s:
             now_mark = audit.mark(s, row.id)
             loaded = load(s, real)
-            snap = Snapshot(real, now_mark, loaded.value,
-                            {k: r.version for k, r in loaded.sheets.items()})
+            snap = Snapshot(
+                real, now_mark, loaded.value, {k: r.version for k, r in loaded.sheets.items()}
+            )
         return remember(store, key, snap)
 
 
@@ -85,8 +86,9 @@ def prime(store: Store, s: Any, loaded: Loaded, value: Tournament) -> Callable[[
         return lambda: None
     s.flush()
     row = loaded.row
-    snap = Snapshot(row.slug, audit.mark(s, row.id), value,
-                    {k: r.version for k, r in loaded.sheets.items()})
+    snap = Snapshot(
+        row.slug, audit.mark(s, row.id), value, {k: r.version for k, r in loaded.sheets.items()}
+    )
     key = (row.id, row.created_at)
 
     def keep() -> None:

@@ -29,12 +29,14 @@ from .cache import snapshot
 from .errors import UseCaseError
 from .sheets import GameEntry, SheetOutcome, enter_sheet, get_sheet
 
-register({
-    "clock.other_device": "another device keeps the clock of game %(game)s at this table",
-    "clock.no_game": "this table's sheet has no game %(game)s",
-    "clock.no_record": "no clock of game %(game)s has reached the server yet",
-    "clock.not_over": "the clock of game %(game)s is still running",
-})
+register(
+    {
+        "clock.other_device": "another device keeps the clock of game %(game)s at this table",
+        "clock.no_game": "this table's sheet has no game %(game)s",
+        "clock.no_record": "no clock of game %(game)s has reached the server yet",
+        "clock.not_over": "the clock of game %(game)s is still running",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +60,13 @@ def _table(store: Store, at: TableAt) -> tuple[ScoreSheet, ClockSettings]:
     return sheet, ClockSettings.of(rules)
 
 
-def _clock(settings: ClockSettings, sheet: ScoreSheet, game: int, order: Sequence[int],
-           taps: Sequence[Sequence[object]]) -> tuple[GameClock, ClockState]:
+def _clock(
+    settings: ClockSettings,
+    sheet: ScoreSheet,
+    game: int,
+    order: Sequence[int],
+    taps: Sequence[Sequence[object]],
+) -> tuple[GameClock, ClockState]:
     if not 1 <= game <= len(sheet.games):
         raise UseCaseError("clock.no_game", game=game)
     try:
@@ -69,9 +76,16 @@ def _clock(settings: ClockSettings, sheet: ScoreSheet, game: int, order: Sequenc
         raise UseCaseError.of(exc) from None
 
 
-def record_clock(store: Store, at: TableAt, game: int, order: Sequence[int],
-                 taps: Sequence[Sequence[object]], *, device: str,
-                 clock_now: int) -> tuple[ClockRecord, bool]:
+def record_clock(
+    store: Store,
+    at: TableAt,
+    game: int,
+    order: Sequence[int],
+    taps: Sequence[Sequence[object]],
+    *,
+    device: str,
+    clock_now: int,
+) -> tuple[ClockRecord, bool]:
     """Keep a game's clock record as the phone sent it, if it is a possible game: the
     record stored afterwards, and whether this one was news. A record the server holds
     already, or an older copy of it, changes nothing (a phone sends again until it is
@@ -79,9 +93,21 @@ def record_clock(store: Store, at: TableAt, game: int, order: Sequence[int],
     table's time); a reseated table's old record is replaced."""
     sheet, settings = _table(store, at)
     clock, state = _clock(settings, sheet, game, order, taps)
-    record = ClockRecord(at.division, at.stage, at.round, at.table, game, sheet.players,
-                         device[:40], clock.order, clock.taps, state.phase, state.timeouts,
-                         max(0, min(clock_now, 2**31 - 1)), now())
+    record = ClockRecord(
+        at.division,
+        at.stage,
+        at.round,
+        at.table,
+        game,
+        sheet.players,
+        device[:40],
+        clock.order,
+        clock.taps,
+        state.phase,
+        state.timeouts,
+        max(0, min(clock_now, 2**31 - 1)),
+        now(),
+    )
 
     def keep(old: ClockRecord) -> bool:
         if old.players != sheet.players:
@@ -98,8 +124,9 @@ def record_clock(store: Store, at: TableAt, game: int, order: Sequence[int],
     return clocks.put(store, at.slug, record, keep)
 
 
-def confirm_penalties(store: Store, at: TableAt, game: int, penalties: Sequence[int], *,
-                      who: str) -> SheetOutcome:
+def confirm_penalties(
+    store: Store, at: TableAt, game: int, penalties: Sequence[int], *, who: str
+) -> SheetOutcome:
     """Put the time-out penalties the scorer confirmed (points per seat) onto the
     game's row of the sheet, added to penalties written there for other reasons and
     checked against the stored clock: no more than its time-outs, a whole number of
@@ -125,19 +152,29 @@ def confirm_penalties(store: Store, at: TableAt, game: int, penalties: Sequence[
         # stay; what the clock put there before is replaced, so confirming twice
         # counts once.
         before = found.confirmed or (0,) * len(chosen)
-        row = tuple(max(0, have - old) + new
-                    for have, old, new in zip(line.penalties, before, chosen, strict=True))
+        row = tuple(
+            max(0, have - old) + new
+            for have, old, new in zip(line.penalties, before, chosen, strict=True)
+        )
         entry = GameEntry(game, line.points, row, line.winner)
         try:
-            out = enter_sheet(store, at.slug, at.division, at.round, at.table, [entry],
-                              who=who, version=version, stage=at.stage + 1,
-                              may_correct=False)
+            out = enter_sheet(
+                store,
+                at.slug,
+                at.division,
+                at.round,
+                at.table,
+                [entry],
+                who=who,
+                version=version,
+                stage=at.stage + 1,
+                may_correct=False,
+            )
         except SheetConflict:
             if attempt:
                 raise
             continue
-        clocks.confirm(store, at.slug, at.division, at.stage, at.round, at.table, game,
-                       chosen)
+        clocks.confirm(store, at.slug, at.division, at.stage, at.round, at.table, game, chosen)
         return out
     raise AssertionError("unreachable")
 
@@ -162,14 +199,14 @@ class TableClock:
     confirmed: bool
 
 
-def round_clocks(store: Store, at: TableAt, *, at_time: datetime | None = None
-                 ) -> dict[int, TableClock]:
+def round_clocks(
+    store: Store, at: TableAt, *, at_time: datetime | None = None
+) -> dict[int, TableClock]:
     """The latest game's clock of each table of the round that has one (by table)."""
     t = snapshot(store, at.slug).tournament
     try:
         div = t.division(at.division)
-        tables = {x.number: x.sheet for x in
-                  div.stages[at.stage].rounds[at.round - 1].tables}
+        tables = {x.number: x.sheet for x in div.stages[at.stage].rounds[at.round - 1].tables}
     except (TournamentError, IndexError):
         return {}
     settings = ClockSettings.of(div.rules)
@@ -183,16 +220,27 @@ def round_clocks(store: Store, at: TableAt, *, at_time: datetime | None = None
             state = replay(settings, GameClock(rec.game, rec.order, rec.taps))
         except Refused:
             continue
-        heard = max(0, int((moment - datetime.fromisoformat(rec.received_at))
-                           .total_seconds() * 1000))
+        heard = max(
+            0, int((moment - datetime.fromisoformat(rec.received_at)).total_seconds() * 1000)
+        )
         clock_now = rec.clock_now + (heard if state.phase != "over" else 0)
-        later = replay(settings, GameClock(rec.game, rec.order, rec.taps), now=clock_now) \
-            if state.phase in ("running", "paused", "expired") else state
+        later = (
+            replay(settings, GameClock(rec.game, rec.order, rec.taps), now=clock_now)
+            if state.phase in ("running", "paused", "expired")
+            else state
+        )
         offered = offered_penalties(settings, state, seats=len(sheet.players))
         out[rec.table] = TableClock(
-            rec.table, rec.game, later.phase, later.elapsed(clock_now), later.seat,
-            len(state.timeouts), heard // 1000, bool(offered and any(offered)),
-            rec.confirmed is not None)
+            rec.table,
+            rec.game,
+            later.phase,
+            later.elapsed(clock_now),
+            later.seat,
+            len(state.timeouts),
+            heard // 1000,
+            bool(offered and any(offered)),
+            rec.confirmed is not None,
+        )
     return out
 
 

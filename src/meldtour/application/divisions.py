@@ -46,27 +46,37 @@ class DivisionSpec:
         if not self.name.strip():
             raise TournamentError("usecase.division_needs_name")
         refuse_invisible(self.name)
-        return Division(self.key, self.name.strip(), self.cap, _rules(self.rules),
-                        self.formats, eligibility=self.eligibility.strip(),
-                        keep_apart=self.keep_apart, groups_hard=self.groups_hard,
-                        late_entry=self.late_entry, prizes=self.prizes)
+        return Division(
+            self.key,
+            self.name.strip(),
+            self.cap,
+            _rules(self.rules),
+            self.formats,
+            eligibility=self.eligibility.strip(),
+            keep_apart=self.keep_apart,
+            groups_hard=self.groups_hard,
+            late_entry=self.late_entry,
+            prizes=self.prizes,
+        )
 
 
 def _rules(preset: str) -> RuleSet:
     if preset not in PRESETS:
-        raise TournamentError("usecase.no_preset", preset=repr(preset),
-                              presets=", ".join(PRESETS))
+        raise TournamentError("usecase.no_preset", preset=repr(preset), presets=", ".join(PRESETS))
     return find_rules(preset)
 
 
 def add_division(store: Store, slug: str | None, spec: DivisionSpec, *, who: str) -> Outcome:
     """Add a division to a tournament."""
+
     def step(t: Tournament) -> Progress:
         div = spec.division()
         if any(d.key == div.key for d in t.divisions):
             raise TournamentError("usecase.division_exists", key=repr(div.key))
-        return Progress(replace(t, divisions=(*t.divisions, div)),
-                        (Notice("division", f"{div.name} added", div.key),))
+        return Progress(
+            replace(t, divisions=(*t.divisions, div)),
+            (Notice("division", f"{div.name} added", div.key),),
+        )
 
     return act(store, slug, who, "add_division", step)
 
@@ -86,11 +96,13 @@ class DivisionEdit:
     late_entry: bool | None = None
 
 
-def edit_division(store: Store, slug: str | None, division: str, edit: DivisionEdit, *,
-                  who: str) -> Outcome:
+def edit_division(
+    store: Store, slug: str | None, division: str, edit: DivisionEdit, *, who: str
+) -> Outcome:
     """Change a division's settings: its name at any time; its cap, rules preset,
     stages, eligibility, seating groups and late entry until check-in closes. A larger
     cap moves players up from the waitlist."""
+
     def step(t: Tournament) -> Progress:
         div = t.division(division_key(t, division))
         name = div.name if edit.name is None else edit.name.strip()
@@ -103,23 +115,24 @@ def edit_division(store: Store, slug: str | None, division: str, edit: DivisionE
             "eligibility": edit.eligibility is not None
             and edit.eligibility.strip() != div.eligibility,
             "keep_apart": edit.keep_apart is not None and edit.keep_apart != div.keep_apart,
-            "groups_hard": edit.groups_hard is not None
-            and edit.groups_hard != div.groups_hard,
+            "groups_hard": edit.groups_hard is not None and edit.groups_hard != div.groups_hard,
             "late_entry": edit.late_entry is not None and edit.late_entry != div.late_entry,
             "cap": edit.cap is not None and edit.cap != div.cap,
         }
         if div.started and any(structural.values()):
             raise TournamentError("usecase.settings_fixed", div=div.name)
         new = replace(
-            div, name=name,
+            div,
+            name=name,
             rules=_rules(edit.rules) if structural["rules"] and edit.rules else div.rules,
             formats=edit.formats if edit.formats is not None else div.formats,
-            eligibility=(edit.eligibility.strip()[:200] if edit.eligibility is not None
-                         else div.eligibility),
+            eligibility=(
+                edit.eligibility.strip()[:200] if edit.eligibility is not None else div.eligibility
+            ),
             keep_apart=edit.keep_apart if edit.keep_apart is not None else div.keep_apart,
-            groups_hard=edit.groups_hard if edit.groups_hard is not None
-            else div.groups_hard,
-            late_entry=edit.late_entry if edit.late_entry is not None else div.late_entry)
+            groups_hard=edit.groups_hard if edit.groups_hard is not None else div.groups_hard,
+            late_entry=edit.late_entry if edit.late_entry is not None else div.late_entry,
+        )
         t = t.with_division(new)
         if structural["cap"] and edit.cap is not None:
             return set_cap(t, div.key, edit.cap)
@@ -137,8 +150,9 @@ def resolve_division(t: Tournament, key: str | None, *, for_import: bool = False
         found = match_division([(d.key, d.name) for d in t.divisions], key)
         if found is not None:
             return found
-        raise UseCaseError("usecase.no_division", key=repr(key),
-                           keys=", ".join(d.name for d in t.divisions))
+        raise UseCaseError(
+            "usecase.no_division", key=repr(key), keys=", ".join(d.name for d in t.divisions)
+        )
     if len(t.divisions) == 1:
         return t.divisions[0].key
     used = list(dict.fromkeys(r.division for r in t.registrations))
@@ -155,5 +169,11 @@ def division_key(t: Tournament, key: str | None) -> str:
         raise engine_error(exc) from None
 
 
-__all__ = ["DivisionEdit", "DivisionSpec", "add_division", "division_key", "edit_division",
-           "resolve_division"]
+__all__ = [
+    "DivisionEdit",
+    "DivisionSpec",
+    "add_division",
+    "division_key",
+    "edit_division",
+    "resolve_division",
+]

@@ -43,7 +43,7 @@ def _by_source(store: Store, slug: str | None) -> tuple[Tournament, dict[str, li
         for who, key in audit.registered_from(s, loaded.row.id, WEB_REGISTRATION):
             number = re.match(r"#(\d+) ", key)  # a registration's key: "#12 김민지"
             if number:
-                found.setdefault(who[len(WEB_REGISTRATION):], []).append(int(number[1]))
+                found.setdefault(who[len(WEB_REGISTRATION) :], []).append(int(number[1]))
         return loaded.value, found
 
 
@@ -51,14 +51,18 @@ def registration_sources(store: Store, slug: str | None) -> list[RegistrationSou
     """The public form's registrations by source, the busiest first."""
     t, found = _by_source(store, slug)
     status = {r.player: r.status for r in t.registrations}
-    out = [RegistrationSource(src, tuple(ps), sum(
-        status.get(p) in ("registered", "waitlisted") for p in ps))
-        for src, ps in found.items()]
+    out = [
+        RegistrationSource(
+            src, tuple(ps), sum(status.get(p) in ("registered", "waitlisted") for p in ps)
+        )
+        for src, ps in found.items()
+    ]
     return sorted(out, key=lambda r: (-len(r.players), r.source))
 
 
-def withdraw_source(store: Store, slug: str | None, source: str, *, who: str,
-                    why: str = "") -> Outcome:
+def withdraw_source(
+    store: Store, slug: str | None, source: str, *, who: str, why: str = ""
+) -> Outcome:
     """Withdraw every registration from ``source`` that is still registered or
     waitlisted (checked-in players stay); refused when there is none."""
     _t, found = _by_source(store, slug)
@@ -66,8 +70,12 @@ def withdraw_source(store: Store, slug: str | None, source: str, *, who: str,
 
     def step(t: Tournament) -> Progress:
         status = {r.player: r for r in t.registrations}
-        todo = [p for p in players if status[p].status in ("registered", "waitlisted")
-                and not t.division(status[p].division).started]
+        todo = [
+            p
+            for p in players
+            if status[p].status in ("registered", "waitlisted")
+            and not t.division(status[p].division).started
+        ]
         if not todo:
             raise UseCaseError("usecase.no_source_registrations", source=source[:16])
         todo.sort(key=lambda p: status[p].status != "waitlisted")

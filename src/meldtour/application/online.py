@@ -10,5 +10,4 @@ from .errors import UseCaseError
 from .rounds import current_round
 from .sheets import GameEntry, enter_sheet
 
-__all__ = ["GameEntry", "UseCaseError", "current_round", "enter_sheet", "read",
-           "resolve_division"]
+__all__ = ["GameEntry", "UseCaseError", "current_round", "enter_sheet", "read", "resolve_division"]

@@ -35,14 +35,17 @@ class PlayerEdit:
     division: str | None = None
 
 
-def edit_player(store: Store, slug: str | None, player: int, edit: PlayerEdit, *,
-                who: str) -> Outcome:
+def edit_player(
+    store: Store, slug: str | None, player: int, edit: PlayerEdit, *, who: str
+) -> Outcome:
     """Mend a player's name, tags and generation, and move them to ``edit.division``
     (refused once either division has started)."""
+
     def step(t: Tournament) -> Progress:
         reg = t.registration(player)
-        done = edit_registration(t, player, name=edit.name, tags=edit.tags,
-                                 generation=edit.generation)
+        done = edit_registration(
+            t, player, name=edit.name, tags=edit.tags, generation=edit.generation
+        )
         notices = done.notices
         t = done.tournament
         if edit.division is not None:
@@ -55,8 +58,7 @@ def edit_player(store: Store, slug: str | None, player: int, edit: PlayerEdit, *
     return act(store, slug, who, "edit_player", step)
 
 
-def undo_check_in_player(store: Store, slug: str | None, player: int, *,
-                         who: str) -> Outcome:
+def undo_check_in_player(store: Store, slug: str | None, player: int, *, who: str) -> Outcome:
     """A check-in made by mistake, undone while check-in is open."""
     return act(store, slug, who, "undo_check_in", lambda t: undo_check_in(t, player))
 
@@ -93,8 +95,11 @@ def search_players(regs: Iterable[Registration], query: str) -> tuple[Registrati
 def same_name(t: Tournament, name: str, *, besides: int | None = None) -> list[Registration]:
     """The other registrations with a name like ``name`` (likely the same person)."""
     key = name_key(name)
-    return [r for r in t.registrations
-            if r.player != besides and r.status != "withdrawn" and name_key(r.name) == key]
+    return [
+        r
+        for r in t.registrations
+        if r.player != besides and r.status != "withdrawn" and name_key(r.name) == key
+    ]
 
 
 def tags_of(family: str, club: str, others: Sequence[str]) -> tuple[str, ...]:
@@ -107,5 +112,12 @@ def tags_of(family: str, club: str, others: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-__all__ = ["PlayerEdit", "edit_player", "reinstate_player", "same_name", "search_players",
-           "tags_of", "undo_check_in_player"]
+__all__ = [
+    "PlayerEdit",
+    "edit_player",
+    "reinstate_player",
+    "same_name",
+    "search_players",
+    "tags_of",
+    "undo_check_in_player",
+]

@@ -53,7 +53,11 @@ class PlayerEntry:
 
 
 def register_players(
-    store: Store, slug: str | None, entries: Sequence[PlayerEntry], *, who: str,
+    store: Store,
+    slug: str | None,
+    entries: Sequence[PlayerEntry],
+    *,
+    who: str,
     tick: Callable[[], Any] | None = None,
 ) -> Outcome:
     """Register players in order (past a division's cap they are waitlisted), each as
@@ -69,8 +73,7 @@ def register_players(
         for e in entries:
             try:
                 division = resolve_division(t, e.division, for_import=True)
-                t, more, _ = register(t, division, e.name, tags=e.tags,
-                                      generation=e.generation)
+                t, more, _ = register(t, division, e.name, tags=e.tags, generation=e.generation)
             except (TournamentError, UseCaseError) as exc:
                 if e.line is None:
                     raise engine_error(exc) from None
@@ -85,9 +88,12 @@ def register_players(
     return act(store, slug, who, "register", step, people=people, then=then)
 
 
-def _people(new: Sequence[int], entries: Sequence[PlayerEntry], who: str) -> tuple[
-        Callable[[Any, Loaded, Tournament], Mapping[int, int]],
-        Callable[[Any, Loaded], Sequence[Notice]]]:
+def _people(
+    new: Sequence[int], entries: Sequence[PlayerEntry], who: str
+) -> tuple[
+    Callable[[Any, Loaded, Tournament], Mapping[int, int]],
+    Callable[[Any, Loaded], Sequence[Notice]],
+]:
     """Who each new registration is (by number), decided before they are written, and
     the people's log once they are."""
     decided: list[Decided] = []
@@ -119,14 +125,23 @@ def find_player(t: Tournament, token: str, division: str | None = None) -> int:
         if len(found) == 1:
             return found[0].player
         if len(found) > 1:
-            raise UseCaseError("usecase.same_name", n=len(found), name=repr(s),
-                               numbers=", ".join(f"#{r.player}" for r in found))
+            raise UseCaseError(
+                "usecase.same_name",
+                n=len(found),
+                name=repr(s),
+                numbers=", ".join(f"#{r.player}" for r in found),
+            )
     raise UseCaseError("usecase.no_player", who=repr(s))
 
 
 def check_in_players(
-    store: Store, slug: str | None, players: Iterable[str], *, who: str,
-    everyone_but: bool = False, division: str | None = None,
+    store: Store,
+    slug: str | None,
+    players: Iterable[str],
+    *,
+    who: str,
+    everyone_but: bool = False,
+    division: str | None = None,
 ) -> Outcome:
     """Check players in (by name or number); with ``everyone_but``, every registered
     player of the division except those named."""
@@ -138,8 +153,9 @@ def check_in_players(
             if everyone_but:
                 key = resolve_division(t, division)
                 skip = set(numbers)
-                numbers = [r.player for r in t.in_division(key, "registered")
-                           if r.player not in skip]
+                numbers = [
+                    r.player for r in t.in_division(key, "registered") if r.player not in skip
+                ]
         except UseCaseError as exc:
             raise engine_error(exc) from None
         notices: list[Notice] = []
@@ -153,6 +169,7 @@ def check_in_players(
 
 def close_check_in(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
     """Start the division: whoever has not checked in is a no-show."""
+
     def step(t: Tournament) -> Progress:
         return start_division(t, division_key(t, division))
 
@@ -166,26 +183,37 @@ def close_check_in(store: Store, slug: str | None, division: str | None, *, who:
 def withdraw_player(store: Store, slug: str | None, player: str, *, who: str) -> Outcome:
     """A player withdraws before the division starts; the first on the waitlist moves
     up."""
+
     def step(t: Tournament) -> Progress:
         return withdraw(t, _player(t, player))
 
     return act(store, slug, who, "withdraw", step)
 
 
-def drop_player(store: Store, slug: str | None, player: str, *, who: str,
-                why: str = "") -> Outcome:
+def drop_player(store: Store, slug: str | None, player: str, *, who: str, why: str = "") -> Outcome:
     """A player leaves during the event: their counted games stay, they are not seated
     again and cannot advance."""
+
     def step(t: Tournament) -> Progress:
         return drop(t, _player(t, player), why)
 
     return act(store, slug, who, "drop", step, why=why)
 
 
-def enter_late(store: Store, slug: str | None, division: str | None, name: str, *,
-               who: str, tags: Sequence[str] = (), generation: int | None = None,
-               member_number: str | None = None, birth_year: int | None = None,
-               person: PersonChoice = None, claim: str | None = None) -> Outcome:
+def enter_late(
+    store: Store,
+    slug: str | None,
+    division: str | None,
+    name: str,
+    *,
+    who: str,
+    tags: Sequence[str] = (),
+    generation: int | None = None,
+    member_number: str | None = None,
+    birth_year: int | None = None,
+    person: PersonChoice = None,
+    claim: str | None = None,
+) -> Outcome:
     """Enter a player after the start where the division allows late entry (before
     the start this is an ordinary registration), as the person chosen or named by the
     evidence (as :func:`register_players`)."""
@@ -195,14 +223,20 @@ def enter_late(store: Store, slug: str | None, division: str | None, name: str, 
         if not name.strip():
             raise TournamentError("registration.needs_name")
         known = {r.player for r in t.registrations}
-        done = late_entry(t, division_key(t, division), name, tags=tags,
-                          generation=generation)
+        done = late_entry(t, division_key(t, division), name, tags=tags, generation=generation)
         new[:] = [r.player for r in done.tournament.registrations if r.player not in known]
         return done
 
-    entry = PlayerEntry(" ".join(name.split()), division, tuple(tags), generation,
-                        member_number=member_number, birth_year=birth_year, person=person,
-                        claim=claim)
+    entry = PlayerEntry(
+        " ".join(name.split()),
+        division,
+        tuple(tags),
+        generation,
+        member_number=member_number,
+        birth_year=birth_year,
+        person=person,
+        claim=claim,
+    )
     people, then = _people(new, [entry], who)
     return act(store, slug, who, "late_entry", step, people=people, then=then)
 
@@ -219,5 +253,14 @@ def registrations_by_number(store: Store, slug: str | None) -> dict[int, Registr
         return dict(load(s, slug).registrations)
 
 
-__all__ = ["PlayerEntry", "check_in_players", "close_check_in", "drop_player", "enter_late",
-           "find_player", "register_players", "registrations_by_number", "withdraw_player"]
+__all__ = [
+    "PlayerEntry",
+    "check_in_players",
+    "close_check_in",
+    "drop_player",
+    "enter_late",
+    "find_player",
+    "register_players",
+    "registrations_by_number",
+    "withdraw_player",
+]

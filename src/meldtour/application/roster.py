@@ -38,31 +38,33 @@ from .errors import UseCaseError
 from .registration import PlayerEntry
 from .workbook import bounded_workbook
 
-register({
-    "players.too_big": "the list is %(size)s bytes: at most %(limit)s",
-    "players.not_utf8": "the list is not UTF-8 text (byte %(byte)s): save it as "
-                        "\"CSV UTF-8\"",
-    "players.unreadable": "line %(line)s: the list cannot be read: a quote left open, or "
-                          "a field as long as a whole file?",
-    "players.no_name_column": "the header must have a name column "
-                              "(name,division,tags,generation)",
-    "players.too_many": "more than %(n)s players in one list",
-    "players.not_xlsx": "the file is not an XLSX workbook (save it as .xlsx or CSV UTF-8)",
-    "players.empty": "the list has no players",
-    "players.control_character": "the name holds a control character (%(char)s); a quote "
-                                 "left open runs the rows together",
-    "players.generation_not_number": "generation %(value)s is not a whole number",
-    "players.same_in_list": "the same name as line %(line)s",
-    "players.same_registered": "already registered as #%(n)s in %(div)s",
-    "players.bad_member": "a member number is at most %(limit)s characters, without "
-                          "control characters",
-    "players.bad_person": "the person column holds a person's number (#12) or \"new\", "
-                          "not %(value)s",
-})
+register(
+    {
+        "players.too_big": "the list is %(size)s bytes: at most %(limit)s",
+        "players.not_utf8": 'the list is not UTF-8 text (byte %(byte)s): save it as "CSV UTF-8"',
+        "players.unreadable": "line %(line)s: the list cannot be read: a quote left open, or "
+        "a field as long as a whole file?",
+        "players.no_name_column": "the header must have a name column "
+        "(name,division,tags,generation)",
+        "players.too_many": "more than %(n)s players in one list",
+        "players.not_xlsx": "the file is not an XLSX workbook (save it as .xlsx or CSV UTF-8)",
+        "players.empty": "the list has no players",
+        "players.control_character": "the name holds a control character (%(char)s); a quote "
+        "left open runs the rows together",
+        "players.generation_not_number": "generation %(value)s is not a whole number",
+        "players.same_in_list": "the same name as line %(line)s",
+        "players.same_registered": "already registered as #%(n)s in %(div)s",
+        "players.bad_member": "a member number is at most %(limit)s characters, without "
+        "control characters",
+        "players.bad_person": 'the person column holds a person\'s number (#12) or "new", '
+        "not %(value)s",
+    }
+)
 
 Kind = Literal["text", "xlsx"]
-Field = Literal["name", "division", "tags", "generation", "member", "birth_year", "person",
-                "claim", ""]
+Field = Literal[
+    "name", "division", "tags", "generation", "member", "birth_year", "person", "claim", ""
+]
 
 #: A list registers at most this many (a day's divisions hold far fewer).
 MAX_ROWS = 5000
@@ -73,21 +75,50 @@ MAX_MEMBER = 40
 
 #: The header's words per column, in the three languages.
 HEADERS: Mapping[str, str] = {
-    "name": "name", "이름": "name", "성명": "name", "名前": "name", "氏名": "name",
-    "division": "division", "부": "division", "부문": "division", "部": "division",
+    "name": "name",
+    "이름": "name",
+    "성명": "name",
+    "名前": "name",
+    "氏名": "name",
+    "division": "division",
+    "부": "division",
+    "부문": "division",
+    "部": "division",
     "部門": "division",
-    "tags": "tags", "tag": "tags", "태그": "tags", "タグ": "tags",
-    "generation": "generation", "세대": "generation", "世代": "generation",
-    "family": "family", "가족": "family", "家族": "family",
-    "club": "club", "클럽": "club", "クラブ": "club",
-    "member": "member", "member number": "member", "회원번호": "member",
-    "회원 번호": "member", "会員番号": "member",
-    "birth year": "birth_year", "born": "birth_year", "출생연도": "birth_year",
-    "출생 연도": "birth_year", "생년": "birth_year", "生年": "birth_year",
+    "tags": "tags",
+    "tag": "tags",
+    "태그": "tags",
+    "タグ": "tags",
+    "generation": "generation",
+    "세대": "generation",
+    "世代": "generation",
+    "family": "family",
+    "가족": "family",
+    "家族": "family",
+    "club": "club",
+    "클럽": "club",
+    "クラブ": "club",
+    "member": "member",
+    "member number": "member",
+    "회원번호": "member",
+    "회원 번호": "member",
+    "会員番号": "member",
+    "birth year": "birth_year",
+    "born": "birth_year",
+    "출생연도": "birth_year",
+    "출생 연도": "birth_year",
+    "생년": "birth_year",
+    "生年": "birth_year",
     "生まれ年": "birth_year",
-    "person": "person", "사람": "person", "사람 번호": "person", "人": "person",
+    "person": "person",
+    "사람": "person",
+    "사람 번호": "person",
+    "人": "person",
     "人物番号": "person",
-    "claim": "claim", "claim code": "claim", "확인 코드": "claim", "확인코드": "claim",
+    "claim": "claim",
+    "claim code": "claim",
+    "확인 코드": "claim",
+    "확인코드": "claim",
     "確認コード": "claim",
 }
 #: The person column's words for "a new person".
@@ -130,13 +161,20 @@ class RosterRow:
     def entry(self) -> PlayerEntry:
         """The registration it asks for (a row without problems)."""
         said = self.person.lstrip("#")
-        person: int | Literal["new"] | None = int(said) if said.isdigit() else \
-            "new" if said.casefold() in NEW_WORDS else None
-        return PlayerEntry(" ".join(self.name.split()), self.division or None,
-                           self.tag_list(), int(self.generation) if self.generation else None,
-                           self.line, self.member or None,
-                           int(self.birth_year) if self.birth_year else None, person,
-                           self.claim or None)
+        person: int | Literal["new"] | None = (
+            int(said) if said.isdigit() else "new" if said.casefold() in NEW_WORDS else None
+        )
+        return PlayerEntry(
+            " ".join(self.name.split()),
+            self.division or None,
+            self.tag_list(),
+            int(self.generation) if self.generation else None,
+            self.line,
+            self.member or None,
+            int(self.birth_year) if self.birth_year else None,
+            person,
+            self.claim or None,
+        )
 
 
 def decode(raw: bytes | str, limit: int = MAX_BYTES) -> str:
@@ -204,8 +242,14 @@ def _columns(first: Sequence[str]) -> list[str] | None:
     return cols if "name" in cols else None
 
 
-def read_roster(raw: bytes | str, kind: Kind = "text", *, header: bool = False,
-                limit: int = MAX_BYTES, max_rows: int = MAX_ROWS) -> list[RosterRow]:
+def read_roster(
+    raw: bytes | str,
+    kind: Kind = "text",
+    *,
+    header: bool = False,
+    limit: int = MAX_BYTES,
+    max_rows: int = MAX_ROWS,
+) -> list[RosterRow]:
     """The rows of a list, each with the problems found in it alone. A list is a header
     row (``name,division,tags,generation`` or their Korean or Japanese words,
     ``family`` and ``club`` columns for those tags, ``member`` and ``birth year``
@@ -243,13 +287,21 @@ def read_roster(raw: bytes | str, kind: Kind = "text", *, header: bool = False,
         for kind_ in ("family", "club"):
             if fields.get(kind_):
                 tags = f"{tags} {kind_}:{'_'.join(fields[kind_].split())}".strip()
-        out.append(check_row(RosterRow(line, fields.get("name", ""),
-                                       fields.get("division", ""), tags,
-                                       fields.get("generation", ""),
-                                       member=fields.get("member", ""),
-                                       birth_year=fields.get("birth_year", ""),
-                                       person=fields.get("person", ""),
-                                       claim=fields.get("claim", ""))))
+        out.append(
+            check_row(
+                RosterRow(
+                    line,
+                    fields.get("name", ""),
+                    fields.get("division", ""),
+                    tags,
+                    fields.get("generation", ""),
+                    member=fields.get("member", ""),
+                    birth_year=fields.get("birth_year", ""),
+                    person=fields.get("person", ""),
+                    claim=fields.get("claim", ""),
+                )
+            )
+        )
     return out
 
 
@@ -258,8 +310,9 @@ def check_row(row: RosterRow) -> RosterRow:
     problems: list[RowProblem] = []
     bad = next((c for c in row.name if is_control(c, line_ends=False)), None)
     if bad is not None:
-        problems.append(RowProblem("name", Refusal("players.control_character",
-                                                   {"char": repr(bad)})))
+        problems.append(
+            RowProblem("name", Refusal("players.control_character", {"char": repr(bad)}))
+        )
     else:
         try:
             check_name(row.name)
@@ -271,8 +324,11 @@ def check_row(row: RosterRow) -> RosterRow:
         problems.append(RowProblem("tags", exc.refusal))
     gen = row.generation.strip()
     if gen and not (gen.isascii() and gen.isdigit()):
-        problems.append(RowProblem("generation", Refusal("players.generation_not_number",
-                                                         {"value": repr(gen[:20])})))
+        problems.append(
+            RowProblem(
+                "generation", Refusal("players.generation_not_number", {"value": repr(gen[:20])})
+            )
+        )
     elif gen:
         try:
             check_generation(int(gen))
@@ -280,26 +336,40 @@ def check_row(row: RosterRow) -> RosterRow:
             problems.append(RowProblem("generation", exc.refusal))
     member = " ".join(row.member.split())
     if len(member) > MAX_MEMBER or any(is_control(c, line_ends=False) for c in member):
-        problems.append(RowProblem("member", Refusal("players.bad_member",
-                                                     {"limit": MAX_MEMBER})))
+        problems.append(RowProblem("member", Refusal("players.bad_member", {"limit": MAX_MEMBER})))
     year = row.birth_year.strip()
-    if year and not (year.isascii() and year.isdigit()
-                     and 1900 <= int(year) <= date.today().year):
-        problems.append(RowProblem("birth_year", Refusal("circuit.birth_year",
-                                                         {"year": repr(year[:20])})))
+    if year and not (year.isascii() and year.isdigit() and 1900 <= int(year) <= date.today().year):
+        problems.append(
+            RowProblem("birth_year", Refusal("circuit.birth_year", {"year": repr(year[:20])}))
+        )
     person = row.person.strip()
-    if person and not (person.lstrip("#").isascii() and person.lstrip("#").isdigit()
-                       and len(person) <= 12) and person.casefold() not in NEW_WORDS:
-        problems.append(RowProblem("person", Refusal("players.bad_person",
-                                                     {"value": repr(person[:20])})))
+    if (
+        person
+        and not (
+            person.lstrip("#").isascii() and person.lstrip("#").isdigit() and len(person) <= 12
+        )
+        and person.casefold() not in NEW_WORDS
+    ):
+        problems.append(
+            RowProblem("person", Refusal("players.bad_person", {"value": repr(person[:20])}))
+        )
     claim = " ".join(row.claim.split())[:40]
-    return replace(row, name=" ".join(row.name.split()), generation=gen, member=member,
-                   birth_year=year, person=person, claim=claim, problems=tuple(problems),
-                   same_as=())
+    return replace(
+        row,
+        name=" ".join(row.name.split()),
+        generation=gen,
+        member=member,
+        birth_year=year,
+        person=person,
+        claim=claim,
+        problems=tuple(problems),
+        same_as=(),
+    )
 
 
-def check_roster(t: Tournament, rows: Sequence[RosterRow],
-                 default: str | None = None) -> list[RosterRow]:
+def check_roster(
+    t: Tournament, rows: Sequence[RosterRow], default: str | None = None
+) -> list[RosterRow]:
     """The rows checked again and against the tournament: each row's division (as
     written, else ``default``) is resolved to its key or refused, and a name already
     in the list above or already registered is marked as a likely duplicate."""
@@ -308,7 +378,8 @@ def check_roster(t: Tournament, rows: Sequence[RosterRow],
     for r in t.registrations:
         if r.status != "withdrawn":
             registered.setdefault(name_key(r.name), []).append(
-                (r.player, t.division(r.division).name))
+                (r.player, t.division(r.division).name)
+            )
     out = []
     for row in rows:
         row = check_row(row)
@@ -325,12 +396,23 @@ def check_roster(t: Tournament, rows: Sequence[RosterRow],
                 same.append(Refusal("players.same_in_list", {"line": seen[key]}))
             else:
                 seen[key] = row.line
-            same.extend(Refusal("players.same_registered", {"n": n, "div": div})
-                        for n, div in registered.get(key, ()))
-        out.append(replace(row, division=division, problems=tuple(problems),
-                           same_as=tuple(same)))
+            same.extend(
+                Refusal("players.same_registered", {"n": n, "div": div})
+                for n, div in registered.get(key, ())
+            )
+        out.append(replace(row, division=division, problems=tuple(problems), same_as=tuple(same)))
     return out
 
 
-__all__ = ["HEADERS", "MAX_BYTES", "MAX_ROWS", "RosterRow", "RowProblem", "check_roster",
-           "check_row", "decode", "name_key", "read_roster"]
+__all__ = [
+    "HEADERS",
+    "MAX_BYTES",
+    "MAX_ROWS",
+    "RosterRow",
+    "RowProblem",
+    "check_roster",
+    "check_row",
+    "decode",
+    "name_key",
+    "read_roster",
+]

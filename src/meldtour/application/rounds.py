@@ -42,8 +42,9 @@ def current_round(t: Tournament, division: str) -> tuple[int, int, bool]:
     return len(div.stages) - 1, stage.rounds[-1].number, stage.rounds[-1].closed
 
 
-def seat(store: Store, slug: str | None, division: str | None, round_number: int | None, *,
-         who: str) -> Outcome:
+def seat(
+    store: Store, slug: str | None, division: str | None, round_number: int | None, *, who: str
+) -> Outcome:
     """Seat round ``round_number`` of the current stage. Closes check-in and starts
     the first stage when they are not yet, and closes the round before if all its
     sheets are counted. A first stage seated by rating or ranking is seeded so."""
@@ -67,10 +68,10 @@ def seat(store: Store, slug: str | None, division: str | None, round_number: int
         wanted = last + 1
         if round_number is not None and round_number != wanted:
             if round_number == last:
-                raise TournamentError("usecase.round_seated", n=last,
-                                      stage=stage.format.title)
-            raise TournamentError("usecase.next_round", stage=stage.format.title,
-                                  wanted=wanted, n=round_number)
+                raise TournamentError("usecase.round_seated", n=last, stage=stage.format.title)
+            raise TournamentError(
+                "usecase.next_round", stage=stage.format.title, wanted=wanted, n=round_number
+            )
         if last and not closed:
             t, more, _ = close_round(t, key)
             notices.extend(more)
@@ -85,6 +86,7 @@ def seat(store: Store, slug: str | None, division: str | None, round_number: int
 
 def close(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
     """Close the current round (all its sheets counted)."""
+
     def step(t: Tournament) -> Progress:
         return close_round(t, division_key(t, division))
 
@@ -94,6 +96,7 @@ def close(store: Store, slug: str | None, division: str | None, *, who: str) -> 
 def advance(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
     """Start the division's next stage with the players above the cut; the last round
     of the stage before is closed first if all its sheets are counted."""
+
     def step(t: Tournament) -> Progress:
         key = division_key(t, division)
         notices: list[Notice] = []
@@ -125,8 +128,11 @@ def round_locks(store: Store, slug: str | None) -> dict[RoundKey, RoundLock]:
     """The rounds whose seating is locked, with when and by whom."""
     with store.transaction() as s:
         loaded = load(s, slug)
-        return {k: RoundLock(r.locked_at, r.locked_by or "")
-                for k, r in loaded.rounds.items() if r.locked_at is not None}
+        return {
+            k: RoundLock(r.locked_at, r.locked_by or "")
+            for k, r in loaded.rounds.items()
+            if r.locked_at is not None
+        }
 
 
 def lock_row(s: Any, loaded: Loaded, key: RoundKey, *, who: str, why: str) -> bool:
@@ -135,15 +141,22 @@ def lock_row(s: Any, loaded: Loaded, key: RoundKey, *, who: str, why: str) -> bo
     if row.locked_at is not None:
         return False
     row.locked_at, row.locked_by = now(), who
-    audit.record(s, at=row.locked_at, who=who, action="lock_seating",
-                 tournament_id=loaded.row.id, entity="round",
-                 key=f"{key[0]}/stage {key[1] + 1}/round {key[2]}",
-                 before={"locked": False}, after={"locked": True}, why=why)
+    audit.record(
+        s,
+        at=row.locked_at,
+        who=who,
+        action="lock_seating",
+        tournament_id=loaded.row.id,
+        entity="round",
+        key=f"{key[0]}/stage {key[1] + 1}/round {key[2]}",
+        before={"locked": False},
+        after={"locked": True},
+        why=why,
+    )
     return True
 
 
-def lock_seating(store: Store, slug: str | None, division: str | None, *,
-                 who: str) -> RoundLock:
+def lock_seating(store: Store, slug: str | None, division: str | None, *, who: str) -> RoundLock:
     """Lock the seating of the division's current round: it is never reseated after
     this. (The first score sheet saved in a round locks it too.)"""
     with store.transaction() as s:
@@ -173,24 +186,30 @@ def reseat(store: Store, slug: str | None, division: str | None, *, who: str) ->
                 raise TournamentError("division.no_round_open", div=t.division(key).name)
             rkey = (key, index, number)
             if loaded.rounds[rkey].locked_at is not None:
-                raise TournamentError("usecase.seating_locked", div=t.division(key).name,
-                                      n=number)
+                raise TournamentError("usecase.seating_locked", div=t.division(key).name, n=number)
             progress, seed = reseat_round(t, key)
         except TournamentError as exc:
             raise UseCaseError.of(exc) from None
         # The old round's rows go; the round is written again as new.
         round_rows.drop_round(s, loaded, rkey)
         new = progress.tournament.division(key).stages[index].rounds[-1]
-        audit.record(s, at=now(), who=who, action="reseat", tournament_id=loaded.row.id,
-                     entity="round", key=f"{key}/stage {index + 1}/round {number}",
-                     before=[list(x.players) for x in
-                             t.division(key).stages[index].rounds[-1].tables],
-                     after={"tables": [list(x.players) for x in new.tables], "draw": seed},
-                     why="")
+        audit.record(
+            s,
+            at=now(),
+            who=who,
+            action="reseat",
+            tournament_id=loaded.row.id,
+            entity="round",
+            key=f"{key}/stage {index + 1}/round {number}",
+            before=[list(x.players) for x in t.division(key).stages[index].rounds[-1].tables],
+            after={"tables": [list(x.players) for x in new.tables], "draw": seed},
+            why="",
+        )
         div = t.division(key)
         back = div.stages[index]
-        loaded.value = t.with_division(replace(div, stages=(
-            *div.stages[:index], replace(back, rounds=back.rounds[:-1]))))
+        loaded.value = t.with_division(
+            replace(div, stages=(*div.stages[:index], replace(back, rounds=back.rounds[:-1])))
+        )
         changes = save(s, loaded, progress.tournament, who=who, action="reseat")
         touch(loaded)
     return Outcome(progress.tournament, progress.notices, (), tuple(changes))
@@ -199,14 +218,14 @@ def reseat(store: Store, slug: str | None, division: str | None, *, who: str) ->
 def reopen(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
     """Reopen the current stage's last round, closed (to correct a sheet before the
     next round): refused once a later round or stage is seated."""
+
     def step(t: Tournament) -> Progress:
         return reopen_round(t, division_key(t, division))
 
     return act(store, slug, who, "reopen_round", step)
 
 
-def undo_advance(store: Store, slug: str | None, division: str | None, *,
-                 who: str) -> Outcome:
+def undo_advance(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
     """Undo the start of the division's current stage (an advancement), with its seated
     rounds, while none of its sheets has anything entered. The round closed before it
     stays closed (reopen it next, if that is what is wanted)."""
@@ -221,13 +240,21 @@ def undo_advance(store: Store, slug: str | None, division: str | None, *,
         index = len(t.division(key).stages) - 1
         stage = t.division(key).stages[index]
         round_rows.drop_stage(s, loaded, (key, index))
-        audit.record(s, at=now(), who=who, action="undo_advance",
-                     tournament_id=loaded.row.id, entity="stage",
-                     key=f"{key}/stage {index + 1}",
-                     before={"entrants": list(stage.entrants),
-                             "rounds": [[list(x.players) for x in r.tables]
-                                        for r in stage.rounds]},
-                     after=None, why="")
+        audit.record(
+            s,
+            at=now(),
+            who=who,
+            action="undo_advance",
+            tournament_id=loaded.row.id,
+            entity="stage",
+            key=f"{key}/stage {index + 1}",
+            before={
+                "entrants": list(stage.entrants),
+                "rounds": [[list(x.players) for x in r.tables] for r in stage.rounds],
+            },
+            after=None,
+            why="",
+        )
         loaded.value = progress.tournament  # the stage's rows are gone already
         touch(loaded)
     return Outcome(progress.tournament, progress.notices, (), ())
@@ -250,13 +277,28 @@ def round_state(store: Store, slug: str | None, division: str) -> RoundBoard | N
     conflicts = set()
     for x in rnd.tables:
         at = refused.get(f"{prefix}{x.number}")
-        last = max(x.sheet.entered_at or "", x.sheet.submitted_at or "",
-                   *(c.at for c in x.sheet.corrections))
+        last = max(
+            x.sheet.entered_at or "",
+            x.sheet.submitted_at or "",
+            *(c.at for c in x.sheet.corrections),
+        )
         if at is not None and at > last:
             conflicts.add(x.number)
     return round_board(rnd, conflicts)
 
 
-__all__ = ["RoundKey", "RoundLock", "advance", "close", "current_round", "lock_row",
-           "lock_seating", "reopen", "reseat", "round_locks", "round_state", "seat",
-           "undo_advance"]
+__all__ = [
+    "RoundKey",
+    "RoundLock",
+    "advance",
+    "close",
+    "current_round",
+    "lock_row",
+    "lock_seating",
+    "reopen",
+    "reseat",
+    "round_locks",
+    "round_state",
+    "seat",
+    "undo_advance",
+]

@@ -52,9 +52,12 @@ class GameEntry:
     winner: int | None = None
 
     def data(self) -> dict[str, Any]:
-        return {"game": self.game, "points": list(self.points),
-                "penalties": None if self.penalties is None else list(self.penalties),
-                "winner": self.winner}
+        return {
+            "game": self.game,
+            "points": list(self.points),
+            "penalties": None if self.penalties is None else list(self.penalties),
+            "winner": self.winner,
+        }
 
 
 @dataclass(frozen=True)
@@ -75,8 +78,15 @@ class SheetOutcome:
         return not self.problems and self.sheet.counted is not None
 
 
-def get_sheet(store: Store, slug: str | None, division: str | None, round_number: int,
-              table: int, *, stage: int | None = None) -> tuple[ScoreSheet, int, str]:
+def get_sheet(
+    store: Store,
+    slug: str | None,
+    division: str | None,
+    round_number: int,
+    table: int,
+    *,
+    stage: int | None = None,
+) -> tuple[ScoreSheet, int, str]:
     """A sheet, its version (what a device sends back when it saves) and division."""
     snap = snapshot(store, slug)
     t = snap.tournament
@@ -102,9 +112,19 @@ def stage_index(t: Tournament, division: str, stage: int | None) -> int:
 
 
 def enter_sheet(
-    store: Store, slug: str | None, division: str | None, round_number: int, table: int,
-    games: Sequence[GameEntry], *, who: str, why: str = "", version: int | None = None,
-    stage: int | None = None, submit: bool = True, may_correct: bool = True,
+    store: Store,
+    slug: str | None,
+    division: str | None,
+    round_number: int,
+    table: int,
+    games: Sequence[GameEntry],
+    *,
+    who: str,
+    why: str = "",
+    version: int | None = None,
+    stage: int | None = None,
+    submit: bool = True,
+    may_correct: bool = True,
     reaward: bool = False,
 ) -> SheetOutcome:
     """Enter a table's games and count the sheet if every check passes.
@@ -124,22 +144,32 @@ def enter_sheet(
         key = division_key(t, division)
         index = stage_index(t, key, stage)
         found["key"] = (key, index, round_number, table)
-        if not may_correct and table_sheet(t, key, round_number, table,
-                                           index).counted is not None:
+        if not may_correct and table_sheet(t, key, round_number, table, index).counted is not None:
             raise CountedSheet("sheet.counted", round=round_number, table=table)
         problems: list[Problem] = []
         for g in games:
             try:
                 t, _, more = enter_table_game(
-                    t, key, round_number, table, g.game, g.points, winner=g.winner,
-                    penalties=g.penalties, who=who, at=at, stage=index)
+                    t,
+                    key,
+                    round_number,
+                    table,
+                    g.game,
+                    g.points,
+                    winner=g.winner,
+                    penalties=g.penalties,
+                    who=who,
+                    at=at,
+                    stage=index,
+                )
             except Refused as exc:  # a row of the wrong size, a game out of range
                 raise engine_error(exc) from None
             problems.extend(more)
         notices: tuple[Notice, ...] = ()
         if submit:
-            t, notices, more = submit_table(t, key, round_number, table, who=who, at=at,
-                                            why=why, stage=index)
+            t, notices, more = submit_table(
+                t, key, round_number, table, who=who, at=at, why=why, stage=index
+            )
             problems = list(more) or problems
         return Progress(t, notices, tuple(dict.fromkeys(problems)))
 
@@ -151,15 +181,38 @@ def enter_sheet(
         # typed.
         return bool(yours) and not _differs(theirs, yours)
 
-    return _sheet_action(store, slug, division, round_number, table, stage, step, who=who,
-                         why=why, version=version, action="enter_sheet", yours=yours,
-                         found=found, reaward=reaward, same=same)
+    return _sheet_action(
+        store,
+        slug,
+        division,
+        round_number,
+        table,
+        stage,
+        step,
+        who=who,
+        why=why,
+        version=version,
+        action="enter_sheet",
+        yours=yours,
+        found=found,
+        reaward=reaward,
+        same=same,
+    )
 
 
 def correct_sheet(
-    store: Store, slug: str | None, division: str | None, round_number: int, table: int,
-    changes: Mapping[tuple[int, int, str], int | None], *, who: str, why: str,
-    version: int | None = None, stage: int | None = None, reaward: bool = False,
+    store: Store,
+    slug: str | None,
+    division: str | None,
+    round_number: int,
+    table: int,
+    changes: Mapping[tuple[int, int, str], int | None],
+    *,
+    who: str,
+    why: str,
+    version: int | None = None,
+    stage: int | None = None,
+    reaward: bool = False,
 ) -> SheetOutcome:
     """Correct cells ``(game, seat, field)`` of a counted sheet, with the reason. A
     correction that fails a check stays a draft and the old sheet still counts."""
@@ -176,21 +229,46 @@ def correct_sheet(
                 raise TournamentError("usecase.table_seats", table=table, seats=len(sheet.players))
             cells[sheet.cell(game, seat, fld)] = value  # type: ignore[arg-type]
         try:
-            return correct_table(t, key, round_number, table, cells, who=who, why=why,
-                                 at=now(), stage=index)
+            return correct_table(
+                t, key, round_number, table, cells, who=who, why=why, at=now(), stage=index
+            )
         except Refused as exc:
             raise engine_error(exc) from None
 
     yours = [{"game": g, "seat": s, "field": f, "value": v} for (g, s, f), v in changes.items()]
-    return _sheet_action(store, slug, division, round_number, table, stage, step, who=who,
-                         why=why, version=version, action="correct_sheet", yours=yours,
-                         found=found, reaward=reaward)
+    return _sheet_action(
+        store,
+        slug,
+        division,
+        round_number,
+        table,
+        stage,
+        step,
+        who=who,
+        why=why,
+        version=version,
+        action="correct_sheet",
+        yours=yours,
+        found=found,
+        reaward=reaward,
+    )
 
 
 def _sheet_action(
-    store: Store, slug: str | None, division: str | None, round_number: int, table: int,
-    stage: int | None, step: Callable[[Tournament], Progress], *, who: str, why: str,
-    version: int | None, action: str, yours: Any, found: dict[str, Any],
+    store: Store,
+    slug: str | None,
+    division: str | None,
+    round_number: int,
+    table: int,
+    stage: int | None,
+    step: Callable[[Tournament], Progress],
+    *,
+    who: str,
+    why: str,
+    version: int | None,
+    action: str,
+    yours: Any,
+    found: dict[str, Any],
     reaward: bool = False,
     same: Callable[[ScoreSheet], bool] | None = None,
 ) -> SheetOutcome:
@@ -209,32 +287,55 @@ def _sheet_action(
                 raise UseCaseError.of(exc) from None
             key: SheetKey = found["key"]
             expected = {key: version} if version is not None else None
-            changes = save(s, loaded, progress.tournament, who=who, action=action, why=why,
-                           expected=expected)
+            changes = save(
+                s, loaded, progress.tournament, who=who, action=action, why=why, expected=expected
+            )
             if changes:  # a saved sheet means play has begun: the seating is locked
                 lock_row(s, loaded, key[:3], who=who, why="a score sheet was saved")
             # an awarded division: its published results again, or the refusal
-            again = reaward_gate(s, loaded, progress.tournament, confirmed=reaward,
-                                 who=who, why=why)
+            again = reaward_gate(
+                s, loaded, progress.tournament, confirmed=reaward, who=who, why=why
+            )
             sheet = table_sheet(progress.tournament, key[0], round_number, table, key[1])
-            out = SheetOutcome(sheet, loaded.version(key), progress.problems,
-                               progress.notices, tuple(changes), tuple(again))
+            out = SheetOutcome(
+                sheet,
+                loaded.version(key),
+                progress.problems,
+                progress.notices,
+                tuple(changes),
+                tuple(again),
+            )
             keep = prime(store, s, loaded, progress.tournament)
         keep()
         return out
     except SheetConflict as conflict:
-        already = _record_conflict(store, slug, conflict, who=who, action=action, why=why,
-                                   yours=yours, same=same)
+        already = _record_conflict(
+            store, slug, conflict, who=who, action=action, why=why, yours=yours, same=same
+        )
         if already is None:
             raise
         if already.counted:
             return already
-        return _sheet_action(store, slug, division, round_number, table, stage, step,
-                             who=who, why=why, version=already.version, action=action,
-                             yours=yours, found=found, reaward=reaward)
+        return _sheet_action(
+            store,
+            slug,
+            division,
+            round_number,
+            table,
+            stage,
+            step,
+            who=who,
+            why=why,
+            version=already.version,
+            action=action,
+            yours=yours,
+            found=found,
+            reaward=reaward,
+        )
     except CountedSheet as counted:
-        already = _record_counted(store, slug, found["key"], counted, who=who,
-                                  action=action, yours=yours, same=same)
+        already = _record_counted(
+            store, slug, found["key"], counted, who=who, action=action, yours=yours, same=same
+        )
         if already is not None:
             return already
         raise
@@ -256,9 +357,17 @@ def _differs(sheet: ScoreSheet, yours: Any) -> bool:
     return False
 
 
-def _record_counted(store: Store, slug: str | None, key: SheetKey, counted: CountedSheet, *,
-                    who: str, action: str, yours: Any,
-                    same: Callable[[ScoreSheet], bool] | None) -> SheetOutcome | None:
+def _record_counted(
+    store: Store,
+    slug: str | None,
+    key: SheetKey,
+    counted: CountedSheet,
+    *,
+    who: str,
+    action: str,
+    yours: Any,
+    same: Callable[[ScoreSheet], bool] | None,
+) -> SheetOutcome | None:
     """A scorer's save over a counted sheet: the sheet as counted goes back with the
     refusal; what was typed, when it differs, is kept in the audit log (and the round
     page shows the table as a conflict for the director to look at). The same sheet
@@ -271,16 +380,32 @@ def _record_counted(store: Store, slug: str | None, key: SheetKey, counted: Coun
         if same is not None and same(theirs):
             return SheetOutcome(theirs, loaded.version(key), ())
         if _differs(theirs, yours):
-            audit.record(s, at=now(), who=who, action=f"{action}_conflict",
-                         tournament_id=loaded.row.id, entity="sheet",
-                         key=sheet_key_text(key), before=codec.sheet_data(theirs),
-                         after={"refused": yours, "counted": True}, why="")
+            audit.record(
+                s,
+                at=now(),
+                who=who,
+                action=f"{action}_conflict",
+                tournament_id=loaded.row.id,
+                entity="sheet",
+                key=sheet_key_text(key),
+                before=codec.sheet_data(theirs),
+                after={"refused": yours, "counted": True},
+                why="",
+            )
     return None
 
 
-def _record_conflict(store: Store, slug: str | None, conflict: SheetConflict, *, who: str,
-                     action: str, why: str, yours: Any,
-                     same: Callable[[ScoreSheet], bool] | None) -> SheetOutcome | None:
+def _record_conflict(
+    store: Store,
+    slug: str | None,
+    conflict: SheetConflict,
+    *,
+    who: str,
+    action: str,
+    why: str,
+    yours: Any,
+    same: Callable[[ScoreSheet], bool] | None,
+) -> SheetOutcome | None:
     """Keep what the refused device typed (audit log), and fill in the sheet as it is.
     The same sheet again: the sheet as it is and its version, nothing recorded."""
     division, index, rnd, table = conflict.key
@@ -291,15 +416,29 @@ def _record_conflict(store: Store, slug: str | None, conflict: SheetConflict, *,
         if same is not None and same(conflict.theirs):
             return SheetOutcome(conflict.theirs, conflict.current, ())
         conflict.yours = yours
-        audit.record(s, at=now(), who=who, action=f"{action}_conflict",
-                     tournament_id=loaded.row.id, entity="sheet",
-                     key=sheet_key_text(conflict.key),
-                     before=codec.sheet_data(conflict.theirs),
-                     after={"refused": yours, "read_version": conflict.expected}, why=why)
+        audit.record(
+            s,
+            at=now(),
+            who=who,
+            action=f"{action}_conflict",
+            tournament_id=loaded.row.id,
+            entity="sheet",
+            key=sheet_key_text(conflict.key),
+            before=codec.sheet_data(conflict.theirs),
+            after={"refused": yours, "read_version": conflict.expected},
+            why=why,
+        )
     fresh = SheetConflict(conflict.key, conflict.expected, conflict.current)
     conflict.refusal, conflict.args = fresh.refusal, fresh.args
     return None
 
 
-__all__ = ["GameEntry", "SheetConflict", "SheetOutcome", "correct_sheet", "enter_sheet",
-           "get_sheet", "stage_index"]
+__all__ = [
+    "GameEntry",
+    "SheetConflict",
+    "SheetOutcome",
+    "correct_sheet",
+    "enter_sheet",
+    "get_sheet",
+    "stage_index",
+]

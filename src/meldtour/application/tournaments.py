@@ -53,8 +53,17 @@ def make_key(name: str) -> str:
 
 
 def create_tournament(
-    store: Store, template: str, *, who: str, name: str = "", date: str = "", seed: int = 0,
-    slug: str | None = None, venue: str = "", locale: str = "en", owner: int | None = None,
+    store: Store,
+    template: str,
+    *,
+    who: str,
+    name: str = "",
+    date: str = "",
+    seed: int = 0,
+    slug: str | None = None,
+    venue: str = "",
+    locale: str = "en",
+    owner: int | None = None,
 ) -> tuple[str, Tournament]:
     """A new tournament from a template, named in ``locale`` (its divisions and
     stages); returns its slug and value. ``owner``: the account that creates it, its
@@ -63,12 +72,20 @@ def create_tournament(
         value = from_template(template, name=name, date=date, seed=seed, locale=locale)
     except Refused as exc:
         raise UseCaseError.of(exc) from None
-    return _insert(store, value, template, who=who, name=name, slug=slug, venue=venue,
-                   owner=owner)
+    return _insert(store, value, template, who=who, name=name, slug=slug, venue=venue, owner=owner)
 
 
-def _insert(store: Store, value: Tournament, template: str, *, who: str, name: str,
-            slug: str | None, venue: str, owner: int | None) -> tuple[str, Tournament]:
+def _insert(
+    store: Store,
+    value: Tournament,
+    template: str,
+    *,
+    who: str,
+    name: str,
+    slug: str | None,
+    venue: str,
+    owner: int | None,
+) -> tuple[str, Tournament]:
     chosen = slug is not None
     slug = slug or make_slug(name or value.name)
     slug = unicodedata.normalize("NFC", slug)
@@ -76,6 +93,7 @@ def _insert(store: Store, value: Tournament, template: str, *, who: str, name: s
         raise UseCaseError("usecase.bad_slug", slug=repr(slug))
     at = now()
     with store.transaction() as s:
+
         def taken(candidate: str) -> bool:
             return rows.slug_taken(s, candidate)
 
@@ -87,13 +105,35 @@ def _insert(store: Store, value: Tournament, template: str, *, who: str, name: s
             while taken(f"{base}-{n}"):
                 n += 1
             slug = f"{base}-{n}"
-        row = rows.add(s, slug=slug, name=value.name, date=value.date, seed=value.seed,
-                       template=template, venue=venue.strip(), at=at)
+        row = rows.add(
+            s,
+            slug=slug,
+            name=value.name,
+            date=value.date,
+            seed=value.seed,
+            template=template,
+            venue=venue.strip(),
+            at=at,
+        )
         loaded = Loaded(row, Tournament(value.name, value.date, (), value.seed))
-        audit.record(s, at=at, who=who, action="create_tournament", tournament_id=row.id,
-                     entity="tournament", key=slug, before=None,
-                     after={"name": value.name, "date": value.date, "seed": value.seed,
-                            "template": template, "venue": row.venue}, why="")
+        audit.record(
+            s,
+            at=at,
+            who=who,
+            action="create_tournament",
+            tournament_id=row.id,
+            entity="tournament",
+            key=slug,
+            before=None,
+            after={
+                "name": value.name,
+                "date": value.date,
+                "seed": value.seed,
+                "template": template,
+                "venue": row.venue,
+            },
+            why="",
+        )
         save(s, loaded, value, who=who, action="create_tournament")
         if owner is not None:
             if not owners.account_exists(s, owner):
@@ -110,8 +150,15 @@ def _visible(name: str) -> None:
 
 
 def create_blank_tournament(
-    store: Store, *, who: str, name: str, date: str = "", venue: str = "",
-    divisions: Sequence[DivisionSpec], seed: int = 0, slug: str | None = None,
+    store: Store,
+    *,
+    who: str,
+    name: str,
+    date: str = "",
+    venue: str = "",
+    divisions: Sequence[DivisionSpec],
+    seed: int = 0,
+    slug: str | None = None,
     owner: int | None = None,
 ) -> tuple[str, Tournament]:
     """A new tournament from scratch (no template): its name, date, venue and at
@@ -129,8 +176,7 @@ def create_blank_tournament(
     if len(set(keys)) != len(keys):
         raise UseCaseError("usecase.same_division_key")
     value = Tournament(name.strip(), date.strip(), divs, seed=seed)
-    return _insert(store, value, "scratch", who=who, name=name, slug=slug, venue=venue,
-                   owner=owner)
+    return _insert(store, value, "scratch", who=who, name=name, slug=slug, venue=venue, owner=owner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +196,9 @@ def info(store: Store, slug: str | None) -> TournamentInfo:
         return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
 
 
-def edit_tournament(store: Store, slug: str | None, *, who: str, name: str, date: str,
-                    venue: str) -> TournamentInfo:
+def edit_tournament(
+    store: Store, slug: str | None, *, who: str, name: str, date: str, venue: str
+) -> TournamentInfo:
     """Change the tournament's name, date and venue (audited)."""
     if not name.strip():
         raise UseCaseError("usecase.tournament_needs_name")
@@ -162,10 +209,18 @@ def edit_tournament(store: Store, slug: str | None, *, who: str, name: str, date
         save(s, loaded, new, who=who, action="edit_tournament")
         row = loaded.row
         if row.venue != venue.strip():
-            audit.record(s, at=now(), who=who, action="edit_tournament",
-                         tournament_id=row.id, entity="tournament", key=row.slug,
-                         before={"venue": row.venue}, after={"venue": venue.strip()},
-                         why="")
+            audit.record(
+                s,
+                at=now(),
+                who=who,
+                action="edit_tournament",
+                tournament_id=row.id,
+                entity="tournament",
+                key=row.slug,
+                before={"venue": row.venue},
+                after={"venue": venue.strip()},
+                why="",
+            )
             row.venue = venue.strip()
         touch(loaded)
         return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
@@ -184,13 +239,22 @@ def add_director(store: Store, slug: str, name: str, *, who: str) -> bool:
         at = now()
         if not owners.add(s, tid, aid, added_by=who, at=at):
             return False
-        audit.record(s, at=at, who=who, action="add director", tournament_id=tid,
-                     entity="director", key=name, before=None, after=name, why="")
+        audit.record(
+            s,
+            at=at,
+            who=who,
+            action="add director",
+            tournament_id=tid,
+            entity="director",
+            key=name,
+            before=None,
+            after=name,
+            why="",
+        )
         return True
 
 
-def all_tournaments(store: Store, *,
-                    newest_first: bool = False) -> list[tuple[str, str, str, str]]:
+def all_tournaments(store: Store, *, newest_first: bool = False) -> list[tuple[str, str, str, str]]:
     """Every tournament's slug, name, date and template, oldest (or newest) first."""
     with store.transaction() as s:
         return rows.listing(s, newest_first=newest_first)
@@ -208,6 +272,16 @@ def any_tournament(store: Store) -> bool:
         return rows.any_tournament(s)
 
 
-__all__ = ["TournamentInfo", "add_director", "all_tournaments", "any_tournament",
-           "create_blank_tournament", "create_tournament", "edit_tournament", "info",
-           "make_key", "make_slug", "slugs"]
+__all__ = [
+    "TournamentInfo",
+    "add_director",
+    "all_tournaments",
+    "any_tournament",
+    "create_blank_tournament",
+    "create_tournament",
+    "edit_tournament",
+    "info",
+    "make_key",
+    "make_slug",
+    "slugs",
+]

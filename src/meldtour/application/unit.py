@@ -33,8 +33,14 @@ class Outcome:
 
 
 def act(
-    store: Store, slug: str | None, who: str, action: str,
-    step: Callable[[Tournament], Progress], *, lock: Lock = "update", why: str = "",
+    store: Store,
+    slug: str | None,
+    who: str,
+    action: str,
+    step: Callable[[Tournament], Progress],
+    *,
+    lock: Lock = "update",
+    why: str = "",
     expected: Mapping[SheetKey, int] | None = None,
     then: Callable[[Any, Loaded], Sequence[Notice]] | None = None,
     people: Callable[[Any, Loaded, Tournament], Mapping[int, int]] | None = None,
@@ -51,15 +57,22 @@ def act(
         except TournamentError as exc:
             raise UseCaseError.of(exc) from None
         chosen = people(s, loaded, progress.tournament) if people is not None else None
-        changes = save(s, loaded, progress.tournament, who=who, action=action, why=why,
-                       expected=expected, people=chosen)
+        changes = save(
+            s,
+            loaded,
+            progress.tournament,
+            who=who,
+            action=action,
+            why=why,
+            expected=expected,
+            people=chosen,
+        )
         for after in AFTER_SAVE:  # an awarded division's results, derived again
             after(s, loaded, progress.tournament)
         more = tuple(then(s, loaded)) if then is not None else ()
         if lock == "update" and changes:
             touch(loaded)
-    return Outcome(progress.tournament, progress.notices + more, progress.problems,
-                   tuple(changes))
+    return Outcome(progress.tournament, progress.notices + more, progress.problems, tuple(changes))
 
 
 __all__ = ["AFTER_SAVE", "Outcome", "act"]

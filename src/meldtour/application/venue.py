@@ -34,16 +34,18 @@ from .errors import UseCaseError
 KEY = "public_address"
 OPENED = "network_opened"
 
-register({
-    "usecase.address_scheme": "The public address must start with http:// or https:// "
-                              "(found %(value)s)",
-    "usecase.address_host": "The public address %(value)s names no computer: write it "
-                            "as http://192.168.0.12:8000",
-    "usecase.address_extra": "The public address %(value)s must be the site's address "
-                             "only, without a path, query or password",
-    "usecase.address_admin_only": "Only the site's administrator (the first account) sets "
-                                  "the public address: every tournament's QR codes carry it",
-})
+register(
+    {
+        "usecase.address_scheme": "The public address must start with http:// or https:// "
+        "(found %(value)s)",
+        "usecase.address_host": "The public address %(value)s names no computer: write it "
+        "as http://192.168.0.12:8000",
+        "usecase.address_extra": "The public address %(value)s must be the site's address "
+        "only, without a path, query or password",
+        "usecase.address_admin_only": "Only the site's administrator (the first account) sets "
+        "the public address: every tournament's QR codes carry it",
+    }
+)
 
 
 def normalise_address(value: str) -> str:
@@ -68,8 +70,7 @@ def normalise_address(value: str) -> str:
     host = (parts.hostname or "").lower()
     if not host or any(c.isspace() for c in host):
         raise UseCaseError("usecase.address_host", value=value.strip())
-    if parts.path.strip("/") or parts.query or parts.fragment or parts.username \
-            or parts.password:
+    if parts.path.strip("/") or parts.query or parts.fragment or parts.username or parts.password:
         raise UseCaseError("usecase.address_extra", value=value.strip())
     shown = f"[{host}]" if ":" in host else host
     return f"{parts.scheme.lower()}://{shown}" + (f":{port}" if port else "")
@@ -137,8 +138,18 @@ def set_public_address(store: Store, value: str, *, actor: Account) -> str | Non
         if before == address:
             return address
         site.write(s, KEY, address, at=at, who=actor.name)
-        audit.record(s, at=at, who=actor.name, action="public_address", tournament_id=None,
-                     entity="site", key=KEY, before=before, after=address, why="")
+        audit.record(
+            s,
+            at=at,
+            who=actor.name,
+            action="public_address",
+            tournament_id=None,
+            entity="site",
+            key=KEY,
+            before=before,
+            after=address,
+            why="",
+        )
     return address
 
 
@@ -162,11 +173,30 @@ def open_to_network(store: Store, *, who: str) -> bool:
         if site.read(s, OPENED) is not None:
             return False
         site.write(s, OPENED, at, at=at, who=who)
-        audit.record(s, at=at, who=who, action="network_opened", tournament_id=None,
-                     entity="site", key=OPENED, before=None, after=at, why="")
+        audit.record(
+            s,
+            at=at,
+            who=who,
+            action="network_opened",
+            tournament_id=None,
+            entity="site",
+            key=OPENED,
+            before=None,
+            after=at,
+            why="",
+        )
     return True
 
 
-__all__ = ["AddressSet", "AdministratorOnly", "address_changes", "is_loopback", "network_opened",
-           "normalise_address", "open_to_network", "public_address", "public_address_set",
-           "set_public_address"]
+__all__ = [
+    "AddressSet",
+    "AdministratorOnly",
+    "address_changes",
+    "is_loopback",
+    "network_opened",
+    "normalise_address",
+    "open_to_network",
+    "public_address",
+    "public_address_set",
+    "set_public_address",
+]

@@ -119,19 +119,33 @@ def _draw_view(row: WinnerPollRow) -> DrawView | None:
     d = row.draw
     if not d:
         return None
-    return DrawView(int(d["winner"]), int(d["right"]), int(d["prizes"]),
-                    tuple(str(x) for x in d["drawn"]),
-                    tuple(str(x) for x in d.get("drawn_voters", ())), str(d["seed"]),
-                    str(d["at"]))
+    return DrawView(
+        int(d["winner"]),
+        int(d["right"]),
+        int(d["prizes"]),
+        tuple(str(x) for x in d["drawn"]),
+        tuple(str(x) for x in d.get("drawn_voters", ())),
+        str(d["seed"]),
+        str(d["at"]),
+    )
 
 
 def _poll_view(s: Any, division: str, row: WinnerPollRow) -> PollView:
     tally = dict.fromkeys(row.finalists, 0)
     for finalist, n in poll_rows.tally(s, row.id):
         tally[finalist] = tally.get(finalist, 0) + n
-    return PollView(division, row.stage, tuple(row.finalists), row.closed, tally,
-                    sum(tally.values()), row.opened_at, row.closed_at,
-                    bool(row.codes_required), _draw_view(row))
+    return PollView(
+        division,
+        row.stage,
+        tuple(row.finalists),
+        row.closed,
+        tally,
+        sum(tally.values()),
+        row.opened_at,
+        row.closed_at,
+        bool(row.codes_required),
+        _draw_view(row),
+    )
 
 
 def _latest_poll(s: Any, loaded: Loaded, division: str) -> WinnerPollRow | None:
@@ -159,8 +173,9 @@ def polls(store: Store, slug: str | None) -> dict[str, PollView]:
         return out
 
 
-def open_vote(store: Store, slug: str | None, division: str | None, *,
-              who: str, codes: bool = False) -> PollView:
+def open_vote(
+    store: Store, slug: str | None, division: str | None, *, who: str, codes: bool = False
+) -> PollView:
     """Open the winner-guess vote of the division's current stage: the finalists are
     the stage's players still in it. A closed vote of the same stage opens again.
     With ``codes``, only votes with one of the tournament's vote codes count."""
@@ -185,23 +200,37 @@ def open_vote(store: Store, slug: str | None, division: str | None, *,
         row = poll_rows.of_stage(s, div_row.id, index)
         at = now()
         if row is None:
-            row = poll_rows.add(s, tournament_id=loaded.row.id, division_id=div_row.id,
-                                stage=index, finalists=list(stage.active), opened_by=who,
-                                opened_at=at)
+            row = poll_rows.add(
+                s,
+                tournament_id=loaded.row.id,
+                division_id=div_row.id,
+                stage=index,
+                finalists=list(stage.active),
+                opened_by=who,
+                opened_at=at,
+            )
         elif not row.closed:
             raise UseCaseError("usecase.vote_open", div=div.name)
         else:
             row.closed, row.closed_at = False, None
         row.codes_required = codes
-        audit.record(s, at=at, who=who, action="open_vote", tournament_id=loaded.row.id,
-                     entity="vote", key=f"{key}/stage {index + 1}", before=None,
-                     after={"finalists": list(row.finalists), "codes": codes}, why="")
+        audit.record(
+            s,
+            at=at,
+            who=who,
+            action="open_vote",
+            tournament_id=loaded.row.id,
+            entity="vote",
+            key=f"{key}/stage {index + 1}",
+            before=None,
+            after={"finalists": list(row.finalists), "codes": codes},
+            why="",
+        )
         s.flush()
         return _poll_view(s, key, row)
 
 
-def close_vote(store: Store, slug: str | None, division: str | None, *,
-               who: str) -> PollView:
+def close_vote(store: Store, slug: str | None, division: str | None, *, who: str) -> PollView:
     """Close the division's open vote; its results are public from now on."""
     with store.transaction() as s:
         loaded = load(s, slug, "update")
@@ -209,16 +238,32 @@ def close_vote(store: Store, slug: str | None, division: str | None, *,
         row = _open_poll(s, loaded, key)
         row.closed, row.closed_at = True, now()
         view = _poll_view(s, key, row)
-        audit.record(s, at=row.closed_at, who=who, action="close_vote",
-                     tournament_id=loaded.row.id, entity="vote",
-                     key=f"{key}/stage {row.stage + 1}", before=None,
-                     after={str(k): v for k, v in view.tally.items()}, why="")
+        audit.record(
+            s,
+            at=row.closed_at,
+            who=who,
+            action="close_vote",
+            tournament_id=loaded.row.id,
+            entity="vote",
+            key=f"{key}/stage {row.stage + 1}",
+            before=None,
+            after={str(k): v for k, v in view.tally.items()},
+            why="",
+        )
         return view
 
 
-def cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
-              finalist: int, *, name: str = "", code: str = "",
-              source: str = "") -> PollView:
+def cast_vote(
+    store: Store,
+    slug: str | None,
+    division: str | None,
+    voter: str,
+    finalist: int,
+    *,
+    name: str = "",
+    code: str = "",
+    source: str = "",
+) -> PollView:
     """A visitor's guess: one vote per voter key (or per vote code, where the vote
     takes codes); voting again, while the vote is open, changes the vote. (Two votes
     of one voter at once: the second finds the first's row on its retry and changes
@@ -235,8 +280,16 @@ def cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
         return _cast_vote(store, slug, division, voter, finalist, name, code, source)
 
 
-def _cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
-               finalist: int, name: str, code: str, source: str) -> PollView:
+def _cast_vote(
+    store: Store,
+    slug: str | None,
+    division: str | None,
+    voter: str,
+    finalist: int,
+    name: str,
+    code: str,
+    source: str,
+) -> PollView:
     with store.transaction() as s:
         loaded = load(s, slug)
         key = resolve_division(loaded.value, division)
@@ -257,8 +310,15 @@ def _cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
             raise UseCaseError.of(exc) from None
         vote = poll_rows.vote_of(s, row.id, voter)
         if vote is None:
-            poll_rows.add_vote(s, poll_id=row.id, voter=voter, name=name.strip()[:80],
-                               finalist=finalist, at=now(), source=source[:16])
+            poll_rows.add_vote(
+                s,
+                poll_id=row.id,
+                voter=voter,
+                name=name.strip()[:80],
+                finalist=finalist,
+                at=now(),
+                source=source[:16],
+            )
         else:
             vote.finalist, vote.at = finalist, now()
             if name.strip():
@@ -267,8 +327,9 @@ def _cast_vote(store: Store, slug: str | None, division: str | None, voter: str,
         return _poll_view(s, key, row)
 
 
-def my_vote(store: Store, slug: str | None, division: str, voter: str | None,
-            code: str = "") -> int | None:
+def my_vote(
+    store: Store, slug: str | None, division: str, voter: str | None, code: str = ""
+) -> int | None:
     """The finalist this voter (or this vote code) chose in the division's latest
     vote, if any."""
     typed = normal_code(code) if code else None
@@ -296,8 +357,9 @@ def vote_sources(store: Store, slug: str | None, division: str | None) -> list[V
         return [VoteSource(*r) for r in poll_rows.sources(s, row.id)]
 
 
-def void_source(store: Store, slug: str | None, division: str | None, source: str, *,
-                who: str, why: str = "") -> int:
+def void_source(
+    store: Store, slug: str | None, division: str | None, source: str, *, who: str, why: str = ""
+) -> int:
     """Void the votes of the division's open vote that came from ``source``
     (audited); how many were voided."""
     with store.transaction() as s:
@@ -309,9 +371,18 @@ def void_source(store: Store, slug: str | None, division: str | None, source: st
         n = poll_rows.void_source(s, row.id, source)
         if not n:
             raise UseCaseError("usecase.vote_no_source", source=source[:16])
-        audit.record(s, at=now(), who=who, action="void_votes", tournament_id=loaded.row.id,
-                     entity="vote", key=f"{key}/stage {row.stage + 1}",
-                     before={"source": source, "votes": n}, after=None, why=why)
+        audit.record(
+            s,
+            at=now(),
+            who=who,
+            action="void_votes",
+            tournament_id=loaded.row.id,
+            entity="vote",
+            key=f"{key}/stage {row.stage + 1}",
+            before={"source": source, "votes": n},
+            after=None,
+            why=why,
+        )
         return n
 
 
@@ -334,9 +405,18 @@ def make_vote_codes(store: Store, slug: str | None, count: int, *, who: str) -> 
                 new.append(code)
         at = now()
         poll_rows.add_codes(s, loaded.row.id, new, at)
-        audit.record(s, at=at, who=who, action="vote_codes", tournament_id=loaded.row.id,
-                     entity="vote", key="codes", before={"codes": len(have)},
-                     after={"codes": len(have) + count}, why="")
+        audit.record(
+            s,
+            at=at,
+            who=who,
+            action="vote_codes",
+            tournament_id=loaded.row.id,
+            entity="vote",
+            key="codes",
+            before={"codes": len(have)},
+            after={"codes": len(have) + count},
+            why="",
+        )
         return have + new
 
 
@@ -347,8 +427,9 @@ def vote_codes(store: Store, slug: str | None) -> list[str]:
         return poll_rows.codes(s, loaded.row.id)
 
 
-def draw_vote_prizes(store: Store, slug: str | None, division: str | None, prizes: int,
-                     *, who: str) -> PollView:
+def draw_vote_prizes(
+    store: Store, slug: str | None, division: str | None, prizes: int, *, who: str
+) -> PollView:
     """Draw ``prizes`` voters among those who guessed the winner of the vote's stage:
     the vote closed, the stage decided; recorded once, with its seed (audited)."""
     if not 1 <= prizes <= 100:
@@ -367,9 +448,11 @@ def draw_vote_prizes(store: Store, slug: str | None, division: str | None, prize
             raise UseCaseError("usecase.vote_draw_undecided", div=div.name)
         winner = stage_ranking(t, key, row.stage)[0]
         rows = poll_rows.votes(s, row.id)
-        poll = WinnerPoll(tuple(row.finalists),
-                          tuple(Vote(v.voter, v.finalist, v.at) for v in rows),
-                          closed=row.closed)
+        poll = WinnerPoll(
+            tuple(row.finalists),
+            tuple(Vote(v.voter, v.finalist, v.at) for v in rows),
+            closed=row.closed,
+        )
         seed = secrets.token_hex(16)
         try:
             drawn = draw_prizes(poll, winner, prizes, seed)
@@ -384,18 +467,33 @@ def draw_vote_prizes(store: Store, slug: str | None, division: str | None, prize
             if v.name:
                 return v.name
             if voter.startswith(CODE_VOTER):
-                code = voter[len(CODE_VOTER):]
+                code = voter[len(CODE_VOTER) :]
                 return card_label(card_numbers[code]) if code in card_numbers else ""
             return ""
 
         at = now()
-        row.draw = {"winner": winner, "right": len(drawn.draw.right), "prizes": prizes,
-                    "seed": seed, "drawn": [label(v) for v in drawn.draw.drawn],
-                    "drawn_voters": list(drawn.draw.drawn), "at": at, "by": who}
-        audit.record(s, at=at, who=who, action="draw_prizes", tournament_id=loaded.row.id,
-                     entity="vote", key=f"{key}/stage {row.stage + 1}", before=None,
-                     after={k: row.draw[k] for k in ("winner", "right", "prizes", "seed",
-                                                     "drawn")}, why="")
+        row.draw = {
+            "winner": winner,
+            "right": len(drawn.draw.right),
+            "prizes": prizes,
+            "seed": seed,
+            "drawn": [label(v) for v in drawn.draw.drawn],
+            "drawn_voters": list(drawn.draw.drawn),
+            "at": at,
+            "by": who,
+        }
+        audit.record(
+            s,
+            at=at,
+            who=who,
+            action="draw_prizes",
+            tournament_id=loaded.row.id,
+            entity="vote",
+            key=f"{key}/stage {row.stage + 1}",
+            before=None,
+            after={k: row.draw[k] for k in ("winner", "right", "prizes", "seed", "drawn")},
+            why="",
+        )
         s.flush()
         return _poll_view(s, key, row)
 

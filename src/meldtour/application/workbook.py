@@ -36,16 +36,18 @@ from meldtour.core.refusal import register
 
 from .errors import UseCaseError
 
-register({
-    "players.xlsx_parts": "the workbook has %(n)s parts: at most %(limit)s (save only the "
-                          "players' sheet)",
-    "players.xlsx_part_too_big": "the workbook's part %(part)s is %(size)s bytes unpacked: "
-                                 "at most %(limit)s",
-    "players.xlsx_too_big": "the workbook is %(size)s bytes unpacked: at most %(limit)s",
-    "players.xlsx_slow": "the workbook took more than %(seconds)s seconds to read: save the "
-                         "players' sheet alone, or as CSV UTF-8",
-    "players.xlsx_busy": "other lists are being read just now: try again in a moment",
-})
+register(
+    {
+        "players.xlsx_parts": "the workbook has %(n)s parts: at most %(limit)s (save only the "
+        "players' sheet)",
+        "players.xlsx_part_too_big": "the workbook's part %(part)s is %(size)s bytes unpacked: "
+        "at most %(limit)s",
+        "players.xlsx_too_big": "the workbook is %(size)s bytes unpacked: at most %(limit)s",
+        "players.xlsx_slow": "the workbook took more than %(seconds)s seconds to read: save the "
+        "players' sheet alone, or as CSV UTF-8",
+        "players.xlsx_busy": "other lists are being read just now: try again in a moment",
+    }
+)
 
 #: One part of a workbook, inflated: 4 MiB (a sheet of 5,000 players is under 2 MiB;
 #: openpyxl reads 4 MiB of shared strings in about 4 s on a busy core).
@@ -57,8 +59,13 @@ MAX_PARTS = 200
 _CHUNK = 64 * 1024
 
 
-def bounded_workbook(raw: bytes, *, part_limit: int = MAX_PART, total_limit: int = MAX_TOTAL,
-                     parts_limit: int = MAX_PARTS) -> bytes:
+def bounded_workbook(
+    raw: bytes,
+    *,
+    part_limit: int = MAX_PART,
+    total_limit: int = MAX_TOTAL,
+    parts_limit: int = MAX_PARTS,
+) -> bytes:
     """The workbook ``raw`` as an uncompressed ZIP archive, or the refusal that says
     which bound it is over (``players.not_xlsx`` when it is no ZIP archive at all)."""
     try:
@@ -71,12 +78,15 @@ def bounded_workbook(raw: bytes, *, part_limit: int = MAX_PART, total_limit: int
     declared = 0
     for info in infos:
         if info.file_size > part_limit:
-            raise UseCaseError("players.xlsx_part_too_big", part=info.filename[:80],
-                               size=f"{info.file_size:,}", limit=f"{part_limit:,}")
+            raise UseCaseError(
+                "players.xlsx_part_too_big",
+                part=info.filename[:80],
+                size=f"{info.file_size:,}",
+                limit=f"{part_limit:,}",
+            )
         declared += info.file_size
     if declared > total_limit:
-        raise UseCaseError("players.xlsx_too_big", size=f"{declared:,}",
-                           limit=f"{total_limit:,}")
+        raise UseCaseError("players.xlsx_too_big", size=f"{declared:,}", limit=f"{total_limit:,}")
     out = io.BytesIO()
     seen = 0
     try:
@@ -91,18 +101,21 @@ def bounded_workbook(raw: bytes, *, part_limit: int = MAX_PART, total_limit: int
                         size += len(chunk)
                         seen += len(chunk)
                         if size > part_limit:  # a header that lied about its size
-                            raise UseCaseError("players.xlsx_part_too_big",
-                                               part=info.filename[:80],
-                                               size=f"over {part_limit:,}",
-                                               limit=f"{part_limit:,}")
+                            raise UseCaseError(
+                                "players.xlsx_part_too_big",
+                                part=info.filename[:80],
+                                size=f"over {part_limit:,}",
+                                limit=f"{part_limit:,}",
+                            )
                         if seen > total_limit:
-                            raise UseCaseError("players.xlsx_too_big",
-                                               size=f"over {total_limit:,}",
-                                               limit=f"{total_limit:,}")
+                            raise UseCaseError(
+                                "players.xlsx_too_big",
+                                size=f"over {total_limit:,}",
+                                limit=f"{total_limit:,}",
+                            )
                         parts.append(chunk)
                 stored.writestr(info.filename, b"".join(parts))
-    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, ValueError, OSError,
-            EOFError):
+    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, ValueError, OSError, EOFError):
         # a bad CRC (a size that lied), an unknown compression, an encrypted part
         raise UseCaseError("players.not_xlsx") from None
     return out.getvalue()

@@ -39,8 +39,9 @@ def analyse_record(data: Any, resolve: Any = None) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        result = with_record(args.record, lambda data, resolve: analyse_record(
-            data, resolve=resolve))
+        result = with_record(
+            args.record, lambda data, resolve: analyse_record(data, resolve=resolve)
+        )
     except RecordFailure as exc:
         return exc.report("analyse")
     if args.json:
@@ -61,7 +62,7 @@ def _table(result: dict[str, Any]) -> None:
             line += f"  MISSED: {t['tiles_left']} tiles, {t['points_left']} pts left"
         print(line)
     for p in result["players"]:
-        print(f"seat {p['seat']} {p['name']}: {p['turns']} turns, {p['missed']} missed plays, "
-              f"{p['tiles_left']} tiles and {p['points_left']} points left")
-
-
+        print(
+            f"seat {p['seat']} {p['name']}: {p['turns']} turns, {p['missed']} missed plays, "
+            f"{p['tiles_left']} tiles and {p['points_left']} points left"
+        )

@@ -32,8 +32,12 @@ from meldtour.cli.db import who_of as _who
 def _common(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
     add_db_argument(p, default)
     p.add_argument("--json", action="store_true", default=default, help="print JSON")
-    p.add_argument("--who", metavar="NAME", default=default,
-                   help="who acts, for the audit log (default $MELDTOUR_USER or the login)")
+    p.add_argument(
+        "--who",
+        metavar="NAME",
+        default=default,
+        help="who acts, for the audit log (default $MELDTOUR_USER or the login)",
+    )
 
 
 def _person(token: str) -> int:
@@ -45,8 +49,9 @@ def _person(token: str) -> int:
     return int(s)
 
 
-def _run(prog: str, args: argparse.Namespace,
-         handler: Callable[[Any, argparse.Namespace], int]) -> int:
+def _run(
+    prog: str, args: argparse.Namespace, handler: Callable[[Any, argparse.Namespace], int]
+) -> int:
     from meldtour.core.refusal import Refused
     from meldtour.store.db import open_store
 
@@ -69,11 +74,13 @@ def _run(prog: str, args: argparse.Namespace,
 
 def _table(*columns: str) -> Any:
     from rich.table import Table
+
     return Table(*columns)
 
 
 def _print(table: Any) -> None:
     from rich.console import Console
+
     Console(highlight=False, width=None if sys.stdout.isatty() else 120).print(table)
 
 
@@ -85,11 +92,14 @@ RANKING_HELP = "The ranking of the circuit (each line with the tournaments behin
 
 def ranking_arguments(parser: argparse.ArgumentParser) -> None:
     _common(parser, None)
-    parser.add_argument("--ranking", metavar="KEY",
-                        help="which ranking (default: the only one; 'national' when none "
-                             "is defined)")
-    parser.add_argument("--as-of", metavar="DATE", help="the ranking on DATE (YYYY-MM-DD, "
-                                                        "default today)")
+    parser.add_argument(
+        "--ranking",
+        metavar="KEY",
+        help="which ranking (default: the only one; 'national' when none is defined)",
+    )
+    parser.add_argument(
+        "--as-of", metavar="DATE", help="the ranking on DATE (YYYY-MM-DD, default today)"
+    )
     sub = parser.add_subparsers(dest="ranking_action", metavar="ACTION")
     d = sub.add_parser("define", help="create a ranking or change its numbers")
     _common(d)
@@ -97,20 +107,34 @@ def ranking_arguments(parser: argparse.ArgumentParser) -> None:
     d.add_argument("--name", default="")
     d.add_argument("--organisation", default="")
     d.add_argument("--base", help="points for a win at weight 1 (default 1000)")
-    d.add_argument("--weight", action="append", default=[], metavar="LEVEL=W",
-                   help="a level's weight (default world=2 national=1 regional=0.5 "
-                        "monthly=0.25)")
-    d.add_argument("--half-life", metavar="DAYS",
-                   help="points halve every DAYS (0: no decay; default 365)")
+    d.add_argument(
+        "--weight",
+        action="append",
+        default=[],
+        metavar="LEVEL=W",
+        help="a level's weight (default world=2 national=1 regional=0.5 monthly=0.25)",
+    )
+    d.add_argument(
+        "--half-life", metavar="DAYS", help="points halve every DAYS (0: no decay; default 365)"
+    )
     d.add_argument("--best", help="how many best results count (default 4)")
-    d.add_argument("--table", metavar="P1,P2,...",
-                   help="points by place instead of the percentile (times the weight)")
+    d.add_argument(
+        "--table",
+        metavar="P1,P2,...",
+        help="points by place instead of the percentile (times the weight)",
+    )
     d.add_argument("--season-start", metavar="DATE")
     d.add_argument("--season-end", metavar="DATE")
-    d.add_argument("--only-listed", action="store_true",
-                   help="only the divisions named with `count` (default: every awarded one)")
-    d.add_argument("--level", default="national", help="the level of a division counted "
-                                                       "without one (default national)")
+    d.add_argument(
+        "--only-listed",
+        action="store_true",
+        help="only the divisions named with `count` (default: every awarded one)",
+    )
+    d.add_argument(
+        "--level",
+        default="national",
+        help="the level of a division counted without one (default national)",
+    )
     c = sub.add_parser("count", help="a division counts for a ranking, at a level")
     _common(c)
     c.add_argument("key", metavar="KEY")
@@ -119,8 +143,11 @@ def ranking_arguments(parser: argparse.ArgumentParser) -> None:
     c.add_argument("--level")
     ls = sub.add_parser("list", help="the rankings and their numbers")
     _common(ls)
-    ta = sub.add_parser("tell-apart", help="what tells namesakes apart on the public lists: "
-                                           "letter, club, birth_year or member_number")
+    ta = sub.add_parser(
+        "tell-apart",
+        help="what tells namesakes apart on the public lists: "
+        "letter, club, birth_year or member_number",
+    )
     _common(ta)
     ta.add_argument("choice", metavar="CHOICE")
 
@@ -130,10 +157,19 @@ def ranking_run(args: argparse.Namespace) -> int:
 
 
 #: A ranking's fields by the options of ``meldtour ranking define``.
-OPTIONS = {"key": "KEY", "name": "--name", "organisation": "--organisation",
-           "base": "--base", "table": "--table", "weights": "--weight",
-           "half_life": "--half-life", "best": "--best", "season_start": "--season-start",
-           "season_end": "--season-end", "level": "--level"}
+OPTIONS = {
+    "key": "KEY",
+    "name": "--name",
+    "organisation": "--organisation",
+    "base": "--base",
+    "table": "--table",
+    "weights": "--weight",
+    "half_life": "--half-life",
+    "best": "--best",
+    "season_start": "--season-start",
+    "season_end": "--season-end",
+    "level": "--level",
+}
 
 
 def _ranking(store: Any, args: argparse.Namespace) -> int:
@@ -149,23 +185,36 @@ def _ranking(store: Any, args: argparse.Namespace) -> int:
             if not eq:
                 raise UseCaseError("circuit.weight_item", item=repr(item))
             weights.append((level, w))
-        form = c.RankingForm(args.key, args.name, args.organisation,
-                             "table" if args.table else "percentile", args.base or "",
-                             args.table or "", tuple(weights), args.half_life or "",
-                             args.best or "", args.season_start or "",
-                             args.season_end or "", args.only_listed, args.level)
+        form = c.RankingForm(
+            args.key,
+            args.name,
+            args.organisation,
+            "table" if args.table else "percentile",
+            args.base or "",
+            args.table or "",
+            tuple(weights),
+            args.half_life or "",
+            args.best or "",
+            args.season_start or "",
+            args.season_end or "",
+            args.only_listed,
+            args.level,
+        )
         try:
             info = c.save_ranking(store, form, who=_who(args))
         except c.RankingRefused as exc:
             for field, refusal in exc.fields.items():
-                print(f"meldtour ranking define: {OPTIONS.get(field, field)}: "
-                      f"{english(refusal)}", file=sys.stderr)
+                print(
+                    f"meldtour ranking define: {OPTIONS.get(field, field)}: {english(refusal)}",
+                    file=sys.stderr,
+                )
             return 1
         _say_info(args, info)
         return 0
     if action == "count":
-        info = c.count_division(store, args.key, args.tournament, args.division,
-                                who=_who(args), level=args.level)
+        info = c.count_division(
+            store, args.key, args.tournament, args.division, who=_who(args), level=args.level
+        )
         _say_info(args, info)
         return 0
     if action == "tell-apart":
@@ -187,9 +236,17 @@ def _ranking(store: Any, args: argparse.Namespace) -> int:
         return 0
     out = _table("rank", "person", "name", "points", "counted")
     for line in table.lines:
-        out.add_row(str(line.rank), f"#{line.person}", line.name, f"{line.points:.1f}",
-                    "; ".join(f"{e.tournament}/{e.division} {e.place}. {e.points:.1f}"
-                              for e in line.events if e.counted))
+        out.add_row(
+            str(line.rank),
+            f"#{line.person}",
+            line.name,
+            f"{line.points:.1f}",
+            "; ".join(
+                f"{e.tournament}/{e.division} {e.place}. {e.points:.1f}"
+                for e in line.events
+                if e.counted
+            ),
+        )
     out.title = f"{table.info.name} · {table.as_of.isoformat()}"
     _print(out)
     return 0
@@ -197,9 +254,15 @@ def _ranking(store: Any, args: argparse.Namespace) -> int:
 
 def _info_json(info: Any) -> dict[str, Any]:
     from meldtour.application import circuit as c
-    return {"key": info.key, "name": info.name, "organisation": info.organisation,
-            "config": c.config_data(info.config), "counts_all": info.counts_all,
-            "default_level": info.default_level}
+
+    return {
+        "key": info.key,
+        "name": info.name,
+        "organisation": info.organisation,
+        "config": c.config_data(info.config),
+        "counts_all": info.counts_all,
+        "default_level": info.default_level,
+    }
 
 
 def _say_info(args: argparse.Namespace, info: Any) -> None:
@@ -207,42 +270,56 @@ def _say_info(args: argparse.Namespace, info: Any) -> None:
         _json(_info_json(info))
         return
     cfg = info.config
-    how = (f"points by place {list(cfg.table)}" if cfg.table
-           else f"{cfg.base:g} × percentile")
-    print(f"{info.key}: {info.name} — {how} × weight "
-          f"({', '.join(f'{k} {v:g}' for k, v in cfg.weights.items())}), half-life "
-          f"{cfg.half_life_days:g} days, best {cfg.best}"
-          + (f", season {cfg.season_start or '…'} – {cfg.season_end or '…'}"
-             if cfg.season_start or cfg.season_end else "")
-          + ("; every awarded division counts" if info.counts_all
-             else f"; {len(info.events)} divisions count"))
+    how = f"points by place {list(cfg.table)}" if cfg.table else f"{cfg.base:g} × percentile"
+    print(
+        f"{info.key}: {info.name} — {how} × weight "
+        f"({', '.join(f'{k} {v:g}' for k, v in cfg.weights.items())}), half-life "
+        f"{cfg.half_life_days:g} days, best {cfg.best}"
+        + (
+            f", season {cfg.season_start or '…'} – {cfg.season_end or '…'}"
+            if cfg.season_start or cfg.season_end
+            else ""
+        )
+        + (
+            "; every awarded division counts"
+            if info.counts_all
+            else f"; {len(info.events)} divisions count"
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
 # meldtour rating
 
-RATING_HELP = ("A rating pool's list on a date (derived from the awarded divisions), the "
-               "provisional players apart; a person's history; a division's pool.")
+RATING_HELP = (
+    "A rating pool's list on a date (derived from the awarded divisions), the "
+    "provisional players apart; a person's history; a division's pool."
+)
 
 
 def rating_arguments(parser: argparse.ArgumentParser) -> None:
     _common(parser, None)
-    parser.add_argument("--pool", metavar="POOL",
-                        help="which pool (korea, korea-children, japan, or the federation's; "
-                             "default the first with events)")
-    parser.add_argument("--as-of", metavar="DATE",
-                        help="the rating on DATE (YYYY-MM-DD, default today)")
-    parser.add_argument("--person", metavar="ID",
-                        help="one person's rating and history in every pool")
+    parser.add_argument(
+        "--pool",
+        metavar="POOL",
+        help="which pool (korea, korea-children, japan, or the federation's; "
+        "default the first with events)",
+    )
+    parser.add_argument(
+        "--as-of", metavar="DATE", help="the rating on DATE (YYYY-MM-DD, default today)"
+    )
+    parser.add_argument(
+        "--person", metavar="ID", help="one person's rating and history in every pool"
+    )
     sub = parser.add_subparsers(dest="rating_action", metavar="ACTION")
-    p = sub.add_parser("pool", help="the pool a division counts in (instead of its "
-                                    "template's; 'none': not rated)")
+    p = sub.add_parser(
+        "pool", help="the pool a division counts in (instead of its template's; 'none': not rated)"
+    )
     _common(p)
     p.add_argument("pool", metavar="POOL", nargs="?")
     p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
     p.add_argument("-d", "--division", required=True, metavar="KEY")
-    p.add_argument("--default", action="store_true",
-                   help="the template's pool again")
+    p.add_argument("--default", action="store_true", help="the template's pool again")
     p.add_argument("--why", default="")
 
 
@@ -257,12 +334,16 @@ def _rating(store: Any, args: argparse.Namespace) -> int:
     if getattr(args, "rating_action", None) == "pool":
         if args.default == bool(args.pool):
             raise UseCaseError("rating.pool_key", key=repr(args.pool or ""))
-        now_in = c.set_pool(store, args.tournament, args.division,
-                            None if args.default else args.pool, who=_who(args),
-                            why=args.why)
+        now_in = c.set_pool(
+            store,
+            args.tournament,
+            args.division,
+            None if args.default else args.pool,
+            who=_who(args),
+            why=args.why,
+        )
         if args.json:
-            _json({"tournament": args.tournament, "division": args.division,
-                   "pool": now_in})
+            _json({"tournament": args.tournament, "division": args.division, "pool": now_in})
         else:
             print(f"{args.tournament}/{args.division}: pool {now_in}")
         return 0
@@ -270,34 +351,67 @@ def _rating(store: Any, args: argparse.Namespace) -> int:
     if args.person:
         rated = c.person_ratings(store, _person(args.person), day)
         if args.json:
-            _json([{"pool": r.pool, **r.line.as_json(),
-                    "history": [{"date": h.day.isoformat(), "event": h.event,
-                                 "mu": round(h.mu, 4), "sigma": round(h.sigma, 4),
-                                 "ordinal": round(h.ordinal, 4)} for h in r.history]}
-                   for r in rated])
+            _json(
+                [
+                    {
+                        "pool": r.pool,
+                        **r.line.as_json(),
+                        "history": [
+                            {
+                                "date": h.day.isoformat(),
+                                "event": h.event,
+                                "mu": round(h.mu, 4),
+                                "sigma": round(h.sigma, 4),
+                                "ordinal": round(h.ordinal, 4),
+                            }
+                            for h in r.history
+                        ],
+                    }
+                    for r in rated
+                ]
+            )
             return 0
         for r in rated:
             out = _table("date", "event", "mu", "sigma", "ordinal")
             for h in r.history:
-                out.add_row(h.day.isoformat(), h.event, f"{h.mu:.2f}", f"{h.sigma:.2f}",
-                            f"{h.ordinal:.2f}")
-            out.title = (f"{r.pool}: {r.line.ordinal:.2f} (mu {r.line.mu:.2f}, sigma "
-                         f"{r.line.sigma:.2f}{', provisional' if r.line.provisional else ''})")
+                out.add_row(
+                    h.day.isoformat(), h.event, f"{h.mu:.2f}", f"{h.sigma:.2f}", f"{h.ordinal:.2f}"
+                )
+            out.title = (
+                f"{r.pool}: {r.line.ordinal:.2f} (mu {r.line.mu:.2f}, sigma "
+                f"{r.line.sigma:.2f}{', provisional' if r.line.provisional else ''})"
+            )
             _print(out)
         return 0
     table = c.rating_table(store, args.pool, day)
     if args.json:
-        _json({"pool": table.pool, "as_of": table.as_of.isoformat(),
-               "pools": list(table.pools), "events": table.events,
-               "lines": [r.as_json() for r in table.lines],
-               "provisional": [r.as_json() for r in table.provisional]})
+        _json(
+            {
+                "pool": table.pool,
+                "as_of": table.as_of.isoformat(),
+                "pools": list(table.pools),
+                "events": table.events,
+                "lines": [r.as_json() for r in table.lines],
+                "provisional": [r.as_json() for r in table.provisional],
+            }
+        )
         return 0
-    for title, lines in ((f"{table.pool} · {table.as_of.isoformat()}", table.lines),
-                         ("provisional", table.provisional)):
+    for title, lines in (
+        (f"{table.pool} · {table.as_of.isoformat()}", table.lines),
+        ("provisional", table.provisional),
+    ):
         out = _table("rank", "person", "name", "rating", "mu", "sigma", "games", "last")
         for i, x in enumerate(lines, 1):
-            out.add_row(str(i), f"#{x.person}", x.name, f"{x.ordinal:.2f}", f"{x.mu:.2f}",
-                        f"{x.sigma:.2f}", str(x.games), x.last.isoformat())
+            out.add_row(
+                str(i),
+                f"#{x.person}",
+                x.name,
+                f"{x.ordinal:.2f}",
+                f"{x.mu:.2f}",
+                f"{x.sigma:.2f}",
+                str(x.games),
+                x.last.isoformat(),
+            )
         out.title = title
         _print(out)
     return 0
@@ -333,9 +447,14 @@ def people_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A")
     p.add_argument("b", metavar="B")
     p.add_argument("--why", required=True)
-    p.add_argument("--keep", action="append", default=[], metavar="FIELD=VALUE",
-                   help="the value that stands where the two differ: member=KRF-3001, "
-                        "birth-year=1980 (the other is recorded in the people's log)")
+    p.add_argument(
+        "--keep",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="the value that stands where the two differ: member=KRF-3001, "
+        "birth-year=1980 (the other is recorded in the people's log)",
+    )
     p = add("split", "PERSON's registrations in these tournaments are someone else")
     p.add_argument("person", metavar="PERSON")
     p.add_argument("--tournament", action="append", required=True, metavar="SLUG")
@@ -358,12 +477,25 @@ def people_run(args: argparse.Namespace) -> int:
 
 
 def _view_json(v: Any, *, contact: bool = True) -> dict[str, Any]:
-    return {"person": v.person, "name": v.name, "member_number": v.member_number,
-            "birth_year": v.birth_year, **({"contact": v.contact} if contact else {}),
-            "public": v.public,
-            "tournaments": [{"tournament": e.tournament, "date": e.date,
-                             "division": e.division, "number": e.number,
-                             "place": e.place, "field": e.field} for e in v.entries]}
+    return {
+        "person": v.person,
+        "name": v.name,
+        "member_number": v.member_number,
+        "birth_year": v.birth_year,
+        **({"contact": v.contact} if contact else {}),
+        "public": v.public,
+        "tournaments": [
+            {
+                "tournament": e.tournament,
+                "date": e.date,
+                "division": e.division,
+                "number": e.number,
+                "place": e.place,
+                "field": e.field,
+            }
+            for e in v.entries
+        ],
+    }
 
 
 def _show(args: argparse.Namespace, views: list[Any]) -> None:
@@ -372,9 +504,16 @@ def _show(args: argparse.Namespace, views: list[Any]) -> None:
         return
     out = _table("person", "name", "member", "born", "tournaments")
     for v in views:
-        out.add_row(f"#{v.person}", v.name, v.member_number or "", str(v.birth_year or ""),
-                    ", ".join(f"{e.tournament} #{e.number}"
-                              + (f" ({e.place}.)" if e.place else "") for e in v.entries))
+        out.add_row(
+            f"#{v.person}",
+            v.name,
+            v.member_number or "",
+            str(v.birth_year or ""),
+            ", ".join(
+                f"{e.tournament} #{e.number}" + (f" ({e.place}.)" if e.place else "")
+                for e in v.entries
+            ),
+        )
     _print(out)
 
 
@@ -390,37 +529,58 @@ def _people(store: Any, args: argparse.Namespace) -> int:
         _show(args, [c.person(store, _person(args.person))])
     elif action == "set":
         public = False if args.private else True if args.public else None
-        _show(args, [c.set_person(store, _person(args.person), who=acting,
-                                  member_number=args.member, birth_year=args.birth_year,
-                                  contact=args.contact, public=public)])
+        _show(
+            args,
+            [
+                c.set_person(
+                    store,
+                    _person(args.person),
+                    who=acting,
+                    member_number=args.member,
+                    birth_year=args.birth_year,
+                    contact=args.contact,
+                    public=public,
+                )
+            ],
+        )
     elif action == "merge":
         chosen = {}
         for item in args.keep:
             field, eq, value = item.partition("=")
             if not eq:
-                raise UseCaseError("circuit.keep_field", field=repr(item),
-                                   fields=", ".join(c.KEEP_FIELDS))
+                raise UseCaseError(
+                    "circuit.keep_field", field=repr(item), fields=", ".join(c.KEEP_FIELDS)
+                )
             chosen[field.strip()] = value.strip()
-        out = c.merge(store, _person(args.a), _person(args.b), who=acting, why=args.why,
-                      keep_values=chosen)
+        out = c.merge(
+            store, _person(args.a), _person(args.b), who=acting, why=args.why, keep_values=chosen
+        )
         _moved(args, out, "merged")
     elif action == "split":
-        out = c.split(store, _person(args.person), args.tournament, who=acting,
-                      why=args.why)
+        out = c.split(store, _person(args.person), args.tournament, who=acting, why=args.why)
         _moved(args, out, "split")
     elif action == "same":
-        out = c.same_person(store, args.tournament, args.number, _person(args.person),
-                            who=acting, why=args.why)
+        out = c.same_person(
+            store, args.tournament, args.number, _person(args.person), who=acting, why=args.why
+        )
         _moved(args, out, "linked")
     elif action == "candidates":
         mine, found = c.candidates(store, args.tournament, args.number, who=acting)
         if args.json:
-            _json({"registration": _view_json(mine, contact=False),
-                   "candidates": [{**_view_json(x.person, contact=False),
-                                   "same_member_number": x.same_member,
-                                   "same_birth_year": x.same_birth_year,
-                                   "played_together": x.shared_tournament}
-                                  for x in found]})
+            _json(
+                {
+                    "registration": _view_json(mine, contact=False),
+                    "candidates": [
+                        {
+                            **_view_json(x.person, contact=False),
+                            "same_member_number": x.same_member,
+                            "same_birth_year": x.same_birth_year,
+                            "played_together": x.shared_tournament,
+                        }
+                        for x in found
+                    ],
+                }
+            )
         else:
             _show(args, [mine, *[x.person for x in found]])
     return 0
@@ -430,11 +590,18 @@ def _moved(args: argparse.Namespace, out: Any, what: str) -> None:
     from meldtour.core.refusal import english
 
     if args.json:
-        _json({"person": _view_json(out.kept), "moved": list(out.moved),
-               "warnings": [english(w) for w in out.warnings]})
+        _json(
+            {
+                "person": _view_json(out.kept),
+                "moved": list(out.moved),
+                "warnings": [english(w) for w in out.warnings],
+            }
+        )
     else:
-        print(f"{what}: {len(out.moved)} registrations now #{out.kept.person} {out.kept.name}; "
-              "ratings computed again")
+        print(
+            f"{what}: {len(out.moved)} registrations now #{out.kept.person} {out.kept.name}; "
+            "ratings computed again"
+        )
         for w in out.warnings:
             print(f"warning: {english(w)}", file=sys.stderr)
 
@@ -470,12 +637,17 @@ def qualify_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("-t", "--tournament", required=True, metavar="SLUG")
     p.add_argument("-d", "--division", required=True)
     p.add_argument("--seats", type=int, required=True)
-    p.add_argument("--open", action="store_true",
-                   help="reserve the seats inside an open division (the others are "
-                        "everyone's) instead of making it by qualification only")
-    p.add_argument("--until", metavar="DATE",
-                   help="with --open: the seats are kept until DATE (YYYY-MM-DD), then "
-                        "released to everyone")
+    p.add_argument(
+        "--open",
+        action="store_true",
+        help="reserve the seats inside an open division (the others are "
+        "everyone's) instead of making it by qualification only",
+    )
+    p.add_argument(
+        "--until",
+        metavar="DATE",
+        help="with --open: the seats are kept until DATE (YYYY-MM-DD), then released to everyone",
+    )
     p = add("list", "the qualifications' lists: holders, declines, who is next")
     p.add_argument("key", nargs="?", metavar="KEY")
     p = add("seats", "who holds which seat of a division by qualification")
@@ -492,16 +664,35 @@ def qualify_run(args: argparse.Namespace) -> int:
 
 def _holders_out(args: argparse.Namespace, hs: list[Any]) -> None:
     if args.json:
-        _json([{"qualification": h.key, "label": h.label, "person": h.person,
-                "name": h.name, "tournament": h.tournament, "division": h.division,
-                "place": h.place, "status": h.status, "claim": h.claim,
-                "why": h.why} for h in hs])
+        _json(
+            [
+                {
+                    "qualification": h.key,
+                    "label": h.label,
+                    "person": h.person,
+                    "name": h.name,
+                    "tournament": h.tournament,
+                    "division": h.division,
+                    "place": h.place,
+                    "status": h.status,
+                    "claim": h.claim,
+                    "why": h.why,
+                }
+                for h in hs
+            ]
+        )
         return
-    out = _table("qualification", "person", "name", "from", "place", "status",
-                 "claim code")
+    out = _table("qualification", "person", "name", "from", "place", "status", "claim code")
     for h in hs:
-        out.add_row(h.label, f"#{h.person}", h.name, f"{h.tournament}/{h.division}",
-                    str(h.place), h.status + (f" ({h.why})" if h.why else ""), h.claim)
+        out.add_row(
+            h.label,
+            f"#{h.person}",
+            h.name,
+            f"{h.tournament}/{h.division}",
+            str(h.place),
+            h.status + (f" ({h.why})" if h.why else ""),
+            h.claim,
+        )
     _print(out)
 
 
@@ -511,39 +702,84 @@ def _qualify(store: Any, args: argparse.Namespace) -> int:
     action, who = args.qualify_action, c.Acting.operator(_who(args))
     if action == "grant":
         c.backfill(store)
-        c.grant_qualification(store, args.tournament, args.division, args.key,
-                              label=args.label, seats=args.seats, who=who)
+        c.grant_qualification(
+            store,
+            args.tournament,
+            args.division,
+            args.key,
+            label=args.label,
+            seats=args.seats,
+            who=who,
+        )
         _holders_out(args, c.holders(store, args.key, who=who))
     elif action == "decline":
-        _holders_out(args, c.decline(store, args.key, args.tournament, args.number, who=who,
-                                     why=args.why))
+        _holders_out(
+            args, c.decline(store, args.key, args.tournament, args.number, who=who, why=args.why)
+        )
     elif action == "quota":
-        c.set_quota(store, args.tournament, args.division, args.key, args.seats, who=who,
-                    open=args.open, until=args.until)
+        c.set_quota(
+            store,
+            args.tournament,
+            args.division,
+            args.key,
+            args.seats,
+            who=who,
+            open=args.open,
+            until=args.until,
+        )
         action = "seats"
     elif action == "list":
         _holders_out(args, c.holders(store, args.key, who=who))
     if action == "seats":
         views = c.seats(store, args.tournament, args.division, who=who)
         if args.json:
-            _json([{"qualification": v.key, "label": v.label, "seats": v.seats,
-                    "taken": v.taken, "open": v.open, "until": v.until,
-                    "released": v.released,
-                    "holders": [{"person": h.person, "name": h.name, "registered": n,
-                                 "claim": h.claim} for h, n in v.holders],
-                    "declined": [{"person": h.person, "name": h.name, "why": h.why}
-                                 for h in v.declined]} for v in views])
+            _json(
+                [
+                    {
+                        "qualification": v.key,
+                        "label": v.label,
+                        "seats": v.seats,
+                        "taken": v.taken,
+                        "open": v.open,
+                        "until": v.until,
+                        "released": v.released,
+                        "holders": [
+                            {"person": h.person, "name": h.name, "registered": n, "claim": h.claim}
+                            for h, n in v.holders
+                        ],
+                        "declined": [
+                            {"person": h.person, "name": h.name, "why": h.why} for h in v.declined
+                        ],
+                    }
+                    for v in views
+                ]
+            )
         else:
             out = _table("qualification", "seats", "holder", "registered", "claim code")
             for v in views:
-                kept = " (reserved" + (f" until {v.until}" if v.until else "") + \
-                    (", released" if v.released else "") + ")" if v.open else ""
+                kept = (
+                    " (reserved"
+                    + (f" until {v.until}" if v.until else "")
+                    + (", released" if v.released else "")
+                    + ")"
+                    if v.open
+                    else ""
+                )
                 for h, n in v.holders or ((None, None),):
-                    out.add_row(f"{v.label}{kept}", f"{v.taken}/{v.seats}",
-                                f"#{h.person} {h.name}" if h else "—",
-                                f"#{n}" if n else "", h.claim if h else "")
+                    out.add_row(
+                        f"{v.label}{kept}",
+                        f"{v.taken}/{v.seats}",
+                        f"#{h.person} {h.name}" if h else "—",
+                        f"#{n}" if n else "",
+                        h.claim if h else "",
+                    )
                 for h in v.declined:
-                    out.add_row(f"{v.label}", "", f"#{h.person} {h.name}",
-                                "declined" + (f": {h.why}" if h.why else ""), "")
+                    out.add_row(
+                        f"{v.label}",
+                        "",
+                        f"#{h.person} {h.name}",
+                        "declined" + (f": {h.why}" if h.why else ""),
+                        "",
+                    )
             _print(out)
     return 0

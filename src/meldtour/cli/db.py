@@ -16,9 +16,12 @@ HELP = "The database: `upgrade` applies the schema migrations, `status` shows th
 
 def add_db_argument(parser: argparse.ArgumentParser, default: object = None) -> None:
     parser.add_argument(
-        "--db", metavar="URL", default=default,
+        "--db",
+        metavar="URL",
+        default=default,
         help="database URL (default: $MELDTOUR_DATABASE_URL, else sqlite:///var/meldtour.db);"
-             " postgresql://user@host/db or a path to an SQLite file")
+        " postgresql://user@host/db or a path to an SQLite file",
+    )
 
 
 def who_of(args: argparse.Namespace) -> str:

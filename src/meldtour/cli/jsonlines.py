@@ -16,21 +16,23 @@ from meldtour.core import jsontext
 from meldtour.core.refusal import Refused, register
 from meldtour.core.rules import RulesError, RuleSet, find_rules
 
-register({
-    "rules.unreadable": "cannot read house rules %(path)r: %(error)s",
-    "input.missing_field": "missing field %(field)r",
-    "input.not_bool": "%(field)s must be true or false, got %(value)r",
-    "input.board_and_rack": "board and rack: %(why)s",
-    "input.racks": "racks: %(why)s",
-    "input.racks_not_lists": "racks must be a list of racks (lists of tiles)",
-    "input.bools": "%(field)s must be a list of true/false, one per rack",
-    "input.seat": "%(field)s must be a seat number, got %(value)r",
-    "input.seat_or_null": "%(field)s must be a seat number or null, got %(value)r",
-    "input.missing_winner": "missing field 'winner' (a seat, or null when the pool ran out)",
-    "input.first_null": "first must be the starting seat's number, not null",
-    "input.unknown_fields": "unknown field(s): %(fields)s",
-    "input.not_utf8": "not UTF-8 text",
-})
+register(
+    {
+        "rules.unreadable": "cannot read house rules %(path)r: %(error)s",
+        "input.missing_field": "missing field %(field)r",
+        "input.not_bool": "%(field)s must be true or false, got %(value)r",
+        "input.board_and_rack": "board and rack: %(why)s",
+        "input.racks": "racks: %(why)s",
+        "input.racks_not_lists": "racks must be a list of racks (lists of tiles)",
+        "input.bools": "%(field)s must be a list of true/false, one per rack",
+        "input.seat": "%(field)s must be a seat number, got %(value)r",
+        "input.seat_or_null": "%(field)s must be a seat number or null, got %(value)r",
+        "input.missing_winner": "missing field 'winner' (a seat, or null when the pool ran out)",
+        "input.first_null": "first must be the starting seat's number, not null",
+        "input.unknown_fields": "unknown field(s): %(fields)s",
+        "input.not_utf8": "not UTF-8 text",
+    }
+)
 
 RULES_HELP = "a preset (krc-2015, korea-official, standard, japan) or a house-rules TOML file"
 
@@ -82,8 +84,10 @@ def serve(
     out = out or sys.stdout
     for lineno, line in enumerate(_lines(inp), 1):
         if line is None:
-            answer: dict[str, Any] = {"error": f"line {lineno}: not UTF-8 text",
-                                      "code": "input.not_utf8"}
+            answer: dict[str, Any] = {
+                "error": f"line {lineno}: not UTF-8 text",
+                "code": "input.not_utf8",
+            }
             out.write(dumps(answer) + "\n")
             out.flush()
             continue
@@ -131,8 +135,7 @@ class RecordFailure(Exception):
     """A game record that could not be read or replayed: the message, where one move
     is to blame its index, and the refusal's code when it is one."""
 
-    def __init__(self, message: str, index: int | None = None,
-                 code: str | None = None) -> None:
+    def __init__(self, message: str, index: int | None = None, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.index = index
@@ -169,8 +172,9 @@ def with_record(spec: str, use: Callable[[Any, Callable[[str], RuleSet]], T]) ->
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RecordFailure(f"{spec} is not UTF-8 text (byte {exc.start})",
-                                code="input.not_utf8") from None
+            raise RecordFailure(
+                f"{spec} is not UTF-8 text (byte {exc.start})", code="input.not_utf8"
+            ) from None
         data = jsontext.loads(text)
         return use(data, lambda rules: load_rules(str(base / rules)))
     except OSError as exc:
@@ -184,5 +188,6 @@ def with_record(spec: str, use: Callable[[Any, Callable[[str], RuleSet]], T]) ->
     except Refused as exc:  # nested too deep, a number too long
         raise RecordFailure(f"{spec}: {exc}", None, exc.code) from None
     except RecursionError:
-        raise RecordFailure(f"{spec}: the record nests too deeply", None,
-                            "input.too_deep") from None
+        raise RecordFailure(
+            f"{spec}: the record nests too deeply", None, "input.too_deep"
+        ) from None

@@ -18,8 +18,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        state = with_record(args.record, lambda data, resolve: replay(
-            read_record(data, resolve=resolve), finder=finder))
+        state = with_record(
+            args.record,
+            lambda data, resolve: replay(read_record(data, resolve=resolve), finder=finder),
+        )
     except RecordFailure as exc:
         return exc.report("replay")
     print(dumps(state.summary()))

@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     total = sum(counts.values())
-    print(f"restored {total:,} rows in {sum(1 for n in counts.values() if n)} tables",
-          file=sys.stderr)
+    print(
+        f"restored {total:,} rows in {sum(1 for n in counts.values() if n)} tables", file=sys.stderr
+    )
     return 0

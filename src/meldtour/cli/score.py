@@ -31,8 +31,9 @@ def _bools(data: dict[str, Any], key: str, n: int, default: bool) -> list[bool]:
 def _int_or_none(data: dict[str, Any], key: str, default: int | None) -> int | None:
     value = data.get(key, default)
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-        raise Refused("input.seat_or_null" if key == "winner" else "input.seat", field=key,
-                      value=value)
+        raise Refused(
+            "input.seat_or_null" if key == "winner" else "input.seat", field=key, value=value
+        )
     return value
 
 
@@ -51,8 +52,14 @@ def handle(data: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
     first = _int_or_none(data, "first", 0)
     if first is None:
         raise Refused("input.first_null")
-    result = score_game(racks, winner, _bools(data, "melded", n, True),
-                        _bools(data, "could_meld", n, False), first, rules)
+    result = score_game(
+        racks,
+        winner,
+        _bools(data, "melded", n, True),
+        _bools(data, "could_meld", n, False),
+        first,
+        rules,
+    )
     return {"scores": list(result.scores), "winner": result.winner}
 
 

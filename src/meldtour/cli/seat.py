@@ -33,31 +33,60 @@ from meldtour.tournament.seating import (
 )
 from meldtour.tournament.simulate import simulate_seatings
 
-HELP = ("Seat players for several seatings (balanced, random or swiss) and count repeated "
-        "meetings.")
+HELP = "Seat players for several seatings (balanced, random or swiss) and count repeated meetings."
 METHODS = tuple(s.name for s in seaters_for("seatings"))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, required=True, metavar="N",
-                        help="number of players (numbered 1..N)")
-    parser.add_argument("--seatings", type=int, required=True, metavar="R",
-                        help="number of seatings (rounds with new tables)")
-    parser.add_argument("--table-size", type=int, default=4, choices=(3, 4),
-                        help="players a table (the other size fills in; default 4)")
-    parser.add_argument("--method", choices=METHODS, default="balanced",
-                        help="balanced (default), random, or swiss (by the standings, "
-                             "from simulated games)")
-    parser.add_argument("--games", type=int, default=2, metavar="G",
-                        help="games simulated at each table between seatings, for a "
-                             "method by the standings (default 2)")
+    parser.add_argument(
+        "--players", type=int, required=True, metavar="N", help="number of players (numbered 1..N)"
+    )
+    parser.add_argument(
+        "--seatings",
+        type=int,
+        required=True,
+        metavar="R",
+        help="number of seatings (rounds with new tables)",
+    )
+    parser.add_argument(
+        "--table-size",
+        type=int,
+        default=4,
+        choices=(3, 4),
+        help="players a table (the other size fills in; default 4)",
+    )
+    parser.add_argument(
+        "--method",
+        choices=METHODS,
+        default="balanced",
+        help="balanced (default), random, or swiss (by the standings, from simulated games)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=2,
+        metavar="G",
+        help="games simulated at each table between seatings, for a "
+        "method by the standings (default 2)",
+    )
     parser.add_argument("--seed", default="0", help="seed of every draw (default 0)")
-    parser.add_argument("--groups", type=Path, metavar="FILE.csv",
-                        help="CSV with header player,group: groups kept apart")
-    parser.add_argument("--soft-groups", action="store_true",
-                        help="groups apart only where possible (default: always)")
-    parser.add_argument("--effort", type=float, default=1.0,
-                        help="scale the optimiser's number of moves (default 1)")
+    parser.add_argument(
+        "--groups",
+        type=Path,
+        metavar="FILE.csv",
+        help="CSV with header player,group: groups kept apart",
+    )
+    parser.add_argument(
+        "--soft-groups",
+        action="store_true",
+        help="groups apart only where possible (default: always)",
+    )
+    parser.add_argument(
+        "--effort",
+        type=float,
+        default=1.0,
+        help="scale the optimiser's number of moves (default 1)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -77,8 +106,9 @@ def read_groups(path: Path, players: int) -> dict[int, set[str]]:
         try:
             p = int(row["player"])
         except ValueError:
-            raise ValueError(f"{path} line {line}: player {row['player']!r} is not a number"
-                             ) from None
+            raise ValueError(
+                f"{path} line {line}: player {row['player']!r} is not a number"
+            ) from None
         if not 1 <= p <= players:
             raise ValueError(f"{path} line {line}: player {p} is not one of 1-{players}")
         if row["group"]:
@@ -88,8 +118,9 @@ def read_groups(path: Path, players: int) -> dict[int, set[str]]:
 
 def run(args: argparse.Namespace) -> int:
     if args.players < 1 or args.seatings < 0:
-        print("meldtour seat: --players must be positive and --seatings not negative",
-              file=sys.stderr)
+        print(
+            "meldtour seat: --players must be positive and --seatings not negative", file=sys.stderr
+        )
         return 2
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     try:
@@ -98,15 +129,26 @@ def run(args: argparse.Namespace) -> int:
         event = None
         if find_seater(args.method).ahead:
             plan = plan_seatings(
-                range(1, args.players + 1), args.seatings, method=args.method,
-                table_size=args.table_size, seed=seed, groups=groups or None,
-                groups_hard=not args.soft_groups, effort=args.effort,
+                range(1, args.players + 1),
+                args.seatings,
+                method=args.method,
+                table_size=args.table_size,
+                seed=seed,
+                groups=groups or None,
+                groups_hard=not args.soft_groups,
+                effort=args.effort,
             )
         else:
             event = simulate_seatings(
-                args.players, args.seatings, args.method, seed=seed,
-                table_size=args.table_size, games=max(1, args.games),
-                groups=groups or None, groups_hard=not args.soft_groups, effort=args.effort,
+                args.players,
+                args.seatings,
+                args.method,
+                seed=seed,
+                table_size=args.table_size,
+                games=max(1, args.games),
+                groups=groups or None,
+                groups_hard=not args.soft_groups,
+                effort=args.effort,
             )
             plan = event.seatings
         elapsed = time.perf_counter() - start

@@ -36,7 +36,8 @@ def players_argument(text: str) -> list[str]:
     unknown = [p for p in levels if p not in LEVELS]
     if unknown:
         raise argparse.ArgumentTypeError(
-            f"unknown player level(s) {', '.join(unknown)}: choose from {', '.join(LEVELS)}")
+            f"unknown player level(s) {', '.join(unknown)}: choose from {', '.join(LEVELS)}"
+        )
     if not 2 <= len(levels) <= 4:
         raise argparse.ArgumentTypeError(f"a game has 2 to 4 players, not {len(levels)}")
     return levels
@@ -53,19 +54,45 @@ def _positive(text: str) -> int:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", type=rules_argument, default="krc-2015", metavar="PRESET",
-                   help=f"{RULES_HELP} (default: krc-2015)")
-    p.add_argument("--players", type=players_argument, required=True, metavar="LEVELS",
-                   help=f"2-4 comma-separated levels, from: {', '.join(LEVELS)}")
-    p.add_argument("--games", type=_positive, default=100, metavar="N",
-                   help="games to play (default 100); with --mirror, rounded up to a "
-                        "whole number of rotations")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="game g deals from seed S + g (S + g // players with --mirror)")
-    p.add_argument("--jobs", type=_positive, default=1, metavar="J",
-                   help="processes to spread the games over (default 1)")
-    p.add_argument("--mirror", action="store_true",
-                   help="play every deal once per rotation of the players")
+    p.add_argument(
+        "--rules",
+        type=rules_argument,
+        default="krc-2015",
+        metavar="PRESET",
+        help=f"{RULES_HELP} (default: krc-2015)",
+    )
+    p.add_argument(
+        "--players",
+        type=players_argument,
+        required=True,
+        metavar="LEVELS",
+        help=f"2-4 comma-separated levels, from: {', '.join(LEVELS)}",
+    )
+    p.add_argument(
+        "--games",
+        type=_positive,
+        default=100,
+        metavar="N",
+        help="games to play (default 100); with --mirror, rounded up to a "
+        "whole number of rotations",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="game g deals from seed S + g (S + g // players with --mirror)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        metavar="J",
+        help="processes to spread the games over (default 1)",
+    )
+    p.add_argument(
+        "--mirror", action="store_true", help="play every deal once per rotation of the players"
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -85,7 +112,12 @@ def _play(index: int) -> GameResult:
 
 
 def results(
-    rules: RuleSet, levels: Sequence[str], games: int, seed: int, mirror: bool, jobs: int,
+    rules: RuleSet,
+    levels: Sequence[str],
+    games: int,
+    seed: int,
+    mirror: bool,
+    jobs: int,
     make: Maker = make_player,
 ) -> Iterator[GameResult]:
     """The games' results, in any order (the summary does not depend on it); ``make``
@@ -95,8 +127,9 @@ def results(
             yield play_lab_game(rules, levels, i, seed, mirror, make=make)
         return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(jobs, initializer=_init,
-                  initargs=(rules, list(levels), seed, mirror, make)) as pool:
+    with ctx.Pool(
+        jobs, initializer=_init, initargs=(rules, list(levels), seed, mirror, make)
+    ) as pool:
         yield from pool.imap_unordered(_play, range(games), chunksize=4)
 
 
@@ -104,8 +137,9 @@ def _progress(done: int, total: int, started: float) -> None:
     width = 30
     filled = width * done // total
     rate = done / max(time.perf_counter() - started, 1e-9)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
-                     f"games, {rate:.1f}/s")
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:.1f}/s"
+    )
     sys.stderr.flush()
 
 
@@ -135,9 +169,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _table(summary: dict[str, Any]) -> None:
     print(f"{summary['games']} games, {summary['games_per_second']} games/s")
-    print(f"{'entry':<4} {'player':<10} {'wins':>6} {'win rate':>9} {'95% interval':>17} "
-          f"{'mean points':>12}")
+    print(
+        f"{'entry':<4} {'player':<10} {'wins':>6} {'win rate':>9} {'95% interval':>17} "
+        f"{'mean points':>12}"
+    )
     for i, p in enumerate(summary["players"]):
         low, high = p["win_rate_ci95"]
-        print(f"{i:<4} {p['name']:<10} {p['wins']:>6} {p['win_rate']:>9.1%} "
-              f"{f'{low:.1%} - {high:.1%}':>17} {p['mean_points']:>12.1f}")
+        print(
+            f"{i:<4} {p['name']:<10} {p['wins']:>6} {p['win_rate']:>9.1%} "
+            f"{f'{low:.1%} - {high:.1%}':>17} {p['mean_points']:>12.1f}"
+        )

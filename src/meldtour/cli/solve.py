@@ -27,9 +27,12 @@ _FIELDS = {"board", "rack", "melded"}
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--rules", type=rules_argument, default="standard", metavar="PRESET",
+        "--rules",
+        type=rules_argument,
+        default="standard",
+        metavar="PRESET",
         help="a rules preset (krc-2015, korea-official, standard, japan) or a "
-             "house-rules TOML file (default: standard)",
+        "house-rules TOML file (default: standard)",
     )
 
 

@@ -52,16 +52,29 @@ HEADER = ("round", "table", "game", "player", "points")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("results", type=Path, metavar="RESULTS.csv")
-    parser.add_argument("--mode", choices=("wins", "league", "points"),
-                        help="ranking: wins then points, league (100 a win + points) or "
-                             "points (default: the rule set's)")
-    parser.add_argument("--rules", type=rules_argument, default=find_rules("krc-2015"),
-                        help="rules preset or house-rules TOML (default krc-2015)")
-    parser.add_argument("--three-table", choices=("as-is", "scale"), default="as-is",
-                        help="points at a table of 3: as written, or scaled by 4/3")
-    parser.add_argument("--chain", default=",".join(DEFAULT_CHAIN),
-                        help="tie-break chain after wins and points "
-                             f"(default {','.join(DEFAULT_CHAIN)})")
+    parser.add_argument(
+        "--mode",
+        choices=("wins", "league", "points"),
+        help="ranking: wins then points, league (100 a win + points) or "
+        "points (default: the rule set's)",
+    )
+    parser.add_argument(
+        "--rules",
+        type=rules_argument,
+        default=find_rules("krc-2015"),
+        help="rules preset or house-rules TOML (default krc-2015)",
+    )
+    parser.add_argument(
+        "--three-table",
+        choices=("as-is", "scale"),
+        default="as-is",
+        help="points at a table of 3: as written, or scaled by 4/3",
+    )
+    parser.add_argument(
+        "--chain",
+        default=",".join(DEFAULT_CHAIN),
+        help=f"tie-break chain after wins and points (default {','.join(DEFAULT_CHAIN)})",
+    )
     parser.add_argument("--seed", default="0", help="seed of the lot, when one is needed")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
@@ -118,12 +131,18 @@ def read_rows(text: str, rules: RuleSet) -> list[_Row]:
         winner = None
         if "winner" in row and row["winner"] != "":
             winner = row["winner"].lower() in ("1", "yes", "true", "w", "y", "winner")
-        rows.append(_Row(
-            line, _int(row["round"], "round", line), _int(row["table"], "table", line),
-            _int(row["game"], "game", line), row["player"],
-            _int(row["points"], "points", line),
-            _penalty(row.get("penalty", ""), line, rules), winner,
-        ))
+        rows.append(
+            _Row(
+                line,
+                _int(row["round"], "round", line),
+                _int(row["table"], "table", line),
+                _int(row["game"], "game", line),
+                row["player"],
+                _int(row["points"], "points", line),
+                _penalty(row.get("penalty", ""), line, rules),
+                winner,
+            )
+        )
     return rows
 
 
@@ -156,20 +175,25 @@ def build_results(
         for r in srows:
             key = (r.game, r.player)
             if key in by_cell:
-                errors.append(f"line {r.line}: player {r.player} has a second row for round "
-                              f"{rnd}, table {table}, game {r.game} (first on line "
-                              f"{by_cell[key].line})")
+                errors.append(
+                    f"line {r.line}: player {r.player} has a second row for round "
+                    f"{rnd}, table {table}, game {r.game} (first on line "
+                    f"{by_cell[key].line})"
+                )
                 bad = True
             by_cell[key] = r
             other = seen_in_round.get((rnd, r.player))
             if other is not None and other[0] != table:
-                errors.append(f"line {r.line}: player {r.player} also sits at table "
-                              f"{other[0]} in round {rnd} (line {other[1]})")
+                errors.append(
+                    f"line {r.line}: player {r.player} also sits at table "
+                    f"{other[0]} in round {rnd} (line {other[1]})"
+                )
                 bad = True
             seen_in_round.setdefault((rnd, r.player), (table, r.line))
         if not 2 <= len(players) <= 4:
-            errors.append(f"line {srows[0].line}: round {rnd}, table {table} has "
-                          f"{len(players)} players")
+            errors.append(
+                f"line {srows[0].line}: round {rnd}, table {table} has {len(players)} players"
+            )
             continue
         found = sorted({r.game for r in srows})
         try:
@@ -184,8 +208,10 @@ def build_results(
             for p in players:
                 if (csv_game[g], p) not in by_cell:
                     first = min(r.line for r in srows if r.game == csv_game[g])
-                    errors.append(f"line {first}: round {rnd}, table {table}, game "
-                                  f"{csv_game[g]} has no row for player {p}")
+                    errors.append(
+                        f"line {first}: round {rnd}, table {table}, game "
+                        f"{csv_game[g]} has no row for player {p}"
+                    )
                     bad = True
         if bad:
             continue
@@ -194,13 +220,20 @@ def build_results(
             cells = [by_cell[csv_game[g], p] for p in players]
             marked = [i for i, c in enumerate(cells, 1) if c.winner]
             if any(c.winner is not None for c in cells) and len(marked) != 1:
-                errors.append(f"line {cells[0].line}: round {rnd}, table {table}, game "
-                              f"{csv_game[g]} marks {len(marked)} winners, not one")
+                errors.append(
+                    f"line {cells[0].line}: round {rnd}, table {table}, game "
+                    f"{csv_game[g]} marks {len(marked)} winners, not one"
+                )
                 bad = True
                 continue
             sheet, _ = enter_game(
-                sheet, g, [c.points for c in cells], winner=marked[0] if marked else None,
-                penalties=[c.penalty for c in cells], rules=rules, who="csv",
+                sheet,
+                g,
+                [c.points for c in cells],
+                winner=marked[0] if marked else None,
+                penalties=[c.penalty for c in cells],
+                rules=rules,
+                who="csv",
             )
         if bad:
             continue
@@ -211,18 +244,24 @@ def build_results(
     return games, names, errors
 
 
-def _name_row(prob: Problem, rnd: int, by_cell: dict[tuple[int, str], _Row],
-              players: list[str], csv_game: dict[int, int]) -> str:
+def _name_row(
+    prob: Problem,
+    rnd: int,
+    by_cell: dict[tuple[int, str], _Row],
+    players: list[str],
+    csv_game: dict[int, int],
+) -> str:
     c = prob.cell
     game = csv_game[c.game]
     if c.seat:
         row = by_cell[game, players[c.seat - 1]]
-        where = (f"line {row.line} (round {rnd}, table {c.table}, game {game}, "
-                 f"player {players[c.seat - 1]}) {c.field}")
+        where = (
+            f"line {row.line} (round {rnd}, table {c.table}, game {game}, "
+            f"player {players[c.seat - 1]}) {c.field}"
+        )
     else:
         lines = sorted(by_cell[game, p].line for p in players)
-        where = (f"lines {lines[0]}-{lines[-1]} (round {rnd}, table {c.table}, "
-                 f"game {game})")
+        where = f"lines {lines[0]}-{lines[-1]} (round {rnd}, table {c.table}, game {game})"
     return f"{where}: {prob.message}"
 
 
@@ -231,15 +270,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         text = args.results.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        print(f"meldtour standings: cannot read {args.results}: {exc.strerror}",
-              file=sys.stderr)
+        print(f"meldtour standings: cannot read {args.results}: {exc.strerror}", file=sys.stderr)
         return 2
     try:
         chain = tuple(x.strip() for x in args.chain.split(",") if x.strip())
         mode = args.mode or rules.match_ranking
         three: ThreeTable = "scale" if args.three_table == "scale" else "as_is"
-        srules = StandingRules(mode=mode, chain=chain,
-                               three_table=three, win_points=rules.league_win_points)
+        srules = StandingRules(
+            mode=mode, chain=chain, three_table=three, win_points=rules.league_win_points
+        )
         rows = read_rows(text, rules)
         games, names, errors = build_results(rows, rules)
     except (CsvError, ValueError) as exc:
@@ -257,16 +296,29 @@ def run(args: argparse.Namespace) -> int:
         return int(name) if name.lstrip("-").isdigit() else name
 
     if args.json:
-        print(json.dumps([
-            {"rank": s.rank, "player": who(s.player), "wins": s.wins, "points": s.points,
-             "score": score_json(s.score), "decided_by": s.decided_by}
-            for s in table
-        ], ensure_ascii=False))
+        print(
+            json.dumps(
+                [
+                    {
+                        "rank": s.rank,
+                        "player": who(s.player),
+                        "wins": s.wins,
+                        "points": s.points,
+                        "score": score_json(s.score),
+                        "decided_by": s.decided_by,
+                    }
+                    for s in table
+                ],
+                ensure_ascii=False,
+            )
+        )
         return 0
     print(f"{'rank':>4}  {'player':<12} {'wins':>4} {'points':>7} {'score':>8}  decided by")
     for s in table:
-        print(f"{s.rank:>4}  {names[s.player]:<12} {s.wins:>4} {s.points:>7} "
-              f"{score_text(s.score):>8}  {s.decided_by}")
+        print(
+            f"{s.rank:>4}  {names[s.player]:<12} {s.wins:>4} {s.points:>7} "
+            f"{score_text(s.score):>8}  {s.decided_by}"
+        )
     if table.lots:
         print("lots drawn: " + ", ".join(f"{names[p]}={n}" for p, n in sorted(table.lots.items())))
     return 0

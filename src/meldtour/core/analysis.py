@@ -67,8 +67,9 @@ class Step:
     events: tuple[Event, ...]
 
 
-def steps(record: Record, finder: PlayFinder | None = None, *,
-          clock: bool = True) -> Iterator[Step]:
+def steps(
+    record: Record, finder: PlayFinder | None = None, *, clock: bool = True
+) -> Iterator[Step]:
     """The record's moves one by one. ``clock=False`` drops the moves' times: a game
     played online had its clock judged as it was played (and set back after a
     restart), so a later replay need not judge it again. Raises :class:`RecordError`
@@ -124,13 +125,27 @@ class TurnAnalysis:
     points_left: int
 
     def to_json(self) -> dict[str, Any]:
-        best = None if self.best is None else {
-            "placed": self.best.placed, "value": self.best.value,
-            "tiles": format_tiles(self.best.tiles)}
-        return {"turn": self.turn, "seat": self.seat, "player": self.player,
-                "action": self.action, "placed": format_tiles(self.placed),
-                "value": self.value, "best": best, "missed": self.missed,
-                "tiles_left": self.tiles_left, "points_left": self.points_left}
+        best = (
+            None
+            if self.best is None
+            else {
+                "placed": self.best.placed,
+                "value": self.best.value,
+                "tiles": format_tiles(self.best.tiles),
+            }
+        )
+        return {
+            "turn": self.turn,
+            "seat": self.seat,
+            "player": self.player,
+            "action": self.action,
+            "placed": format_tiles(self.placed),
+            "value": self.value,
+            "best": best,
+            "missed": self.missed,
+            "tiles_left": self.tiles_left,
+            "points_left": self.points_left,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +167,10 @@ class Analysis:
     players: tuple[PlayerSummary, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"turns": [t.to_json() for t in self.turns],
-                "players": [p.to_json() for p in self.players]}
+        return {
+            "turns": [t.to_json() for t in self.turns],
+            "players": [p.to_json() for p in self.players],
+        }
 
 
 def analyse_step(step: Step, solve: Solve) -> TurnAnalysis:
@@ -161,8 +178,9 @@ def analyse_step(step: Step, solve: Solve) -> TurnAnalysis:
     before, move, seat = step.before, step.move, step.move.seat
     rules = before.rules
     if isinstance(move, Redeal) or not 0 <= seat < before.seats or seat != before.current:
-        return TurnAnalysis(step.index, seat, before.players[seat], move.action, (), 0, None,
-                            False, 0, 0)
+        return TurnAnalysis(
+            step.index, seat, before.players[seat], move.action, (), 0, None, False, 0, 0
+        )
     found = solve(before.board, before.racks[seat], rules, before.melded[seat])
     best = BestPlay(found.placed, found.value, tuple(found.tiles), tuple(found.board))
     placed = placed_tiles(before.board, step.after.board)
@@ -170,27 +188,57 @@ def analyse_step(step: Step, solve: Solve) -> TurnAnalysis:
     tiles_left = best.placed - len(placed)
     points_left = best.value - value
     missed = tiles_left > 0 or (tiles_left == 0 and points_left > 0)
-    return TurnAnalysis(step.index, seat, before.players[seat], move.action, tuple(placed),
-                        value, best, missed, max(tiles_left, 0) if missed else 0,
-                        max(points_left, 0) if missed else 0)
+    return TurnAnalysis(
+        step.index,
+        seat,
+        before.players[seat],
+        move.action,
+        tuple(placed),
+        value,
+        best,
+        missed,
+        max(tiles_left, 0) if missed else 0,
+        max(points_left, 0) if missed else 0,
+    )
 
 
 def summarise(turns: Sequence[TurnAnalysis], players: Sequence[str]) -> tuple[PlayerSummary, ...]:
     out = []
     for seat, name in enumerate(players):
         mine = [t for t in turns if t.seat == seat]
-        out.append(PlayerSummary(seat, name, len(mine), sum(1 for t in mine if t.missed),
-                                 sum(t.tiles_left for t in mine),
-                                 sum(t.points_left for t in mine)))
+        out.append(
+            PlayerSummary(
+                seat,
+                name,
+                len(mine),
+                sum(1 for t in mine if t.missed),
+                sum(t.tiles_left for t in mine),
+                sum(t.points_left for t in mine),
+            )
+        )
     return tuple(out)
 
 
-def analyse(record: Record, solve: Solve, finder: PlayFinder | None = None, *,
-            clock: bool = True) -> Analysis:
+def analyse(
+    record: Record, solve: Solve, finder: PlayFinder | None = None, *, clock: bool = True
+) -> Analysis:
     """Every move of the record against the best play (see the module's docstring)."""
     turns = tuple(analyse_step(step, solve) for step in steps(record, finder, clock=clock))
     return Analysis(turns, summarise(turns, record.players))
 
 
-__all__ = ["Analysis", "Best", "BestPlay", "PlayerSummary", "Solve", "Step", "TurnAnalysis",
-           "analyse", "analyse_step", "board_value", "placed_tiles", "steps", "summarise"]
+__all__ = [
+    "Analysis",
+    "Best",
+    "BestPlay",
+    "PlayerSummary",
+    "Solve",
+    "Step",
+    "TurnAnalysis",
+    "analyse",
+    "analyse_step",
+    "board_value",
+    "placed_tiles",
+    "steps",
+    "summarise",
+]

@@ -48,37 +48,38 @@ from .shuffle import deal_random
 from .state import Deal, End, GameState
 from .tiles import JOKER_CODE, Tile, format_tiles, full_set
 
-register({
-    "game.players_count": "a game has 2 to 4 players, not %(n)s",
-    "game.deal_racks": "the deal has %(racks)s racks for %(n)s players",
-    "game.deal_first": "the deal's first seat %(first)s is not a seat (0-%(last)s)",
-    "game.deal_too_many": "the deal holds more %(tile)s tiles than the set has",
-    "game.over": "the game is over (%(end)s)",
-    "turn.no_such_seat": "seat %(seat)r is not a seat of this game (0-%(last)s)",
-    "turn.not_yours": "it is seat %(current)s's turn, not seat %(seat)s's",
-    "turn.clock_left": "the clock has %(left).1f s left",
-    "turn.time_ran_out": "the turn's time ran out: the turn ends by time-out",
-    "turn.unknown_move": "unknown move %(move)s",
-    "turn.pool_empty": "the pool is empty: play at least one tile, or pass",
-    "turn.draft_at_timeout": "the draft at the time-out: %(why)s",
-    "turn.pool_not_empty": "the pool is not empty: draw a tile instead of passing",
-    "turn.can_still_play": "you can still play (for example %(tiles)s): when the pool is "
-                           "empty every player must put down at least one tile",
-    "redeal.none": "these rules have no redeal right",
-    "redeal.too_few_doubles": "a redeal needs %(need)s doubles; seat %(seat)s holds %(have)s",
-    "redeal.given_deal": "a game with a given deal cannot be dealt again",
-    "redeal.before_game": "a redeal may be demanded only before the game starts",
-    "redeal.own_turn": "a redeal is demanded on your own first turn",
-    "redeal.own_first_turn": "a redeal is demanded on your own first turn, not later",
-})
+register(
+    {
+        "game.players_count": "a game has 2 to 4 players, not %(n)s",
+        "game.deal_racks": "the deal has %(racks)s racks for %(n)s players",
+        "game.deal_first": "the deal's first seat %(first)s is not a seat (0-%(last)s)",
+        "game.deal_too_many": "the deal holds more %(tile)s tiles than the set has",
+        "game.over": "the game is over (%(end)s)",
+        "turn.no_such_seat": "seat %(seat)r is not a seat of this game (0-%(last)s)",
+        "turn.not_yours": "it is seat %(current)s's turn, not seat %(seat)s's",
+        "turn.clock_left": "the clock has %(left).1f s left",
+        "turn.time_ran_out": "the turn's time ran out: the turn ends by time-out",
+        "turn.unknown_move": "unknown move %(move)s",
+        "turn.pool_empty": "the pool is empty: play at least one tile, or pass",
+        "turn.draft_at_timeout": "the draft at the time-out: %(why)s",
+        "turn.pool_not_empty": "the pool is not empty: draw a tile instead of passing",
+        "turn.can_still_play": "you can still play (for example %(tiles)s): when the pool is "
+        "empty every player must put down at least one tile",
+        "redeal.none": "these rules have no redeal right",
+        "redeal.too_few_doubles": "a redeal needs %(need)s doubles; seat %(seat)s holds %(have)s",
+        "redeal.given_deal": "a game with a given deal cannot be dealt again",
+        "redeal.before_game": "a redeal may be demanded only before the game starts",
+        "redeal.own_turn": "a redeal is demanded on your own first turn",
+        "redeal.own_first_turn": "a redeal is demanded on your own first turn, not later",
+    }
+)
 
 
 class IllegalMove(Refused):
     """A move the rules refuse; the state is unchanged. ``code`` and ``params`` say
     why (``refusal``), ``reason`` in English; ``move`` is the move refused."""
 
-    def __init__(self, code: str | Refusal, move: Move | None = None, /,
-                 **params: Any) -> None:
+    def __init__(self, code: str | Refusal, move: Move | None = None, /, **params: Any) -> None:
         if isinstance(code, Refusal):
             params = {**code.params, **params}
             code = code.code
@@ -111,6 +112,7 @@ def _rng(seed: int, purpose: str, n: int = 0) -> random.Random:
 
 
 # ---------------------------------------------------------------- setup
+
 
 def _draw_rank(t: Tile, rules: RuleSet) -> int | None:
     """A seat-order draw's strength; None means draw again."""
@@ -192,8 +194,8 @@ def _deal(
     racks: list[tuple[Tile, ...]] = [()] * n
     h = rules.hand_size
     for i, seat in enumerate(order):
-        racks[seat] = tuple(tiles[i * h:(i + 1) * h])
-    return tuple(racks), tuple(tiles[n * h:])
+        racks[seat] = tuple(tiles[i * h : (i + 1) * h])
+    return tuple(racks), tuple(tiles[n * h :])
 
 
 def new_game(
@@ -229,29 +231,52 @@ def new_game(
         racks, pool = deal.racks, deal.pool
     else:
         order, draws = seat_draw(n, rules, seed)
-        events.append(Event("seat_draw", None, {
-            "rounds": [[[s, str(t)] for s, t in r] for r in draws],
-            "order": list(order),
-        }))
+        events.append(
+            Event(
+                "seat_draw",
+                None,
+                {
+                    "rounds": [[[s, str(t)] for s, t in r] for r in draws],
+                    "order": list(order),
+                },
+            )
+        )
         racks, pool = _deal(rules, n, seed, 0, order)
     state = GameState(
-        rules=rules, players=names, seed=seed, order=order, racks=racks, pool=pool,
-        board=(), melded=(False,) * n, could_meld=(False,) * n,
-        turns_taken=(0,) * n, turn_started=now, penalties=(0,) * n,
-        penalty_marks=(0,) * n, deal=deal, seat_draws=draws,
+        rules=rules,
+        players=names,
+        seed=seed,
+        order=order,
+        racks=racks,
+        pool=pool,
+        board=(),
+        melded=(False,) * n,
+        could_meld=(False,) * n,
+        turns_taken=(0,) * n,
+        turn_started=now,
+        penalties=(0,) * n,
+        penalty_marks=(0,) * n,
+        deal=deal,
+        seat_draws=draws,
     )
     events.append(_deal_event(state))
-    events.extend(Event("rack", s, {"tiles": len(racks[s])}, {"rack": format_tiles(racks[s])})
-                  for s in range(n))
+    events.extend(
+        Event("rack", s, {"tiles": len(racks[s])}, {"rack": format_tiles(racks[s])})
+        for s in range(n)
+    )
     return Progress(state, tuple(events))
 
 
 def _deal_event(state: GameState) -> Event:
-    return Event("deal", None, {"order": list(state.order), "deal_no": state.deal_no,
-                                "pool": len(state.pool)})
+    return Event(
+        "deal",
+        None,
+        {"order": list(state.order), "deal_no": state.deal_no, "pool": len(state.pool)},
+    )
 
 
 # ---------------------------------------------------------------- apply
+
 
 def apply(
     state: GameState,
@@ -297,7 +322,7 @@ def _replace(state: GameState, **changes: Any) -> GameState:
 
 
 def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*seq[:i], value, *seq[i + 1:])
+    return (*seq[:i], value, *seq[i + 1 :])
 
 
 def _remove(rack: tuple[Tile, ...], tiles: Sequence[Tile]) -> tuple[Tile, ...]:
@@ -314,8 +339,14 @@ def _take(state: GameState, seat: int, k: int, events: list[Event], why: str) ->
         return state
     drawn = state.pool[:k]
     pool = state.pool[k:]
-    events.append(Event("draw", seat, {"count": k, "why": why, "pool": len(pool)},
-                        {"tiles": format_tiles(drawn)}))
+    events.append(
+        Event(
+            "draw",
+            seat,
+            {"count": k, "why": why, "pool": len(pool)},
+            {"tiles": format_tiles(drawn)},
+        )
+    )
     state = _replace(state, pool=pool, racks=_set(state.racks, seat, state.racks[seat] + drawn))
     if not pool:
         state = _replace(state, last_taker=seat)
@@ -341,8 +372,12 @@ def _finish_turn(
     ``continue`` it ends the game (the player could not play); under any rule a full
     round of idle turns ends it, so every game ends.
     """
-    state = _replace(state, draft=None, turn_no=state.turn_no + 1,
-                     turns_taken=_set(state.turns_taken, seat, state.turns_taken[seat] + 1))
+    state = _replace(
+        state,
+        draft=None,
+        turn_no=state.turn_no + 1,
+        turns_taken=_set(state.turns_taken, seat, state.turns_taken[seat] + 1),
+    )
     if not state.racks[seat]:
         return _end(state, "out", seat, events)
     rules = state.rules
@@ -362,22 +397,38 @@ def _finish_turn(
         if idle >= state.seats:
             return _end(state, "blocked", None, events)
     state = _replace(state, turn=(state.turn + 1) % len(state.order), turn_started=at)
-    events.append(Event("turn", state.current, {"turn_no": state.turn_no,
-                                                 "deadline": state.deadline}))
+    events.append(
+        Event("turn", state.current, {"turn_no": state.turn_no, "deadline": state.deadline})
+    )
     return state
 
 
 def _end(state: GameState, end: End, winner: int | None, events: list[Event]) -> GameState:
     result = score_game(
-        state.racks, winner, state.melded, state.could_meld, state.first, state.rules,
-        order=state.order, penalties=state.penalties,
+        state.racks,
+        winner,
+        state.melded,
+        state.could_meld,
+        state.first,
+        state.rules,
+        order=state.order,
+        penalties=state.penalties,
     )
     state = _replace(state, end=end, winner=result.winner, scores=result.scores, draft=None)
-    events.append(Event("game_end", None, {
-        "end": end, "winner": result.winner, "scores": list(result.scores),
-        "penalties": list(result.penalties), "totals": list(result.totals),
-        "racks": [format_tiles(r) for r in state.racks],
-    }))
+    events.append(
+        Event(
+            "game_end",
+            None,
+            {
+                "end": end,
+                "winner": result.winner,
+                "scores": list(result.scores),
+                "penalties": list(result.penalties),
+                "totals": list(result.totals),
+                "racks": [format_tiles(r) for r in state.racks],
+            },
+        )
+    )
     return state
 
 
@@ -402,23 +453,33 @@ def _draw_turn(state: GameState, move: Draw) -> Progress:
     return Progress(state, tuple(events))
 
 
-def _apply_play(state: GameState, seat: int, board: Board, placed: Sequence[Tile],
-                events: list[Event]) -> GameState:
+def _apply_play(
+    state: GameState, seat: int, board: Board, placed: Sequence[Tile], events: list[Event]
+) -> GameState:
     rack = _remove(state.racks[seat], placed)
     state = _replace(state, board=tuple(board), racks=_set(state.racks, seat, rack))
     if not state.melded[seat]:
         state = _replace(state, melded=_set(state.melded, seat, True))
         events.append(Event("initial_meld", seat, {}))
-    events.append(Event("play", seat, {"board": [m.to_json() for m in board],
-                                       "placed": format_tiles(placed),
-                                       "rack": len(state.racks[seat])}))
+    events.append(
+        Event(
+            "play",
+            seat,
+            {
+                "board": [m.to_json() for m in board],
+                "placed": format_tiles(placed),
+                "rack": len(state.racks[seat]),
+            },
+        )
+    )
     return state
 
 
 def _play(state: GameState, move: Play) -> Progress:
     seat = move.seat
-    verdict = check_play(state.board, state.racks[seat], move.board, state.melded[seat],
-                         state.rules)
+    verdict = check_play(
+        state.board, state.racks[seat], move.board, state.melded[seat], state.rules
+    )
     events: list[Event] = []
     if not verdict.legal:
         assert verdict.refusal is not None
@@ -427,8 +488,11 @@ def _play(state: GameState, move: Play) -> Progress:
             state = _record(state, move)
             # The others learn only that the turn ended on an illegal board (as at a
             # real table whose drafts are hidden); the player is told why, by code.
-            events.append(Event("illegal_end", seat, {}, {
-                "reason": verdict.reason, **verdict.refusal.to_json()}))
+            events.append(
+                Event(
+                    "illegal_end", seat, {}, {"reason": verdict.reason, **verdict.refusal.to_json()}
+                )
+            )
             state, played = _fail_turn(state, seat, move.board, events)
             state = _finish_turn(state, seat, events, move.at, played=played)
             return Progress(state, tuple(events))
@@ -510,9 +574,16 @@ def _fail_turn(
     placed: tuple[Tile, ...] = ()
     if kept is not None:
         _, placed = conservation(state.board, state.racks[seat], kept)
-        events.append(Event("failed_turn", seat, {
-            "consequence": "keep_completed", "returned": len(_tiles(draft)) - len(_tiles(kept)),
-        }))
+        events.append(
+            Event(
+                "failed_turn",
+                seat,
+                {
+                    "consequence": "keep_completed",
+                    "returned": len(_tiles(draft)) - len(_tiles(kept)),
+                },
+            )
+        )
         if placed:
             state = _apply_play(state, seat, kept, placed, events)
         elif not _untouched(state, kept):
@@ -556,9 +627,10 @@ def _kept_board(state: GameState, seat: int, draft: Board) -> Board | None:
             return None
         if initial_meld_error(state.board, valid, state.rules) is not None:
             return None
-    elif state.rules.joker_retrieval == "replace" and joker_replacement_error(
-        state.board, valid, wrap
-    ) is not None:
+    elif (
+        state.rules.joker_retrieval == "replace"
+        and joker_replacement_error(state.board, valid, wrap) is not None
+    ):
         return None
     return valid
 
@@ -570,13 +642,15 @@ def _pass(state: GameState, move: Pass, finder: PlayFinder | None) -> Progress:
         raise IllegalMove("turn.pool_not_empty", move)
     if rules.pool_out == "continue":
         find = finder or default_finder
-        play = find(state.board, state.racks[seat], state.melded[seat], rules.wrap_runs,
-                    rules.initial_meld)
+        play = find(
+            state.board, state.racks[seat], state.melded[seat], rules.wrap_runs, rules.initial_meld
+        )
         if play is not None:
             verdict = check_play(state.board, state.racks[seat], play, state.melded[seat], rules)
             if verdict.legal:
-                raise IllegalMove("turn.can_still_play", move,
-                                  tiles=", ".join(format_tiles(verdict.placed)))
+                raise IllegalMove(
+                    "turn.can_still_play", move, tiles=", ".join(format_tiles(verdict.placed))
+                )
     events: list[Event] = [Event("pass", seat, {})]
     state = _record(state, move)
     state = _finish_turn(state, seat, events, move.at, played=False)
@@ -592,8 +666,9 @@ def _redeal(state: GameState, move: Redeal) -> Progress:
         raise IllegalMove("redeal.none", move)
     have = doubles(state.racks[seat])
     if have < rules.redeal_doubles:
-        raise IllegalMove("redeal.too_few_doubles", move, need=rules.redeal_doubles, seat=seat,
-                          have=have)
+        raise IllegalMove(
+            "redeal.too_few_doubles", move, need=rules.redeal_doubles, seat=seat, have=have
+        )
     if state.deal is not None:
         raise IllegalMove("redeal.given_deal", move)
     if rules.redeal == "before_game":
@@ -609,18 +684,41 @@ def _redeal(state: GameState, move: Redeal) -> Progress:
     events: list[Event] = [Event("redeal", seat, {"doubles": have})]
     state = _record(state, move)
     state = _replace(
-        state, racks=racks, pool=pool, board=(), melded=(False,) * state.seats,
-        could_meld=(False,) * state.seats, turn=0, turns_taken=(0,) * state.seats,
-        draft=None, last_taker=None, final_turns=None, deal_no=deal_no,
+        state,
+        racks=racks,
+        pool=pool,
+        board=(),
+        melded=(False,) * state.seats,
+        could_meld=(False,) * state.seats,
+        turn=0,
+        turns_taken=(0,) * state.seats,
+        draft=None,
+        last_taker=None,
+        final_turns=None,
+        deal_no=deal_no,
         turn_started=move.at if move.at is not None else state.turn_started,
     )
     events.append(_deal_event(state))
-    events.extend(Event("rack", s, {"tiles": len(racks[s])}, {"rack": format_tiles(racks[s])})
-                  for s in range(state.seats))
+    events.extend(
+        Event("rack", s, {"tiles": len(racks[s])}, {"rack": format_tiles(racks[s])})
+        for s in range(state.seats)
+    )
     return Progress(state, tuple(events))
 
 
 __all__ = [
-    "Deal", "Draft", "Draw", "Event", "IllegalMove", "Pass", "Play", "Progress", "Redeal",
-    "Timeout", "apply", "doubles", "new_game", "seat_draw",
+    "Deal",
+    "Draft",
+    "Draw",
+    "Event",
+    "IllegalMove",
+    "Pass",
+    "Play",
+    "Progress",
+    "Redeal",
+    "Timeout",
+    "apply",
+    "doubles",
+    "new_game",
+    "seat_draw",
 ]

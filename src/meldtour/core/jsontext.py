@@ -22,10 +22,12 @@ from typing import Any
 
 from .refusal import Refused, register
 
-register({
-    "input.too_deep": "the JSON nests deeper than %(limit)d levels",
-    "input.huge_number": "a number of the JSON has more than %(digits)d digits",
-})
+register(
+    {
+        "input.too_deep": "the JSON nests deeper than %(limit)d levels",
+        "input.huge_number": "a number of the JSON has more than %(digits)d digits",
+    }
+)
 
 #: How deep outside JSON may nest (a record's move is 4 deep, a board 3).
 MAX_DEPTH = 64

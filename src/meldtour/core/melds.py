@@ -26,29 +26,31 @@ from typing import Any
 from .refusal import Refusal, Refused, english, register
 from .tiles import JOKER_CODE, TILES, NotationError, Tile, format_tiles, parse_tiles
 
-register({
-    "meld.run_one_colour": "a run is one colour",
-    "meld.run_past_13": "nothing follows 13 in a run",
-    "meld.run_in_order": "the numbers of a run go up by one from left to right",
-    "meld.no_number": "a meld needs a numbered tile",
-    "meld.run_too_long": "a run has at most 13 tiles",
-    "meld.run_below_1": "a run cannot go below 1",
-    "meld.group_one_number": "a group is one number",
-    "meld.group_colour_twice": "a group has each colour at most once",
-    "meld.group_too_long": "a group has at most 4 tiles",
-    "meld.too_short": "%(meld)s has %(n)s tiles: a meld needs at least 3",
-    "meld.one_tile": "%(meld)s has 1 tile: a meld needs at least 3",
-    "meld.not_run": "%(meld)s is not a valid run: %(why)s",
-    "meld.not_group": "%(meld)s is not a valid group: %(why)s",
-    "meld.not_run_or_group": "%(meld)s is neither a run (one colour) nor a group (one number)",
-    "meld.not_declared_run": "%(meld)s is not a valid run",
-    "meld.not_declared_group": "%(meld)s is not a valid group",
-    "meld.unknown_fields": "unknown meld field(s): %(fields)s",
-    "meld.bad_kind": "meld kind %(kind)r is not 'run' or 'group'",
-    "board.not_a_list": "a board is a list of melds, got %(board)r",
-    "board.meld_not_a_list": "meld %(i)s is not a list of tiles: %(item)r",
-    "board.meld": "meld %(i)s: %(why)s",
-})
+register(
+    {
+        "meld.run_one_colour": "a run is one colour",
+        "meld.run_past_13": "nothing follows 13 in a run",
+        "meld.run_in_order": "the numbers of a run go up by one from left to right",
+        "meld.no_number": "a meld needs a numbered tile",
+        "meld.run_too_long": "a run has at most 13 tiles",
+        "meld.run_below_1": "a run cannot go below 1",
+        "meld.group_one_number": "a group is one number",
+        "meld.group_colour_twice": "a group has each colour at most once",
+        "meld.group_too_long": "a group has at most 4 tiles",
+        "meld.too_short": "%(meld)s has %(n)s tiles: a meld needs at least 3",
+        "meld.one_tile": "%(meld)s has 1 tile: a meld needs at least 3",
+        "meld.not_run": "%(meld)s is not a valid run: %(why)s",
+        "meld.not_group": "%(meld)s is not a valid group: %(why)s",
+        "meld.not_run_or_group": "%(meld)s is neither a run (one colour) nor a group (one number)",
+        "meld.not_declared_run": "%(meld)s is not a valid run",
+        "meld.not_declared_group": "%(meld)s is not a valid group",
+        "meld.unknown_fields": "unknown meld field(s): %(fields)s",
+        "meld.bad_kind": "meld kind %(kind)r is not 'run' or 'group'",
+        "board.not_a_list": "a board is a list of melds, got %(board)r",
+        "board.meld_not_a_list": "meld %(i)s is not a list of tiles: %(item)r",
+        "board.meld": "meld %(i)s: %(why)s",
+    }
+)
 
 
 class Kind(enum.Enum):
@@ -140,8 +142,9 @@ def _group_reading(tiles: tuple[Tile, ...]) -> Reading | Refusal:
 
 
 @lru_cache(maxsize=1 << 16)
-def analyse(tiles: tuple[Tile, ...], wrap: bool = False
-            ) -> tuple[tuple[Reading, ...], Refusal | None]:
+def analyse(
+    tiles: tuple[Tile, ...], wrap: bool = False
+) -> tuple[tuple[Reading, ...], Refusal | None]:
     """Every valid reading of ``tiles`` (largest value first) and, if none, why not."""
     if len(tiles) < 3:
         if len(tiles) == 1:

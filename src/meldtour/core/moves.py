@@ -26,23 +26,25 @@ from .refusal import Refusal, english, register
 from .rules import RuleSet
 from .tiles import JOKER_CODE, KINDS, TILES, Tile, format_tiles
 
-register({
-    "play.joker_left_board": "a joker on the board must stay on the board: a joker taken "
-                             "from a meld is used again in the same turn and never goes to "
-                             "the rack",
-    "play.tile_left_board": "tile %(tile)s was on the board and is missing: every board tile "
-                            "must stay on the board",
-    "play.not_on_rack": "tile %(tile)s is not on your rack",
-    "play.more_than_rack": "the play uses %(n)s × %(tile)s but your rack holds %(have)s",
-    "play.joker_not_replaced": "the joker in %(meld)s may leave it only when the tile it "
-                               "stands for (%(tiles)s) takes its place",
-    "play.no_rack_tile": "no tile from your rack was played: play at least one tile, or draw",
-    "play.initial_meld_touches_board": "before your initial meld you may not use or move "
-                                       "tiles on the table (jokers included): put down new "
-                                       "melds from your own rack only",
-    "play.initial_meld_too_low": "the initial meld is worth %(total)s: it must be worth "
-                                 "%(need)s or more, from your own tiles",
-})
+register(
+    {
+        "play.joker_left_board": "a joker on the board must stay on the board: a joker taken "
+        "from a meld is used again in the same turn and never goes to "
+        "the rack",
+        "play.tile_left_board": "tile %(tile)s was on the board and is missing: every board tile "
+        "must stay on the board",
+        "play.not_on_rack": "tile %(tile)s is not on your rack",
+        "play.more_than_rack": "the play uses %(n)s × %(tile)s but your rack holds %(have)s",
+        "play.joker_not_replaced": "the joker in %(meld)s may leave it only when the tile it "
+        "stands for (%(tiles)s) takes its place",
+        "play.no_rack_tile": "no tile from your rack was played: play at least one tile, or draw",
+        "play.initial_meld_touches_board": "before your initial meld you may not use or move "
+        "tiles on the table (jokers included): put down new "
+        "melds from your own rack only",
+        "play.initial_meld_too_low": "the initial meld is worth %(total)s: it must be worth "
+        "%(need)s or more, from your own tiles",
+    }
+)
 
 
 class Fault(enum.Enum):
@@ -75,6 +77,7 @@ class Verdict:
 
 
 # ---------------------------------------------------------------- moves
+
 
 @dataclass(frozen=True, slots=True)
 class Draw:
@@ -142,6 +145,7 @@ ACTIONS: dict[str, type[Move]] = {
 
 # ---------------------------------------------------------------- legality
 
+
 def _counts(board: Sequence[Meld]) -> list[int]:
     vec = [0] * KINDS
     for m in board:
@@ -205,8 +209,10 @@ def joker_replacement_error(
                 any(t in n.tiles for t in options) and not (rest - Counter(n.tiles))
                 for n in new_board
             ):
-                return Refusal("play.joker_not_replaced",
-                               {"meld": str(m), "tiles": " or ".join(format_tiles(options))})
+                return Refusal(
+                    "play.joker_not_replaced",
+                    {"meld": str(m), "tiles": " or ".join(format_tiles(options))},
+                )
     return None
 
 
@@ -227,8 +233,9 @@ def check_play(
     for i, m in enumerate(new_board):
         why = m.refusal(wrap)
         if why is not None:
-            return Verdict(False, Refusal("board.meld", {"i": i + 1, "why": why}), placed,
-                           Fault.ILLEGAL)
+            return Verdict(
+                False, Refusal("board.meld", {"i": i + 1, "why": why}), placed, Fault.ILLEGAL
+            )
     if not melded:
         error = initial_meld_error(board, new_board, rules)
         if error is not None:
@@ -240,8 +247,9 @@ def check_play(
     return Verdict(True, None, placed)
 
 
-def new_melds(board: Sequence[Meld], new_board: Sequence[Meld],
-              wrap: bool = False) -> list[Meld] | None:
+def new_melds(
+    board: Sequence[Meld], new_board: Sequence[Meld], wrap: bool = False
+) -> list[Meld] | None:
     """The melds of ``new_board`` beyond an untouched ``board``; None if it was touched
     (a meld is the same meld when it reads the same under the rules: ``wrap``)."""
     old = Counter(m.key(wrap) for m in board)
@@ -282,8 +290,7 @@ class DraftReport:
     touches_board: bool
 
 
-def draft_report(board: Sequence[Meld], new_board: Sequence[Meld],
-                 rules: RuleSet) -> DraftReport:
+def draft_report(board: Sequence[Meld], new_board: Sequence[Meld], rules: RuleSet) -> DraftReport:
     """The draft ``new_board`` built on ``board``, meld by meld.
 
     >>> r = draft_report((), (Meld.of("r10", "r11", "r12"), Meld.of("k1", "b1")),
@@ -299,7 +306,21 @@ def draft_report(board: Sequence[Meld], new_board: Sequence[Meld],
 
 
 __all__ = [
-    "ACTIONS", "Draft", "DraftReport", "Draw", "Fault", "Move", "Pass", "Play", "Redeal", "Timeout",
-    "Verdict", "check_play", "conservation", "draft_report", "initial_meld_error",
-    "joker_replacement_error", "new_melds",
+    "ACTIONS",
+    "Draft",
+    "DraftReport",
+    "Draw",
+    "Fault",
+    "Move",
+    "Pass",
+    "Play",
+    "Redeal",
+    "Timeout",
+    "Verdict",
+    "check_play",
+    "conservation",
+    "draft_report",
+    "initial_meld_error",
+    "joker_replacement_error",
+    "new_melds",
 ]

@@ -28,9 +28,11 @@ from typing import Final
 
 from .refusal import Refused, register
 
-register({
-    "penalty.unknown": "unknown penalty policy %(name)r: choose one of %(names)s",
-})
+register(
+    {
+        "penalty.unknown": "unknown penalty policy %(name)r: choose one of %(names)s",
+    }
+)
 
 #: The ``×`` of a score sheet: one mark per failed turn (Japanese championship, 004).
 MARK: Final = "×"
@@ -110,14 +112,20 @@ def _rising(n: int, base: int) -> int:
 #: The penalty policies by name. A new kind of penalty is one more entry here, its
 #: description and sentence in the catalogs (``messages``: the description, ``play``: the
 #: sentence) and a test in ``tests/core/test_penalties.py``.
-PENALTIES: Final[dict[str, PenaltyPolicy]] = {p.name: p for p in (
-    # 004: each failed turn costs the same (50 under japan), one × on the sheet.
-    PenaltyPolicy("flat", _flat, ", and %(p)d penalty points (×)"),
-    # A club's house rule: the n-th failed turn of a game costs n times the base.
-    PenaltyPolicy("rising", _rising,
-                  ", and penalty points (×) that rise by %(p)d with each failed turn",
-                  "{name}: {n} penalty points (failed turn {k})"),
-)}
+PENALTIES: Final[dict[str, PenaltyPolicy]] = {
+    p.name: p
+    for p in (
+        # 004: each failed turn costs the same (50 under japan), one × on the sheet.
+        PenaltyPolicy("flat", _flat, ", and %(p)d penalty points (×)"),
+        # A club's house rule: the n-th failed turn of a game costs n times the base.
+        PenaltyPolicy(
+            "rising",
+            _rising,
+            ", and penalty points (×) that rise by %(p)d with each failed turn",
+            "{name}: {n} penalty points (failed turn {k})",
+        ),
+    )
+}
 
 
 class PenaltyError(Refused):
@@ -129,5 +137,4 @@ def find_penalty(name: str) -> PenaltyPolicy:
     try:
         return PENALTIES[name]
     except KeyError:
-        raise PenaltyError("penalty.unknown", name=name,
-                           names=", ".join(PENALTIES)) from None
+        raise PenaltyError("penalty.unknown", name=name, names=", ".join(PENALTIES)) from None

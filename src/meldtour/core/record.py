@@ -26,33 +26,34 @@ from .search import PlayFinder
 from .state import Deal, GameState
 from .tiles import NotationError, format_tiles, parse_tiles
 
-register({
-    "record.move_not_object": "a move is an object with seat and action",
-    "record.unknown_action": "unknown action %(action)r: one of draw, play, timeout, pass, "
-                             "redeal",
-    "record.seat_not_int": "seat must be a whole number, got %(seat)r",
-    "record.at_not_number": "at must be a number of seconds, got %(at)r",
-    "record.play_needs_board": "a play needs the whole board after the turn",
-    "record.at_move": "move %(index)s: %(why)s",
-    "record.bad_rules": "rules must be a preset name, a file path or an object, got %(rules)r",
-    "record.not_object": "a record is a JSON object with rules, players, seed and moves",
-    "record.unknown_fields": "unknown record field(s): %(fields)s",
-    "record.players_not_names": "players must be a list of names",
-    "record.seed_not_int": "seed must be a whole number, got %(seed)r",
-    "record.deal_not_object": "deal must be an object with racks, pool and first",
-    "record.deal": "deal: %(why)s",
-    "record.deal_first_not_int": "deal: first must be a seat number, got %(first)r",
-    "record.moves_not_list": "moves must be a list",
-    "record.move_refused": "move %(index)s (%(action)s by seat %(seat)s): %(why)s",
-})
+register(
+    {
+        "record.move_not_object": "a move is an object with seat and action",
+        "record.unknown_action": "unknown action %(action)r: one of draw, play, timeout, pass, "
+        "redeal",
+        "record.seat_not_int": "seat must be a whole number, got %(seat)r",
+        "record.at_not_number": "at must be a number of seconds, got %(at)r",
+        "record.play_needs_board": "a play needs the whole board after the turn",
+        "record.at_move": "move %(index)s: %(why)s",
+        "record.bad_rules": "rules must be a preset name, a file path or an object, got %(rules)r",
+        "record.not_object": "a record is a JSON object with rules, players, seed and moves",
+        "record.unknown_fields": "unknown record field(s): %(fields)s",
+        "record.players_not_names": "players must be a list of names",
+        "record.seed_not_int": "seed must be a whole number, got %(seed)r",
+        "record.deal_not_object": "deal must be an object with racks, pool and first",
+        "record.deal": "deal: %(why)s",
+        "record.deal_first_not_int": "deal: first must be a seat number, got %(first)r",
+        "record.moves_not_list": "moves must be a list",
+        "record.move_refused": "move %(index)s (%(action)s by seat %(seat)s): %(why)s",
+    }
+)
 
 
 class RecordError(Refused):
     """A record that cannot be read or replayed; names the move where it stops
     (``index``). Made from a code and its arguments, or from another refusal."""
 
-    def __init__(self, code: str | Refusal, index: int | None = None, /,
-                 **params: Any) -> None:
+    def __init__(self, code: str | Refusal, index: int | None = None, /, **params: Any) -> None:
         if isinstance(code, Refusal):
             params = {**code.params, **params}
             code = code.code
@@ -177,8 +178,14 @@ def replay(record: Record, finder: PlayFinder | None = None) -> GameState:
 
 def move_refused(index: int, move: Move, exc: IllegalMove) -> RecordError:
     """Move ``index`` of a record, refused by the rules."""
-    return RecordError("record.move_refused", index, index=index, action=move.action,
-                       seat=move.seat, why=exc.refusal)
+    return RecordError(
+        "record.move_refused",
+        index,
+        index=index,
+        action=move.action,
+        seat=move.seat,
+        why=exc.refusal,
+    )
 
 
 def record_of(state: GameState) -> dict[str, Any]:
@@ -189,7 +196,10 @@ def record_of(state: GameState) -> dict[str, Any]:
         rules = state.rules.to_dict()
     out: dict[str, Any] = {"rules": rules, "players": list(state.players), "seed": state.seed}
     if state.deal is not None:
-        out["deal"] = {"racks": [format_tiles(r) for r in state.deal.racks],
-                       "pool": format_tiles(state.deal.pool), "first": state.deal.first}
+        out["deal"] = {
+            "racks": [format_tiles(r) for r in state.deal.racks],
+            "pool": format_tiles(state.deal.pool),
+            "first": state.deal.first,
+        }
     out["moves"] = [move_to_json(m) for m in state.history]
     return out

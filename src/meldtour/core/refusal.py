@@ -64,8 +64,9 @@ def render(refusal: Refusal, gettext: Callable[[str], str]) -> str:
     template = TEMPLATES.get(refusal.code)
     if template is None:
         raise KeyError(f"refusal code {refusal.code!r} has no template")
-    args = {k: render(v, gettext) if isinstance(v, Refusal) else v
-            for k, v in refusal.params.items()}
+    args = {
+        k: render(v, gettext) if isinstance(v, Refusal) else v for k, v in refusal.params.items()
+    }
     return gettext(template) % args
 
 

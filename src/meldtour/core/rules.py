@@ -32,20 +32,22 @@ JokerRetrieval = Literal["free", "replace"]
 MatchRanking = Literal["wins", "league", "points"]
 
 
-register({
-    "rules.not_a_choice": "rule %(name)s = %(value)r is not one of: %(choices)s",
-    "rules.not_whole": "rule %(name)s must be a whole number, got %(value)r",
-    "rules.not_bool": "rule %(name)s must be true or false, got %(value)r",
-    "rules.not_text": "rule %(name)s must be text, got %(value)r",
-    "rules.turn_seconds": "rule turn_seconds must be positive",
-    "rules.restart_seconds": "rule restart_seconds must be positive",
-    "rules.hand_size": "rule hand_size must be between 1 and 26",
-    "rules.negative": "rule %(name)s cannot be negative",
-    "rules.unknown_options": "unknown rule option(s): %(names)s",
-    "rules.bad_toml": "house rules are not valid TOML: %(error)s",
-    "rules.unknown_preset": "unknown rules preset %(name)r: choose one of %(presets)s or give "
-                            "a house-rules TOML file",
-})
+register(
+    {
+        "rules.not_a_choice": "rule %(name)s = %(value)r is not one of: %(choices)s",
+        "rules.not_whole": "rule %(name)s must be a whole number, got %(value)r",
+        "rules.not_bool": "rule %(name)s must be true or false, got %(value)r",
+        "rules.not_text": "rule %(name)s must be text, got %(value)r",
+        "rules.turn_seconds": "rule turn_seconds must be positive",
+        "rules.restart_seconds": "rule restart_seconds must be positive",
+        "rules.hand_size": "rule hand_size must be between 1 and 26",
+        "rules.negative": "rule %(name)s cannot be negative",
+        "rules.unknown_options": "unknown rule option(s): %(names)s",
+        "rules.bad_toml": "house rules are not valid TOML: %(error)s",
+        "rules.unknown_preset": "unknown rules preset %(name)r: choose one of %(presets)s or give "
+        "a house-rules TOML file",
+    }
+)
 
 
 class RulesError(Refused):
@@ -118,8 +120,9 @@ class RuleSet:
         for name, choices in _CHOICES.items():
             v = getattr(self, name)
             if v not in choices:
-                raise RulesError("rules.not_a_choice", name=name, value=v,
-                                 choices=", ".join(map(repr, choices)))
+                raise RulesError(
+                    "rules.not_a_choice", name=name, value=v, choices=", ".join(map(repr, choices))
+                )
         for name, typ in _SCALARS.items():
             v = getattr(self, name)
             if typ is int and (not isinstance(v, int) or isinstance(v, bool)):
@@ -129,17 +132,29 @@ class RuleSet:
             if typ is str and not isinstance(v, str):
                 raise RulesError("rules.not_text", name=name, value=v)
         if self.penalty not in PENALTIES:
-            raise RulesError("rules.not_a_choice", name="penalty", value=self.penalty,
-                             choices=", ".join(map(repr, PENALTIES)))
+            raise RulesError(
+                "rules.not_a_choice",
+                name="penalty",
+                value=self.penalty,
+                choices=", ".join(map(repr, PENALTIES)),
+            )
         if self.turn_seconds <= 0:
             raise RulesError("rules.turn_seconds")
         if self.restart_seconds <= 0:
             raise RulesError("rules.restart_seconds")
         if not 1 <= self.hand_size <= 26:
             raise RulesError("rules.hand_size")
-        for name in ("turn_warning_seconds", "failed_turn_draw", "failed_turn_points",
-                     "joker_penalty", "no_meld_penalty", "could_meld_penalty", "initial_meld",
-                     "league_win_points", "redeal_doubles"):
+        for name in (
+            "turn_warning_seconds",
+            "failed_turn_draw",
+            "failed_turn_points",
+            "joker_penalty",
+            "no_meld_penalty",
+            "could_meld_penalty",
+            "initial_meld",
+            "league_win_points",
+            "redeal_doubles",
+        ):
             if getattr(self, name) < 0:
                 raise RulesError("rules.negative", name=name)
 
@@ -189,6 +204,7 @@ _SCALARS: Final[dict[str, type]] = {
 }
 FIELD_NAMES: Final = frozenset(_HINTS)
 
+
 @dataclass(frozen=True, slots=True)
 class Preset:
     """A rule preset: its rules and its words, a title and a description, in English
@@ -211,30 +227,76 @@ class Preset:
 #: The four presets (docs/rules.md, "Presets"). Each number is a field, so a house preset
 #: can change it.
 #: A fifth preset is one more entry here (and its title in the catalogs).
-RULE_PRESETS: Final[dict[str, Preset]] = {p.name: p for p in (
-    Preset(RuleSet(
-        name="krc-2015", turn_seconds=60, failed_turn="keep_completed", failed_turn_draw=3,
-        illegal_end="refuse", joker_penalty=50, pool_out="continue", redeal="before_game",
-        seat_draw="highest_starts", drawn_joker="best", match_ranking="wins",
-    ), "Korea Rummikub Championship, Busan 2015"),
-    Preset(RuleSet(
-        name="korea-official", turn_seconds=40, failed_turn="keep_completed",
-        failed_turn_draw=3, illegal_end="refuse", joker_penalty=100,
-        pool_out="one_more_round", redeal="before_game", seat_draw="highest_starts",
-        drawn_joker="best", match_ranking="wins",
-    ), "Korean official tournament rules"),
-    Preset(RuleSet(
-        name="standard", turn_seconds=60, failed_turn="revert", failed_turn_draw=3,
-        illegal_end="refuse", joker_penalty=30, pool_out="continue", redeal="none",
-        seat_draw="highest_starts", drawn_joker="redraw", match_ranking="points",
-    ), "General home rules (Sabra)"),
-    Preset(RuleSet(
-        name="japan", turn_seconds=60, failed_turn="revert", failed_turn_draw=1,
-        failed_turn_points=50, illegal_end="penalise", joker_penalty=50,
-        pool_out="immediate", redeal="first_turn", seat_draw="order_by_draw",
-        drawn_joker="best", match_ranking="wins",
-    ), "Japanese championship and monthly events (2009)"),
-)}
+RULE_PRESETS: Final[dict[str, Preset]] = {
+    p.name: p
+    for p in (
+        Preset(
+            RuleSet(
+                name="krc-2015",
+                turn_seconds=60,
+                failed_turn="keep_completed",
+                failed_turn_draw=3,
+                illegal_end="refuse",
+                joker_penalty=50,
+                pool_out="continue",
+                redeal="before_game",
+                seat_draw="highest_starts",
+                drawn_joker="best",
+                match_ranking="wins",
+            ),
+            "Korea Rummikub Championship, Busan 2015",
+        ),
+        Preset(
+            RuleSet(
+                name="korea-official",
+                turn_seconds=40,
+                failed_turn="keep_completed",
+                failed_turn_draw=3,
+                illegal_end="refuse",
+                joker_penalty=100,
+                pool_out="one_more_round",
+                redeal="before_game",
+                seat_draw="highest_starts",
+                drawn_joker="best",
+                match_ranking="wins",
+            ),
+            "Korean official tournament rules",
+        ),
+        Preset(
+            RuleSet(
+                name="standard",
+                turn_seconds=60,
+                failed_turn="revert",
+                failed_turn_draw=3,
+                illegal_end="refuse",
+                joker_penalty=30,
+                pool_out="continue",
+                redeal="none",
+                seat_draw="highest_starts",
+                drawn_joker="redraw",
+                match_ranking="points",
+            ),
+            "General home rules (Sabra)",
+        ),
+        Preset(
+            RuleSet(
+                name="japan",
+                turn_seconds=60,
+                failed_turn="revert",
+                failed_turn_draw=1,
+                failed_turn_points=50,
+                illegal_end="penalise",
+                joker_penalty=50,
+                pool_out="immediate",
+                redeal="first_turn",
+                seat_draw="order_by_draw",
+                drawn_joker="best",
+                match_ranking="wins",
+            ),
+            "Japanese championship and monthly events (2009)",
+        ),
+    )
+}
 #: The presets' rule sets by name.
 PRESETS: Final[dict[str, RuleSet]] = {name: p.rules for name, p in RULE_PRESETS.items()}
 
@@ -244,5 +306,4 @@ def find_rules(name: str) -> RuleSet:
     try:
         return PRESETS[name]
     except KeyError:
-        raise RulesError("rules.unknown_preset", name=name,
-                         presets=", ".join(PRESETS)) from None
+        raise RulesError("rules.unknown_preset", name=name, presets=", ".join(PRESETS)) from None

@@ -18,16 +18,18 @@ from .refusal import Refused, register
 from .rules import MatchRanking, RuleSet
 from .tiles import JOKER_CODE, Tile
 
-register({
-    "game.players_count": "a game has 2 to 4 players, not %(n)s",
-    "score.entries": "%(name)s has %(got)s entries for %(n)s racks",
-    "score.first_not_seat": "first seat %(first)s is not a seat of this game (0-%(last)s)",
-    "score.winner_not_seat": "winner %(winner)s is not a seat of this game (0-%(last)s)",
-    "score.winner_holds_tiles": "winner %(winner)s still holds %(n)s tiles",
-    "score.games_winners": "%(games)s games but %(winners)s winners",
-    "score.game_scores": "game %(game)s has %(got)s scores, expected %(n)s",
-    "score.game_winner": "game %(game)s: winner %(winner)s is not a player",
-})
+register(
+    {
+        "game.players_count": "a game has 2 to 4 players, not %(n)s",
+        "score.entries": "%(name)s has %(got)s entries for %(n)s racks",
+        "score.first_not_seat": "first seat %(first)s is not a seat of this game (0-%(last)s)",
+        "score.winner_not_seat": "winner %(winner)s is not a seat of this game (0-%(last)s)",
+        "score.winner_holds_tiles": "winner %(winner)s still holds %(n)s tiles",
+        "score.games_winners": "%(games)s games but %(winners)s winners",
+        "score.game_scores": "game %(game)s has %(got)s scores, expected %(n)s",
+        "score.game_winner": "game %(game)s: winner %(winner)s is not a player",
+    }
+)
 
 
 class ScoreError(Refused):
@@ -188,6 +190,9 @@ def rank_match(
     out: list[MatchStanding] = []
     for i, p in enumerate(ordered):
         rank = out[-1].rank if out and key(ordered[i - 1]) == key(p) else i + 1
-        out.append(MatchStanding(rank, p, wins[p], points[p],
-                                 match_score(wins[p], points[p], mode, win_points)))
+        out.append(
+            MatchStanding(
+                rank, p, wins[p], points[p], match_score(wins[p], points[p], mode, win_points)
+            )
+        )
     return out

@@ -59,8 +59,16 @@ def _melds_with(code: int, a: Sequence[int], wrap: bool) -> list[tuple[int, ...]
 
 
 def _build_run(
-    c: int, n: int, code: int, number: int, before: int, run: list[int], jokers: int,
-    a: Sequence[int], wrap: bool, out: list[tuple[int, ...]],
+    c: int,
+    n: int,
+    code: int,
+    number: int,
+    before: int,
+    run: list[int],
+    jokers: int,
+    a: Sequence[int],
+    wrap: bool,
+    out: list[tuple[int, ...]],
 ) -> None:
     """Extend ``run`` (which starts ``before`` places ahead of tile ``code``)."""
     i = len(run)
@@ -109,8 +117,9 @@ def _solve(
 _Memo = dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Score, tuple[tuple[int, ...], ...]]]
 
 
-def _go(a: list[int], b: list[int], memo: _Memo, wrap: bool, by_value: bool
-        ) -> tuple[Score, tuple[tuple[int, ...], ...]]:
+def _go(
+    a: list[int], b: list[int], memo: _Memo, wrap: bool, by_value: bool
+) -> tuple[Score, tuple[tuple[int, ...], ...]]:
     """:func:`_solve`'s recursion (a function of its own, not a closure: a closure that
     calls itself is a reference cycle per call, freed only by the collector's full
     passes, which a long-running server keeps few)."""
@@ -158,8 +167,7 @@ def _go(a: list[int], b: list[int], memo: _Memo, wrap: bool, by_value: bool
         if sub[0] == _NONE:
             continue
         s0, s1 = sub[0]
-        score = (s0 + rack_value, s1 + used_rack) if by_value else (
-            s0 + used_rack, s1 + rack_value)
+        score = (s0 + rack_value, s1 + used_rack) if by_value else (s0 + used_rack, s1 + rack_value)
         if score > best[0]:
             best = (score, (meld, *sub[1]))
     memo[key] = best
@@ -181,7 +189,7 @@ def _rack_share(
         readings = analyse(tuple(TILES[t] for t in meld), True)[0]
         reading = next((r for r in readings if r.value == mval), readings[0])
         roles = sorted(options[0] % 13 + 1 for options in reading.stands_for)
-        share += sum(roles[len(roles) - rack_jokers:])
+        share += sum(roles[len(roles) - rack_jokers :])
     return share
 
 

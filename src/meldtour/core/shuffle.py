@@ -67,7 +67,7 @@ class StreamRandom(random.Random):
             # SHAKE is an extendable-output function: a longer read begins with the
             # shorter one, so the stream is the same however it is read.
             self._buffer = hashlib.shake_256(self._key).digest(size)
-        out = self._buffer[self._used:end]
+        out = self._buffer[self._used : end]
         self._used = end
         return out
 
@@ -80,7 +80,7 @@ class StreamRandom(random.Random):
         return value & ((1 << k) - 1)
 
     def random(self) -> float:
-        return self.getrandbits(53) * (2.0 ** -53)
+        return self.getrandbits(53) * (2.0**-53)
 
     def getstate(self) -> tuple[Any, ...]:
         return (self._key, self._used)

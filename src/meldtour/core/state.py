@@ -89,9 +89,7 @@ class GameState:
     def tile_count(self) -> int:
         """Tiles in play: racks, pool and board (106 unless a deal left some out)."""
         return (
-            sum(len(r) for r in self.racks)
-            + len(self.pool)
-            + sum(len(m.tiles) for m in self.board)
+            sum(len(r) for r in self.racks) + len(self.pool) + sum(len(m.tiles) for m in self.board)
         )
 
     def summary(self) -> dict[str, Any]:

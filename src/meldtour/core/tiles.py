@@ -22,15 +22,17 @@ from typing import Final
 
 from .refusal import Refusal, Refused, english, register
 
-register({
-    "tile.bad_colour": "unknown colour letter %(letter)r",
-    "tile.bad": "bad tile %(text)r: write a colour letter k, r, o or b and a number 1-13 "
-                "(like 'r7'), or J for a joker",
-    "tile.not_a_list_string": "expected a list of tiles, got the string %(text)r",
-    "tile.not_a_list": "expected a list of tiles, got %(got)r",
-    "tile.too_many_jokers": "%(n)s jokers: the set has two",
-    "tile.too_many": "three or more %(tile)s tiles: the set has two of each",
-})
+register(
+    {
+        "tile.bad_colour": "unknown colour letter %(letter)r",
+        "tile.bad": "bad tile %(text)r: write a colour letter k, r, o or b and a number 1-13 "
+        "(like 'r7'), or J for a joker",
+        "tile.not_a_list_string": "expected a list of tiles, got the string %(text)r",
+        "tile.not_a_list": "expected a list of tiles, got %(got)r",
+        "tile.too_many_jokers": "%(n)s jokers: the set has two",
+        "tile.too_many": "three or more %(tile)s tiles: the set has two of each",
+    }
+)
 
 
 class NotationError(Refused):

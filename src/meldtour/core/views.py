@@ -59,7 +59,8 @@ class PlayerView:
             "end": self.end,
             "winner": self.winner,
             "scores": None if self.scores is None else list(self.scores),
-            "final_racks": None if self.final_racks is None
+            "final_racks": None
+            if self.final_racks is None
             else [format_tiles(r) for r in self.final_racks],
         }
 
@@ -67,17 +68,26 @@ class PlayerView:
 def view_from_json(data: dict[str, Any], rules: RuleSet) -> PlayerView:
     """A view back from :meth:`PlayerView.to_json` (what a remote client receives), for
     a computer player on the far side of a socket. The rules travel separately."""
+
     def racks(value: Any) -> tuple[tuple[Tile, ...], ...] | None:
         return None if value is None else tuple(parse_tiles(r) for r in value)
 
     return PlayerView(
-        rules=rules, seat=data["seat"], players=tuple(data["players"]),
-        order=tuple(data["order"]), current=data["current"],
-        board=parse_board(data["board"]), rack=parse_tiles(data["rack"]),
-        rack_sizes=tuple(data["rack_sizes"]), pool_left=data["pool_left"],
-        melded=tuple(data["melded"]), turn_no=data["turn_no"], deadline=data["deadline"],
+        rules=rules,
+        seat=data["seat"],
+        players=tuple(data["players"]),
+        order=tuple(data["order"]),
+        current=data["current"],
+        board=parse_board(data["board"]),
+        rack=parse_tiles(data["rack"]),
+        rack_sizes=tuple(data["rack_sizes"]),
+        pool_left=data["pool_left"],
+        melded=tuple(data["melded"]),
+        turn_no=data["turn_no"],
+        deadline=data["deadline"],
         draft=None if data["draft"] is None else parse_board(data["draft"]),
-        penalties=tuple(-p for p in data["penalties"]), end=data["end"],
+        penalties=tuple(-p for p in data["penalties"]),
+        end=data["end"],
         winner=data["winner"],
         scores=None if data["scores"] is None else tuple(data["scores"]),
         final_racks=racks(data["final_racks"]),

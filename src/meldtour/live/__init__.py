@@ -15,6 +15,16 @@ from .server import LiveServer
 from .table import SeatConfig, TableConfig
 
 __all__ = [
-    "Clock", "GameHandle", "GameLog", "LiveGame", "LiveServer", "ManualClock", "MemoryLog",
-    "SeatConfig", "Subscriber", "SystemClock", "TableConfig", "TableError",
+    "Clock",
+    "GameHandle",
+    "GameLog",
+    "LiveGame",
+    "LiveServer",
+    "ManualClock",
+    "MemoryLog",
+    "SeatConfig",
+    "Subscriber",
+    "SystemClock",
+    "TableConfig",
+    "TableError",
 ]

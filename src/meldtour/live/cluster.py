@@ -127,8 +127,9 @@ class Cluster:
 
     # ------------------------------------------------------------ life
 
-    async def start(self, on_request: Handler,
-                    on_message: Callable[[dict[str, Any]], None]) -> None:
+    async def start(
+        self, on_request: Handler, on_message: Callable[[dict[str, Any]], None]
+    ) -> None:
         """Listen on this node's channel; ``on_request(op, message)`` answers requests,
         ``on_message`` takes the one-way messages (``in``, ``unsub``)."""
         self._on_request, self._on_message = on_request, on_message
@@ -157,11 +158,13 @@ class Cluster:
         """This node is alive (for :data:`LEASE` seconds). If its own key had gone
         before it ran out, Redis forgot everything: for a lease's time every node counts
         as alive, so that none drops another's sockets before that one beats again."""
-        had = await self.redis.set(self.alive_key(self.node), "1", px=int(LEASE * 1000),
-                                   get=True)
+        had = await self.redis.set(self.alive_key(self.node), "1", px=int(LEASE * 1000), get=True)
         if had is None and self._beaten:
-            log.warning("cluster: Redis lost this node's keys (restarted?); other nodes "
-                        "count as alive for %.0f s", LEASE)
+            log.warning(
+                "cluster: Redis lost this node's keys (restarted?); other nodes "
+                "count as alive for %.0f s",
+                LEASE,
+            )
             self._amnesia_until = asyncio.get_running_loop().time() + LEASE
         self._beaten = True
 
@@ -174,8 +177,9 @@ class Cluster:
 
     async def acquire(self, game_id: str) -> bool:
         """Take the game's lease if nobody holds it."""
-        return bool(await self.redis.set(self.lease_key(game_id), self.node, nx=True,
-                                         px=int(LEASE * 1000)))
+        return bool(
+            await self.redis.set(self.lease_key(game_id), self.node, nx=True, px=int(LEASE * 1000))
+        )
 
     async def owner(self, game_id: str) -> str | None:
         value = await self.redis.get(self.lease_key(game_id))
@@ -191,8 +195,9 @@ class Cluster:
         """Renew this node's leases; returns the games another node holds now."""
         if not game_ids:
             return []
-        lost = await self._renew(keys=[self.lease_key(g) for g in game_ids],
-                                 args=[self.node, int(LEASE * 1000)])
+        lost = await self._renew(
+            keys=[self.lease_key(g) for g in game_ids], args=[self.node, int(LEASE * 1000)]
+        )
         return [game_ids[int(i) - 1] for i in lost]
 
     async def release(self, game_id: str) -> None:
@@ -210,8 +215,9 @@ class Cluster:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = future
         try:
-            self.post(node, {"t": "req", "rid": rid, "from": self.node, "op": op,
-                             "gid": game_id, **args})
+            self.post(
+                node, {"t": "req", "rid": rid, "from": self.node, "op": op, "gid": game_id, **args}
+            )
             try:
                 return await asyncio.wait_for(future, REQUEST_TIMEOUT)
             except TimeoutError:
@@ -265,9 +271,13 @@ class Cluster:
                     future.set_result(message.get("value"))
                 else:
                     code = message.get("code")
-                    future.set_exception(RemoteError(str(message.get("kind")),
-                                                     str(message.get("error")),
-                                                     code if isinstance(code, str) else None))
+                    future.set_exception(
+                        RemoteError(
+                            str(message.get("kind")),
+                            str(message.get("error")),
+                            code if isinstance(code, str) else None,
+                        )
+                    )
         elif kind == "req":
             asyncio.get_running_loop().create_task(self._answer(message))
         elif self._on_message is not None:

@@ -84,8 +84,7 @@ NAME_LENGTH = 24
 #: The table's chat: fixed phrases by key (the pages hold their words), no free text to
 #: moderate. One seat may say one every 2 seconds and at most 12 a minute; the table
 #: keeps the last :data:`CHAT_KEPT` for a page that (re)connects.
-PHRASES = ("hello", "good_luck", "nice", "thinking", "sorry", "thanks", "good_game",
-           "again")
+PHRASES = ("hello", "good_luck", "nice", "thinking", "sorry", "thanks", "good_game", "again")
 CHAT_KEPT = 20
 CHAT_LIMITS = (RateLimitItemPerSecond(1, 2), RateLimitItemPerMinute(12))
 
@@ -97,6 +96,8 @@ def chat_limiter() -> MovingWindowRateLimiter:
     timer's bound method), which the server's frozen generation kept after the game:
     memory rising with every game played (BENCHMARKS.md, "Server")."""
     return MovingWindowRateLimiter(MemoryStorage())
+
+
 #: Hints one seat may ask for in ``HINT_WINDOW`` seconds (each turn's hint is worked
 #: out once: asking again that turn repeats it, and counts).
 HINTS_PER_WINDOW = 6
@@ -105,28 +106,36 @@ HINT_WINDOW = 60.0
 
 #: The table's refusals of a request to sit down.
 TABLE_CODES = ("table.name", "table.seat", "table.taken", "table.invisible")
-register({
-    "table.name": "Please give a name.",
-    "table.seat": "That is not a free seat at this table.",
-    "table.taken": "Someone has just taken that seat.",
-    "table.invisible": "A name cannot hold invisible characters (such as a right-to-left "
-                       "mark): type it again without them.",
-    "live.spectator": "spectators cannot move",
-    "live.not_started": "the game has not started",
-    "live.unknown_action": "unknown action %(action)r: one of play, draw, pass, redeal",
-    "live.chat_phrase": "there is no phrase %(phrase)r",
-    "live.chat_too_fast": "one message at a time: wait a moment before the next",
-})
+register(
+    {
+        "table.name": "Please give a name.",
+        "table.seat": "That is not a free seat at this table.",
+        "table.taken": "Someone has just taken that seat.",
+        "table.invisible": "A name cannot hold invisible characters (such as a right-to-left "
+        "mark): type it again without them.",
+        "live.spectator": "spectators cannot move",
+        "live.not_started": "the game has not started",
+        "live.unknown_action": "unknown action %(action)r: one of play, draw, pass, redeal",
+        "live.chat_phrase": "there is no phrase %(phrase)r",
+        "live.chat_too_fast": "one message at a time: wait a moment before the next",
+    }
+)
 
 #: Why a hint is refused.
-HINT_CODES = ("live.hint.tournament", "live.hint.off", "live.hint.not_your_turn",
-              "live.hint.too_many")
-register({
-    "live.hint.tournament": "No hints at a tournament's table.",
-    "live.hint.off": "The host of this table has turned hints off.",
-    "live.hint.not_your_turn": "A hint is for your own turn.",
-    "live.hint.too_many": "At most %(n)s hints a minute: try again in a moment.",
-})
+HINT_CODES = (
+    "live.hint.tournament",
+    "live.hint.off",
+    "live.hint.not_your_turn",
+    "live.hint.too_many",
+)
+register(
+    {
+        "live.hint.tournament": "No hints at a tournament's table.",
+        "live.hint.off": "The host of this table has turned hints off.",
+        "live.hint.not_your_turn": "A hint is for your own turn.",
+        "live.hint.too_many": "At most %(n)s hints a minute: try again in a moment.",
+    }
+)
 
 
 class TableError(Refused):
@@ -140,8 +149,7 @@ class TableError(Refused):
 
 def refused(rid: str | None, refusal: Refusal, **more: Any) -> dict[str, Any]:
     """The answer to a refused request: the reason in English, its code and arguments."""
-    return {"type": "refused", "id": rid, "reason": english(refusal), **refusal.to_json(),
-            **more}
+    return {"type": "refused", "id": rid, "reason": english(refusal), **refusal.to_json(), **more}
 
 
 class Subscriber:
@@ -169,8 +177,7 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def seat_of_token(keys: list[str | None] | tuple[str | None, ...],
-                  token: str | None) -> int | None:
+def seat_of_token(keys: list[str | None] | tuple[str | None, ...], token: str | None) -> int | None:
     """The seat whose stored key (a token's hash) matches ``token``, or None."""
     if not token:
         return None
@@ -265,13 +272,26 @@ class LiveGame:
     def table_json(self) -> dict[str, Any]:
         seats = []
         for i, s in enumerate(self.config.seats):
-            seats.append({"kind": s.kind, "level": s.level, "name": self.names[i],
-                          "taken": s.kind == "computer" or self.keys[i] is not None})
+            seats.append(
+                {
+                    "kind": s.kind,
+                    "level": s.level,
+                    "name": self.names[i],
+                    "taken": s.kind == "computer" or self.keys[i] is not None,
+                }
+            )
         rules = self.config.rules
-        return {"id": self.id, "preset": rules.name, "turn_seconds": rules.turn_seconds,
-                "watch_drafts": self.config.watch_drafts, "seats": seats,
-                "hints": self.config.hints and not self.config.tournament,
-                "started": self.started, "over": self.over, "rematch": self.rematch}
+        return {
+            "id": self.id,
+            "preset": rules.name,
+            "turn_seconds": rules.turn_seconds,
+            "watch_drafts": self.config.watch_drafts,
+            "seats": seats,
+            "hints": self.config.hints and not self.config.tournament,
+            "started": self.started,
+            "over": self.over,
+            "rematch": self.rematch,
+        }
 
     # ------------------------------------------------------------ the owner task
 
@@ -304,8 +324,12 @@ class LiveGame:
         ``CancelledError``, whose traceback holds the task's frame and so this game — a
         reference cycle that only the collector's full pass frees, and a frozen one
         (``live.server.tune_gc``) never (BENCHMARKS.md, "Server")."""
-        tasks, self._timer, self._bot, self._task = (self._timer, self._bot, self._task), \
-            None, None, None
+        tasks, self._timer, self._bot, self._task = (
+            (self._timer, self._bot, self._task),
+            None,
+            None,
+            None,
+        )
         for task in tasks:
             if task is not None:
                 task.cancel()
@@ -377,19 +401,27 @@ class LiveGame:
     def waiting_json(self) -> dict[str, Any]:
         """A table waiting for players, as the log keeps it (a restart keeps the seats
         taken: their tokens' hashes, never the tokens)."""
-        out: dict[str, Any] = {"config": self.config.to_json(), "names": list(self.names),
-                               "keys": list(self.keys)}
+        out: dict[str, Any] = {
+            "config": self.config.to_json(),
+            "names": list(self.names),
+            "keys": list(self.keys),
+        }
         if self.lobby:
             out["lobby"] = True
         return out
 
     @classmethod
-    def waiting(cls, game_id: str, data: dict[str, Any], game_log: GameLog, clock: Clock,
-                finder: PlayFinder | None = None,
-                make: Callable[[str, str, int], Player] | None = None) -> LiveGame:
+    def waiting(
+        cls,
+        game_id: str,
+        data: dict[str, Any],
+        game_log: GameLog,
+        clock: Clock,
+        finder: PlayFinder | None = None,
+        make: Callable[[str, str, int], Player] | None = None,
+    ) -> LiveGame:
         """A waiting table rebuilt from :meth:`waiting_json`."""
-        game = cls(game_id, TableConfig.from_json(data["config"]), game_log, clock, finder,
-                   make)
+        game = cls(game_id, TableConfig.from_json(data["config"]), game_log, clock, finder, make)
         game.names = list(data["names"])
         game.keys = list(data["keys"])
         game.lobby = bool(data.get("lobby", False))
@@ -429,8 +461,12 @@ class LiveGame:
         try:
             await self._commit(move)
         except IllegalMove as exc:
-            log.error("game %s: computer seat %d made a refused move (%s): it draws or passes",
-                      self.id, move.seat, exc.reason)
+            log.error(
+                "game %s: computer seat %d made a refused move (%s): it draws or passes",
+                self.id,
+                move.seat,
+                exc.reason,
+            )
             await self._commit(self._stamp(no_play(player_view(state, move.seat))))
 
     # ------------------------------------------------------------ the game
@@ -438,13 +474,19 @@ class LiveGame:
     async def _start(self) -> None:
         names = [n or f"seat {i + 1}" for i, n in enumerate(self.names)]
         now = self.clock.now()
-        progress = new_game(self.config.rules, names, self.config.seed,
-                            deal=self.config.deal, now=now)
+        progress = new_game(
+            self.config.rules, names, self.config.seed, deal=self.config.deal, now=now
+        )
         table = self.config.to_json()
         table["names"] = names
         table["keys"] = list(self.keys)
-        header = {"rules": self.config.rules_json(), "players": names,
-                  "seed": self.config.seed, "started_at": now, "table": table}
+        header = {
+            "rules": self.config.rules_json(),
+            "players": names,
+            "seed": self.config.seed,
+            "started_at": now,
+            "table": table,
+        }
         if self.config.deal is not None:
             header["deal"] = table["deal"]
         await self.log.start(self.id, header)
@@ -455,8 +497,9 @@ class LiveGame:
 
     def _overdue(self) -> bool:
         state = self.state
-        return (state is not None and state.deadline is not None
-                and self.clock.now() >= state.deadline)
+        return (
+            state is not None and state.deadline is not None and self.clock.now() >= state.deadline
+        )
 
     def _stamp(self, move: Move) -> Move:
         return dataclasses.replace(move, at=self.clock.now())
@@ -484,15 +527,21 @@ class LiveGame:
         self.state = progress.state
         # A frame's state is shown, never played on: without the history (the version
         # says how long it is), 32 frames hold one copy of it, not 33.
-        self.frames.append((self.version, progress.events,
-                            dataclasses.replace(progress.state, history=())))
+        self.frames.append(
+            (self.version, progress.events, dataclasses.replace(progress.state, history=()))
+        )
         for sub in list(self.subscribers):
             sub.send(self._frame(self.version, progress.events, progress.state, sub.seat))
         if progress.state.end is not None:
-            await self.log.finish(self.id, {"end": progress.state.end,
-                                            "winner": progress.state.winner,
-                                            "scores": list(progress.state.scores or ()),
-                                            "penalties": list(progress.state.penalties)})
+            await self.log.finish(
+                self.id,
+                {
+                    "end": progress.state.end,
+                    "winner": progress.state.winner,
+                    "scores": list(progress.state.scores or ()),
+                    "penalties": list(progress.state.penalties),
+                },
+            )
             if self.on_over is not None:
                 try:
                     await self.on_over(self)
@@ -523,9 +572,12 @@ class LiveGame:
     def _redeal_window(self, state: GameState) -> bool:
         """Whether a person may still demand a redeal before the game's first move
         (rules with the ``before_game`` window, a shuffled deal, nothing played yet)."""
-        return (state.rules.redeal == "before_game" and state.deal is None
-                and not any(state.turns_taken)
-                and any(s not in self.players for s in range(state.seats)))
+        return (
+            state.rules.redeal == "before_game"
+            and state.deal is None
+            and not any(state.turns_taken)
+            and any(s not in self.players for s in range(state.seats))
+        )
 
     async def _think(self, version: int, state: GameState) -> None:
         seat = state.current
@@ -544,8 +596,9 @@ class LiveGame:
 
     # ------------------------------------------------------------ submissions
 
-    def _answer(self, sub: Subscriber, key: tuple[int, str, int] | None,
-                answer: dict[str, Any]) -> None:
+    def _answer(
+        self, sub: Subscriber, key: tuple[int, str, int] | None, answer: dict[str, Any]
+    ) -> None:
         if key is not None:
             self.answers[key] = answer
             while len(self.answers) > IDS_KEPT:
@@ -634,11 +687,18 @@ class LiveGame:
         kept = self.hint_kept.get(seat)
         if kept is None or kept[0] != version:
             rack = state.racks[seat]
-            found = await asyncio.to_thread(solve, state.board, rack, state.rules,
-                                            state.melded[seat])
+            found = await asyncio.to_thread(
+                solve, state.board, rack, state.rules, state.melded[seat]
+            )
             action = "play" if found.placed else ("draw" if state.pool else "pass")
-            kept = (version, {"board": format_board(found.board) if found.placed else None,
-                              "tiles": format_tiles(found.tiles), "action": action})
+            kept = (
+                version,
+                {
+                    "board": format_board(found.board) if found.placed else None,
+                    "tiles": format_tiles(found.tiles),
+                    "action": action,
+                },
+            )
             self.hint_kept[seat] = kept
         sub.send({"type": "hint", "id": rid, "version": version, **kept[1]})
 
@@ -665,8 +725,9 @@ class LiveGame:
         assert state is not None
         progress = apply(state, move, finder=self.finder)
         board = format_board(move.board)
-        await self.log.put_draft(self.id, {"version": self.version, "seat": move.seat,
-                                           "board": board, "at": move.at})
+        await self.log.put_draft(
+            self.id, {"version": self.version, "seat": move.seat, "board": board, "at": move.at}
+        )
         self.state = progress.state
         return board
 
@@ -677,8 +738,9 @@ class LiveGame:
         with contextlib.suppress(IllegalMove):
             await self._set_draft(move)
 
-    async def _draft(self, sub: Subscriber, key: tuple[int, str, int] | None, rid: str | None,
-                     move: Draft) -> None:
+    async def _draft(
+        self, sub: Subscriber, key: tuple[int, str, int] | None, rid: str | None, move: Draft
+    ) -> None:
         try:
             board = await self._set_draft(move)
         except IllegalMove as exc:
@@ -687,17 +749,33 @@ class LiveGame:
         state = self.state
         assert state is not None
         report = draft_report(state.board, move.board, state.rules)
-        self._answer(sub, key, {
-            "type": "draft_ok", "id": rid, "version": self.version,
-            # Why each meld is not valid yet, and the new melds' value: the page marks
-            # them while the player builds (the referee's words, translated by code).
-            "check": {"melds": [None if r is None else r.to_json() for r in report.melds],
-                      "value": report.value, "touches_board": report.touches_board}})
+        self._answer(
+            sub,
+            key,
+            {
+                "type": "draft_ok",
+                "id": rid,
+                "version": self.version,
+                # Why each meld is not valid yet, and the new melds' value: the page marks
+                # them while the player builds (the referee's words, translated by code).
+                "check": {
+                    "melds": [None if r is None else r.to_json() for r in report.melds],
+                    "value": report.value,
+                    "touches_board": report.touches_board,
+                },
+            },
+        )
         if self.config.watch_drafts:
             for other in list(self.subscribers):
                 if other.seat != move.seat:
-                    other.send({"type": "draft", "version": self.version, "seat": move.seat,
-                                "board": board})
+                    other.send(
+                        {
+                            "type": "draft",
+                            "version": self.version,
+                            "seat": move.seat,
+                            "board": board,
+                        }
+                    )
 
     def _chat(self, sub: Subscriber, message: dict[str, Any]) -> None:
         """A seated player says one of the fixed phrases; everyone at the table hears."""
@@ -729,9 +807,14 @@ class LiveGame:
         return view
 
     def _snapshot(self, seat: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "snapshot", "version": self.version,
-                               "now": self.clock.now(), "seat": seat,
-                               "table": self.table_json(), "view": None}
+        out: dict[str, Any] = {
+            "type": "snapshot",
+            "version": self.version,
+            "now": self.clock.now(),
+            "seat": seat,
+            "table": self.table_json(),
+            "view": None,
+        }
         if self.state is not None:
             out["view"] = self._view(self.state, seat)
         if self.chat:
@@ -754,26 +837,48 @@ class LiveGame:
             else:
                 continue
             shown = [e for e in (event_json(ev, seat) for ev in events) if e is not None]
-            out.append({"version": version, "events": shown, "before": format_board(before),
-                        "after": format_board(state.board)})
+            out.append(
+                {
+                    "version": version,
+                    "events": shown,
+                    "before": format_board(before),
+                    "after": format_board(state.board),
+                }
+            )
         return out[-12:]
 
-    def _frame(self, version: int, events: tuple[Event, ...], state: GameState,
-               seat: int | None) -> dict[str, Any]:
+    def _frame(
+        self, version: int, events: tuple[Event, ...], state: GameState, seat: int | None
+    ) -> dict[str, Any]:
         shown = [e for e in (event_json(ev, seat) for ev in events) if e is not None]
-        return {"type": "frame", "version": version, "now": self.clock.now(),
-                "events": shown, "view": self._view(state, seat)}
+        return {
+            "type": "frame",
+            "version": version,
+            "now": self.clock.now(),
+            "events": shown,
+            "view": self._view(state, seat),
+        }
 
     def _hello(self, sub: Subscriber, version: Any) -> None:
         """A (re)connecting client: the frames it missed, or a snapshot."""
         current = self.version
-        if self.state is None or not isinstance(version, int) or isinstance(version, bool) \
-                or not 0 <= version <= current:
+        if (
+            self.state is None
+            or not isinstance(version, int)
+            or isinstance(version, bool)
+            or not 0 <= version <= current
+        ):
             sub.send(self._snapshot(sub.seat))
             return
         if version == current:
-            sub.send({"type": "synced", "version": current, "now": self.clock.now(),
-                      "view": self._view(self.state, sub.seat)})
+            sub.send(
+                {
+                    "type": "synced",
+                    "version": current,
+                    "now": self.clock.now(),
+                    "view": self._view(self.state, sub.seat),
+                }
+            )
             return
         missed = [f for f in self.frames if f[0] > version]
         if not missed or missed[0][0] != version + 1:
@@ -813,10 +918,13 @@ class LiveGame:
         game = cls(game_id, TableConfig.from_json(table), game_log, clock, finder, make)
         game.names = list(table["names"])
         game.keys = list(table["keys"])
-        record = read_record({k: header[k] for k in ("rules", "players", "seed", "deal")
-                              if k in header} | {"moves": logged.moves})
-        state = new_game(record.rules, record.players, record.seed, deal=record.deal,
-                         now=header["started_at"]).state
+        record = read_record(
+            {k: header[k] for k in ("rules", "players", "seed", "deal") if k in header}
+            | {"moves": logged.moves}
+        )
+        state = new_game(
+            record.rules, record.players, record.seed, deal=record.deal, now=header["started_at"]
+        ).state
         resumes: dict[int, float] = {}
         for entry in logged.resumes:  # in order: the latest for a version wins
             resumes[int(entry["version"])] = float(entry["turn_started"])
@@ -829,21 +937,32 @@ class LiveGame:
         draft = logged.draft
         if draft is not None and draft["version"] == len(record.moves) and state.end is None:
             with contextlib.suppress(IllegalMove, NotationError):
-                state = apply(state, Draft(int(draft["seat"]), parse_board(draft["board"]),
-                                           draft["at"]), finder=finder).state
+                state = apply(
+                    state,
+                    Draft(int(draft["seat"]), parse_board(draft["board"]), draft["at"]),
+                    finder=finder,
+                ).state
         deadline = state.deadline
         if state.end is None and deadline is not None and state.turn_started is not None:
-            seen = [t for t in (logged.alive_at, header.get("started_at"), state.turn_started,
-                                draft["at"] if draft else None,
-                                *(m.get("at") for m in logged.moves[-1:]),
-                                *(e.get("at") for e in logged.resumes[-1:]))
-                    if isinstance(t, int | float)]
+            seen = [
+                t
+                for t in (
+                    logged.alive_at,
+                    header.get("started_at"),
+                    state.turn_started,
+                    draft["at"] if draft else None,
+                    *(m.get("at") for m in logged.moves[-1:]),
+                    *(e.get("at") for e in logged.resumes[-1:]),
+                )
+                if isinstance(t, int | float)
+            ]
             left = deadline - max(seen)
             if left > 0:
                 now = clock.now()
                 started = now + min(left, state.rules.turn_seconds) - state.rules.turn_seconds
-                await game_log.resume(game_id, {"version": len(record.moves),
-                                                "turn_started": started, "at": now})
+                await game_log.resume(
+                    game_id, {"version": len(record.moves), "turn_started": started, "at": now}
+                )
                 state = dataclasses.replace(state, turn_started=started)
         game.state = state
         return game

@@ -201,7 +201,7 @@ class StoreLog:
             try:
                 await self._run(games.write, [(n, a) for n, a, _ in batch])
             except games.GameLogError:
-                for n, a, done in batch:   # find the refused one; commit the others
+                for n, a, done in batch:  # find the refused one; commit the others
                     try:
                         await self._run(games.write, [(n, a)])
                     except Exception as exc:  # refused, or the database itself failed
@@ -252,8 +252,9 @@ class StoreLog:
     async def drop_table(self, game_id: str) -> None:
         await self._write("drop_table", game_id)
 
-    async def lobby(self, limit: int = 20) -> tuple[list[games.ListedTable],
-                                                    list[games.ListedTable]]:
+    async def lobby(
+        self, limit: int = 20
+    ) -> tuple[list[games.ListedTable], list[games.ListedTable]]:
         """Every process's tables waiting for players and games in play, newest first,
         at most ``limit`` each (one read: :func:`meldtour.store.games.lobby`)."""
         return await self._run(games.lobby, limit)

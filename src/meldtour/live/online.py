@@ -52,17 +52,22 @@ CLUB_TEMPLATES = frozenset({"club-night"})
 WHO = "online play"
 
 
-register({
-    "live.online.started_meanwhile": "the round was started online meanwhile",
-    "live.online.cannot": "%(why)s",
-    "live.online.no_round": "no round is seated: seat the round first",
-    "live.online.round_closed": "round %(round)s is closed",
-    "live.online.club_only": "computer players may fill seats only at a club night, never in an "
-                        "official tournament",
-    "live.online.unknown_level": "unknown player level %(level)r for #%(player)s",
-    "live.online.not_seated": "#%(player)s is not seated in round %(round)s",
-    "live.online.nothing_to_start": "every table of round %(round)s is online or counted already",
-})
+register(
+    {
+        "live.online.started_meanwhile": "the round was started online meanwhile",
+        "live.online.cannot": "%(why)s",
+        "live.online.no_round": "no round is seated: seat the round first",
+        "live.online.round_closed": "round %(round)s is closed",
+        "live.online.club_only": (
+            "computer players may fill seats only at a club night, never in an official tournament"
+        ),
+        "live.online.unknown_level": "unknown player level %(level)r for #%(player)s",
+        "live.online.not_seated": "#%(player)s is not seated in round %(round)s",
+        "live.online.nothing_to_start": (
+            "every table of round %(round)s is online or counted already"
+        ),
+    }
+)
 
 
 class OnlineRefused(online.OnlineError, Refused):
@@ -90,8 +95,9 @@ def seat_tokens(secret: str | bytes) -> SeatToken:
     key = hashlib.sha256(b"meldtour:online-seat:" + raw).digest()
 
     def token(first_game_id: str, player: int) -> str:
-        mac = hmac.new(key, f"online-seat/{first_game_id}/{player}".encode(),
-                       hashlib.sha256).digest()
+        mac = hmac.new(
+            key, f"online-seat/{first_game_id}/{player}".encode(), hashlib.sha256
+        ).digest()
         return base64.urlsafe_b64encode(mac[:18]).decode()
 
     return token
@@ -113,17 +119,22 @@ class TableHost(Protocol):
     def over_hooks(self) -> list[Callable[[LiveGame], Awaitable[None]]]:
         """Called when a game of this process is over (its result logged)."""
 
-    async def open_table(self, config: TableConfig, game_id: str | None = None,
-                         names: list[str | None] | None = None,
-                         keys: list[str | None] | None = None) -> LiveGame:
+    async def open_table(
+        self,
+        config: TableConfig,
+        game_id: str | None = None,
+        names: list[str | None] | None = None,
+        keys: list[str | None] | None = None,
+    ) -> LiveGame:
         """A new table owned by this process, its seats taken by ``names``/``keys``."""
 
 
 class OnlineRounds:
     """The online tables of the tournaments in ``store``, played on ``server``."""
 
-    def __init__(self, server: TableHost, store: Callable[[], Store],
-                 seat_token: SeatToken | None = None) -> None:
+    def __init__(
+        self, server: TableHost, store: Callable[[], Store], seat_token: SeatToken | None = None
+    ) -> None:
         self.server = server
         self._store = store
         #: Derives a seat's token; the web app sets one from its secret key. Without it,
@@ -139,9 +150,14 @@ class OnlineRounds:
 
     # ------------------------------------------------------------ the director
 
-    async def start_round(self, slug: str | None, division: str | None, *,
-                          computers: Mapping[int, str] | None = None,
-                          who: str) -> list[online.OnlineGame]:
+    async def start_round(
+        self,
+        slug: str | None,
+        division: str | None,
+        *,
+        computers: Mapping[int, str] | None = None,
+        who: str,
+    ) -> list[online.OnlineGame]:
         """Start the division's current round online; ``computers`` maps the players a
         computer player stands in for to its level. Returns the games started."""
         plan = await asyncio.to_thread(self._plan, slug, division, dict(computers or {}))
@@ -154,8 +170,9 @@ class OnlineRounds:
             await self._launch(g)
         return plan
 
-    def _plan(self, slug: str | None, division: str | None,
-              computers: dict[int, str]) -> list[online.OnlineGame]:
+    def _plan(
+        self, slug: str | None, division: str | None, computers: dict[int, str]
+    ) -> list[online.OnlineGame]:
         store = self.store()
         tid, slug, template = online.tournament_of(store, slug)
         try:
@@ -178,19 +195,38 @@ class OnlineRounds:
         rnd = stage.rounds[-1]
         seated = {p for table in rnd.tables for p in table.players}
         if set(computers) - seated:
-            raise OnlineRefused("live.online.not_seated", player=min(set(computers) - seated),
-                                round=last)
+            raise OnlineRefused(
+                "live.online.not_seated", player=min(set(computers) - seated), round=last
+            )
         online_tables = {g.table for g in online.round_games(store, tid, key, index, last)}
         plan = []
         for table in rnd.tables:
             if table.number in online_tables or table.counted:
                 continue
             game_id = secrets.token_urlsafe(6)
-            seats = [{"player": p, "name": t.name_of(p), "computer": computers.get(p),
-                      "key": None if p in computers else seat_key(self.seat_token(game_id, p))}
-                     for p in table.players]
-            plan.append(online.OnlineGame(game_id, tid, key, index, last, table.number, 1,
-                                          len(table.sheet.games), seats, False))
+            seats = [
+                {
+                    "player": p,
+                    "name": t.name_of(p),
+                    "computer": computers.get(p),
+                    "key": None if p in computers else seat_key(self.seat_token(game_id, p)),
+                }
+                for p in table.players
+            ]
+            plan.append(
+                online.OnlineGame(
+                    game_id,
+                    tid,
+                    key,
+                    index,
+                    last,
+                    table.number,
+                    1,
+                    len(table.sheet.games),
+                    seats,
+                    False,
+                )
+            )
         if not plan:
             raise OnlineRefused("live.online.nothing_to_start", round=last)
         return plan
@@ -199,18 +235,29 @@ class OnlineRounds:
 
     async def _launch(self, g: online.OnlineGame) -> LiveGame | None:
         """Create the table's game on this process and start it (its clocks run)."""
-        t = await asyncio.to_thread(usecases.read, self.store(),
-                                    await asyncio.to_thread(online.slug_of, self.store(),
-                                                            g.tournament_id))
+        t = await asyncio.to_thread(
+            usecases.read,
+            self.store(),
+            await asyncio.to_thread(online.slug_of, self.store(), g.tournament_id),
+        )
         rules = t.division(g.division).rules
         config = TableConfig(
-            rules, tuple(SeatConfig("computer", s["computer"]) if s["computer"]
-                         else SeatConfig("human") for s in g.seats),
-            seed=secret_seed(), bot_delay=self.bot_delay, tournament=True)
+            rules,
+            tuple(
+                SeatConfig("computer", s["computer"]) if s["computer"] else SeatConfig("human")
+                for s in g.seats
+            ),
+            seed=secret_seed(),
+            bot_delay=self.bot_delay,
+            tournament=True,
+        )
         try:
             game = await self.server.open_table(
-                config, g.game_id, names=[s["name"] for s in g.seats],
-                keys=[s.get("key") for s in g.seats])
+                config,
+                g.game_id,
+                names=[s["name"] for s in g.seats],
+                keys=[s.get("key") for s in g.seats],
+            )
         except ValueError:
             return None  # another process has it already
         await game.open()
@@ -224,28 +271,44 @@ class OnlineRounds:
         if g is None or state is None or state.winner is None:
             return
         winner: int = state.winner
-        await asyncio.to_thread(self._fill, g, list(state.scores or ()), list(state.penalties),
-                                winner)
+        await asyncio.to_thread(
+            self._fill, g, list(state.scores or ()), list(state.penalties), winner
+        )
         await self._next(g)
 
-    def _fill(self, g: online.OnlineGame, scores: Sequence[int], penalties: Sequence[int],
-              winner: int) -> None:
+    def _fill(
+        self, g: online.OnlineGame, scores: Sequence[int], penalties: Sequence[int], winner: int
+    ) -> None:
         store = self.store()
-        entry = usecases.GameEntry(game=g.game, points=tuple(scores),
-                                   penalties=tuple(penalties) or None, winner=winner + 1)
-        outcome = usecases.enter_sheet(store, online.slug_of(store, g.tournament_id),
-                                       g.division, g.round, g.table, [entry], who=WHO,
-                                       stage=g.stage + 1, submit=g.game == g.games)
+        entry = usecases.GameEntry(
+            game=g.game, points=tuple(scores), penalties=tuple(penalties) or None, winner=winner + 1
+        )
+        outcome = usecases.enter_sheet(
+            store,
+            online.slug_of(store, g.tournament_id),
+            g.division,
+            g.round,
+            g.table,
+            [entry],
+            who=WHO,
+            stage=g.stage + 1,
+            submit=g.game == g.games,
+        )
         if outcome.problems:
-            log.warning("online game %s: table %d's sheet kept as a draft: %s", g.game_id,
-                        g.table, "; ".join(str(p) for p in outcome.problems))
+            log.warning(
+                "online game %s: table %d's sheet kept as a draft: %s",
+                g.game_id,
+                g.table,
+                "; ".join(str(p) for p in outcome.problems),
+            )
         online.mark_filled(store, g.game_id)
 
     async def _next(self, g: online.OnlineGame) -> None:
         if g.game >= g.games:
             return
-        nxt = dataclasses.replace(g, game_id=secrets.token_urlsafe(6), game=g.game + 1,
-                                  filled=False)
+        nxt = dataclasses.replace(
+            g, game_id=secrets.token_urlsafe(6), game=g.game + 1, filled=False
+        )
         try:
             await asyncio.to_thread(online.add_games, self.store(), [nxt])
         except (online.OnlineError, RowExists):
@@ -259,8 +322,9 @@ class OnlineRounds:
         rows = await asyncio.to_thread(online.all_games, store)
         by_table: dict[tuple[Any, ...], list[online.OnlineGame]] = {}
         for g in rows:
-            by_table.setdefault((g.tournament_id, g.division, g.stage, g.round, g.table),
-                                []).append(g)
+            by_table.setdefault(
+                (g.tournament_id, g.division, g.stage, g.round, g.table), []
+            ).append(g)
         for table_games in by_table.values():
             table_games.sort(key=lambda x: x.game)
             for g in table_games:
@@ -277,8 +341,13 @@ class OnlineRounds:
                 result = logged.result
                 if result is None or result.get("winner") is None:
                     continue  # being played (here after recovery, or elsewhere)
-                await asyncio.to_thread(self._fill, g, result["scores"],
-                                        result.get("penalties") or [], int(result["winner"]))
+                await asyncio.to_thread(
+                    self._fill,
+                    g,
+                    result["scores"],
+                    result.get("penalties") or [],
+                    int(result["winner"]),
+                )
                 g = dataclasses.replace(g, filled=True)
             last = table_games[-1]
             if (last.filled or last.game_id not in self.server.games) and last.game < last.games:
@@ -321,5 +390,11 @@ class OnlineRounds:
         return out
 
 
-__all__ = ["CLUB_TEMPLATES", "OnlineRefused", "OnlineRounds", "SeatToken", "seat_key",
-           "seat_tokens"]
+__all__ = [
+    "CLUB_TEMPLATES",
+    "OnlineRefused",
+    "OnlineRounds",
+    "SeatToken",
+    "seat_key",
+    "seat_tokens",
+]

@@ -164,7 +164,6 @@ class LobbyTable:
         return LobbyTable(row.id, config, names, keys, row.started)
 
 
-
 Listed = LiveGame | LobbyTable
 
 
@@ -220,10 +219,14 @@ class LiveServer:
         """How many lobby tables of this process wait for players."""
         return sum(1 for g in self.games.values() if g.lobby and not g.started)
 
-    async def open_table(self, config: TableConfig, game_id: str | None = None,
-                         names: list[str | None] | None = None,
-                         keys: list[str | None] | None = None,
-                         lobby: bool = False) -> LiveGame:
+    async def open_table(
+        self,
+        config: TableConfig,
+        game_id: str | None = None,
+        names: list[str | None] | None = None,
+        keys: list[str | None] | None = None,
+        lobby: bool = False,
+    ) -> LiveGame:
         """A new table owned by this process, kept in the log while it waits for
         players (a restart keeps it). ``names`` and ``keys`` (token hashes) seat people
         at once (a tournament's table)."""
@@ -258,8 +261,7 @@ class LiveServer:
         task = game.rematch_task
         if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
             config = dataclasses.replace(game.config, seed=secret_seed(), deal=None)
-            task = game.rematch_task = asyncio.ensure_future(
-                self.open_table(config, lobby=True))
+            task = game.rematch_task = asyncio.ensure_future(self.open_table(config, lobby=True))
         new: LiveGame = await asyncio.shield(task)
         if game.rematch != new.id:
             game.rematch = new.id
@@ -307,8 +309,11 @@ class LiveServer:
 
     def open_tables(self) -> list[LiveGame]:
         """Tables with a free seat, newest first."""
-        return [g for g in reversed(self.games.values())
-                if not g.started and g.config.free_seats(g.keys)]
+        return [
+            g
+            for g in reversed(self.games.values())
+            if not g.started and g.config.free_seats(g.keys)
+        ]
 
     async def lobby(self, limit: int = 20) -> tuple[list[Listed], list[Listed]]:
         """The lobby: the tables with a free person seat (not started) and the games in
@@ -352,8 +357,9 @@ class LiveServer:
         data = await self.log.load_table(game_id)
         if data is None:
             return None
-        return self._adopt(LiveGame.waiting(game_id, data, self.log, self.clock, self.finder,
-                                            self.make))
+        return self._adopt(
+            LiveGame.waiting(game_id, data, self.log, self.clock, self.finder, self.make)
+        )
 
     async def take_over(self, game_id: str) -> LiveGame | None:
         """Take the game's lease if it is free (or ours) and rebuild the game here;
@@ -368,14 +374,20 @@ class LiveServer:
         game: LiveGame | None = None
         try:
             cluster = self.cluster
-            if cluster is None or await cluster.owner(game_id) == cluster.node \
-                    or await cluster.acquire(game_id):
+            if (
+                cluster is None
+                or await cluster.owner(game_id) == cluster.node
+                or await cluster.acquire(game_id)
+            ):
                 game = await self._load(game_id)
                 if game is None and cluster is not None:
                     await cluster.release(game_id)
                 elif game is not None:
-                    log.info("game %s: taken over by %s", game_id,
-                             cluster.node if cluster else "this process")
+                    log.info(
+                        "game %s: taken over by %s",
+                        game_id,
+                        cluster.node if cluster else "this process",
+                    )
                     handle = self.handles.get(game_id)
                     if handle is not None:
                         await handle.rebind()
@@ -524,8 +536,11 @@ class LiveServer:
                 handle.owner = owner
                 await handle.rebind()
         if scan:
-            ids = [g for g in (*await self.log.unfinished(), *await self.log.waiting_tables())
-                   if g not in self.games]
+            ids = [
+                g
+                for g in (*await self.log.unfinished(), *await self.log.waiting_tables())
+                if g not in self.games
+            ]
             for gid, owner in zip(ids, await cluster.owners(ids), strict=True):
                 if owner is None:
                     await self.take_over(gid)
@@ -566,9 +581,14 @@ class LiveServer:
         if game is None:
             raise Moved(f"game {gid} is not owned by this node")
         if op == "info":
-            return {"table": game.table_json(), "config": game.config.to_json(),
-                    "names": list(game.names), "keys": list(game.keys),
-                    "started": game.started, "over": game.over}
+            return {
+                "table": game.table_json(),
+                "config": game.config.to_json(),
+                "names": list(game.names),
+                "keys": list(game.keys),
+                "started": game.started,
+                "over": game.over,
+            }
         if op == "join":
             return await game.join(int(message["seat"]), str(message.get("name", "")))
         if op == "open":
@@ -578,8 +598,9 @@ class LiveServer:
             assert self.cluster is not None
             seat = message.get("seat")
             sid = str(message["sid"])
-            sub = RemoteSubscriber(self.cluster, str(message["from"]), sid,
-                                   None if seat is None else int(seat))
+            sub = RemoteSubscriber(
+                self.cluster, str(message["from"]), sid, None if seat is None else int(seat)
+            )
             old = self.remote_subs.pop(sid, None)
             if old is not None:
                 old[1].closed = True
@@ -641,8 +662,7 @@ class RemoteGame:
     owner. When the owner dies, the sockets follow the game to its new owner (this
     process or another) and get a snapshot there."""
 
-    def __init__(self, server: LiveServer, game_id: str, owner: str,
-                 info: dict[str, Any]) -> None:
+    def __init__(self, server: LiveServer, game_id: str, owner: str, info: dict[str, Any]) -> None:
         self.server = server
         self.id = game_id
         self.subs: dict[str, Subscriber] = {}
@@ -741,8 +761,7 @@ class RemoteGame:
             return
         for sid, s in self.subs.items():
             if s is sub:
-                self.cluster.post(self.owner, {"t": "in", "gid": self.id, "sid": sid,
-                                               "m": message})
+                self.cluster.post(self.owner, {"t": "in", "gid": self.id, "sid": sid, "m": message})
                 return
 
     async def rebind(self) -> None:
@@ -758,11 +777,9 @@ class RemoteGame:
         for sid, sub in list(self.subs.items()):
             self.cluster.routes[sid] = sub
             try:
-                await self.cluster.request(self.owner, "subscribe", self.id, sid=sid,
-                                           seat=sub.seat)
+                await self.cluster.request(self.owner, "subscribe", self.id, sid=sid, seat=sub.seat)
             except RemoteError:
-                log.warning("game %s: a socket could not follow it to %s", self.id,
-                            self.owner)
+                log.warning("game %s: a socket could not follow it to %s", self.id, self.owner)
 
 
 __all__ = ["LiveServer", "LobbyTable", "Moved", "RemoteGame"]

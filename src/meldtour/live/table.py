@@ -38,7 +38,8 @@ class SeatConfig:
             raise ValueError(f"a seat is human or computer, not {self.kind!r}")
         if self.kind == "computer" and self.level not in LEVELS:
             raise ValueError(
-                f"unknown player level {self.level!r}: choose one of {', '.join(LEVELS)}")
+                f"unknown player level {self.level!r}: choose one of {', '.join(LEVELS)}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +68,21 @@ class TableConfig:
             raise ValueError(f"a table has 2 to 4 seats, not {len(self.seats)}")
 
     @staticmethod
-    def make(preset: str, seats: list[SeatConfig], *, turn_seconds: int | None = None,
-             seed: int = 0, **options: Any) -> TableConfig:
+    def make(
+        preset: str,
+        seats: list[SeatConfig],
+        *,
+        turn_seconds: int | None = None,
+        seed: int = 0,
+        **options: Any,
+    ) -> TableConfig:
         rules = find_rules(preset)
         if turn_seconds is not None:
             if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
-                raise ValueError(f"the turn time is {MIN_TURN_SECONDS} to "
-                                 f"{MAX_TURN_SECONDS} seconds, not {turn_seconds}")
+                raise ValueError(
+                    f"the turn time is {MIN_TURN_SECONDS} to "
+                    f"{MAX_TURN_SECONDS} seconds, not {turn_seconds}"
+                )
             rules = dataclasses.replace(rules, turn_seconds=turn_seconds)
         return TableConfig(rules, tuple(seats), seed, **options)
 
@@ -86,20 +95,27 @@ class TableConfig:
         return [i for i in self.humans if keys[i] is None]
 
     def rules_json(self) -> Any:
-        return self.rules.name if PRESETS.get(self.rules.name) == self.rules \
-            else self.rules.to_dict()
+        return (
+            self.rules.name if PRESETS.get(self.rules.name) == self.rules else self.rules.to_dict()
+        )
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "rules": self.rules_json(),
             "seats": [{"kind": s.kind, "level": s.level} for s in self.seats],
-            "seed": self.seed, "watch_drafts": self.watch_drafts, "bot_delay": self.bot_delay,
-            "redeal_grace": self.redeal_grace, "hints": self.hints,
+            "seed": self.seed,
+            "watch_drafts": self.watch_drafts,
+            "bot_delay": self.bot_delay,
+            "redeal_grace": self.redeal_grace,
+            "hints": self.hints,
             "tournament": self.tournament,
         }
         if self.deal is not None:
-            out["deal"] = {"racks": [format_tiles(r) for r in self.deal.racks],
-                           "pool": format_tiles(self.deal.pool), "first": self.deal.first}
+            out["deal"] = {
+                "racks": [format_tiles(r) for r in self.deal.racks],
+                "pool": format_tiles(self.deal.pool),
+                "first": self.deal.first,
+            }
         return out
 
     @staticmethod
@@ -109,10 +125,17 @@ class TableConfig:
         deal = None
         if data.get("deal") is not None:
             d = data["deal"]
-            deal = Deal(tuple(parse_tiles(r) for r in d["racks"]), parse_tiles(d["pool"]),
-                        int(d["first"]))
+            deal = Deal(
+                tuple(parse_tiles(r) for r in d["racks"]), parse_tiles(d["pool"]), int(d["first"])
+            )
         return TableConfig(
-            rules, tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
-            int(data.get("seed", 0)), bool(data.get("watch_drafts", False)), deal,
-            float(data.get("bot_delay", 0.8)), float(data.get("redeal_grace", 5.0)),
-            bool(data.get("hints", False)), bool(data.get("tournament", False)))
+            rules,
+            tuple(SeatConfig(s["kind"], s.get("level")) for s in data["seats"]),
+            int(data.get("seed", 0)),
+            bool(data.get("watch_drafts", False)),
+            deal,
+            float(data.get("bot_delay", 0.8)),
+            float(data.get("redeal_grace", 5.0)),
+            bool(data.get("hints", False)),
+            bool(data.get("tournament", False)),
+        )

@@ -89,8 +89,11 @@ class CautiousPlayer:
             chosen = part
         close = [n for n in others if n <= self.close]
         if close and self.draw_instead(view, chosen, close, small):
-            if part is not None and chosen is not part and not self.draw_instead(
-                    view, part, close, small):
+            if (
+                part is not None
+                and chosen is not part
+                and not self.draw_instead(view, part, close, small)
+            ):
                 return Play(seat, part.board)
             return Draw(seat)
         return Play(seat, chosen.board)
@@ -124,15 +127,21 @@ class CautiousPlayer:
         on_table = Counter(t for m in view.board for t in m.tiles)
         rack = Counter(view.rack)
         fits = _fits_alone if sharp else _attaches
-        stuck_kinds = {t for t in set(unseen) if on_table[t] + rack[t] < 2
-                       and not fits(view.board, t, rules.wrap_runs)}
+        stuck_kinds = {
+            t
+            for t in set(unseen)
+            if on_table[t] + rack[t] < 2 and not fits(view.board, t, rules.wrap_runs)
+        }
         stuck = [t for t in unseen if t in stuck_kinds]
         calls = 0
         rng = random.Random(f"expert/{self.seed}/{view.turn_no}")
         racks = [
-            [tuple(rng.sample(stuck if len(stuck) >= n else unseen, n))
-             for _ in range(self.samples)]
-            for n in close if n <= len(unseen)
+            [
+                tuple(rng.sample(stuck if len(stuck) >= n else unseen, n))
+                for _ in range(self.samples)
+            ]
+            for n in close
+            if n <= len(unseen)
         ]
         if not racks:
             return False
@@ -160,7 +169,6 @@ class CautiousPlayer:
             safe *= 1 - k / n if n else 1.0
         return safe < threshold
 
-
     def fed(self, board: tuple[Meld, ...], rack: tuple[Tile, ...], view: PlayerView) -> bool:
         """Whether a sampled close opponent holding ``rack`` counts as fed by ``board``:
         it could go out on it."""
@@ -169,8 +177,9 @@ class CautiousPlayer:
 
 def _attaches(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
     """Whether ``t`` fits at either end of a meld on the table, as it stands."""
-    return any(Meld((*m.tiles, t)).is_valid(wrap) or Meld((t, *m.tiles)).is_valid(wrap)
-               for m in board)
+    return any(
+        Meld((*m.tiles, t)).is_valid(wrap) or Meld((t, *m.tiles)).is_valid(wrap) for m in board
+    )
 
 
 def _fits_alone(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:

@@ -43,7 +43,11 @@ def greedy_unless(view: PlayerView, holds: Callable[[list[int]], bool]) -> Move:
     if not best.placed:
         return no_play(view)
     others = [n for s, n in enumerate(view.rack_sizes) if s != seat]
-    if (best.placed == len(view.rack) or not view.melded[seat] or not view.pool_left
-            or not holds(others)):
+    if (
+        best.placed == len(view.rack)
+        or not view.melded[seat]
+        or not view.pool_left
+        or not holds(others)
+    ):
         return Play(seat, best.board)
     return Draw(seat)

@@ -90,8 +90,10 @@ class ExpertPlayer:
         others = [s for s in range(len(view.players)) if s != seat]
         if view.pool_left <= self.late and min(view.rack_sizes[s] for s in others) <= self.close:
             return True
-        return (view.pool_left <= self.quiet_late
-                and max(activity(view, s) for s in others) <= self.quiet)
+        return (
+            view.pool_left <= self.quiet_late
+            and max(activity(view, s) for s in others) <= self.quiet
+        )
 
 
 def activity(view: PlayerView, s: int) -> int:
@@ -120,6 +122,10 @@ def smallest_initial_meld(board: Board, best: Board, rules: RuleSet) -> Board:
         tiles = [t for m in melds for t in m.tiles]
         return len(tiles), sum(t.is_joker for t in tiles), -value(melds)
 
-    enough = [melds for k in range(1, len(fresh) + 1) for melds in combinations(fresh, k)
-              if value(melds) >= rules.initial_meld]
+    enough = [
+        melds
+        for k in range(1, len(fresh) + 1)
+        for melds in combinations(fresh, k)
+        if value(melds) >= rules.initial_meld
+    ]
     return (*board, *min(enough, key=cost)) if enough else best

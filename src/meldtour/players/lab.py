@@ -65,8 +65,13 @@ def deal_of(index: int, seed: int, entries: int, mirror: bool) -> tuple[int, int
 
 
 def play_lab_game(
-    rules: RuleSet, levels: Sequence[str], index: int, seed: int, mirror: bool = False,
-    timed: bool = False, make: Maker = make_player,
+    rules: RuleSet,
+    levels: Sequence[str],
+    index: int,
+    seed: int,
+    mirror: bool = False,
+    timed: bool = False,
+    make: Maker = make_player,
 ) -> GameResult:
     """Play game ``index`` of a lab run; player seeds follow from the game's seed and
     ``make`` builds them."""
@@ -74,8 +79,10 @@ def play_lab_game(
     game_seed, rotation = deal_of(index, seed, n, mirror)
     seats = tuple((e + rotation) % n for e in range(n))
     entry_at = {s: e for e, s in enumerate(seats)}
-    players = [make(levels[entry_at[s]], f"{levels[entry_at[s]]}-{entry_at[s]}",
-                    game_seed * 8 + s) for s in range(n)]
+    players = [
+        make(levels[entry_at[s]], f"{levels[entry_at[s]]}-{entry_at[s]}", game_seed * 8 + s)
+        for s in range(n)
+    ]
     state, times = play_timed(rules, players, game_seed)
     assert state.scores is not None and state.winner is not None
     points = [state.scores[s] - state.penalties[s] for s in range(n)]
@@ -94,8 +101,12 @@ def play_lab_game(
 
 
 def lab_games(
-    rules: RuleSet, levels: Sequence[str], indices: Iterable[int], seed: int,
-    mirror: bool = False, timed: bool = False,
+    rules: RuleSet,
+    levels: Sequence[str],
+    indices: Iterable[int],
+    seed: int,
+    mirror: bool = False,
+    timed: bool = False,
     make: Maker = make_player,
 ) -> Iterator[GameResult]:
     for i in indices:
@@ -130,20 +141,24 @@ def summarise(
         rows = []
         for pos in range(n):
             here = [r for r in results if r.positions[e] == pos]
-            rows.append({
-                "position": pos,
-                "games": len(here),
-                "wins": sum(1 for r in here if r.winner == e),
-                "mean_points": _mean([r.points[e] for r in here]),
-            })
-        players.append({
-            "name": level,
-            "seat_results": rows,
-            "wins": wins,
-            "win_rate": round(wins / games, 4) if games else 0.0,
-            "win_rate_ci95": [round(low, 4), round(high, 4)],
-            "mean_points": _mean([r.points[e] for r in results]),
-        })
+            rows.append(
+                {
+                    "position": pos,
+                    "games": len(here),
+                    "wins": sum(1 for r in here if r.winner == e),
+                    "mean_points": _mean([r.points[e] for r in here]),
+                }
+            )
+        players.append(
+            {
+                "name": level,
+                "seat_results": rows,
+                "wins": wins,
+                "win_rate": round(wins / games, 4) if games else 0.0,
+                "win_rate_ci95": [round(low, 4), round(high, 4)],
+                "mean_points": _mean([r.points[e] for r in results]),
+            }
+        )
     return {
         "games": games,
         "players": players,

@@ -169,4 +169,3 @@ def with_league(level: str, name: str, seed: int) -> Player:
     if level == "cautious":
         return CautiousPlayer(name, seed)
     return make_player(level, name, seed)
-

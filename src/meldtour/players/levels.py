@@ -23,17 +23,17 @@ from .greedy import GreedyPlayer
 #: translates these by key).
 DESCRIPTIONS: Final[dict[str, str]] = {
     "beginner": "Makes its first meld as soon as it can, then only adds tiles to the "
-                "ends of melds on the table or lays new melds from its own rack; it never "
-                "rearranges the table.",
+    "ends of melds on the table or lays new melds from its own rack; it never "
+    "rearranges the table.",
     "greedy": "Every turn it puts down as many tiles as it possibly can, rearranging the "
-              "table as needed, and draws only when it cannot play at all.",
+    "table as needed, and draws only when it cannot play at all.",
     "club": "Plays like a good club player: puts down as many tiles as it can, "
-            "rearranging the table, but holds its tiles back while another player is "
-            "close to going out.",
+    "rearranging the table, but holds its tiles back while another player is "
+    "close to going out.",
     "expert": "Makes the smallest initial meld it can and keeps its tiles, drawing every "
-              "turn, until it can put its whole rack down in one turn; near the end, when "
-              "another player is close to going out or everyone else is holding too, it "
-              "lays all it can.",
+    "turn, until it can put its whole rack down in one turn; near the end, when "
+    "another player is close to going out or everyone else is holding too, it "
+    "lays all it can.",
 }
 
 LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
@@ -44,9 +44,11 @@ LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
 }
 
 
-register({
-    "player.unknown_level": "unknown player level %(level)r: choose one of %(levels)s",
-})
+register(
+    {
+        "player.unknown_level": "unknown player level %(level)r: choose one of %(levels)s",
+    }
+)
 
 
 def make_player(level: str, name: str | None = None, seed: int = 0) -> Player:

@@ -62,5 +62,6 @@ def play_timed(
         except IllegalMove as exc:
             raise RuntimeError(
                 f"game {seed}: {players[seat].name} (seat {seat}) made a move the rules "
-                f"refuse: {exc.reason}") from exc
+                f"refuse: {exc.reason}"
+            ) from exc
     return state, times

@@ -23,5 +23,4 @@ else:
     solve = _exact.solve
     solve_tiles = _exact.solve_tiles
 
-__all__ = ["IMPLEMENTATION", "IMPLEMENTATION_REASON", "Solution", "finder", "solve",
-           "solve_tiles"]
+__all__ = ["IMPLEMENTATION", "IMPLEMENTATION_REASON", "Solution", "finder", "solve", "solve_tiles"]

@@ -82,7 +82,8 @@ def build(plan: Plan, wrap: bool) -> list[Meld]:
             if not m:
                 if before:
                     assert all(run.credit + len(run.cells) >= 3 for run in before), (
-                        "the plan leaves a run too short")
+                        "the plan leaves a run too short"
+                    )
                     open_runs[c] = []
                 continue
             # The runs shorter than 3 take a tile first, then the longer ones; the

@@ -183,8 +183,9 @@ class _Move:
 
     __slots__ = ("delta", "gain", "jneed", "jr", "loss", "step", "used")
 
-    def __init__(self, loss: int, gain: int, delta: int, jr: int, jneed: int, step: int,
-                 used: int) -> None:
+    def __init__(
+        self, loss: int, gain: int, delta: int, jr: int, jneed: int, step: int, used: int
+    ) -> None:
         self.loss = loss  # what it gives up against the bound
         self.gain = gain  # score added, as a value (above the back pointer), and choice
         self.delta = delta  # added to the key, the colour's state cleared
@@ -266,8 +267,9 @@ def _tables(p: Problem) -> _Tables:
         two = p.avail[n + 2] if n < 11 else (p.avail[n - 11] if p.wrap else _NONE)
         short.append([SHORTFALL[one[c]][two[c]] for c in range(4)])
     starts = _guesses(p) if p.wrap else [0]
-    key_bits = _GUESS_SHIFT + 24 if p.wrap else (_GUESS_SHIFT if p.threshold is not None
-                                                  else _CAP_SHIFT)
+    key_bits = (
+        _GUESS_SHIFT + 24 if p.wrap else (_GUESS_SHIFT if p.threshold is not None else _CAP_SHIFT)
+    )
     # ``jr`` jokers starting runs where there is no copy make ``jr`` 1-runs (state
     # RUN_NEXT[0][jr]), listed only when their shortfall leaves jokers for it.
     idle: list[bool] = []
@@ -282,8 +284,18 @@ def _tables(p: Problem) -> _Tables:
                         still = False
                         break
             idle.append(still)
-    return _Tables(opts, viable, ahead, short, starts, key_bits + _CHOICE_BITS, order, idle,
-                   [None] * (_POSITIONS * _NSTATES), [-1] * (_POSITIONS * _NSTATES))
+    return _Tables(
+        opts,
+        viable,
+        ahead,
+        short,
+        starts,
+        key_bits + _CHOICE_BITS,
+        order,
+        idle,
+        [None] * (_POSITIONS * _NSTATES),
+        [-1] * (_POSITIONS * _NSTATES),
+    )
 
 
 def _moves(t: _Tables, p: Problem, n: int, k: int, s: int, cut: int) -> list[_Move]:
@@ -305,14 +317,16 @@ def _moves(t: _Tables, p: Problem, n: int, k: int, s: int, cut: int) -> list[_Mo
         if ns >= 0 and deficit[ns] + jr <= p.jokers:
             step = _SHAPE_STEP[g]
             delta = (ns << shift) + (jr << _JSHIFT) + (step << _SHAPE_SHIFT)
-            out.append(_Move(loss, (used * w << t.vshift) + i, delta, jr, deficit[ns] + jr, step,
-                             used))
+            out.append(
+                _Move(loss, (used * w << t.vshift) + i, delta, jr, deficit[ns] + jr, step, used)
+            )
     t.moves[at] = out
     return out
 
 
-def _step(p: Problem, t: _Tables, layer: dict[int, int], n: int, k: int, lower: int,
-          cap_max: int) -> dict[int, int]:
+def _step(
+    p: Problem, t: _Tables, layer: dict[int, int], n: int, k: int, lower: int, cap_max: int
+) -> dict[int, int]:
     """The states after the colour at position ``k`` of number ``n``'s sweep."""
     jt = p.jokers
     cap_on = p.threshold is not None
@@ -432,8 +446,14 @@ def _steps(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan | No
     return _best(p, t, layers, layer, lower, cap_max)
 
 
-def _best(p: Problem, t: _Tables, layers: list[dict[int, int] | None], layer: dict[int, int],
-          lower: int, cap_max: int) -> Plan | None:
+def _best(
+    p: Problem,
+    t: _Tables,
+    layers: list[dict[int, int] | None],
+    layer: dict[int, int],
+    lower: int,
+    cap_max: int,
+) -> Plan | None:
     """The plan of the first state scoring best among those that end the game well:
     the board's jokers placed, the threshold reached, every run closed (with wrapping
     runs: carried on into the runs that entered 1)."""
@@ -451,17 +471,21 @@ def _best(p: Problem, t: _Tables, layers: list[dict[int, int] | None], layer: di
             continue
         if p.wrap:
             guess = key >> _GUESS_SHIFT
-            if not all(COVERS[(key >> (6 * c)) & 63][(guess >> (6 * c)) & 63]
-                       for c in range(4)):
+            if not all(COVERS[(key >> (6 * c)) & 63][(guess >> (6 * c)) & 63] for c in range(4)):
                 continue
-        elif not (RUN_CLOSED[key & 63] and RUN_CLOSED[(key >> 6) & 63]
-                  and RUN_CLOSED[(key >> 12) & 63] and RUN_CLOSED[(key >> 18) & 63]):
+        elif not (
+            RUN_CLOSED[key & 63]
+            and RUN_CLOSED[(key >> 6) & 63]
+            and RUN_CLOSED[(key >> 12) & 63]
+            and RUN_CLOSED[(key >> 18) & 63]
+        ):
             continue
         best_key, best = key, score
     if best_key < 0:
         return None
     values: list[Callable[[int], int] | None] = [
-        None if at is None else at.__getitem__ for at in layers]
+        None if at is None else at.__getitem__ for at in layers
+    ]
     return _unwind(values, t.opts, best_key, best, (1 << vs) - 1, t.order)
 
 
@@ -535,8 +559,9 @@ def _prune_plain(layer: dict[int, int], vs: int, need_jokers: int) -> dict[int, 
     sj = [0, 0, 0]
     bit = 1
     # Best score first, then decreasing key with the joker count flipped, in one int.
-    order = sorted([(v >> vs) << _JSHIFT + 2 | (k ^ _JOKER_BITS) for k, v in layer.items()],
-                   reverse=True)
+    order = sorted(
+        [(v >> vs) << _JSHIFT + 2 | (k ^ _JOKER_BITS) for k, v in layer.items()], reverse=True
+    )
     low = (1 << _JSHIFT + 2) - 1
     for x in order:
         key = (x & low) ^ _JOKER_BITS
@@ -590,8 +615,12 @@ def _unwind(
                 group_jokers[n], i = i >> _JG_SHIFT, i & ((1 << _JG_SHIFT) - 1)
             _, g, r, jr, _, _ = opts[n][c][i]
             choices[n][c] = (g, r, jr)
-    return Plan(score, tuple(map(tuple, choices)), tuple(group_jokers),
-                tuple((key >> (6 * c)) & 63 for c in range(4)))
+    return Plan(
+        score,
+        tuple(map(tuple, choices)),
+        tuple(group_jokers),
+        tuple((key >> (6 * c)) & 63 for c in range(4)),
+    )
 
 
 # The compiled core keeps the layers of a plain problem (no value so far, no wrapping
@@ -640,8 +669,7 @@ def _reindex(keys: vec[i64], mask: i64) -> vec[i64]:
     return index
 
 
-def _step_vec(p: Problem, t: _Tables, layer: _VecLayer, n: int, k: int,
-              lower: int) -> _VecLayer:
+def _step_vec(p: Problem, t: _Tables, layer: _VecLayer, n: int, k: int, lower: int) -> _VecLayer:
     """:func:`_step` on a plain problem, in vectors."""
     jt: i64 = p.jokers
     c = t.order[n][k]
@@ -751,8 +779,10 @@ def _prune_vec(layer: _VecLayer, vs: int, need_jokers: int) -> _VecLayer:
     sj = [0, 0, 0]
     bit = 1
     # Best score first, then decreasing key with the joker count flipped, in one int.
-    order = sorted([(vals[e] >> vs) << _JSHIFT + 2 | (keys[e] ^ _JOKER_BITS)
-                    for e in range(size)], reverse=True)
+    order = sorted(
+        [(vals[e] >> vs) << _JSHIFT + 2 | (keys[e] ^ _JOKER_BITS) for e in range(size)],
+        reverse=True,
+    )
     low = (1 << _JSHIFT + 2) - 1
     kept_keys = vec[i64](capacity=size)
     kept_vals = vec[i64](capacity=size)
@@ -822,14 +852,17 @@ def _steps_vec(p: Problem, lower: int, t: _Tables) -> Generator[int, None, Plan 
             continue
         if (key >> _JSHIFT) & 3 < p.need_jokers:
             continue
-        if not (RUN_CLOSED[key & 63] and RUN_CLOSED[(key >> 6) & 63]
-                and RUN_CLOSED[(key >> 12) & 63] and RUN_CLOSED[(key >> 18) & 63]):
+        if not (
+            RUN_CLOSED[key & 63]
+            and RUN_CLOSED[(key >> 6) & 63]
+            and RUN_CLOSED[(key >> 12) & 63]
+            and RUN_CLOSED[(key >> 18) & 63]
+        ):
             continue
         best_key, best = key, score
     if best_key < 0:
         return None
-    values: list[Callable[[int], int] | None] = [
-        None if at is None else at.get for at in layers]
+    values: list[Callable[[int], int] | None] = [None if at is None else at.get for at in layers]
     return _unwind(values, t.opts, best_key, best, (1 << vs) - 1, t.order)
 
 

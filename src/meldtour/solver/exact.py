@@ -28,12 +28,14 @@ from meldtour.core.tiles import JOKER_CODE, KINDS, Tile
 from .build import build
 from .dp import BIG, Problem, solve_problem
 
-register({
-    "tile.set_jokers": "more than two jokers: not a tile set",
-    "tile.set_copies": "more than two copies of a tile: not a tile set",
-    "tile.set_size": "more tiles than a tile set holds",
-    "board.meld_invalid": "board meld %(i)s: %(why)s",
-})
+register(
+    {
+        "tile.set_jokers": "more than two jokers: not a tile set",
+        "tile.set_copies": "more than two copies of a tile: not a tile set",
+        "tile.set_size": "more tiles than a tile set holds",
+        "board.meld_invalid": "board meld %(i)s: %(why)s",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,9 +168,7 @@ def solve_tiles(
             raise Refused("board.meld_invalid", i=i + 1, why=m.refusal(wrap))
         old_value += reading.value
     p = _problem(old_tiles, rack, None, wrap)
-    if all(a == b for a, b in zip(p.avail, p.need, strict=True)) and (
-        p.jokers == p.need_jokers
-    ):
+    if all(a == b for a, b in zip(p.avail, p.need, strict=True)) and (p.jokers == p.need_jokers):
         return none  # no rack tile can go anywhere
     as_is = BIG * len(old_tiles) + old_value
     # Placing one tile beats any arrangement of the board alone.

@@ -76,5 +76,12 @@ def active() -> tuple[str, ModuleType, str]:
     return "compiled", compiled, why
 
 
-__all__ = ["NATIVE", "PURE_SWITCH", "SOURCES", "active", "implementations", "load_native",
-           "source_digest"]
+__all__ = [
+    "NATIVE",
+    "PURE_SWITCH",
+    "SOURCES",
+    "active",
+    "implementations",
+    "load_native",
+    "source_digest",
+]

@@ -162,8 +162,9 @@ def _viable() -> dict[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
         for c in range(4):
             reach = {(0, 0)}
             for c2 in range(c + 1, 4):
-                reach = {(a + (g == 1), b + (g == 2)) for a, b in reach
-                         for g in range(caps[c2] + 1)}
+                reach = {
+                    (a + (g == 1), b + (g == 2)) for a, b in reach for g in range(caps[c2] + 1)
+                }
             masks = []
             for k in range(3):
                 mask = 0
@@ -189,8 +190,7 @@ VIABLE: Final = _viable()
 #: to stop would need when the next two numbers offer ``a1`` and ``a2`` copies.
 SHORTFALL: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(
-        tuple(max(0, x1 + x2 - a1) + max(0, x1 - a2) for x1, x2, _ in RUN_STATES)
-        for a2 in range(3)
+        tuple(max(0, x1 + x2 - a1) + max(0, x1 - a2) for x1, x2, _ in RUN_STATES) for a2 in range(3)
     )
     for a1 in range(3)
 )

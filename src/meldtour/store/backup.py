@@ -29,8 +29,12 @@ def dump(store: Store) -> dict[str, Any]:
             order = [c for c in table.primary_key.columns]
             rows = s.execute(select(*table.columns).order_by(*order)).all()
             tables[table.name] = {"columns": cols, "rows": [list(r) for r in rows]}
-    return {"format": FORMAT, "version": FORMAT_VERSION,
-            "schema": current_revision(store.engine), "tables": tables}
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "schema": current_revision(store.engine),
+        "tables": tables,
+    }
 
 
 def dumps(store: Store) -> str:
@@ -53,8 +57,9 @@ def restore(store: Store, data: dict[str, Any], *, tick: Any = None) -> dict[str
     if data.get("version") != FORMAT_VERSION:
         raise StoreError("store.backup_format", version=str(data.get("version")))
     if data.get("schema") != head_revision():
-        raise StoreError("store.backup_schema", schema=str(data.get("schema")),
-                         head=head_revision())
+        raise StoreError(
+            "store.backup_schema", schema=str(data.get("schema")), head=head_revision()
+        )
     if current_revision(store.engine) != head_revision():
         upgrade(store.engine)
     if not is_empty(store):
@@ -67,21 +72,26 @@ def restore(store: Store, data: dict[str, Any], *, tick: Any = None) -> dict[str
             cols = part["columns"]
             known = {c.name for c in table.columns}
             if set(cols) - known:
-                raise StoreError("store.backup_columns", table=table.name,
-                                 columns=", ".join(sorted(set(cols) - known)))
+                raise StoreError(
+                    "store.backup_columns",
+                    table=table.name,
+                    columns=", ".join(sorted(set(cols) - known)),
+                )
             rows = [dict(zip(cols, r, strict=True)) for r in part["rows"]]
             for i in range(0, len(rows), 1000):
-                s.execute(insert(table), rows[i:i + 1000])
+                s.execute(insert(table), rows[i : i + 1000])
             counts[table.name] = len(rows)
             if tick:
                 tick()
         if store.dialect == "postgresql":
             for table in Base.metadata.sorted_tables:
                 pk = list(table.primary_key.columns)
-                if len(pk) == 1 and pk[0].autoincrement is not False and \
-                        table.name != "rating":
+                if len(pk) == 1 and pk[0].autoincrement is not False and table.name != "rating":
                     name, col = table.name, pk[0].name
-                    s.execute(text(
-                        f"SELECT setval(pg_get_serial_sequence('\"{name}\"', '{col}'), "
-                        f"COALESCE((SELECT MAX({col}) FROM \"{name}\"), 0) + 1, false)"))
+                    s.execute(
+                        text(
+                            f"SELECT setval(pg_get_serial_sequence('\"{name}\"', '{col}'), "
+                            f'COALESCE((SELECT MAX({col}) FROM "{name}"), 0) + 1, false)'
+                        )
+                    )
     return counts

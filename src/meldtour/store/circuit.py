@@ -50,8 +50,9 @@ class PersonRow(Base):
     """What tells a person apart from others of the same name."""
 
     __tablename__ = "person"
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True,
-                                           autoincrement=False)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("player.id"), primary_key=True, autoincrement=False
+    )
     #: The organisation's member number (optional, unique when given).
     member_number: Mapped[str | None] = mapped_column(String(40), nullable=True, unique=True)
     birth_year: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -175,19 +176,25 @@ def administrator(s: Any) -> int | None:
 
 def directs(s: Any, account_id: int, slug: str) -> bool:
     """Whether the account is one of the recorded directors of ``slug``."""
-    return s.scalar(select(TournamentDirectorRow.account_id)
-                    .join(TournamentRow,
-                          TournamentRow.id == TournamentDirectorRow.tournament_id)
-                    .where(TournamentRow.slug == slug,
-                           TournamentDirectorRow.account_id == account_id)) is not None
+    return (
+        s.scalar(
+            select(TournamentDirectorRow.account_id)
+            .join(TournamentRow, TournamentRow.id == TournamentDirectorRow.tournament_id)
+            .where(TournamentRow.slug == slug, TournamentDirectorRow.account_id == account_id)
+        )
+        is not None
+    )
 
 
 def directed(s: Any, account_id: int) -> set[str]:
     """The slugs of the tournaments the account directs."""
-    return set(s.scalars(select(TournamentRow.slug)
-                         .join(TournamentDirectorRow,
-                               TournamentRow.id == TournamentDirectorRow.tournament_id)
-                         .where(TournamentDirectorRow.account_id == account_id)))
+    return set(
+        s.scalars(
+            select(TournamentRow.slug)
+            .join(TournamentDirectorRow, TournamentRow.id == TournamentDirectorRow.tournament_id)
+            .where(TournamentDirectorRow.account_id == account_id)
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -202,8 +209,9 @@ def details(s: Any, player_ids: Iterable[int]) -> dict[int, PersonRow]:
     ids = list(player_ids)
     if not ids:
         return {}
-    return {r.player_id: r for r in s.scalars(select(PersonRow)
-                                              .where(PersonRow.player_id.in_(ids)))}
+    return {
+        r.player_id: r for r in s.scalars(select(PersonRow).where(PersonRow.player_id.in_(ids)))
+    }
 
 
 def set_details(s: Any, player_id: int, **values: Any) -> PersonRow:
@@ -218,8 +226,7 @@ def set_details(s: Any, player_id: int, **values: Any) -> PersonRow:
 
 
 def by_member_number(s: Any, number: str) -> int | None:
-    pid: int | None = s.scalar(select(PersonRow.player_id)
-                               .where(PersonRow.member_number == number))
+    pid: int | None = s.scalar(select(PersonRow.player_id).where(PersonRow.member_number == number))
     return pid
 
 
@@ -241,37 +248,55 @@ def new_person(s: Any, name: str, *, at: str) -> Player:
 def registrations_of(s: Any, player_id: int) -> list[tuple[RegistrationRow, str, str, str]]:
     """A person's registrations with the tournament's slug, name and date, oldest
     first."""
-    return [(r, slug, name, day) for r, slug, name, day in s.execute(
-        select(RegistrationRow, TournamentRow.slug, TournamentRow.name, TournamentRow.date)
-        .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
-        .where(RegistrationRow.player_id == player_id)
-        .order_by(TournamentRow.date, TournamentRow.id)).all()]
+    return [
+        (r, slug, name, day)
+        for r, slug, name, day in s.execute(
+            select(RegistrationRow, TournamentRow.slug, TournamentRow.name, TournamentRow.date)
+            .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
+            .where(RegistrationRow.player_id == player_id)
+            .order_by(TournamentRow.date, TournamentRow.id)
+        ).all()
+    ]
 
 
 def registration(s: Any, slug: str, number: int) -> RegistrationRow | None:
     row: RegistrationRow | None = s.scalars(
-        select(RegistrationRow).join(TournamentRow,
-                                     RegistrationRow.tournament_id == TournamentRow.id)
-        .where(TournamentRow.slug == slug, RegistrationRow.number == number)).first()
+        select(RegistrationRow)
+        .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
+        .where(TournamentRow.slug == slug, RegistrationRow.number == number)
+    ).first()
     return row
 
 
 def registrations_in(s: Any, slug: str) -> list[tuple[int, int, int, str]]:
     """(registration id, number, person, name) of every registration of ``slug``."""
-    return [tuple(r) for r in s.execute(
-        select(RegistrationRow.id, RegistrationRow.number, RegistrationRow.player_id,
-               RegistrationRow.name)
-        .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
-        .where(TournamentRow.slug == slug).order_by(RegistrationRow.number)).all()]
+    return [
+        tuple(r)
+        for r in s.execute(
+            select(
+                RegistrationRow.id,
+                RegistrationRow.number,
+                RegistrationRow.player_id,
+                RegistrationRow.name,
+            )
+            .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
+            .where(TournamentRow.slug == slug)
+            .order_by(RegistrationRow.number)
+        ).all()
+    ]
 
 
 def people_elsewhere(s: Any, slug: str) -> dict[int, str]:
     """Every person with a registration in a tournament other than ``slug``: id → name."""
-    return dict(s.execute(
-        select(Player.id, Player.name).distinct()
-        .join(RegistrationRow, RegistrationRow.player_id == Player.id)
-        .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
-        .where(TournamentRow.slug != slug)).all())
+    return dict(
+        s.execute(
+            select(Player.id, Player.name)
+            .distinct()
+            .join(RegistrationRow, RegistrationRow.player_id == Player.id)
+            .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
+            .where(TournamentRow.slug != slug)
+        ).all()
+    )
 
 
 def chosen_new(s: Any, player_ids: Iterable[int]) -> set[int]:
@@ -281,8 +306,9 @@ def chosen_new(s: Any, player_ids: Iterable[int]) -> set[int]:
     if not ids:
         return set()
     out: set[int] = set()
-    for regs in s.scalars(select(MergeRow.registrations).where(
-            MergeRow.kind == "new", MergeRow.target_id.in_(ids))):
+    for regs in s.scalars(
+        select(MergeRow.registrations).where(MergeRow.kind == "new", MergeRow.target_id.in_(ids))
+    ):
         out.update(regs)
     return out
 
@@ -293,21 +319,51 @@ def move_registrations(s: Any, ids: Sequence[int], target: int) -> None:
     s.flush()
 
 
-def record_merge(s: Any, *, kind: str, source: int, target: int, registrations: list[int],
-                 who: str, why: str, at: str) -> None:
-    s.add(MergeRow(kind=kind, source_id=source, target_id=target,
-                   registrations=registrations, who=who, why=why, at=at))
-    s.add(AuditRow(at=at, who=who, action=f"people_{kind}", tournament_id=None,
-                   entity="person", key=f"{source}->{target}",
-                   before={"person": source}, after={"person": target,
-                                                     "registrations": registrations},
-                   why=why))
+def record_merge(
+    s: Any,
+    *,
+    kind: str,
+    source: int,
+    target: int,
+    registrations: list[int],
+    who: str,
+    why: str,
+    at: str,
+) -> None:
+    s.add(
+        MergeRow(
+            kind=kind,
+            source_id=source,
+            target_id=target,
+            registrations=registrations,
+            who=who,
+            why=why,
+            at=at,
+        )
+    )
+    s.add(
+        AuditRow(
+            at=at,
+            who=who,
+            action=f"people_{kind}",
+            tournament_id=None,
+            entity="person",
+            key=f"{source}->{target}",
+            before={"person": source},
+            after={"person": target, "registrations": registrations},
+            why=why,
+        )
+    )
 
 
 def merges(s: Any, player_id: int) -> list[MergeRow]:
-    return list(s.scalars(select(MergeRow).where(
-        (MergeRow.source_id == player_id) | (MergeRow.target_id == player_id))
-        .order_by(MergeRow.id)))
+    return list(
+        s.scalars(
+            select(MergeRow)
+            .where((MergeRow.source_id == player_id) | (MergeRow.target_id == player_id))
+            .order_by(MergeRow.id)
+        )
+    )
 
 
 def forget_person(s: Any, player_id: int) -> None:
@@ -319,41 +375,53 @@ def forget_person(s: Any, player_id: int) -> None:
 # Results and ratings
 
 
-def store_results(s: Any, division_id: int,
-                  places: Iterable[tuple[int, int]], field: int) -> None:
+def store_results(s: Any, division_id: int, places: Iterable[tuple[int, int]], field: int) -> None:
     """The division's final places (registration id, place), instead of any before."""
     s.execute(delete(ResultRow).where(ResultRow.division_id == division_id))
     for reg_id, place in places:
-        s.add(ResultRow(division_id=division_id, registration_id=reg_id, place=place,
-                        field=field))
+        s.add(ResultRow(division_id=division_id, registration_id=reg_id, place=place, field=field))
     s.flush()
 
 
 def stored_places(s: Any, division_id: int) -> dict[int, int]:
     """The division's stored places: registration id -> place."""
-    return dict(s.execute(select(ResultRow.registration_id, ResultRow.place)
-                          .where(ResultRow.division_id == division_id)).all())
+    return dict(
+        s.execute(
+            select(ResultRow.registration_id, ResultRow.place).where(
+                ResultRow.division_id == division_id
+            )
+        ).all()
+    )
 
 
 def quota_tournaments(s: Any, key: str) -> list[tuple[int, str, str]]:
     """The divisions a qualification leads to (those with a quota of ``key``):
     (tournament id, tournament slug, division key)."""
-    return [tuple(r) for r in s.execute(
-        select(TournamentRow.id, TournamentRow.slug, DivisionRow.key)
-        .join(DivisionRow, DivisionRow.tournament_id == TournamentRow.id)
-        .join(QuotaRow, QuotaRow.division_id == DivisionRow.id)
-        .where(QuotaRow.key == key).order_by(TournamentRow.id, DivisionRow.position)).all()]
+    return [
+        tuple(r)
+        for r in s.execute(
+            select(TournamentRow.id, TournamentRow.slug, DivisionRow.key)
+            .join(DivisionRow, DivisionRow.tournament_id == TournamentRow.id)
+            .join(QuotaRow, QuotaRow.division_id == DivisionRow.id)
+            .where(QuotaRow.key == key)
+            .order_by(TournamentRow.id, DivisionRow.position)
+        ).all()
+    ]
 
 
 def awarded_without_results(s: Any) -> list[tuple[str, str]]:
     """Awarded divisions (tournament slug, division key) with no stored results."""
     has = select(ResultRow.division_id).distinct()
     awarded = select(AwardRow.division_id).distinct()
-    return [(slug, key) for slug, key in s.execute(
-        select(TournamentRow.slug, DivisionRow.key)
-        .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
-        .where(DivisionRow.id.in_(awarded), DivisionRow.id.not_in(has))
-        .order_by(TournamentRow.id, DivisionRow.position)).all()]
+    return [
+        (slug, key)
+        for slug, key in s.execute(
+            select(TournamentRow.slug, DivisionRow.key)
+            .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+            .where(DivisionRow.id.in_(awarded), DivisionRow.id.not_in(has))
+            .order_by(TournamentRow.id, DivisionRow.position)
+        ).all()
+    ]
 
 
 def awarded_division_ids(s: Any) -> list[int]:
@@ -364,14 +432,19 @@ def awarded_division_ids(s: Any) -> list[int]:
 def awarded_divisions(s: Any) -> list[tuple[str, str, str, str]]:
     """Every awarded division (slug, key, tournament date, first award time), oldest
     first: the order the ratings are computed in."""
-    first = (select(AwardRow.division_id, func.min(AwardRow.awarded_at).label("at"))
-             .group_by(AwardRow.division_id).subquery())
+    first = (
+        select(AwardRow.division_id, func.min(AwardRow.awarded_at).label("at"))
+        .group_by(AwardRow.division_id)
+        .subquery()
+    )
     rows = s.execute(
         select(TournamentRow.slug, DivisionRow.key, TournamentRow.date, first.c.at)
         .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
-        .join(first, first.c.division_id == DivisionRow.id)).all()
-    return sorted(((a, b, c or "", d) for a, b, c, d in rows),
-                  key=lambda r: ((r[2] or r[3][:10]), r[3]))
+        .join(first, first.c.division_id == DivisionRow.id)
+    ).all()
+    return sorted(
+        ((a, b, c or "", d) for a, b, c, d in rows), key=lambda r: ((r[2] or r[3][:10]), r[3])
+    )
 
 
 ResultLine = tuple[int, str, str, str, str, str, int, int, int, str]
@@ -380,15 +453,29 @@ ResultLine = tuple[int, str, str, str, str, str, int, int, int, str]
 def result_lines(s: Any, division_ids: Iterable[int] | None = None) -> list[ResultLine]:
     """Stored results: (division id, slug, tournament name, date, division key,
     division name, person, place, field, award time)."""
-    first = (select(AwardRow.division_id, func.min(AwardRow.awarded_at).label("at"))
-             .group_by(AwardRow.division_id).subquery())
-    q = (select(ResultRow.division_id, TournamentRow.slug, TournamentRow.name,
-                TournamentRow.date, DivisionRow.key, DivisionRow.name,
-                RegistrationRow.player_id, ResultRow.place, ResultRow.field, first.c.at)
-         .join(DivisionRow, ResultRow.division_id == DivisionRow.id)
-         .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
-         .join(RegistrationRow, ResultRow.registration_id == RegistrationRow.id)
-         .outerjoin(first, first.c.division_id == DivisionRow.id))
+    first = (
+        select(AwardRow.division_id, func.min(AwardRow.awarded_at).label("at"))
+        .group_by(AwardRow.division_id)
+        .subquery()
+    )
+    q = (
+        select(
+            ResultRow.division_id,
+            TournamentRow.slug,
+            TournamentRow.name,
+            TournamentRow.date,
+            DivisionRow.key,
+            DivisionRow.name,
+            RegistrationRow.player_id,
+            ResultRow.place,
+            ResultRow.field,
+            first.c.at,
+        )
+        .join(DivisionRow, ResultRow.division_id == DivisionRow.id)
+        .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+        .join(RegistrationRow, ResultRow.registration_id == RegistrationRow.id)
+        .outerjoin(first, first.c.division_id == DivisionRow.id)
+    )
     if division_ids is not None:
         q = q.where(ResultRow.division_id.in_(list(division_ids)))
     # Plain rows through the connection (no ORM loading: 20,000 rows in a ranking).
@@ -401,12 +488,16 @@ def division_origins(s: Any, division_ids: Iterable[int]) -> dict[int, tuple[str
     ids = list(division_ids)
     if not ids:
         return {}
-    return {did: (template or "", key, str((rules or {}).get("name") or ""))
-            for did, template, key, rules in s.connection().execute(
-                select(DivisionRow.id, TournamentRow.template, DivisionRow.key,
-                       DivisionRow.rules)
-                .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
-                .where(DivisionRow.id.in_(ids))).all()}
+    return {
+        did: (template or "", key, str((rules or {}).get("name") or ""))
+        for did, template, key, rules in s.connection()
+        .execute(
+            select(DivisionRow.id, TournamentRow.template, DivisionRow.key, DivisionRow.rules)
+            .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+            .where(DivisionRow.id.in_(ids))
+        )
+        .all()
+    }
 
 
 def clubs(s: Any, player_ids: Iterable[int]) -> dict[int, str]:
@@ -415,11 +506,16 @@ def clubs(s: Any, player_ids: Iterable[int]) -> dict[int, str]:
     if not ids:
         return {}
     out: dict[int, str] = {}
-    for pid, tags in s.connection().execute(
+    for pid, tags in (
+        s.connection()
+        .execute(
             select(RegistrationRow.player_id, RegistrationRow.tags)
             .join(TournamentRow, RegistrationRow.tournament_id == TournamentRow.id)
             .where(RegistrationRow.player_id.in_(ids))
-            .order_by(TournamentRow.date, TournamentRow.id)).all():
+            .order_by(TournamentRow.date, TournamentRow.id)
+        )
+        .all()
+    ):
         club = next((t.split(":", 1)[1] for t in tags or () if t.startswith("club:")), None)
         if club:
             out[pid] = club
@@ -428,8 +524,7 @@ def clubs(s: Any, player_ids: Iterable[int]) -> dict[int, str]:
 
 def site_value(s: Any, key: str) -> str | None:
     """An installation setting (:mod:`.site`), in the caller's session."""
-    value: str | None = s.scalar(select(SiteSettingRow.value)
-                                 .where(SiteSettingRow.key == key))
+    value: str | None = s.scalar(select(SiteSettingRow.value).where(SiteSettingRow.key == key))
     return value
 
 
@@ -440,12 +535,21 @@ def names(s: Any) -> dict[int, str]:
 
 def results_of_division(s: Any, division_id: int) -> list[tuple[int, int, int, str, int]]:
     """(place, registration id, person, name, number) of a division, by place."""
-    return [tuple(r) for r in s.execute(
-        select(ResultRow.place, RegistrationRow.id, RegistrationRow.player_id,
-               RegistrationRow.name, RegistrationRow.number)
-        .join(RegistrationRow, ResultRow.registration_id == RegistrationRow.id)
-        .where(ResultRow.division_id == division_id)
-        .order_by(ResultRow.place, RegistrationRow.number)).all()]
+    return [
+        tuple(r)
+        for r in s.execute(
+            select(
+                ResultRow.place,
+                RegistrationRow.id,
+                RegistrationRow.player_id,
+                RegistrationRow.name,
+                RegistrationRow.number,
+            )
+            .join(RegistrationRow, ResultRow.registration_id == RegistrationRow.id)
+            .where(ResultRow.division_id == division_id)
+            .order_by(ResultRow.place, RegistrationRow.number)
+        ).all()
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -457,8 +561,7 @@ def rankings(s: Any) -> list[RankingRow]:
 
 
 def ranking_by_key(s: Any, key: str) -> RankingRow | None:
-    row: RankingRow | None = s.scalars(select(RankingRow)
-                                       .where(RankingRow.key == key)).first()
+    row: RankingRow | None = s.scalars(select(RankingRow).where(RankingRow.key == key)).first()
     return row
 
 
@@ -471,14 +574,18 @@ def add_ranking(s: Any, **values: Any) -> RankingRow:
 
 def ranking_events(s: Any, ranking_id: int) -> dict[int, str]:
     """The divisions that count for the ranking: division id → level."""
-    return {e.division_id: e.level for e in s.scalars(
-        select(RankingEventRow).where(RankingEventRow.ranking_id == ranking_id))}
+    return {
+        e.division_id: e.level
+        for e in s.scalars(select(RankingEventRow).where(RankingEventRow.ranking_id == ranking_id))
+    }
 
 
 def set_ranking_event(s: Any, ranking_id: int, division_id: int, level: str) -> None:
-    row = s.scalars(select(RankingEventRow).where(
-        RankingEventRow.ranking_id == ranking_id,
-        RankingEventRow.division_id == division_id)).first()
+    row = s.scalars(
+        select(RankingEventRow).where(
+            RankingEventRow.ranking_id == ranking_id, RankingEventRow.division_id == division_id
+        )
+    ).first()
     if row is None:
         s.add(RankingEventRow(ranking_id=ranking_id, division_id=division_id, level=level))
     else:
@@ -487,8 +594,11 @@ def set_ranking_event(s: Any, ranking_id: int, division_id: int, level: str) -> 
 
 
 def unset_ranking_event(s: Any, ranking_id: int, division_id: int) -> None:
-    s.execute(delete(RankingEventRow).where(RankingEventRow.ranking_id == ranking_id,
-                                            RankingEventRow.division_id == division_id))
+    s.execute(
+        delete(RankingEventRow).where(
+            RankingEventRow.ranking_id == ranking_id, RankingEventRow.division_id == division_id
+        )
+    )
     s.flush()
 
 
@@ -496,27 +606,58 @@ def every_division(s: Any) -> list[tuple[str, str, str, str, str, bool, int]]:
     """(slug, tournament name, date, division key, division name, awarded, division id)
     of every division, the newest tournament first."""
     awarded = set(s.scalars(select(AwardRow.division_id).distinct()))
-    return [(slug, tname, day or "", key, dname, did in awarded, did)
-            for slug, tname, day, key, dname, did in s.execute(
-                select(TournamentRow.slug, TournamentRow.name, TournamentRow.date,
-                       DivisionRow.key, DivisionRow.name, DivisionRow.id)
-                .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
-                .order_by(TournamentRow.date.desc(), TournamentRow.id.desc(),
-                          DivisionRow.position)).all()]
+    return [
+        (slug, tname, day or "", key, dname, did in awarded, did)
+        for slug, tname, day, key, dname, did in s.execute(
+            select(
+                TournamentRow.slug,
+                TournamentRow.name,
+                TournamentRow.date,
+                DivisionRow.key,
+                DivisionRow.name,
+                DivisionRow.id,
+            )
+            .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+            .order_by(TournamentRow.date.desc(), TournamentRow.id.desc(), DivisionRow.position)
+        ).all()
+    ]
 
 
 def division_id(s: Any, slug: str, key: str) -> int | None:
     did: int | None = s.scalar(
-        select(DivisionRow.id).join(TournamentRow,
-                                    DivisionRow.tournament_id == TournamentRow.id)
-        .where(TournamentRow.slug == slug, DivisionRow.key == key))
+        select(DivisionRow.id)
+        .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+        .where(TournamentRow.slug == slug, DivisionRow.key == key)
+    )
     return did
 
 
-def audit(s: Any, *, at: str, who: str, action: str, entity: str, key: str, before: Any,
-          after: Any, why: str, tournament_id: int | None = None) -> None:
-    s.add(AuditRow(at=at, who=who, action=action, tournament_id=tournament_id,
-                   entity=entity, key=key, before=before, after=after, why=why))
+def audit(
+    s: Any,
+    *,
+    at: str,
+    who: str,
+    action: str,
+    entity: str,
+    key: str,
+    before: Any,
+    after: Any,
+    why: str,
+    tournament_id: int | None = None,
+) -> None:
+    s.add(
+        AuditRow(
+            at=at,
+            who=who,
+            action=action,
+            tournament_id=tournament_id,
+            entity=entity,
+            key=key,
+            before=before,
+            after=after,
+            why=why,
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -526,22 +667,29 @@ def audit(s: Any, *, at: str, who: str, action: str, entity: str, key: str, befo
 def grants(s: Any, key: str | None = None) -> list[tuple[GrantRow, str, str, str, str]]:
     """Grants (with their tournament's slug, their division's key and name, and the
     tournament's name)."""
-    q = (select(GrantRow, TournamentRow.slug, DivisionRow.key, DivisionRow.name,
-                TournamentRow.name)
-         .join(DivisionRow, GrantRow.division_id == DivisionRow.id)
-         .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
-         .order_by(GrantRow.id))
+    q = (
+        select(GrantRow, TournamentRow.slug, DivisionRow.key, DivisionRow.name, TournamentRow.name)
+        .join(DivisionRow, GrantRow.division_id == DivisionRow.id)
+        .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+        .order_by(GrantRow.id)
+    )
     if key is not None:
         q = q.where(GrantRow.key == key)
     return [tuple(r) for r in s.execute(q).all()]
 
 
 def set_grant(s: Any, division_id: int, key: str, label: str, seats: int) -> GrantRow:
-    row: GrantRow | None = s.scalars(select(GrantRow).where(
-        GrantRow.division_id == division_id, GrantRow.key == key)).first()
+    row: GrantRow | None = s.scalars(
+        select(GrantRow).where(GrantRow.division_id == division_id, GrantRow.key == key)
+    ).first()
     if row is None:
-        row = GrantRow(division_id=division_id, key=key, label=label, seats=seats,
-                       claim_secret=secrets.token_hex(16))
+        row = GrantRow(
+            division_id=division_id,
+            key=key,
+            label=label,
+            seats=seats,
+            claim_secret=secrets.token_hex(16),
+        )
         s.add(row)
     else:
         row.label, row.seats = label, seats
@@ -551,14 +699,13 @@ def set_grant(s: Any, division_id: int, key: str, label: str, seats: int) -> Gra
 
 
 def declines(s: Any, grant_id: int) -> set[int]:
-    return set(s.scalars(select(DeclineRow.registration_id)
-                         .where(DeclineRow.grant_id == grant_id)))
+    return set(s.scalars(select(DeclineRow.registration_id).where(DeclineRow.grant_id == grant_id)))
 
 
-def add_decline(s: Any, grant_id: int, registration_id: int, *, who: str, why: str,
-                at: str) -> None:
-    s.add(DeclineRow(grant_id=grant_id, registration_id=registration_id, who=who, why=why,
-                     at=at))
+def add_decline(
+    s: Any, grant_id: int, registration_id: int, *, who: str, why: str, at: str
+) -> None:
+    s.add(DeclineRow(grant_id=grant_id, registration_id=registration_id, who=who, why=why, at=at))
     s.flush()
 
 
@@ -567,29 +714,36 @@ def quotas(s: Any, division_id: int) -> dict[str, int]:
 
 
 def quota_rows(s: Any, division_id: int) -> list[QuotaRow]:
-    return list(s.scalars(select(QuotaRow).where(QuotaRow.division_id == division_id)
-                          .order_by(QuotaRow.id)))
+    return list(
+        s.scalars(select(QuotaRow).where(QuotaRow.division_id == division_id).order_by(QuotaRow.id))
+    )
 
 
 def quota_divisions(s: Any, tournament_id: int) -> dict[str, int]:
     """The tournament's divisions with seats kept for holders (by qualification only,
     or reserved inside an open division): key → division id."""
-    return {key: did for key, did in s.execute(
-        select(DivisionRow.key, DivisionRow.id).where(
-            DivisionRow.tournament_id == tournament_id,
-            DivisionRow.id.in_(select(QuotaRow.division_id)))).all()}
+    return {
+        key: did
+        for key, did in s.execute(
+            select(DivisionRow.key, DivisionRow.id).where(
+                DivisionRow.tournament_id == tournament_id,
+                DivisionRow.id.in_(select(QuotaRow.division_id)),
+            )
+        ).all()
+    }
 
 
-def set_quota(s: Any, division_id: int, key: str, seats: int, *, open: bool = False,
-              until: str | None = None) -> None:
-    row = s.scalars(select(QuotaRow).where(QuotaRow.division_id == division_id,
-                                           QuotaRow.key == key)).first()
+def set_quota(
+    s: Any, division_id: int, key: str, seats: int, *, open: bool = False, until: str | None = None
+) -> None:
+    row = s.scalars(
+        select(QuotaRow).where(QuotaRow.division_id == division_id, QuotaRow.key == key)
+    ).first()
     if seats <= 0:
         if row is not None:
             s.delete(row)
     elif row is None:
-        s.add(QuotaRow(division_id=division_id, key=key, seats=seats, open=open,
-                       until=until))
+        s.add(QuotaRow(division_id=division_id, key=key, seats=seats, open=open, until=until))
     else:
         row.seats, row.open, row.until = seats, open, until
     s.flush()
@@ -597,19 +751,25 @@ def set_quota(s: Any, division_id: int, key: str, seats: int, *, open: bool = Fa
 
 def grant_secrets(s: Any, key: str) -> dict[int, str]:
     """The claim secrets of the grants of ``key``, by grant id."""
-    return {g.id: g.claim_secret for g in s.scalars(select(GrantRow)
-                                                    .where(GrantRow.key == key))}
+    return {g.id: g.claim_secret for g in s.scalars(select(GrantRow).where(GrantRow.key == key))}
 
 
 def decline_lines(s: Any, grant_id: int) -> dict[int, tuple[str, str, str]]:
     """The declines of a grant: registration id → (who, why, when)."""
-    return {d.registration_id: (d.who, d.why, d.at) for d in s.scalars(
-        select(DeclineRow).where(DeclineRow.grant_id == grant_id))}
+    return {
+        d.registration_id: (d.who, d.why, d.at)
+        for d in s.scalars(select(DeclineRow).where(DeclineRow.grant_id == grant_id))
+    }
 
 
 def division_registrations(s: Any, division_id: int) -> list[RegistrationRow]:
-    return list(s.scalars(select(RegistrationRow).where(
-        RegistrationRow.division_id == division_id).order_by(RegistrationRow.number)))
+    return list(
+        s.scalars(
+            select(RegistrationRow)
+            .where(RegistrationRow.division_id == division_id)
+            .order_by(RegistrationRow.number)
+        )
+    )
 
 
 __all__ = [

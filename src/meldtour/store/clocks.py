@@ -24,8 +24,9 @@ class TableClockRow(Base):
     """A game's clock at one table of a round."""
 
     __tablename__ = "table_clock"
-    __table_args__ = (UniqueConstraint("tournament_id", "division", "stage", "round",
-                                       "table_number", "game"),)
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "division", "stage", "round", "table_number", "game"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
     division: Mapped[str] = mapped_column(String(100))
@@ -66,11 +67,22 @@ class ClockRecord:
 
 
 def _record(row: TableClockRow) -> ClockRecord:
-    return ClockRecord(row.division, row.stage, row.round, row.table_number, row.game,
-                       tuple(row.players), row.device, tuple(row.turn_order),
-                       tuple((str(k), int(t)) for k, t in row.taps), row.phase,
-                       tuple(row.timeouts), row.clock_now, row.received_at,
-                       None if row.confirmed is None else tuple(row.confirmed))
+    return ClockRecord(
+        row.division,
+        row.stage,
+        row.round,
+        row.table_number,
+        row.game,
+        tuple(row.players),
+        row.device,
+        tuple(row.turn_order),
+        tuple((str(k), int(t)) for k, t in row.taps),
+        row.phase,
+        tuple(row.timeouts),
+        row.clock_now,
+        row.received_at,
+        None if row.confirmed is None else tuple(row.confirmed),
+    )
 
 
 def _tournament_id(s: Any, slug: str) -> int | None:
@@ -78,25 +90,32 @@ def _tournament_id(s: Any, slug: str) -> int | None:
     return found
 
 
-def _row(s: Any, tid: int, division: str, stage: int, rnd: int, table: int,
-         game: int) -> TableClockRow | None:
-    found: TableClockRow | None = s.scalars(select(TableClockRow).where(
-        TableClockRow.tournament_id == tid, TableClockRow.division == division,
-        TableClockRow.stage == stage, TableClockRow.round == rnd,
-        TableClockRow.table_number == table, TableClockRow.game == game)).first()
+def _row(
+    s: Any, tid: int, division: str, stage: int, rnd: int, table: int, game: int
+) -> TableClockRow | None:
+    found: TableClockRow | None = s.scalars(
+        select(TableClockRow).where(
+            TableClockRow.tournament_id == tid,
+            TableClockRow.division == division,
+            TableClockRow.stage == stage,
+            TableClockRow.round == rnd,
+            TableClockRow.table_number == table,
+            TableClockRow.game == game,
+        )
+    ).first()
     return found
 
 
-def get(store: Store, slug: str, division: str, stage: int, rnd: int, table: int,
-        game: int) -> ClockRecord | None:
+def get(
+    store: Store, slug: str, division: str, stage: int, rnd: int, table: int, game: int
+) -> ClockRecord | None:
     with store.reading() as s:
         tid = _tournament_id(s, slug)
         row = None if tid is None else _row(s, tid, division, stage, rnd, table, game)
         return None if row is None else _record(row)
 
 
-def put(store: Store, slug: str, record: ClockRecord,
-        keep: Any = None) -> tuple[ClockRecord, bool]:
+def put(store: Store, slug: str, record: ClockRecord, keep: Any = None) -> tuple[ClockRecord, bool]:
     """Write the record unless ``keep(old)`` says the stored one stands; the record
     stored afterwards and whether it was written. The row is read and written under
     the transaction (a unique key: of two phones inserting at once, the second reads
@@ -107,20 +126,23 @@ def put(store: Store, slug: str, record: ClockRecord,
         return _put(store, slug, record, keep)
 
 
-def _put(store: Store, slug: str, record: ClockRecord,
-         keep: Any) -> tuple[ClockRecord, bool]:
+def _put(store: Store, slug: str, record: ClockRecord, keep: Any) -> tuple[ClockRecord, bool]:
     with store.transaction() as s:
         tid = _tournament_id(s, slug)
         if tid is None:
             raise LookupError(slug)
-        row = _row(s, tid, record.division, record.stage, record.round, record.table,
-                   record.game)
+        row = _row(s, tid, record.division, record.stage, record.round, record.table, record.game)
         if row is not None and keep is not None and keep(_record(row)):
             return _record(row), False
         if row is None:
-            row = TableClockRow(tournament_id=tid, division=record.division,
-                                stage=record.stage, round=record.round,
-                                table_number=record.table, game=record.game)
+            row = TableClockRow(
+                tournament_id=tid,
+                division=record.division,
+                stage=record.stage,
+                round=record.round,
+                table_number=record.table,
+                game=record.game,
+            )
             s.add(row)
         row.players = list(record.players)
         row.device = record.device
@@ -136,8 +158,16 @@ def _put(store: Store, slug: str, record: ClockRecord,
         return _record(row), True
 
 
-def confirm(store: Store, slug: str, division: str, stage: int, rnd: int, table: int,
-            game: int, penalties: tuple[int, ...]) -> None:
+def confirm(
+    store: Store,
+    slug: str,
+    division: str,
+    stage: int,
+    rnd: int,
+    table: int,
+    game: int,
+    penalties: tuple[int, ...],
+) -> None:
     with store.transaction() as s:
         tid = _tournament_id(s, slug)
         row = None if tid is None else _row(s, tid, division, stage, rnd, table, game)
@@ -145,17 +175,22 @@ def confirm(store: Store, slug: str, division: str, stage: int, rnd: int, table:
             row.confirmed = list(penalties)
 
 
-def of_round(store: Store, slug: str, division: str, stage: int,
-             rnd: int) -> list[ClockRecord]:
+def of_round(store: Store, slug: str, division: str, stage: int, rnd: int) -> list[ClockRecord]:
     """Every clock record of a round, by table and game."""
     with store.reading() as s:
         tid = _tournament_id(s, slug)
         if tid is None:
             return []
-        rows = s.scalars(select(TableClockRow).where(
-            TableClockRow.tournament_id == tid, TableClockRow.division == division,
-            TableClockRow.stage == stage, TableClockRow.round == rnd)
-            .order_by(TableClockRow.table_number, TableClockRow.game))
+        rows = s.scalars(
+            select(TableClockRow)
+            .where(
+                TableClockRow.tournament_id == tid,
+                TableClockRow.division == division,
+                TableClockRow.stage == stage,
+                TableClockRow.round == rnd,
+            )
+            .order_by(TableClockRow.table_number, TableClockRow.game)
+        )
         return [_record(r) for r in rows]
 
 

@@ -47,66 +47,105 @@ def format_value(data: Data) -> StageFormat:
 def ranking_data(r: StandingRules | None) -> Data | None:
     if r is None:
         return None
-    return {"mode": r.mode, "chain": list(r.chain), "three_table": r.three_table,
-            "win_points": r.win_points}
+    return {
+        "mode": r.mode,
+        "chain": list(r.chain),
+        "three_table": r.three_table,
+        "win_points": r.win_points,
+    }
 
 
 def ranking_value(data: Data | None) -> StandingRules | None:
     if data is None:
         return None
-    return StandingRules(mode=data["mode"], chain=tuple(data["chain"]),
-                         three_table=data["three_table"], win_points=data["win_points"])
+    return StandingRules(
+        mode=data["mode"],
+        chain=tuple(data["chain"]),
+        three_table=data["three_table"],
+        win_points=data["win_points"],
+    )
 
 
 def division_data(d: Division) -> Data:
     """A division without its stages (they are rows of their own)."""
     return {
-        "key": d.key, "name": d.name, "cap": d.cap, "eligibility": d.eligibility,
-        "rules": rules_data(d.rules), "formats": [format_data(f) for f in d.formats],
-        "ranking": ranking_data(d.ranking), "keep_apart": list(d.keep_apart),
-        "groups_hard": d.groups_hard, "late_entry": d.late_entry, "prizes": d.prizes,
+        "key": d.key,
+        "name": d.name,
+        "cap": d.cap,
+        "eligibility": d.eligibility,
+        "rules": rules_data(d.rules),
+        "formats": [format_data(f) for f in d.formats],
+        "ranking": ranking_data(d.ranking),
+        "keep_apart": list(d.keep_apart),
+        "groups_hard": d.groups_hard,
+        "late_entry": d.late_entry,
+        "prizes": d.prizes,
         "started": d.started,
     }
 
 
 def division_value(data: Data, stages: tuple[Stage, ...] = ()) -> Division:
     return Division(
-        key=data["key"], name=data["name"], cap=data["cap"], rules=rules_value(data["rules"]),
+        key=data["key"],
+        name=data["name"],
+        cap=data["cap"],
+        rules=rules_value(data["rules"]),
         formats=tuple(format_value(f) for f in data["formats"]),
-        eligibility=data["eligibility"], ranking=ranking_value(data["ranking"]),
-        keep_apart=tuple(data["keep_apart"]), groups_hard=data["groups_hard"],
-        late_entry=data["late_entry"], prizes=data["prizes"], started=data["started"],
+        eligibility=data["eligibility"],
+        ranking=ranking_value(data["ranking"]),
+        keep_apart=tuple(data["keep_apart"]),
+        groups_hard=data["groups_hard"],
+        late_entry=data["late_entry"],
+        prizes=data["prizes"],
+        started=data["started"],
         stages=stages,
     )
 
 
 def registration_data(r: Registration) -> Data:
-    return {"number": r.player, "name": r.name, "division": r.division,
-            "tags": sorted(r.tags), "generation": r.generation, "status": r.status,
-            "late": r.late}
+    return {
+        "number": r.player,
+        "name": r.name,
+        "division": r.division,
+        "tags": sorted(r.tags),
+        "generation": r.generation,
+        "status": r.status,
+        "late": r.late,
+    }
 
 
 def registration_value(data: Data) -> Registration:
-    return Registration(data["number"], data["name"], data["division"],
-                        frozenset(data["tags"]), data["generation"], data["status"],
-                        data["late"])
+    return Registration(
+        data["number"],
+        data["name"],
+        data["division"],
+        frozenset(data["tags"]),
+        data["generation"],
+        data["status"],
+        data["late"],
+    )
 
 
 def stage_data(s: Stage) -> Data:
     """A stage without its rounds."""
     return {
-        "format": format_data(s.format), "entrants": list(s.entrants),
+        "format": format_data(s.format),
+        "entrants": list(s.entrants),
         "plan": [[list(t) for t in seating.tables] for seating in s.plan],
-        "dropped": sorted(s.dropped), "lots": [list(x) for x in s.lots],
+        "dropped": sorted(s.dropped),
+        "lots": [list(x) for x in s.lots],
         "finished": s.finished,
     }
 
 
 def stage_value(data: Data, rounds: tuple[Round, ...] = ()) -> Stage:
     return Stage(
-        format=format_value(data["format"]), entrants=tuple(data["entrants"]), rounds=rounds,
+        format=format_value(data["format"]),
+        entrants=tuple(data["entrants"]),
+        rounds=rounds,
         plan=tuple(Seating(tuple(tuple(t) for t in seating)) for seating in data["plan"]),
-        dropped=frozenset(data["dropped"]), lots=tuple((a, b) for a, b in data["lots"]),
+        dropped=frozenset(data["dropped"]),
+        lots=tuple((a, b) for a, b in data["lots"]),
         finished=data["finished"],
     )
 
@@ -129,9 +168,17 @@ def line_value(data: Data) -> GameLine:
 
 
 def correction_data(c: Correction) -> Data:
-    return {"game": c.cell.game, "seat": c.cell.seat, "field": c.cell.field,
-            "player": c.cell.player, "old": c.old, "new": c.new, "who": c.who,
-            "why": c.why, "at": c.at}
+    return {
+        "game": c.cell.game,
+        "seat": c.cell.seat,
+        "field": c.cell.field,
+        "player": c.cell.player,
+        "old": c.old,
+        "new": c.new,
+        "who": c.who,
+        "why": c.why,
+        "at": c.at,
+    }
 
 
 def correction_value(table: int, data: Data) -> Correction:
@@ -143,12 +190,16 @@ def sheet_data(s: ScoreSheet) -> Data:
     """A whole score sheet: its draft games, the counted games, who and when, and the
     corrections."""
     return {
-        "round": s.round, "table": s.table, "players": list(s.players),
+        "round": s.round,
+        "table": s.table,
+        "players": list(s.players),
         "games": [line_data(g) for g in s.games],
         "counted": None if s.counted is None else [line_data(g) for g in s.counted],
         "status": s.status,
-        "entered_by": s.entered_by, "entered_at": s.entered_at,
-        "submitted_by": s.submitted_by, "submitted_at": s.submitted_at,
+        "entered_by": s.entered_by,
+        "entered_at": s.entered_at,
+        "submitted_by": s.submitted_by,
+        "submitted_at": s.submitted_at,
         "corrections": [correction_data(c) for c in s.corrections],
     }
 
@@ -156,10 +207,14 @@ def sheet_data(s: ScoreSheet) -> Data:
 def sheet_value(data: Data) -> ScoreSheet:
     counted = data["counted"]
     return ScoreSheet(
-        round=data["round"], table=data["table"], players=tuple(data["players"]),
+        round=data["round"],
+        table=data["table"],
+        players=tuple(data["players"]),
         games=tuple(line_value(g) for g in data["games"]),
         counted=None if counted is None else tuple(line_value(g) for g in counted),
-        entered_by=data["entered_by"], entered_at=data["entered_at"],
-        submitted_by=data["submitted_by"], submitted_at=data["submitted_at"],
+        entered_by=data["entered_by"],
+        entered_at=data["entered_at"],
+        submitted_by=data["submitted_by"],
+        submitted_at=data["submitted_at"],
         corrections=tuple(correction_value(data["table"], c) for c in data["corrections"]),
     )

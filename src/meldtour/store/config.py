@@ -41,7 +41,7 @@ def normalise_url(url: str) -> str:
     """
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     if "://" not in url:
         return f"sqlite:///{url}"
     return url

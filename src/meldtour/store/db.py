@@ -66,8 +66,7 @@ def make_engine(url: str) -> Engine:
             Path(db).parent.mkdir(parents=True, exist_ok=True)
         # Readers never wait for the write lock (WAL), so they should not wait for a
         # pooled connection either: a larger pool than the default five.
-        engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10,
-                               max_overflow=30)
+        engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=30)
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi_conn: Any, _record: Any) -> None:
@@ -135,8 +134,9 @@ def check_schema(engine: Engine) -> None:
     where = engine.url.render_as_string(hide_password=True)
     if current is None:
         tables = inspect(engine).get_table_names()
-        raise SchemaError("store.not_meldtour_database" if tables else "store.no_schema",
-                          where=where)
+        raise SchemaError(
+            "store.not_meldtour_database" if tables else "store.no_schema", where=where
+        )
     from alembic.script import ScriptDirectory
 
     known = {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
@@ -162,14 +162,16 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             reader = self.engine.execution_options(**{READING: True})
         else:
-            reader = self.engine.execution_options(isolation_level="REPEATABLE READ",
-                                                   postgresql_readonly=True)
+            reader = self.engine.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True
+            )
         self._readers = sessionmaker(reader, expire_on_commit=False, autoflush=False)
         # SQLite has one writer at a time: this process's writers queue here, before
         # taking a pooled connection, rather than each holding one while it waits for
         # the lock (other processes still queue on BEGIN IMMEDIATE and the busy timeout).
         self._writer: threading.RLock | None = (
-            threading.RLock() if self.engine.dialect.name == "sqlite" else None)
+            threading.RLock() if self.engine.dialect.name == "sqlite" else None
+        )
         self.snapshots: dict[Any, Any] = {}
         self.snapshot_lock = threading.Lock()
         self.computing: dict[Any, threading.Lock] = {}

@@ -61,9 +61,19 @@ def start_game(store: Store, game_id: str, header: Mapping[str, Any]) -> None:
 def _start(s: Any, game_id: str, header: Mapping[str, Any]) -> None:
     if s.get(LiveGameRow, game_id) is not None:
         raise GameLogError("gamelog.exists", game=game_id)
-    s.add(LiveGameRow(id=game_id, header=copy.deepcopy(dict(header)),
-                      started_at=float(header.get("started_at") or 0.0), moves=0,
-                      draft=None, alive_at=None, resumes=[], over=False, result=None))
+    s.add(
+        LiveGameRow(
+            id=game_id,
+            header=copy.deepcopy(dict(header)),
+            started_at=float(header.get("started_at") or 0.0),
+            moves=0,
+            draft=None,
+            alive_at=None,
+            resumes=[],
+            over=False,
+            result=None,
+        )
+    )
     online.drop_live_table(s, game_id)  # no longer waiting for players
     s.flush()
 
@@ -88,9 +98,11 @@ _GAME = LiveGameRow.__table__
 _MOVE = LiveMoveRow.__table__
 # Built once: a move's write is two statements on the session's connection, without
 # the ORM (its unit of work cost more than the disk on the hot path).
-_BUMP = (_GAME.update()  # type: ignore[attr-defined]
-         .where(_GAME.c.id == bindparam("gid"), _GAME.c.moves == bindparam("idx"))
-         .values(moves=bindparam("nxt"), draft=None))
+_BUMP = (
+    _GAME.update()  # type: ignore[attr-defined]
+    .where(_GAME.c.id == bindparam("gid"), _GAME.c.moves == bindparam("idx"))
+    .values(moves=bindparam("nxt"), draft=None)
+)
 _ADD_MOVE = _MOVE.insert()  # type: ignore[attr-defined]
 _COUNT = select(LiveGameRow.moves).where(LiveGameRow.id == bindparam("gid"))
 
@@ -106,14 +118,23 @@ def _append(s: Any, game_id: str, index: int, move: Mapping[str, Any]) -> None:
             raise GameLogError("gamelog.missing", game=game_id)
         raise GameLogError("gamelog.move_order", game=game_id, index=index, have=have)
     at = move.get("at")
-    conn.execute(_ADD_MOVE, {"game_id": game_id, "index": index,
-                             "move": copy.deepcopy(dict(move)),
-                             "at": None if at is None else float(at)})
+    conn.execute(
+        _ADD_MOVE,
+        {
+            "game_id": game_id,
+            "index": index,
+            "move": copy.deepcopy(dict(move)),
+            "at": None if at is None else float(at),
+        },
+    )
 
 
 def _set(s: Any, game_id: str, **values: Any) -> None:
-    result = s.connection().execute(_GAME.update()  # type: ignore[attr-defined]
-                                    .where(_GAME.c.id == game_id).values(**values))
+    result = s.connection().execute(
+        _GAME.update()  # type: ignore[attr-defined]
+        .where(_GAME.c.id == game_id)
+        .values(**values)
+    )
     if _count(result) != 1:
         raise GameLogError("gamelog.missing", game=game_id)
 
@@ -148,8 +169,11 @@ def _alive(s: Any, game_ids: Iterable[str], at: float) -> None:
     ids = list(game_ids)
     conn = s.connection()
     for i in range(0, len(ids), 500):
-        conn.execute(_GAME.update()  # type: ignore[attr-defined]
-                     .where(_GAME.c.id.in_(ids[i:i + 500])).values(alive_at=at))
+        conn.execute(
+            _GAME.update()  # type: ignore[attr-defined]
+            .where(_GAME.c.id.in_(ids[i : i + 500]))
+            .values(alive_at=at)
+        )
 
 
 def add_resume(store: Store, game_id: str, entry: Mapping[str, Any]) -> None:
@@ -189,8 +213,14 @@ def _drop_table(s: Any, game_id: str) -> None:
 
 #: The writes :func:`write` groups, by name.
 WRITES: dict[str, Callable[..., None]] = {
-    "start": _start, "append": _append, "draft": _put_draft, "finish": _finish,
-    "alive": _alive, "resume": _resume, "table": _save_table, "drop_table": _drop_table,
+    "start": _start,
+    "append": _append,
+    "draft": _put_draft,
+    "finish": _finish,
+    "alive": _alive,
+    "resume": _resume,
+    "table": _save_table,
+    "drop_table": _drop_table,
 }
 
 
@@ -236,27 +266,44 @@ def lobby(store: Store, limit: int = 20) -> tuple[list[ListedTable], list[Listed
     in play (started, not over), newest first, at most ``limit`` each — one transaction.
     A row that does not describe a table (a header without its ``table``) is left out."""
     with store.transaction() as s:
-        tables = s.execute(select(online.LiveTableRow.id, online.LiveTableRow.data,
-                                  online.LiveTableRow.created_at)
-                           .order_by(online.LiveTableRow.created_at.desc(),
-                                     online.LiveTableRow.id.desc())
-                           .limit(limit)).all()
-        rows = s.execute(select(LiveGameRow.id, LiveGameRow.header, LiveGameRow.started_at)
-                         .where(LiveGameRow.over.is_(False))
-                         .order_by(LiveGameRow.started_at.desc(), LiveGameRow.id.desc())
-                         .limit(limit)).all()
+        tables = s.execute(
+            select(online.LiveTableRow.id, online.LiveTableRow.data, online.LiveTableRow.created_at)
+            .order_by(online.LiveTableRow.created_at.desc(), online.LiveTableRow.id.desc())
+            .limit(limit)
+        ).all()
+        rows = s.execute(
+            select(LiveGameRow.id, LiveGameRow.header, LiveGameRow.started_at)
+            .where(LiveGameRow.over.is_(False))
+            .order_by(LiveGameRow.started_at.desc(), LiveGameRow.id.desc())
+            .limit(limit)
+        ).all()
     waiting = []
     for gid, data, created in tables:
         if isinstance(data, dict) and isinstance(data.get("config"), dict):
-            waiting.append(ListedTable(gid, dict(data["config"]), list(data.get("names") or []),
-                                       list(data.get("keys") or []), False, float(created or 0)))
+            waiting.append(
+                ListedTable(
+                    gid,
+                    dict(data["config"]),
+                    list(data.get("names") or []),
+                    list(data.get("keys") or []),
+                    False,
+                    float(created or 0),
+                )
+            )
     playing = []
     for gid, header, started in rows:
         table = header.get("table") if isinstance(header, dict) else None
         if isinstance(table, dict) and "seats" in table:
-            playing.append(ListedTable(gid, table, list(table.get("names") or []),
-                                       list(table.get("keys") or []), True,
-                                       float(started or 0)))
+            playing.append(
+                ListedTable(
+                    gid,
+                    table,
+                    list(table.get("names") or []),
+                    list(table.get("keys") or []),
+                    True,
+                    float(started or 0),
+                )
+            )
     return waiting, playing
 
 
@@ -266,21 +313,48 @@ def load_game(store: Store, game_id: str) -> StoredGame | None:
         row = s.get(LiveGameRow, game_id)
         if row is None:
             return None
-        moves = s.scalars(select(LiveMoveRow.move).where(LiveMoveRow.game_id == game_id)
-                          .order_by(LiveMoveRow.index)).all()
-        return StoredGame(header=dict(row.header), moves=[dict(m) for m in moves],
-                          draft=None if row.draft is None else dict(row.draft),
-                          result=None if row.result is None else dict(row.result),
-                          alive_at=row.alive_at, resumes=list(row.resumes or []))
+        moves = s.scalars(
+            select(LiveMoveRow.move)
+            .where(LiveMoveRow.game_id == game_id)
+            .order_by(LiveMoveRow.index)
+        ).all()
+        return StoredGame(
+            header=dict(row.header),
+            moves=[dict(m) for m in moves],
+            draft=None if row.draft is None else dict(row.draft),
+            result=None if row.result is None else dict(row.result),
+            alive_at=row.alive_at,
+            resumes=list(row.resumes or []),
+        )
 
 
 def unfinished_games(store: Store) -> list[str]:
     """The games started and not over, oldest first."""
     with store.transaction() as s:
-        return list(s.scalars(select(LiveGameRow.id).where(LiveGameRow.over.is_(False))
-                              .order_by(LiveGameRow.started_at, LiveGameRow.id)).all())
+        return list(
+            s.scalars(
+                select(LiveGameRow.id)
+                .where(LiveGameRow.over.is_(False))
+                .order_by(LiveGameRow.started_at, LiveGameRow.id)
+            ).all()
+        )
 
 
-__all__ = ["GameLogError", "ListedTable", "StoredGame", "add_resume", "append_move",
-           "finish_game", "load_game", "load_table", "lobby", "mark_alive", "put_draft",
-           "save_table", "start_game", "unfinished_games", "waiting_tables", "write"]
+__all__ = [
+    "GameLogError",
+    "ListedTable",
+    "StoredGame",
+    "add_resume",
+    "append_move",
+    "finish_game",
+    "load_game",
+    "load_table",
+    "lobby",
+    "mark_alive",
+    "put_draft",
+    "save_table",
+    "start_game",
+    "unfinished_games",
+    "waiting_tables",
+    "write",
+]

@@ -105,7 +105,8 @@ class TournamentRow(Base):
     updated_at: Mapped[str] = mapped_column(String(40))
 
     divisions: Mapped[list[DivisionRow]] = relationship(
-        back_populates="tournament", order_by="DivisionRow.position")
+        back_populates="tournament", order_by="DivisionRow.position"
+    )
 
 
 class DivisionRow(Base):
@@ -135,9 +136,12 @@ class RegistrationRow(Base):
 
     __tablename__ = "registration"
     #: One person is registered once in a tournament (migration 0008).
-    __table_args__ = (UniqueConstraint("tournament_id", "number"),
-                      UniqueConstraint("tournament_id", "player_id",
-                                       name="uq_registration_tournament_id_player_id"))
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "number"),
+        UniqueConstraint(
+            "tournament_id", "player_id", name="uq_registration_tournament_id_player_id"
+        ),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
     division_id: Mapped[int] = mapped_column(ForeignKey("division.id"), index=True)
@@ -197,7 +201,9 @@ class ScoreSheetRow(Base):
     version: Mapped[int] = mapped_column(Integer)
 
     __mapper_args__ = {  # noqa: RUF012 (typed by SQLAlchemy's base; read at class creation)
-        "version_id_col": version, "version_id_generator": False}
+        "version_id_col": version,
+        "version_id_generator": False,
+    }
 
 
 class GameRow(Base):
@@ -262,8 +268,7 @@ class WinnerPollRow(Base):
     opened_at: Mapped[str] = mapped_column(String(40))
     closed_at: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
     #: Only votes with one of the tournament's vote codes count (:class:`VoteCodeRow`).
-    codes_required: Mapped[bool] = mapped_column(Boolean, default=False,
-                                                 server_default=false())
+    codes_required: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: The prize draw among the right guesses: winner, seed, right, drawn, at, by.
     draw: Mapped[dict[str, Any] | None] = mapped_column(Json, nullable=True, default=None)
 
@@ -308,7 +313,8 @@ class AuditRow(Base):
     who: Mapped[str] = mapped_column(String(200))
     action: Mapped[str] = mapped_column(String(50))
     tournament_id: Mapped[int | None] = mapped_column(
-        ForeignKey("tournament.id"), nullable=True, index=True)
+        ForeignKey("tournament.id"), nullable=True, index=True
+    )
     entity: Mapped[str] = mapped_column(String(50))
     key: Mapped[str] = mapped_column(String(200))
     before: Mapped[Any] = mapped_column(Json, nullable=True)

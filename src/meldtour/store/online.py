@@ -46,8 +46,9 @@ class OnlineGameRow(Base):
     """One game of a tournament table played online (``game_id`` is its live game)."""
 
     __tablename__ = "online_game"
-    __table_args__ = (UniqueConstraint("tournament_id", "division", "stage", "round",
-                                       "table_number", "game"),)
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "division", "stage", "round", "table_number", "game"),
+    )
     game_id: Mapped[str] = mapped_column(String(40), primary_key=True, autoincrement=False)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), index=True)
     division: Mapped[str] = mapped_column(String(100))
@@ -101,8 +102,9 @@ def drop_live_table(s: Any, game_id: str) -> None:
 
 
 def live_table_ids(s: Any) -> list[str]:
-    return list(s.scalars(select(LiveTableRow.id)
-                          .order_by(LiveTableRow.created_at, LiveTableRow.id)).all())
+    return list(
+        s.scalars(select(LiveTableRow.id).order_by(LiveTableRow.created_at, LiveTableRow.id)).all()
+    )
 
 
 # ---------------------------------------------------------------- tournament tables
@@ -123,27 +125,53 @@ class OnlineGame:
 
 
 def _value(row: OnlineGameRow) -> OnlineGame:
-    return OnlineGame(row.game_id, row.tournament_id, row.division, row.stage, row.round,
-                      row.table_number, row.game, row.games, list(row.seats), row.filled)
+    return OnlineGame(
+        row.game_id,
+        row.tournament_id,
+        row.division,
+        row.stage,
+        row.round,
+        row.table_number,
+        row.game,
+        row.games,
+        list(row.seats),
+        row.filled,
+    )
 
 
 def add_games(store: Store, games: Sequence[OnlineGame]) -> None:
     """Record games about to be played online; a table's game recorded twice is refused."""
     with store.transaction() as s:
         for g in games:
-            found = s.scalar(select(OnlineGameRow.game_id).where(
-                OnlineGameRow.tournament_id == g.tournament_id,
-                OnlineGameRow.division == g.division, OnlineGameRow.stage == g.stage,
-                OnlineGameRow.round == g.round, OnlineGameRow.table_number == g.table,
-                OnlineGameRow.game == g.game))
+            found = s.scalar(
+                select(OnlineGameRow.game_id).where(
+                    OnlineGameRow.tournament_id == g.tournament_id,
+                    OnlineGameRow.division == g.division,
+                    OnlineGameRow.stage == g.stage,
+                    OnlineGameRow.round == g.round,
+                    OnlineGameRow.table_number == g.table,
+                    OnlineGameRow.game == g.game,
+                )
+            )
             if found is not None:
-                raise OnlineError("online.played", game=g.game, table=g.table,
-                                  round=g.round, id=found)
-            s.add(OnlineGameRow(game_id=g.game_id, tournament_id=g.tournament_id,
-                                division=g.division, stage=g.stage, round=g.round,
-                                table_number=g.table, game=g.game, games=g.games,
-                                seats=copy.deepcopy(g.seats), filled=False,
-                                created_at=time.time()))
+                raise OnlineError(
+                    "online.played", game=g.game, table=g.table, round=g.round, id=found
+                )
+            s.add(
+                OnlineGameRow(
+                    game_id=g.game_id,
+                    tournament_id=g.tournament_id,
+                    division=g.division,
+                    stage=g.stage,
+                    round=g.round,
+                    table_number=g.table,
+                    game=g.game,
+                    games=g.games,
+                    seats=copy.deepcopy(g.seats),
+                    filled=False,
+                    created_at=time.time(),
+                )
+            )
 
 
 def get_game(store: Store, game_id: str) -> OnlineGame | None:
@@ -160,14 +188,21 @@ def mark_filled(store: Store, game_id: str) -> None:
         row.filled = True
 
 
-def round_games(store: Store, tournament_id: int, division: str, stage: int,
-                round_number: int) -> list[OnlineGame]:
+def round_games(
+    store: Store, tournament_id: int, division: str, stage: int, round_number: int
+) -> list[OnlineGame]:
     """A round's online games, by table and game."""
     with store.transaction() as s:
-        rows = s.scalars(select(OnlineGameRow).where(
-            OnlineGameRow.tournament_id == tournament_id, OnlineGameRow.division == division,
-            OnlineGameRow.stage == stage, OnlineGameRow.round == round_number)
-            .order_by(OnlineGameRow.table_number, OnlineGameRow.game)).all()
+        rows = s.scalars(
+            select(OnlineGameRow)
+            .where(
+                OnlineGameRow.tournament_id == tournament_id,
+                OnlineGameRow.division == division,
+                OnlineGameRow.stage == stage,
+                OnlineGameRow.round == round_number,
+            )
+            .order_by(OnlineGameRow.table_number, OnlineGameRow.game)
+        ).all()
         return [_value(r) for r in rows]
 
 
@@ -177,18 +212,26 @@ def table_games(store: Store, game_id: str) -> list[OnlineGame]:
         row = s.get(OnlineGameRow, game_id)
         if row is None:
             return []
-        rows = s.scalars(select(OnlineGameRow).where(
-            OnlineGameRow.tournament_id == row.tournament_id,
-            OnlineGameRow.division == row.division, OnlineGameRow.stage == row.stage,
-            OnlineGameRow.round == row.round, OnlineGameRow.table_number == row.table_number)
-            .order_by(OnlineGameRow.game)).all()
+        rows = s.scalars(
+            select(OnlineGameRow)
+            .where(
+                OnlineGameRow.tournament_id == row.tournament_id,
+                OnlineGameRow.division == row.division,
+                OnlineGameRow.stage == row.stage,
+                OnlineGameRow.round == row.round,
+                OnlineGameRow.table_number == row.table_number,
+            )
+            .order_by(OnlineGameRow.game)
+        ).all()
         return [_value(r) for r in rows]
 
 
 def all_games(store: Store) -> list[OnlineGame]:
     with store.transaction() as s:
-        return [_value(r) for r in s.scalars(select(OnlineGameRow)
-                                             .order_by(OnlineGameRow.created_at)).all()]
+        return [
+            _value(r)
+            for r in s.scalars(select(OnlineGameRow).order_by(OnlineGameRow.created_at)).all()
+        ]
 
 
 def tournament_of(store: Store, slug: str | None) -> tuple[int, str, str]:
@@ -217,11 +260,26 @@ def unfilled_games(store: Store) -> list[OnlineGame]:
     """Online games whose result is not on the sheet yet (being played, or finished
     just before a crash), oldest first."""
     with store.transaction() as s:
-        rows = s.scalars(select(OnlineGameRow).where(OnlineGameRow.filled.is_(False))
-                         .order_by(OnlineGameRow.created_at)).all()
+        rows = s.scalars(
+            select(OnlineGameRow)
+            .where(OnlineGameRow.filled.is_(False))
+            .order_by(OnlineGameRow.created_at)
+        ).all()
         return [_value(r) for r in rows]
 
 
-__all__ = ["LiveTableRow", "OnlineError", "OnlineGame", "OnlineGameRow", "add_games",
-           "all_games", "get_game", "mark_filled", "round_games", "slug_of", "table_games",
-           "tournament_of", "unfilled_games"]
+__all__ = [
+    "LiveTableRow",
+    "OnlineError",
+    "OnlineGame",
+    "OnlineGameRow",
+    "add_games",
+    "all_games",
+    "get_game",
+    "mark_filled",
+    "round_games",
+    "slug_of",
+    "table_games",
+    "tournament_of",
+    "unfilled_games",
+]

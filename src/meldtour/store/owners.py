@@ -28,8 +28,7 @@ class TournamentDirectorRow(Base):
 
     __tablename__ = "tournament_director"
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournament.id"), primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("account.id"), primary_key=True,
-                                            index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("account.id"), primary_key=True, index=True)
     #: The name of the account that added it ("" for the creator).
     added_by: Mapped[str] = mapped_column(String(80), default="")
     created_at: Mapped[str] = mapped_column(String(40))
@@ -54,10 +53,17 @@ def may_direct(store: Store, slug: str, account_id: int) -> bool:
         admin = s.scalar(select(func.min(Account.id)))
         if admin is not None and int(admin) == account_id:
             return True
-        return bool(s.scalar(select(exists().where(
-            TournamentDirectorRow.tournament_id == TournamentRow.id,
-            TournamentRow.slug == slug,
-            TournamentDirectorRow.account_id == account_id))))
+        return bool(
+            s.scalar(
+                select(
+                    exists().where(
+                        TournamentDirectorRow.tournament_id == TournamentRow.id,
+                        TournamentRow.slug == slug,
+                        TournamentDirectorRow.account_id == account_id,
+                    )
+                )
+            )
+        )
 
 
 def tournaments_of(store: Store, account_id: int) -> list[tuple[str, str, str]]:
@@ -67,22 +73,26 @@ def tournaments_of(store: Store, account_id: int) -> list[tuple[str, str, str]]:
         query = select(TournamentRow.slug, TournamentRow.name, TournamentRow.date)
         admin = s.scalar(select(func.min(Account.id)))
         if admin is None or int(admin) != account_id:
-            query = query.join(TournamentDirectorRow,
-                               TournamentDirectorRow.tournament_id == TournamentRow.id
-                               ).where(TournamentDirectorRow.account_id == account_id)
-        return [(r.slug, r.name, r.date)
-                for r in s.execute(query.order_by(TournamentRow.id.desc()))]
+            query = query.join(
+                TournamentDirectorRow, TournamentDirectorRow.tournament_id == TournamentRow.id
+            ).where(TournamentDirectorRow.account_id == account_id)
+        return [
+            (r.slug, r.name, r.date) for r in s.execute(query.order_by(TournamentRow.id.desc()))
+        ]
 
 
 def directors(store: Store, slug: str) -> list[str]:
     """The names of the tournament's recorded directors, in the order they were added."""
     with store.reading() as s:
-        return list(s.scalars(
-            select(Account.name)
-            .join(TournamentDirectorRow, TournamentDirectorRow.account_id == Account.id)
-            .join(TournamentRow, TournamentRow.id == TournamentDirectorRow.tournament_id)
-            .where(TournamentRow.slug == slug)
-            .order_by(TournamentDirectorRow.created_at, Account.id)))
+        return list(
+            s.scalars(
+                select(Account.name)
+                .join(TournamentDirectorRow, TournamentDirectorRow.account_id == Account.id)
+                .join(TournamentRow, TournamentRow.id == TournamentDirectorRow.tournament_id)
+                .where(TournamentRow.slug == slug)
+                .order_by(TournamentDirectorRow.created_at, Account.id)
+            )
+        )
 
 
 def tournament_id(s: Any, slug: str) -> int | None:
@@ -107,8 +117,11 @@ def add(s: Any, tournament: int, account: int, *, added_by: str, at: str) -> boo
     did."""
     if s.get(TournamentDirectorRow, (tournament, account)) is not None:
         return False
-    s.add(TournamentDirectorRow(tournament_id=tournament, account_id=account,
-                                added_by=added_by, created_at=at))
+    s.add(
+        TournamentDirectorRow(
+            tournament_id=tournament, account_id=account, added_by=added_by, created_at=at
+        )
+    )
     s.flush()
     return True
 

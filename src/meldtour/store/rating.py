@@ -36,15 +36,30 @@ GameLine = tuple[int, int, int, int, Any, int, Any, Any, int | None]
 
 def awarded(s: Any) -> list[DivisionLine]:
     """Every awarded division, by id."""
-    first = (select(AwardRow.division_id, func.min(AwardRow.awarded_at).label("at"))
-             .group_by(AwardRow.division_id).subquery())
-    q = (select(DivisionRow.id, TournamentRow.id, TournamentRow.slug, TournamentRow.name,
-                TournamentRow.template, TournamentRow.date, first.c.at, DivisionRow.key,
-                DivisionRow.name, DivisionRow.rules, DivisionRow.ranking,
-                DivisionRow.formats)
-         .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
-         .join(first, first.c.division_id == DivisionRow.id)
-         .order_by(DivisionRow.id))
+    first = (
+        select(AwardRow.division_id, func.min(AwardRow.awarded_at).label("at"))
+        .group_by(AwardRow.division_id)
+        .subquery()
+    )
+    q = (
+        select(
+            DivisionRow.id,
+            TournamentRow.id,
+            TournamentRow.slug,
+            TournamentRow.name,
+            TournamentRow.template,
+            TournamentRow.date,
+            first.c.at,
+            DivisionRow.key,
+            DivisionRow.name,
+            DivisionRow.rules,
+            DivisionRow.ranking,
+            DivisionRow.formats,
+        )
+        .join(TournamentRow, DivisionRow.tournament_id == TournamentRow.id)
+        .join(first, first.c.division_id == DivisionRow.id)
+        .order_by(DivisionRow.id)
+    )
     return [tuple(r) for r in s.execute(q).all()]
 
 
@@ -60,27 +75,42 @@ def games(s: Any, division_ids: list[int]) -> list[GameLine]:
     if not division_ids:
         return []
     conn = s.connection()
-    sheets = (select(ScoreSheetRow.id, StageRow.division_id, StageRow.position,
-                     RoundRow.number, ScoreSheetRow.table_number,
-                     type_coerce(ScoreSheetRow.players, String))
-              .join(RoundRow, ScoreSheetRow.round_id == RoundRow.id)
-              .join(StageRow, RoundRow.stage_id == StageRow.id)
-              .where(StageRow.division_id.in_(division_ids),
-                     ScoreSheetRow.counted.is_(True)))
-    sheet = {sid: (did, stage, rnd, table, _json(players))
-             for sid, did, stage, rnd, table, players in conn.execute(sheets).all()}
-    q = (select(GameRow.sheet_id, GameRow.number,
-                type_coerce(GameRow.counted_points, String),
-                type_coerce(GameRow.counted_penalties, String), GameRow.counted_winner)
-         .join(ScoreSheetRow, GameRow.sheet_id == ScoreSheetRow.id)
-         .join(RoundRow, ScoreSheetRow.round_id == RoundRow.id)
-         .join(StageRow, RoundRow.stage_id == StageRow.id)
-         .where(StageRow.division_id.in_(division_ids), ScoreSheetRow.counted.is_(True)))
+    sheets = (
+        select(
+            ScoreSheetRow.id,
+            StageRow.division_id,
+            StageRow.position,
+            RoundRow.number,
+            ScoreSheetRow.table_number,
+            type_coerce(ScoreSheetRow.players, String),
+        )
+        .join(RoundRow, ScoreSheetRow.round_id == RoundRow.id)
+        .join(StageRow, RoundRow.stage_id == StageRow.id)
+        .where(StageRow.division_id.in_(division_ids), ScoreSheetRow.counted.is_(True))
+    )
+    sheet = {
+        sid: (did, stage, rnd, table, _json(players))
+        for sid, did, stage, rnd, table, players in conn.execute(sheets).all()
+    }
+    q = (
+        select(
+            GameRow.sheet_id,
+            GameRow.number,
+            type_coerce(GameRow.counted_points, String),
+            type_coerce(GameRow.counted_penalties, String),
+            GameRow.counted_winner,
+        )
+        .join(ScoreSheetRow, GameRow.sheet_id == ScoreSheetRow.id)
+        .join(RoundRow, ScoreSheetRow.round_id == RoundRow.id)
+        .join(StageRow, RoundRow.stage_id == StageRow.id)
+        .where(StageRow.division_id.in_(division_ids), ScoreSheetRow.counted.is_(True))
+    )
     out: list[GameLine] = []
     for sid, number, points, penalties, winner in conn.execute(q).all():
         did, stage, rnd, table, players = sheet[sid]
-        out.append((did, stage, rnd, table, players, number, _json(points),
-                    _json(penalties), winner))
+        out.append(
+            (did, stage, rnd, table, players, number, _json(points), _json(penalties), winner)
+        )
     return out
 
 
@@ -88,9 +118,9 @@ def people(s: Any, tournament_ids: list[int]) -> dict[tuple[int, int], int]:
     """(tournament id, registration number) → person, for these tournaments."""
     if not tournament_ids:
         return {}
-    q = (select(RegistrationRow.tournament_id, RegistrationRow.number,
-                RegistrationRow.player_id)
-         .where(RegistrationRow.tournament_id.in_(tournament_ids)))
+    q = select(
+        RegistrationRow.tournament_id, RegistrationRow.number, RegistrationRow.player_id
+    ).where(RegistrationRow.tournament_id.in_(tournament_ids))
     return {(t, n): p for t, n, p in s.connection().execute(q).all()}
 
 
@@ -101,8 +131,7 @@ def pools(s: Any) -> dict[int, str]:
 
 def set_pool(s: Any, division_id: int, pool: str | None, *, who: str, at: str) -> str | None:
     """Record the division's pool (``None``: the template's again); the one before."""
-    row = s.scalars(select(RatingPoolRow)
-                    .where(RatingPoolRow.division_id == division_id)).first()
+    row = s.scalars(select(RatingPoolRow).where(RatingPoolRow.division_id == division_id)).first()
     before = row.pool if row is not None else None
     if pool is None:
         s.execute(delete(RatingPoolRow).where(RatingPoolRow.division_id == division_id))

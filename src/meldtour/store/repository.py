@@ -61,12 +61,24 @@ class SheetConflict(StoreError):
     """Another device saved the sheet since this one read it. ``yours`` is what this
     device sent (nothing typed is lost), ``theirs`` the sheet as saved now."""
 
-    def __init__(self, key: SheetKey, expected: int, current: int | None,
-                 yours: Any = None, theirs: ScoreSheet | None = None) -> None:
+    def __init__(
+        self,
+        key: SheetKey,
+        expected: int,
+        current: int | None,
+        yours: Any = None,
+        theirs: ScoreSheet | None = None,
+    ) -> None:
         division, stage, rnd, table = key
-        super().__init__("sheet.conflict", round=rnd, table=table, division=division,
-                         stage=stage + 1, expected=expected,
-                         current=current if current is not None else "unknown")
+        super().__init__(
+            "sheet.conflict",
+            round=rnd,
+            table=table,
+            division=division,
+            stage=stage + 1,
+            expected=expected,
+            current=current if current is not None else "unknown",
+        )
         self.key = key
         self.expected = expected
         self.current = current
@@ -108,8 +120,7 @@ def find_tournament(session: Session, slug: str | None) -> TournamentRow:
         if not rows:
             raise NotFound("store.no_tournament_yet")
         if len(rows) > 1:
-            raise NotFound("store.several_tournaments",
-                           slugs=", ".join(tournament_slugs(session)))
+            raise NotFound("store.several_tournaments", slugs=", ".join(tournament_slugs(session)))
         return rows[0]
     # A Korean or Japanese slug typed on another device may come decomposed (NFD).
     slug = unicodedata.normalize("NFC", slug)
@@ -117,8 +128,7 @@ def find_tournament(session: Session, slug: str | None) -> TournamentRow:
     if row is None:
         known = tournament_slugs(session)
         if known:
-            raise NotFound("store.no_tournament_known", slug=repr(slug),
-                           slugs=", ".join(known))
+            raise NotFound("store.no_tournament_known", slug=repr(slug), slugs=", ".join(known))
         raise NotFound("store.no_tournament", slug=repr(slug))
     return row
 
@@ -133,39 +143,73 @@ def load(session: Session, slug: str | None, lock: Lock = "none") -> Loaded:
         session.refresh(row)
     out = Loaded(row, Tournament(row.name, row.date, ()))
     tid = row.id
-    drows = list(session.scalars(
-        select(DivisionRow).where(DivisionRow.tournament_id == tid).order_by(DivisionRow.position)))
+    drows = list(
+        session.scalars(
+            select(DivisionRow)
+            .where(DivisionRow.tournament_id == tid)
+            .order_by(DivisionRow.position)
+        )
+    )
     key_of = {d.id: d.key for d in drows}
     out.divisions = {d.key: d for d in drows}
-    regs = list(session.scalars(select(RegistrationRow).where(
-        RegistrationRow.tournament_id == tid).order_by(RegistrationRow.number)))
+    regs = list(
+        session.scalars(
+            select(RegistrationRow)
+            .where(RegistrationRow.tournament_id == tid)
+            .order_by(RegistrationRow.number)
+        )
+    )
     out.registrations = {r.number: r for r in regs}
     div_ids = list(key_of)
-    srows = list(session.scalars(select(StageRow).where(StageRow.division_id.in_(div_ids))
-                                 .order_by(StageRow.division_id, StageRow.position)))
+    srows = list(
+        session.scalars(
+            select(StageRow)
+            .where(StageRow.division_id.in_(div_ids))
+            .order_by(StageRow.division_id, StageRow.position)
+        )
+    )
     stage_of = {s.id: (key_of[s.division_id], s.position) for s in srows}
     out.stages = {stage_of[s.id]: s for s in srows}
-    rrows = list(session.scalars(select(RoundRow).join(StageRow).where(
-        StageRow.division_id.in_(div_ids)).order_by(RoundRow.stage_id, RoundRow.number)))
+    rrows = list(
+        session.scalars(
+            select(RoundRow)
+            .join(StageRow)
+            .where(StageRow.division_id.in_(div_ids))
+            .order_by(RoundRow.stage_id, RoundRow.number)
+        )
+    )
     round_of = {r.id: (*stage_of[r.stage_id], r.number) for r in rrows}
     out.rounds = {round_of[r.id]: r for r in rrows}
-    sheet_rows = list(session.scalars(
-        select(ScoreSheetRow).join(RoundRow).join(StageRow)
-        .where(StageRow.division_id.in_(div_ids))
-        .order_by(ScoreSheetRow.round_id, ScoreSheetRow.table_number)))
+    sheet_rows = list(
+        session.scalars(
+            select(ScoreSheetRow)
+            .join(RoundRow)
+            .join(StageRow)
+            .where(StageRow.division_id.in_(div_ids))
+            .order_by(ScoreSheetRow.round_id, ScoreSheetRow.table_number)
+        )
+    )
     sheet_ids = [s.id for s in sheet_rows]
     games: dict[int, dict[int, GameRow]] = {i: {} for i in sheet_ids}
     corrections: dict[int, list[CorrectionRow]] = {i: [] for i in sheet_ids}
     if sheet_ids:
         for g in session.scalars(
-                select(GameRow).join(ScoreSheetRow).join(RoundRow).join(StageRow)
-                .where(StageRow.division_id.in_(div_ids))
-                .order_by(GameRow.sheet_id, GameRow.number)):
+            select(GameRow)
+            .join(ScoreSheetRow)
+            .join(RoundRow)
+            .join(StageRow)
+            .where(StageRow.division_id.in_(div_ids))
+            .order_by(GameRow.sheet_id, GameRow.number)
+        ):
             games[g.sheet_id][g.number] = g
         for c in session.scalars(
-                select(CorrectionRow).join(ScoreSheetRow).join(RoundRow).join(StageRow)
-                .where(StageRow.division_id.in_(div_ids))
-                .order_by(CorrectionRow.sheet_id, CorrectionRow.position)):
+            select(CorrectionRow)
+            .join(ScoreSheetRow)
+            .join(RoundRow)
+            .join(StageRow)
+            .where(StageRow.division_id.in_(div_ids))
+            .order_by(CorrectionRow.sheet_id, CorrectionRow.position)
+        ):
             corrections[c.sheet_id].append(c)
     out.games = games
     out.corrections = {i: len(c) for i, c in corrections.items()}
@@ -182,10 +226,8 @@ def load(session: Session, slug: str | None, lock: Lock = "none") -> Loaded:
     stages: dict[str, list[Stage]] = {k: [] for k in out.divisions}
     for skey, st in out.stages.items():
         stages[skey[0]].append(codec.stage_value(_stage_data(st), tuple(rounds[skey])))
-    divisions = tuple(codec.division_value(_division_data(d), tuple(stages[d.key]))
-                      for d in drows)
-    registrations = tuple(codec.registration_value(_registration_data(r, key_of))
-                          for r in regs)
+    divisions = tuple(codec.division_value(_division_data(d), tuple(stages[d.key])) for d in drows)
+    registrations = tuple(codec.registration_value(_registration_data(r, key_of)) for r in regs)
     out.value = Tournament(row.name, row.date, divisions, row.seed, registrations)
     return out
 
@@ -195,40 +237,89 @@ def load(session: Session, slug: str | None, lock: Lock = "none") -> Loaded:
 
 
 def _division_data(d: DivisionRow) -> codec.Data:
-    return {"key": d.key, "name": d.name, "cap": d.cap, "eligibility": d.eligibility,
-            "rules": d.rules, "formats": d.formats, "ranking": d.ranking,
-            "keep_apart": d.keep_apart, "groups_hard": d.groups_hard,
-            "late_entry": d.late_entry, "prizes": d.prizes, "started": d.started}
+    return {
+        "key": d.key,
+        "name": d.name,
+        "cap": d.cap,
+        "eligibility": d.eligibility,
+        "rules": d.rules,
+        "formats": d.formats,
+        "ranking": d.ranking,
+        "keep_apart": d.keep_apart,
+        "groups_hard": d.groups_hard,
+        "late_entry": d.late_entry,
+        "prizes": d.prizes,
+        "started": d.started,
+    }
 
 
 def _registration_data(r: RegistrationRow, key_of: Mapping[int, str]) -> codec.Data:
-    return {"number": r.number, "name": r.name, "division": key_of[r.division_id],
-            "tags": r.tags, "generation": r.generation, "status": r.status, "late": r.late}
+    return {
+        "number": r.number,
+        "name": r.name,
+        "division": key_of[r.division_id],
+        "tags": r.tags,
+        "generation": r.generation,
+        "status": r.status,
+        "late": r.late,
+    }
 
 
 def _stage_data(s: StageRow) -> codec.Data:
-    return {"format": s.format, "entrants": s.entrants, "plan": s.plan, "dropped": s.dropped,
-            "lots": s.lots, "finished": s.finished}
+    return {
+        "format": s.format,
+        "entrants": s.entrants,
+        "plan": s.plan,
+        "dropped": s.dropped,
+        "lots": s.lots,
+        "finished": s.finished,
+    }
 
 
 def _round_data(r: RoundRow) -> codec.Data:
     return {"number": r.number, "closed": r.closed, "advanced": r.advanced}
 
 
-def _sheet_data(s: ScoreSheetRow, rnd: int, games: Mapping[int, GameRow],
-                corrections: Iterable[CorrectionRow]) -> codec.Data:
+def _sheet_data(
+    s: ScoreSheetRow, rnd: int, games: Mapping[int, GameRow], corrections: Iterable[CorrectionRow]
+) -> codec.Data:
     lines = [games[n] for n in sorted(games)]
     return {
-        "round": rnd, "table": s.table_number, "players": s.players,
-        "games": [{"points": g.points, "penalties": g.penalties, "winner": g.winner}
-                  for g in lines],
-        "counted": [{"points": g.counted_points, "penalties": g.counted_penalties,
-                     "winner": g.counted_winner} for g in lines] if s.counted else None,
-        "status": s.status, "entered_by": s.entered_by, "entered_at": s.entered_at,
-        "submitted_by": s.submitted_by, "submitted_at": s.submitted_at,
-        "corrections": [{"game": c.game, "seat": c.seat, "field": c.field, "player": c.player,
-                         "old": c.old, "new": c.new, "who": c.who, "why": c.why, "at": c.at}
-                        for c in corrections],
+        "round": rnd,
+        "table": s.table_number,
+        "players": s.players,
+        "games": [
+            {"points": g.points, "penalties": g.penalties, "winner": g.winner} for g in lines
+        ],
+        "counted": [
+            {
+                "points": g.counted_points,
+                "penalties": g.counted_penalties,
+                "winner": g.counted_winner,
+            }
+            for g in lines
+        ]
+        if s.counted
+        else None,
+        "status": s.status,
+        "entered_by": s.entered_by,
+        "entered_at": s.entered_at,
+        "submitted_by": s.submitted_by,
+        "submitted_at": s.submitted_at,
+        "corrections": [
+            {
+                "game": c.game,
+                "seat": c.seat,
+                "field": c.field,
+                "player": c.player,
+                "old": c.old,
+                "new": c.new,
+                "who": c.who,
+                "why": c.why,
+                "at": c.at,
+            }
+            for c in corrections
+        ],
     }
 
 
@@ -263,9 +354,19 @@ class Writer:
 
     def audit(self, entity: str, key: str, before: Any, after: Any) -> None:
         self.changes.append(Change(entity, key, before, after))
-        self.session.add(AuditRow(at=self.at, who=self.who, action=self.action,
-                                  tournament_id=self.loaded.row.id, entity=entity, key=key,
-                                  before=before, after=after, why=self.why))
+        self.session.add(
+            AuditRow(
+                at=self.at,
+                who=self.who,
+                action=self.action,
+                tournament_id=self.loaded.row.id,
+                entity=entity,
+                key=key,
+                before=before,
+                after=after,
+                why=self.why,
+            )
+        )
 
 
 def save(
@@ -327,8 +428,12 @@ def _save_division(w: Writer, position: int, old: Division | None, new: Division
     row = loaded.divisions.get(new.key)
     before = codec.division_data(old) if old is not None else None
     if row is None:
-        row = DivisionRow(tournament_id=loaded.row.id, position=position, key=new.key,
-                          **{k: v for k, v in data.items() if k != "key"})
+        row = DivisionRow(
+            tournament_id=loaded.row.id,
+            position=position,
+            key=new.key,
+            **{k: v for k, v in data.items() if k != "key"},
+        )
         w.session.add(row)
         w.session.flush()
         loaded.divisions[new.key] = row
@@ -400,8 +505,12 @@ def _save_sheet(w: Writer, key: SheetKey, old: ScoreSheet | None, new: ScoreShee
         return
     row = loaded.sheets.get(key)
     if row is None:
-        row = ScoreSheetRow(round_id=loaded.rounds[key[:3]].id, table_number=new.table,
-                            players=data["players"], version=1)
+        row = ScoreSheetRow(
+            round_id=loaded.rounds[key[:3]].id,
+            table_number=new.table,
+            players=data["players"],
+            version=1,
+        )
         _sheet_fields(row, data)
         w.session.add(row)
         w.session.flush()
@@ -418,7 +527,9 @@ def _save_sheet(w: Writer, key: SheetKey, old: ScoreSheet | None, new: ScoreShee
     for n, line in enumerate(data["games"], 1):
         c = counted[n - 1] if counted is not None else None
         values = {
-            "points": line["points"], "penalties": line["penalties"], "winner": line["winner"],
+            "points": line["points"],
+            "penalties": line["penalties"],
+            "winner": line["winner"],
             "counted_points": c["points"] if c else None,
             "counted_penalties": c["penalties"] if c else None,
             "counted_winner": c["winner"] if c else None,
@@ -470,10 +581,17 @@ def _save_registration(w: Writer, old: Registration | None, new: Registration) -
             w.session.add(player)
             w.session.flush()
             pid = player.id
-        row = RegistrationRow(tournament_id=loaded.row.id, division_id=division_id,
-                              player_id=pid, number=new.player, name=new.name,
-                              tags=data["tags"], generation=new.generation, status=new.status,
-                              late=new.late)
+        row = RegistrationRow(
+            tournament_id=loaded.row.id,
+            division_id=division_id,
+            player_id=pid,
+            number=new.player,
+            name=new.name,
+            tags=data["tags"],
+            generation=new.generation,
+            status=new.status,
+            late=new.late,
+        )
         w.session.add(row)
         loaded.registrations[new.player] = row
     else:

@@ -43,10 +43,16 @@ def drop_stage(s: Any, loaded: Loaded, key: tuple[str, int]) -> None:
 def refused_saves(s: Any, tournament_id: int, prefix: str) -> dict[str, str]:
     """The sheets (by audit key, under ``prefix`` such as ``general/stage 1/round 2/``)
     whose save a device was refused, with the time of the latest refusal."""
-    q = (select(AuditRow.key, AuditRow.at)
-         .where(AuditRow.tournament_id == tournament_id, AuditRow.entity == "sheet",
-                AuditRow.action.like("%_conflict"), AuditRow.key.startswith(prefix))
-         .order_by(AuditRow.id))
+    q = (
+        select(AuditRow.key, AuditRow.at)
+        .where(
+            AuditRow.tournament_id == tournament_id,
+            AuditRow.entity == "sheet",
+            AuditRow.action.like("%_conflict"),
+            AuditRow.key.startswith(prefix),
+        )
+        .order_by(AuditRow.id)
+    )
     return {key: at for key, at in s.execute(q)}
 
 

@@ -37,8 +37,10 @@ def revoke(store: Store, nonce: str, expires_at: int, now: int) -> None:
 
 def is_revoked(store: Store, nonce: str) -> bool:
     with store.reading() as s:
-        return s.scalar(select(RevokedSessionRow.nonce)
-                        .where(RevokedSessionRow.nonce == nonce[:64])) is not None
+        return (
+            s.scalar(select(RevokedSessionRow.nonce).where(RevokedSessionRow.nonce == nonce[:64]))
+            is not None
+        )
 
 
 __all__ = ["RevokedSessionRow", "is_revoked", "revoke"]

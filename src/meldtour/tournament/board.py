@@ -15,8 +15,7 @@ from .stages import _seed, close_round, results_of, start_stage
 from .standings import rank_players
 
 TableState = Literal["empty", "draft", "conflict", "counted"]
-Step = Literal["check_in", "close_check_in", "seat", "scores", "close_round", "advance",
-               "awards"]
+Step = Literal["check_in", "close_check_in", "seat", "scores", "close_round", "advance", "awards"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +56,12 @@ def round_board(rnd: Round, conflicts: Collection[int] = ()) -> RoundBoard:
         seats = len(sheet.players)
         totals: tuple[int | None, ...] = tuple(
             sum(g.totals()[s] for g in lines if g.points[s] is not None)
-            if any(g.points[s] is not None for g in lines) else None
-            for s in range(seats))
+            if any(g.points[s] is not None for g in lines)
+            else None
+            for s in range(seats)
+        )
         state: TableState
-        if x.number in conflicts or (sheet.counted is not None
-                                     and sheet.counted != sheet.games):
+        if x.number in conflicts or (sheet.counted is not None and sheet.counted != sheet.games):
             state = "conflict"
         elif sheet.counted is not None:
             state = "counted"
@@ -110,8 +110,7 @@ def close_preview(t: Tournament, division: str) -> Preview | None:
         return None
     stage = after.division(division).stages[-1]
     rnd = stage.rounds[-1]
-    return Preview(len(rnd.seating.players), len(rnd.tables), len(rnd.advanced),
-                   stage.finished)
+    return Preview(len(rnd.seating.players), len(rnd.tables), len(rnd.advanced), stage.finished)
 
 
 def advance_preview(t: Tournament, division: str) -> Preview | None:
@@ -182,17 +181,22 @@ def bracket(t: Tournament, division: str) -> tuple[BracketStage, ...]:
                 seats: list[BracketSeat] = []
                 if played:
                     what = "final" if final else f"r{rnd.number}t{x.number}"
-                    ranked = rank_players(results_of(x), div.standing_rules, players=x.players,
-                                          lots=lots, seed=_seed(t, div, i, what))
+                    ranked = rank_players(
+                        results_of(x),
+                        div.standing_rules,
+                        players=x.players,
+                        lots=lots,
+                        seed=_seed(t, div, i, what),
+                    )
                     for pos, s in enumerate(ranked.standings, 1):
-                        went = (s.player in rnd.advanced) if rnd.closed and not final \
-                            else None
+                        went = (s.player in rnd.advanced) if rnd.closed and not final else None
                         seats.append(BracketSeat(s.player, pos, went))
                 else:
                     seats = [BracketSeat(p, None, None) for p in x.players]
                 tables.append(BracketTable(x.number, tuple(seats), x.counted))
-            rounds.append(BracketRound(rnd.number, tuple(tables), rnd.closed, final,
-                                       round_name(stage, rnd)))
+            rounds.append(
+                BracketRound(rnd.number, tuple(tables), rnd.closed, final, round_name(stage, rnd))
+            )
         out.append(BracketStage(i, stage.format.title, stage.format.advance, tuple(rounds)))
     return tuple(out)
 

@@ -43,23 +43,24 @@ from meldtour.core.rules import RuleSet
 TapKind = Literal["start", "next", "forgot", "pause", "resume", "end", "undo"]
 Phase = Literal["ready", "running", "paused", "expired", "over"]
 
-TAP_KINDS: Final[tuple[str, ...]] = ("start", "next", "forgot", "pause", "resume", "end",
-                                     "undo")
+TAP_KINDS: Final[tuple[str, ...]] = ("start", "next", "forgot", "pause", "resume", "end", "undo")
 #: At most this many taps a game (a game of 4 players is some 150 turns).
 MOST_TAPS: Final = 2000
 #: A game's clock runs at most 12 hours.
 MOST_MS: Final = 12 * 3600 * 1000
 
-register({
-    "clock.order": "the turn order must name each of the %(seats)s seats once, got %(order)s",
-    "clock.tap_kind": "tap %(n)s: unknown kind %(kind)s",
-    "clock.tap_time": "tap %(n)s: its time is before the tap before it, or out of range",
-    "clock.nothing_to_undo": "tap %(n)s: there is no tap to undo",
-    "clock.tap_phase": "tap %(n)s: %(kind)s is not possible while the clock is %(phase)s",
-    "clock.too_many": "a game's clock holds at most %(most)s taps",
-    "clock.penalty": "seat %(seat)s: %(points)s penalty points, but the clock offers at "
-                     "most %(most)s",
-})
+register(
+    {
+        "clock.order": "the turn order must name each of the %(seats)s seats once, got %(order)s",
+        "clock.tap_kind": "tap %(n)s: unknown kind %(kind)s",
+        "clock.tap_time": "tap %(n)s: its time is before the tap before it, or out of range",
+        "clock.nothing_to_undo": "tap %(n)s: there is no tap to undo",
+        "clock.tap_phase": "tap %(n)s: %(kind)s is not possible while the clock is %(phase)s",
+        "clock.too_many": "a game's clock holds at most %(most)s taps",
+        "clock.penalty": "seat %(seat)s: %(points)s penalty points, but the clock offers at "
+        "most %(most)s",
+    }
+)
 
 
 class ClockError(Refused):
@@ -83,9 +84,13 @@ class ClockSettings:
     @staticmethod
     def of(rules: RuleSet) -> ClockSettings:
         schedule = rules.penalty_policy.schedule(rules.failed_turn_points)
-        return ClockSettings(rules.turn_seconds * 1000, rules.turn_warning_seconds * 1000,
-                             rules.restart_seconds * 1000, schedule[0] if schedule else 0,
-                             schedule)
+        return ClockSettings(
+            rules.turn_seconds * 1000,
+            rules.turn_warning_seconds * 1000,
+            rules.restart_seconds * 1000,
+            schedule[0] if schedule else 0,
+            schedule,
+        )
 
     def points_of(self, timeouts: int) -> int:
         """The points of a seat's first ``timeouts`` time-outs."""
@@ -120,7 +125,7 @@ class GameClock:
 
     def extends(self, other: GameClock) -> bool:
         """This record is ``other`` with (maybe) more taps after it."""
-        return self.order == other.order and self.taps[:len(other.taps)] == other.taps
+        return self.order == other.order and self.taps[: len(other.taps)] == other.taps
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +164,7 @@ class ClockState:
         """How long the game has run (ms), at ``now`` or until its end."""
         if self.started is None:
             return 0
-        return (self.ended if self.ended is not None else max(now, self.started)) \
-            - self.started
+        return (self.ended if self.ended is not None else max(now, self.started)) - self.started
 
     def timeouts_of(self, seat: int) -> int:
         return self.timeouts.count(seat)
@@ -171,8 +175,9 @@ def _check_order(order: tuple[int, ...], seats: int) -> None:
         raise ClockError("clock.order", seats=seats, order=" ".join(map(str, order))[:40])
 
 
-def replay(settings: ClockSettings, game: GameClock, *, seats: int | None = None,
-           now: int | None = None) -> ClockState:
+def replay(
+    settings: ClockSettings, game: GameClock, *, seats: int | None = None, now: int | None = None
+) -> ClockState:
     """The clock after the game's taps, and at ``now`` if given (a turn whose time ran
     out by then has timed out). Refuses (:class:`ClockError`) taps out of time order or
     impossible where they come (``next`` while paused, anything after ``end``)."""
@@ -181,9 +186,9 @@ def replay(settings: ClockSettings, game: GameClock, *, seats: int | None = None
     phase: Phase = "ready"
     turns: list[Turn] = []
     timeouts: list[int] = []
-    index = 0           # the current turn's place in the order
-    since = 0           # when the running time was last (re)started
-    left = 0            # time left at ``since``
+    index = 0  # the current turn's place in the order
+    since = 0  # when the running time was last (re)started
+    left = 0  # time left at ``since``
     started: int | None = None
     ended: int | None = None
     last = 0
@@ -216,9 +221,13 @@ def replay(settings: ClockSettings, game: GameClock, *, seats: int | None = None
     for n, kind, at in effective:
         expire(at)
         allowed_in: dict[str, tuple[str, ...]] = {
-            "start": ("ready",), "next": ("running", "expired"),
-            "forgot": ("running", "expired"), "pause": ("running",), "resume": ("paused",),
-            "end": ("running", "expired", "paused")}
+            "start": ("ready",),
+            "next": ("running", "expired"),
+            "forgot": ("running", "expired"),
+            "pause": ("running",),
+            "resume": ("paused",),
+            "end": ("running", "expired", "paused"),
+        }
         if phase not in allowed_in[kind]:
             raise ClockError("clock.tap_phase", n=n, kind=kind, phase=phase)
         if kind == "start":
@@ -253,8 +262,9 @@ def _end(turn: Turn, at: int, *, timed_out: bool = False) -> Turn:
     return Turn(turn.seat, turn.started, turn.allowed, at, timed_out, turn.restarted)
 
 
-def offered_penalties(settings: ClockSettings, state: ClockState, *,
-                      seats: int) -> tuple[int, ...] | None:
+def offered_penalties(
+    settings: ClockSettings, state: ClockState, *, seats: int
+) -> tuple[int, ...] | None:
     """The penalty points the clock offers the sheet, per seat (one failed turn's
     points for each time-out), or ``None`` when the rules give no points for one. A
     time-out is a failed turn only if the board was not legal at the beep (004), which
@@ -264,12 +274,12 @@ def offered_penalties(settings: ClockSettings, state: ClockState, *,
     return tuple(settings.points_of(state.timeouts_of(s)) for s in range(1, seats + 1))
 
 
-def check_penalties(settings: ClockSettings, state: ClockState,
-                    penalties: Sequence[int]) -> tuple[int, ...]:
+def check_penalties(
+    settings: ClockSettings, state: ClockState, penalties: Sequence[int]
+) -> tuple[int, ...]:
     """The penalties a scorer confirmed (per seat), checked against the clock: each a
     whole number of failed turns, none more than the seat's time-outs."""
-    offered = offered_penalties(settings, state, seats=len(penalties)) \
-        or (0,) * len(penalties)
+    offered = offered_penalties(settings, state, seats=len(penalties)) or (0,) * len(penalties)
     for seat, (points, most) in enumerate(zip(penalties, offered, strict=True), 1):
         whole = {settings.points_of(k) for k in range(state.timeouts_of(seat) + 1)}
         if points < 0 or points > most or points not in whole:
@@ -277,5 +287,16 @@ def check_penalties(settings: ClockSettings, state: ClockState,
     return tuple(penalties)
 
 
-__all__ = ["MOST_MS", "MOST_TAPS", "TAP_KINDS", "ClockError", "ClockSettings", "ClockState",
-           "GameClock", "Turn", "check_penalties", "offered_penalties", "replay"]
+__all__ = [
+    "MOST_MS",
+    "MOST_TAPS",
+    "TAP_KINDS",
+    "ClockError",
+    "ClockSettings",
+    "ClockState",
+    "GameClock",
+    "Turn",
+    "check_penalties",
+    "offered_penalties",
+    "replay",
+]

@@ -55,15 +55,21 @@ def _script(c: str) -> tuple[int, str]:
         return DIGIT, c
     if 0xAC00 <= o <= 0xD7A3 or 0x1100 <= o <= 0x11FF or 0x3130 <= o <= 0x318F:
         return HANGUL, c
-    if 0x30A1 <= o <= 0x30F6:                  # katakana read as hiragana
+    if 0x30A1 <= o <= 0x30F6:  # katakana read as hiragana
         return KANA, chr(o - 0x60)
     if 0x3041 <= o <= 0x309F or 0x30F7 <= o <= 0x30FF:
         return KANA, c
-    if 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0xF900 <= o <= 0xFAFF \
-            or 0x20000 <= o <= 0x3FFFF or c in "々〆":
+    if (
+        0x4E00 <= o <= 0x9FFF
+        or 0x3400 <= o <= 0x4DBF
+        or 0xF900 <= o <= 0xFAFF
+        or 0x20000 <= o <= 0x3FFFF
+        or c in "々〆"
+    ):
         return HAN, c
-    base = "".join(x for x in unicodedata.normalize("NFKD", c)
-                   if not unicodedata.combining(x)).casefold()
+    base = "".join(
+        x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x)
+    ).casefold()
     if base and base.isascii() and base.isalpha():
         return LATIN, base
     return OTHER, c
@@ -95,8 +101,9 @@ class SeatLine:
     seat: int
 
 
-def seats_by_name(t: Tournament, rnd: Round, locale: str,
-                  readings: Mapping[int, str] | None = None) -> tuple[SeatLine, ...]:
+def seats_by_name(
+    t: Tournament, rnd: Round, locale: str, readings: Mapping[int, str] | None = None
+) -> tuple[SeatLine, ...]:
     """Every player of the round with their table and seat, in the reader's order of
     names (for the seat list that players look their own name up in). ``readings``
     (a player's name in kana, by number), where known, is sorted by instead of the
@@ -104,10 +111,14 @@ def seats_by_name(t: Tournament, rnd: Round, locale: str,
 
     """
     readings = readings or {}
-    lines = [SeatLine(t.name_of(p), p, table.number, seat)
-             for table in rnd.tables for seat, p in enumerate(table.players, 1)]
-    return tuple(sorted(lines, key=lambda x: (
-        name_key(readings.get(x.player) or x.name, locale), x.player)))
+    lines = [
+        SeatLine(t.name_of(p), p, table.number, seat)
+        for table in rnd.tables
+        for seat, p in enumerate(table.players, 1)
+    ]
+    return tuple(
+        sorted(lines, key=lambda x: (name_key(readings.get(x.player) or x.name, locale), x.player))
+    )
 
 
 __all__ = ["SeatLine", "by_name", "name_key", "seats_by_name"]

@@ -40,10 +40,13 @@ def match_division(divisions: Sequence[tuple[str, str]], typed: str) -> str | No
     loose = fold(text)
     tiers: tuple[Callable[[str, str], bool], ...] = (
         lambda key, title: text in (key, title),
-        lambda key, title: loose in (fold(key), fold(title), fold(bare(title)))
-        or loose in {fold(w) for w in bare(title).split()},
-        lambda key, title: len(loose) >= 2 and (fold(title).startswith(loose)
-                                                or fold(key).startswith(loose)),
+        lambda key, title: (
+            loose in (fold(key), fold(title), fold(bare(title)))
+            or loose in {fold(w) for w in bare(title).split()}
+        ),
+        lambda key, title: (
+            len(loose) >= 2 and (fold(title).startswith(loose) or fold(key).startswith(loose))
+        ),
     )
     for fits in tiers:
         found = {key for key, title in divisions if fits(key, title)}

@@ -35,23 +35,24 @@ from .model import Notice, Progress, Stage, Tournament, TournamentError
 from .refusals import status as _status
 from .registration import _promote, refuse_invisible
 
-register_codes({
-    "registration.name_too_long": "a name has at most %(limit)s characters (this one has "
-                                  "%(n)s)",
-    "registration.bad_generation": "a generation is a whole number from 1 to 9, not %(value)s",
-    "registration.bad_tag": "a tag is a word without spaces (such as family:kim), not "
-                            "%(tag)s",
-    "registration.move_started": "%(div)s has started: players move between divisions only "
-                                 "before check-in closes",
-    "registration.move_not_entered": "%(name)s is %(status)s: only a registered, waitlisted "
-                                     "or present player moves to another division",
-    "registration.undo_not_present": "%(name)s is %(status)s: only a present player's "
-                                     "check-in is undone",
-    "registration.undo_started": "%(div)s has started: %(name)s plays now (drop the player "
-                                 "instead)",
-    "registration.reinstate_no_show_only": "%(name)s is %(status)s: only a no-show is "
-                                           "reinstated",
-})
+register_codes(
+    {
+        "registration.name_too_long": "a name has at most %(limit)s characters (this one has "
+        "%(n)s)",
+        "registration.bad_generation": "a generation is a whole number from 1 to 9, not %(value)s",
+        "registration.bad_tag": "a tag is a word without spaces (such as family:kim), not %(tag)s",
+        "registration.move_started": "%(div)s has started: players move between divisions only "
+        "before check-in closes",
+        "registration.move_not_entered": "%(name)s is %(status)s: only a registered, waitlisted "
+        "or present player moves to another division",
+        "registration.undo_not_present": "%(name)s is %(status)s: only a present player's "
+        "check-in is undone",
+        "registration.undo_started": "%(div)s has started: %(name)s plays now (drop the player "
+        "instead)",
+        "registration.reinstate_no_show_only": "%(name)s is %(status)s: only a no-show is "
+        "reinstated",
+    }
+)
 
 #: A name on a sheet, a badge and a certificate.
 MAX_NAME = 80
@@ -100,20 +101,20 @@ def check_generation(generation: int | None) -> int | None:
     return generation
 
 
-def edit_registration(t: Tournament, player: int, *, name: str, tags: Iterable[str],
-                      generation: int | None) -> Progress:
+def edit_registration(
+    t: Tournament, player: int, *, name: str, tags: Iterable[str], generation: int | None
+) -> Progress:
     """Mend a registration's name, tags (``family:kim``, ``club:busan``) and generation,
     at any time: a typo on the badge is mended mid-day too. The number stays, and with
     it every game played."""
     reg = t.registration(player)
-    new = replace(reg, name=check_name(name), tags=check_tags(tags),
-                  generation=check_generation(generation))
+    new = replace(
+        reg, name=check_name(name), tags=check_tags(tags), generation=check_generation(generation)
+    )
     if new == reg:
         return Progress(t)
-    text = f"#{player} {reg.name}: mended" + (f" (now {new.name})" if new.name != reg.name
-                                              else "")
-    return Progress(t.with_registration(new),
-                    (Notice("edited", text, reg.division, player),))
+    text = f"#{player} {reg.name}: mended" + (f" (now {new.name})" if new.name != reg.name else "")
+    return Progress(t.with_registration(new), (Notice("edited", text, reg.division, player),))
 
 
 def move_registration(t: Tournament, player: int, division: str) -> Progress:
@@ -128,13 +129,21 @@ def move_registration(t: Tournament, player: int, division: str) -> Progress:
         if div.started:
             raise TournamentError("registration.move_started", div=div.name)
     if reg.status not in ("registered", "waitlisted", "checked_in"):
-        raise TournamentError("registration.move_not_entered", name=reg.name,
-                              status=_status(reg.status))
+        raise TournamentError(
+            "registration.move_not_entered", name=reg.name, status=_status(reg.status)
+        )
     taken = len(t.in_division(new.key, "registered", "checked_in"))
     status = reg.status if taken < new.cap else "waitlisted"
     t = t.with_registration(replace(reg, division=new.key, status=status))
-    notices = [Notice("moved", f"{reg.name} moved from {old.name} to {new.name}"
-                      + (" (waitlist)" if status == "waitlisted" else ""), new.key, player)]
+    notices = [
+        Notice(
+            "moved",
+            f"{reg.name} moved from {old.name} to {new.name}"
+            + (" (waitlist)" if status == "waitlisted" else ""),
+            new.key,
+            player,
+        )
+    ]
     if reg.status != "waitlisted":
         t, more = _promote(t, old.key)
         notices.extend(more)
@@ -148,11 +157,13 @@ def undo_check_in(t: Tournament, player: int) -> Progress:
     if div.started:
         raise TournamentError("registration.undo_started", div=div.name, name=reg.name)
     if reg.status != "checked_in":
-        raise TournamentError("registration.undo_not_present", name=reg.name,
-                              status=_status(reg.status))
+        raise TournamentError(
+            "registration.undo_not_present", name=reg.name, status=_status(reg.status)
+        )
     t = t.with_registration(replace(reg, status="registered"))
-    return Progress(t, (Notice("check_in_undone", f"{reg.name}: check-in undone",
-                               reg.division, player),))
+    return Progress(
+        t, (Notice("check_in_undone", f"{reg.name}: check-in undone", reg.division, player),)
+    )
 
 
 def reinstate(t: Tournament, player: int) -> Progress:
@@ -162,8 +173,9 @@ def reinstate(t: Tournament, player: int) -> Progress:
     reg = t.registration(player)
     div = t.division(reg.division)
     if reg.status != "no_show":
-        raise TournamentError("registration.reinstate_no_show_only", name=reg.name,
-                              status=_status(reg.status))
+        raise TournamentError(
+            "registration.reinstate_no_show_only", name=reg.name, status=_status(reg.status)
+        )
     late = bool(div.stages)
     if late:
         if not div.late_entry:
@@ -175,9 +187,25 @@ def reinstate(t: Tournament, player: int) -> Progress:
         stage: Stage = div.stages[0]
         stage = replace(stage, entrants=(*stage.entrants, player), plan=())
         t = t.with_division(replace(t.division(div.key), stages=(stage,)))
-    return Progress(t, (Notice("reinstated", f"{reg.name} is reinstated as number {player}",
-                               reg.division, player),))
+    return Progress(
+        t,
+        (
+            Notice(
+                "reinstated", f"{reg.name} is reinstated as number {player}", reg.division, player
+            ),
+        ),
+    )
 
 
-__all__ = ["MAX_GENERATION", "MAX_NAME", "check_generation", "check_name", "check_tags",
-           "edit_registration", "move_registration", "name_key", "reinstate", "undo_check_in"]
+__all__ = [
+    "MAX_GENERATION",
+    "MAX_NAME",
+    "check_generation",
+    "check_name",
+    "check_tags",
+    "edit_registration",
+    "move_registration",
+    "name_key",
+    "reinstate",
+    "undo_check_in",
+]

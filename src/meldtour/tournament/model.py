@@ -210,8 +210,7 @@ class Division:
     def standing_rules(self) -> StandingRules:
         if self.ranking is not None:
             return self.ranking
-        return StandingRules(mode=self.rules.match_ranking,
-                             win_points=self.rules.league_win_points)
+        return StandingRules(mode=self.rules.match_ranking, win_points=self.rules.league_win_points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,8 +228,9 @@ class Tournament:
         for d in self.divisions:
             if d.key == key:
                 return d
-        raise TournamentError("tournament.no_division", key=repr(key),
-                              keys=", ".join(d.key for d in self.divisions))
+        raise TournamentError(
+            "tournament.no_division", key=repr(key), keys=", ".join(d.key for d in self.divisions)
+        )
 
     def registration(self, player: int) -> Registration:
         for r in self.registrations:
@@ -243,19 +243,21 @@ class Tournament:
 
     def in_division(self, key: str, *statuses: Status) -> tuple[Registration, ...]:
         return tuple(
-            r for r in self.registrations
+            r
+            for r in self.registrations
             if r.division == key and (not statuses or r.status in statuses)
         )
 
     def with_division(self, division: Division) -> Tournament:
-        return replace(self, divisions=tuple(
-            division if d.key == division.key else d for d in self.divisions
-        ))
+        return replace(
+            self, divisions=tuple(division if d.key == division.key else d for d in self.divisions)
+        )
 
     def with_registration(self, reg: Registration) -> Tournament:
-        return replace(self, registrations=tuple(
-            reg if r.player == reg.player else r for r in self.registrations
-        ))
+        return replace(
+            self,
+            registrations=tuple(reg if r.player == reg.player else r for r in self.registrations),
+        )
 
 
 @dataclass(frozen=True, slots=True)

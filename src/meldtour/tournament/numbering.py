@@ -26,7 +26,7 @@ from meldtour.core.refusal import Refused, register
 TEMPLATES: Final = {
     "numbering.gap": "games %(found)s are not numbered one after another",
     "numbering.neither": "games %(found)s are numbered neither %(own)s (this seating) nor "
-                         "%(across)s (across the stage)",
+    "%(across)s (across the stage)",
     "numbering.own": "games %(found)s: a seating's games are numbered %(own)s",
     "numbering.too_many": "games %(found)s: the table plays %(games)s games",
 }
@@ -37,8 +37,9 @@ def _span(first: int, n: int) -> str:
     return f"{first}" if n == 1 else f"{first}-{first + n - 1}"
 
 
-def sheet_games(numbers: Sequence[int], *, games: int | None = None,
-                before: int = 0) -> tuple[int, ...]:
+def sheet_games(
+    numbers: Sequence[int], *, games: int | None = None, before: int = 0
+) -> tuple[int, ...]:
     """The games 1, 2, ... that ``numbers`` (one table's game numbers, any order) name.
 
     ``games`` is how many the table plays (``None``: as many as there are numbers, and
@@ -60,8 +61,7 @@ def sheet_games(numbers: Sequence[int], *, games: int | None = None,
         return tuple(g - before for g in found)
     if not before:
         raise Refused("numbering.own", found=text, own=_span(1, n))
-    raise Refused("numbering.neither", found=text, own=_span(1, n),
-                  across=_span(before + 1, n))
+    raise Refused("numbering.neither", found=text, own=_span(1, n), across=_span(before + 1, n))
 
 
 def games_before(per_round: Mapping[int, int], round_number: int) -> int:

@@ -91,8 +91,9 @@ def tournament_points(result: TournamentResult, player: int, config: RankingConf
     try:
         weight = config.weights[result.level]
     except KeyError:
-        raise Refused("ranking.unknown_level", level=repr(result.level),
-                      levels=", ".join(config.weights)) from None
+        raise Refused(
+            "ranking.unknown_level", level=repr(result.level), levels=", ".join(config.weights)
+        ) from None
     n = result.field_size
     place = result.places[player]
     if config.table:
@@ -100,8 +101,7 @@ def tournament_points(result: TournamentResult, player: int, config: RankingConf
     return config.base * weight * (n - place + 1) / n
 
 
-def in_season(results: Iterable[TournamentResult],
-              config: RankingConfig) -> list[TournamentResult]:
+def in_season(results: Iterable[TournamentResult], config: RankingConfig) -> list[TournamentResult]:
     """The results held within the configured season (all of them without one).
 
     >>> cfg = RankingConfig(season_start=date(2016, 1, 1))
@@ -109,9 +109,12 @@ def in_season(results: Iterable[TournamentResult],
     ...                            TournamentResult("b", date(2016, 3, 1), "national", {})], cfg)]
     ['b']
     """
-    return [r for r in results
-            if (config.season_start is None or r.date >= config.season_start)
-            and (config.season_end is None or r.date <= config.season_end)]
+    return [
+        r
+        for r in results
+        if (config.season_start is None or r.date >= config.season_start)
+        and (config.season_end is None or r.date <= config.season_end)
+    ]
 
 
 def decay(points: float, held: date, as_of: date, config: RankingConfig) -> float:
@@ -251,4 +254,3 @@ def tell_apart(people: Sequence[tuple[int, str, str | None]]) -> dict[int, str]:
             mark = chr(ord("A") + i) if i < 26 else str(i + 1)
             out[pid] = f"{name} ({mark})"
     return {pid: out[pid] for pid, _n, _d in people}
-

@@ -65,8 +65,12 @@ Family = Literal["glicko-2", "plackett-luce", "bradley-terry"]
 
 #: A division's pool by its template (and division key); ``*`` is any other key.
 TEMPLATE_POOLS: Final[Mapping[str, Mapping[str, str]]] = {
-    "busan-2015": {"general": "korea", "lower": "korea-children",
-                   "upper": "korea-children", "*": "korea"},
+    "busan-2015": {
+        "general": "korea",
+        "lower": "korea-children",
+        "upper": "korea-children",
+        "*": "korea",
+    },
     "japan-championship": {"*": "japan"},
     "club-night": {"*": "japan"},
 }
@@ -141,8 +145,9 @@ class RatedEvent:
     seatings: frozenset[int] = frozenset()
 
 
-def table_order(t: TableGames, mode: MatchRanking,
-                win_points: int = 100) -> tuple[tuple[int, ...], ...]:
+def table_order(
+    t: TableGames, mode: MatchRanking, win_points: int = 100
+) -> tuple[tuple[int, ...], ...]:
     """The table's players best first, by the stage's rule over the table's games
     (wins then points; league: ``win_points`` a win plus points; points); players equal
     on it share a group."""
@@ -164,8 +169,9 @@ def table_order(t: TableGames, mode: MatchRanking,
     return _groups(t.players, key)
 
 
-def stage_order(tables: Iterable[TableGames], mode: MatchRanking,
-                win_points: int = 100) -> tuple[tuple[int, ...], ...]:
+def stage_order(
+    tables: Iterable[TableGames], mode: MatchRanking, win_points: int = 100
+) -> tuple[tuple[int, ...], ...]:
     """A stage's players best first by the stage's rule over all its games (as its
     standing ranks them, before the tie-breaks: players still equal share a group)."""
     every = list(tables)
@@ -195,8 +201,11 @@ def orders(ev: RatedEvent, unit: Unit) -> list[tuple[tuple[int, ...], ...]]:
         elif unit == "stage" and t.stage in ev.seatings:
             if t.stage not in done:
                 done.add(t.stage)
-                out.append(stage_order((x for x in ev.tables if x.stage == t.stage),
-                                       ev.mode, ev.win_points))
+                out.append(
+                    stage_order(
+                        (x for x in ev.tables if x.stage == t.stage), ev.mode, ev.win_points
+                    )
+                )
         else:
             out.append(table_order(t, ev.mode, ev.win_points))
     return out
@@ -215,8 +224,9 @@ def game_orders(t: TableGames) -> list[tuple[tuple[int, ...], ...]]:
     return out
 
 
-def _groups(players: Sequence[int],
-            key: Callable[[int], tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+def _groups(
+    players: Sequence[int], key: Callable[[int], tuple[int, ...]]
+) -> tuple[tuple[int, ...], ...]:
     ranked = sorted(players, key=lambda p: (key(p), -p), reverse=True)
     groups: list[list[int]] = []
     last: tuple[int, ...] | None = None
@@ -297,8 +307,13 @@ class _State:
 G2_SCALE: Final = 173.7178
 
 
-def glicko2(mu: float, phi: float, vol: float, results: Sequence[tuple[float, float, float]],
-            tau: float = 0.5) -> tuple[float, float, float]:
+def glicko2(
+    mu: float,
+    phi: float,
+    vol: float,
+    results: Sequence[tuple[float, float, float]],
+    tau: float = 0.5,
+) -> tuple[float, float, float]:
     """One Glicko-2 rating period (Glickman, "Example of the Glicko-2 system", 2013,
     with its Illinois iteration for the volatility): μ, φ on the Glicko-2 scale, the
     volatility, and the period's results ``(opponent μ, opponent φ, score 1/½/0)``.
@@ -316,7 +331,7 @@ def glicko2(mu: float, phi: float, vol: float, results: Sequence[tuple[float, fl
         return mu, math.sqrt(phi * phi + vol * vol), vol
     v_inv = delta = 0.0
     for mj, pj, score in results:
-        g = 1 / math.sqrt(1 + 3 * pj * pj / math.pi ** 2)
+        g = 1 / math.sqrt(1 + 3 * pj * pj / math.pi**2)
         e = 1 / (1 + math.exp(-g * (mu - mj)))
         v_inv += g * g * e * (1 - e)
         delta += g * (score - e)
@@ -326,8 +341,9 @@ def glicko2(mu: float, phi: float, vol: float, results: Sequence[tuple[float, fl
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return (ex * (delta * delta - phi * phi - v - ex) / (2 * (phi * phi + v + ex) ** 2)
-                - (x - a) / (tau * tau))
+        return ex * (delta * delta - phi * phi - v - ex) / (2 * (phi * phi + v + ex) ** 2) - (
+            x - a
+        ) / (tau * tau)
 
     lo: float = a
     hi: float
@@ -359,8 +375,7 @@ def _rate_event(book: dict[int, _State], ev: RatedEvent, model: RatingModel) -> 
     """Glicko-2: the event is one rating period; every pair of players each table's
     order separates (or ties) is a result, all against the ratings before the event."""
     scale = model.sigma / (350 / G2_SCALE)
-    before = {p: ((st.mu - model.mu) / scale, st.sigma / scale, st.vol)
-              for p, st in book.items()}
+    before = {p: ((st.mu - model.mu) / scale, st.sigma / scale, st.vol) for p, st in book.items()}
     results: dict[int, list[tuple[float, float, float]]] = {}
     for order in orders(ev, model.unit):
         place = {p: i for i, g in enumerate(order) for p in g}
@@ -368,8 +383,7 @@ def _rate_event(book: dict[int, _State], ev: RatedEvent, model: RatingModel) -> 
             mine = results.setdefault(p, [])
             for q in place:
                 if q != p:
-                    score = 1.0 if place[p] < place[q] else 0.5 if place[p] == place[q] \
-                        else 0.0
+                    score = 1.0 if place[p] < place[q] else 0.5 if place[p] == place[q] else 0.0
                     mine.append((before[q][0], before[q][1], score))
     for p, res in sorted(results.items()):
         m, f, vol = glicko2(*before[p], res, model.glicko_tau)
@@ -385,15 +399,14 @@ def grown(sigma: float, periods: int, model: RatingModel = MODEL) -> float:
     """
     if periods <= 0:
         return sigma
-    return min(model.sigma, math.sqrt(sigma * sigma + periods * model.idle_sigma ** 2))
+    return min(model.sigma, math.sqrt(sigma * sigma + periods * model.idle_sigma**2))
 
 
 def idle_periods(last: date, day: date, model: RatingModel = MODEL) -> int:
     return max(0, (day - last).days // model.period_days)
 
 
-def rate_pool(events: Iterable[RatedEvent], as_of: date,
-              model: RatingModel = MODEL) -> RatingBook:
+def rate_pool(events: Iterable[RatedEvent], as_of: date, model: RatingModel = MODEL) -> RatingBook:
     """The pool's ratings on ``as_of`` from its events held on that day or before, in
     date order (then by key), each event's tables in stage, round and table order."""
     chosen = sorted((e for e in events if e.day <= as_of), key=lambda e: (e.day, e.key))
@@ -432,13 +445,18 @@ def rate_pool(events: Iterable[RatedEvent], as_of: date,
         (provisional if prov else established).append(line)
     established.sort(key=lambda x: (-x.ordinal, x.person))
     provisional.sort(key=lambda x: (-x.ordinal, x.person))
-    return RatingBook(as_of, tuple(established), tuple(provisional),
-                      {p: tuple(h) for p, h in history.items()},
-                      tuple(e.key for e in chosen))
+    return RatingBook(
+        as_of,
+        tuple(established),
+        tuple(provisional),
+        {p: tuple(h) for p, h in history.items()},
+        tuple(e.key for e in chosen),
+    )
 
 
-def plackett_luce(mus: Sequence[float], sigmas: Sequence[float], ranks: Sequence[int],
-                  model: RatingModel = MODEL) -> tuple[list[float], list[float]]:
+def plackett_luce(
+    mus: Sequence[float], sigmas: Sequence[float], ranks: Sequence[int], model: RatingModel = MODEL
+) -> tuple[list[float], list[float]]:
     """One match of single players by openskill's Plackett–Luce update (Weng & Lin,
     Algorithm 4, with openskill's defaults: τ added first, γ = σ/c, κ 0.0001), computed
     directly: openskill's ``rate`` copies every rating and draws a uuid for each, 20 times
@@ -466,15 +484,17 @@ def plackett_luce(mus: Sequence[float], sigmas: Sequence[float], ranks: Sequence
     return out_mu, out_sigma
 
 
-def _rate(pl: Any, book: dict[int, _State],
-          order: tuple[tuple[int, ...], ...], model: RatingModel = MODEL) -> None:
+def _rate(
+    pl: Any, book: dict[int, _State], order: tuple[tuple[int, ...], ...], model: RatingModel = MODEL
+) -> None:
     players = [p for g in order for p in g]
     if len(players) < 2:
         return
     if model.family == "plackett-luce":
         ranks = [i for i, g in enumerate(order, 1) for _ in g]
-        mus, sigmas = plackett_luce([book[p].mu for p in players],
-                                    [book[p].sigma for p in players], ranks, model)
+        mus, sigmas = plackett_luce(
+            [book[p].mu for p in players], [book[p].sigma for p in players], ranks, model
+        )
         for p, m, sg in zip(players, mus, sigmas, strict=True):
             book[p].mu, book[p].sigma = m, sg
         return

@@ -29,8 +29,8 @@ TEMPLATES: Final = {
     "stage.snake_not_knockout": "snake seeding is for knockout stages",
     "stage.no_table": "round %(n)s has no table %(table)s",
     "stage.cut_splits_tie": "the cut after place %(n)s splits players tied at rank "
-                            "%(rank)s: break the tie (add a lot to the tie-break chain) "
-                            "before the next stage",
+    "%(rank)s: break the tie (add a lot to the tie-break chain) "
+    "before the next stage",
     # divisions and the tournament (model)
     "division.cap_too_small": "division %(key)s: the cap must be at least 1",
     "division.no_formats": "division %(key)s has no stage",
@@ -41,14 +41,15 @@ TEMPLATES: Final = {
     "division.started_registration_closed": "%(div)s has started: registration is closed",
     "registration.needs_name": "a registration needs a name",
     "registration.invisible_character": "a name cannot hold the invisible character "
-                                        "%(char)s (it can make one name look like "
-                                        "another): type it again without it",
+    "%(char)s (it can make one name look like "
+    "another): type it again without it",
     "division.started_drop_instead": "%(div)s has started: drop the player instead",
     "registration.not_registered": "%(name)s is %(status)s, not registered",
     "division.started": "%(div)s has started",
     "division.started_nobody_enters": "%(div)s has started: nobody enters now",
-    "registration.check_in_registered_only":
-        "%(name)s is %(status)s: only registered players check in",
+    "registration.check_in_registered_only": (
+        "%(name)s is %(status)s: only registered players check in"
+    ),
     "division.already_started": "%(div)s has already started",
     "registration.not_playing": "%(name)s is %(status)s, not playing",
     "division.no_late_entries": "%(div)s has started and takes no late entries",
@@ -70,12 +71,11 @@ TEMPLATES: Final = {
     "division.stage_finished": "%(div)s: the %(stage)s is finished",
     "division.round_not_closed": "%(div)s: round %(n)s is not closed",
     "division.no_round_open": "%(div)s: no round is open",
-    "division.round_has_sheets": "%(div)s: round %(n)s has score sheets entered: it stays "
-                                 "seated",
+    "division.round_has_sheets": "%(div)s: round %(n)s has score sheets entered: it stays seated",
     "division.no_stage": "%(div)s has no stage %(n)s",
     "division.no_round": "%(div)s: there is no round %(n)s",
     "division.round_waits": "%(div)s: round %(n)s still waits for the sheets of table(s) "
-                            "%(tables)s",
+    "%(tables)s",
     "division.not_finished": "%(div)s is not finished",
     "sheet.correct_counted_only": "only a counted sheet is corrected: enter and submit it",
     # seating
@@ -83,14 +83,14 @@ TEMPLATES: Final = {
     "seating.seated_twice": "player %(player)s is seated twice",
     "seating.table_size": "tables seat 3 or 4 players, not %(size)s",
     "seating.cannot_seat": "%(n)s players cannot be seated at tables of 3 and 4 (a table "
-                           "of 2 or 5 would be needed)",
+    "of 2 or 5 would be needed)",
     "seating.negative_seatings": "the number of seatings cannot be negative",
     "seating.unknown_method": "unknown seating method %(method)s: %(methods)s",
     "seating.group_too_big": "group %(group)s has %(n)s players but there are only "
-                             "%(tables)s tables: they cannot all sit apart (make the "
-                             "constraint soft)",
+    "%(tables)s tables: they cannot all sit apart (make the "
+    "constraint soft)",
     "seating.groups_clash": "could not keep every group apart in every seating; make the "
-                            "constraint soft",
+    "constraint soft",
     "seating.affine_size": "affine designs are built for tables of 3 or 4",
     "seating.final_table_too_few": "%(n)s players cannot make a final table",
     # score sheets (sheets): refusals of an entry, and the problems of a check
@@ -107,12 +107,12 @@ TEMPLATES: Final = {
     "sheet.penalty_not_whole": "%(pen)s is not the points of a number of × (%(totals)s, …)",
     "sheet.loser_scores": "a loser cannot score %(pts)s",
     "sheet.rack_limit": "%(pts)s is more than a rack can hold (at most −%(limit)s under "
-                        "%(rules)s at a table of %(seats)s)",
+    "%(rules)s at a table of %(seats)s)",
     "sheet.winner_negative": "the winner cannot score %(pts)s",
     "sheet.winner_fewer": "the winner has fewer points than seat %(seat)s",
     "sheet.total": "the points add up to %(total)s, not %(expected)s",
     "sheet.total_penalties_aside": "the points add up to %(total)s, not %(expected)s "
-                                   "(penalties aside)",
+    "(penalties aside)",
     "sheet.correction_needs_reason": "a correction needs a reason",
     # standings and rankings
     "standings.unknown_mode": "unknown ranking mode %(mode)s: wins, league or points",
@@ -120,7 +120,7 @@ TEMPLATES: Final = {
     "standings.tie_break_twice": "a tie-break appears twice in the chain",
     "standings.three_table": "three_table is 'as_is' or 'scale', not %(value)s",
     "standings.cut_splits_tie": "the cut after place %(n)s splits players tied at rank "
-                                "%(rank)s: add a lot to the tie-break chain",
+    "%(rank)s: add a lot to the tie-break chain",
     "ranking.best": "at least one result must count",
     "ranking.half_life": "the half-life cannot be negative",
     "ranking.unknown_level": "unknown tournament level %(level)s: %(levels)s",

@@ -73,8 +73,9 @@ def withdraw(t: Tournament, player: int) -> Progress:
     if div.started:
         raise TournamentError("division.started_drop_instead", div=div.name)
     if reg.status not in ("registered", "waitlisted", "checked_in"):
-        raise TournamentError("registration.not_registered", name=reg.name,
-                              status=_status(reg.status))
+        raise TournamentError(
+            "registration.not_registered", name=reg.name, status=_status(reg.status)
+        )
     was = reg.status
     t = t.with_registration(replace(reg, status="withdrawn"))
     notices = [Notice("withdrawn", f"{reg.name} withdrew", reg.division, player)]
@@ -107,8 +108,9 @@ def _promote(t: Tournament, division: str) -> tuple[Tournament, list[Notice]]:
         return t, []
     first = waiting[0]
     t = t.with_registration(replace(first, status="registered"))
-    return t, [Notice("registered", f"{first.name} moved up from the waitlist",
-                      division, first.player)]
+    return t, [
+        Notice("registered", f"{first.name} moved up from the waitlist", division, first.player)
+    ]
 
 
 def check_in(t: Tournament, player: int) -> Progress:
@@ -120,8 +122,9 @@ def check_in(t: Tournament, player: int) -> Progress:
     if reg.status == "checked_in":
         return Progress(t)
     if reg.status != "registered":
-        raise TournamentError("registration.check_in_registered_only", name=reg.name,
-                              status=_status(reg.status))
+        raise TournamentError(
+            "registration.check_in_registered_only", name=reg.name, status=_status(reg.status)
+        )
     t = t.with_registration(replace(reg, status="checked_in"))
     return Progress(t, (Notice("checked_in", f"{reg.name} checked in", reg.division, player),))
 
@@ -147,8 +150,7 @@ def drop(t: Tournament, player: int, why: str = "") -> Progress:
     seated no more and cannot advance. The stage's seatings to come are re-planned."""
     reg = t.registration(player)
     if reg.status != "checked_in":
-        raise TournamentError("registration.not_playing", name=reg.name,
-                              status=_status(reg.status))
+        raise TournamentError("registration.not_playing", name=reg.name, status=_status(reg.status))
     t = t.with_registration(replace(reg, status="dropped"))
     div = t.division(reg.division)
     if div.stages and not div.stages[-1].finished:
@@ -178,12 +180,14 @@ def late_entry(
         raise TournamentError("division.past_first_stage", div=div.name)
     refuse_invisible(name)
     number = max((r.player for r in t.registrations), default=0) + 1
-    reg = Registration(number, name.strip(), division, frozenset(tags), generation,
-                       "checked_in", late=True)
+    reg = Registration(
+        number, name.strip(), division, frozenset(tags), generation, "checked_in", late=True
+    )
     t = replace(t, registrations=(*t.registrations, reg))
     if div.stages:
         stage: Stage = div.stages[0]
         stage = replace(stage, entrants=(*stage.entrants, number), plan=())
         t = t.with_division(replace(div, stages=(stage,)))
-    return Progress(t, (Notice("late_entry", f"{reg.name} entered late as number {number}",
-                               division, number),))
+    return Progress(
+        t, (Notice("late_entry", f"{reg.name} entered late as number {number}", division, number),)
+    )

@@ -45,8 +45,9 @@ def round_name(stage: Stage, rnd: Round | int) -> RoundName:
     players = sum(len(t.players) for t in rnd.tables)
     if players == 0:
         return RoundName("number", number)
-    return knockout_round_name(players, max(stage.format.table_size,
-                                            max(len(t.players) for t in rnd.tables)))
+    return knockout_round_name(
+        players, max(stage.format.table_size, max(len(t.players) for t in rnd.tables))
+    )
 
 
 __all__ = ["RoundKind", "RoundName", "knockout_round_name", "round_name"]

@@ -283,18 +283,25 @@ def plan_seatings(
     rng = random.Random(seed)
     seater = find_seater(method)
     tags = (
-        {p: frozenset(groups.get(p, ())) for p in people} if groups and seater.keeps_groups
-        else {}
+        {p: frozenset(groups.get(p, ())) for p in people} if groups and seater.keeps_groups else {}
     )
     if groups_hard and tags:
         per_tag = Counter(t for p in people for t in tags[p])
         too_big = [(t, c) for t, c in per_tag.items() if c > len(sizes)]
         if too_big:
             t, c = min(too_big)
-            raise SeatingError("seating.group_too_big", group=repr(t), n=c,
-                               tables=len(sizes))
-    task = SeatingTask(tuple(people), rounds, sizes, tuple(history),
-                       dict(standings or {}), tags, groups_hard, effort, weights)
+            raise SeatingError("seating.group_too_big", group=repr(t), n=c, tables=len(sizes))
+    task = SeatingTask(
+        tuple(people),
+        rounds,
+        sizes,
+        tuple(history),
+        dict(standings or {}),
+        tags,
+        groups_hard,
+        effort,
+        weights,
+    )
     plan = seater.seat(task, rng)
     if groups_hard and tags and group_clashes(plan, tags):
         raise SeatingError("seating.groups_clash")
@@ -343,8 +350,7 @@ class _Search:
                 for t in ts:
                     by_tag.setdefault(t, set()).add(index[p])
             self.mates = [
-                frozenset(j for t in tags[people[i]] for j in by_tag[t] if j != i)
-                for i in range(n)
+                frozenset(j for t in tags[people[i]] for j in by_tag[t] if j != i) for i in range(n)
             ]
         self.gw = weights.hard_group if hard else weights.soft_group
         self.sw = weights.small_table if len(set(sizes)) > 1 else 0
@@ -431,8 +437,10 @@ class _Search:
             hi = self.small_share
             # a leaves a small table (sa → sa − 1), b joins one (sb → sb + 1)
             d += self.sw * (
-                max(0, sa - 1 - hi) ** 2 - max(0, sa - hi) ** 2
-                + max(0, sb + 1 - hi) ** 2 - max(0, sb - hi) ** 2
+                max(0, sa - 1 - hi) ** 2
+                - max(0, sa - hi) ** 2
+                + max(0, sb + 1 - hi) ** 2
+                - max(0, sb - hi) ** 2
             )
         return d
 
@@ -486,8 +494,11 @@ class _Search:
             return 0
         mates = self.mates
         return sum(
-            1 for tables in self.tables for table in tables
-            for i, j in combinations(table, 2) if j in mates[i]
+            1
+            for tables in self.tables
+            for table in tables
+            for i, j in combinations(table, 2)
+            if j in mates[i]
         )
 
     def bound(self) -> int:
@@ -526,7 +537,8 @@ class _Search:
                 for t in range(len(tables)):
                     table = tables[t]
                     unfair = (
-                        self.sw > 0 and len(table) == MIN_TABLE
+                        self.sw > 0
+                        and len(table) == MIN_TABLE
                         and any(small[i] > high for i in table)
                     )
                     if not unfair and self.table_cost(table) <= 0:
@@ -630,7 +642,8 @@ class _Search:
             best = min(
                 permutations(rest),
                 key=lambda perm: (
-                    sum(hist[i][s + 1] ** 2 for s, i in enumerate(perm)), self.rng.random()
+                    sum(hist[i][s + 1] ** 2 for s, i in enumerate(perm)),
+                    self.rng.random(),
                 ),
             )
             order = [p, *best]
@@ -841,8 +854,10 @@ class RandomSeater:
 
     name: str = "random"
     label: str = "random"
-    description: str = ("Tables drawn at random by the computer, every seating afresh, as "
-                        "the Busan championship did.")
+    description: str = (
+        "Tables drawn at random by the computer, every seating afresh, as "
+        "the Busan championship did."
+    )
     kinds: frozenset[str] = _ALL_KINDS
     ahead: bool = True
     keeps_groups: bool = False
@@ -862,16 +877,26 @@ class BalancedSeater:
 
     name: str = "balanced"
     label: str = "balanced (fewest repeated opponents, groups kept apart)"
-    description: str = ("Every seating of the stage planned together: as few repeated "
-                        "opponents as possible, groups kept apart, tables of 3 and first "
-                        "seats shared out fairly.")
+    description: str = (
+        "Every seating of the stage planned together: as few repeated "
+        "opponents as possible, groups kept apart, tables of 3 and first "
+        "seats shared out fairly."
+    )
     kinds: frozenset[str] = _ALL_KINDS
     ahead: bool = True
     keeps_groups: bool = True
 
     def seat(self, task: SeatingTask, rng: random.Random) -> tuple[Seating, ...]:
-        search = _Search(list(task.players), task.sizes, task.rounds, task.history,
-                         task.groups, task.groups_hard, task.weights, rng)
+        search = _Search(
+            list(task.players),
+            task.sizes,
+            task.rounds,
+            task.history,
+            task.groups,
+            task.groups_hard,
+            task.weights,
+            rng,
+        )
         search.run(task.effort)
         return search.result()
 
@@ -882,8 +907,9 @@ class SnakeSeater:
 
     name: str = "snake"
     label: str = "snake seeding"
-    description: str = ("Seeds 1 to T at tables 1 to T, the next T back from table T to 1, "
-                        "and so on.")
+    description: str = (
+        "Seeds 1 to T at tables 1 to T, the next T back from table T to 1, and so on."
+    )
     kinds: frozenset[str] = frozenset({"knockout"})
     ahead: bool = True
     keeps_groups: bool = False
@@ -917,9 +943,11 @@ class SwissSeater:
 
     name: str = "swiss"
     label: str = "swiss (players of close standing together, fewest repeated opponents)"
-    description: str = ("Seated again after every seating by the standings: the leaders "
-                        "together at the first tables, players who already met apart "
-                        "where a nearby swap allows.")
+    description: str = (
+        "Seated again after every seating by the standings: the leaders "
+        "together at the first tables, players who already met apart "
+        "where a nearby swap allows."
+    )
     kinds: frozenset[str] = _ALL_KINDS
     ahead: bool = False
     keeps_groups: bool = True
@@ -946,8 +974,12 @@ class SwissSeater:
                 if p in index:
                     for tag in tags:
                         by_tag.setdefault(tag, set()).add(index[p])
-            mates = [frozenset(j for tag in task.groups.get(people[i], ()) for j in
-                               by_tag[tag] if j != i) for i in range(n)]
+            mates = [
+                frozenset(
+                    j for tag in task.groups.get(people[i], ()) for j in by_tag[tag] if j != i
+                )
+                for i in range(n)
+            ]
         w = task.weights
         gw = w.hard_group if task.groups_hard else w.soft_group
         value = [float(task.standings.get(p, 0.0)) for p in people]
@@ -967,8 +999,14 @@ class SwissSeater:
         return tuple(out)
 
     def _round(
-        self, value: list[float], sizes: tuple[int, ...], met: list[list[int]],
-        mates: list[frozenset[int]], gw: int, effort: float, rng: random.Random,
+        self,
+        value: list[float],
+        sizes: tuple[int, ...],
+        met: list[list[int]],
+        mates: list[frozenset[int]],
+        gw: int,
+        effort: float,
+        rng: random.Random,
     ) -> list[list[int]]:
         n = len(value)
         noise = [rng.random() for _ in range(n)]
@@ -985,14 +1023,13 @@ class SwissSeater:
         table_at: list[int] = []
         tables: list[list[int]] = []
         for t, size in enumerate(sizes):
-            tables.append(order[len(table_at): len(table_at) + size])
+            tables.append(order[len(table_at) : len(table_at) + size])
             table_at.extend([t] * size)
         lo = [table_at[rank[i]] - self.reach for i in range(n)]
         hi = [table_at[last[i]] + self.reach for i in range(n)]
 
         def cost(table: list[int]) -> int:
-            return sum(met[i][j] + (gw if j in mates[i] else 0)
-                       for i, j in combinations(table, 2))
+            return sum(met[i][j] + (gw if j in mates[i] else 0) for i, j in combinations(table, 2))
 
         def spread(table: list[int]) -> int:
             return max(rank[i] for i in table) - min(rank[i] for i in table)
@@ -1012,8 +1049,8 @@ class SwissSeater:
                         for y, b in enumerate(tb):
                             if not lo[b] <= t <= hi[b]:
                                 continue
-                            na = [*ta[:x], b, *ta[x + 1:]]
-                            nb = [*tb[:y], a, *tb[y + 1:]]
+                            na = [*ta[:x], b, *ta[x + 1 :]]
+                            nb = [*tb[:y], a, *tb[y + 1 :]]
                             d = cost(na) + cost(nb) - costs[t] - costs[u]
                             if d > 0:
                                 continue
@@ -1049,9 +1086,11 @@ class SeededSeater:
 
     name: str = "by-rating"
     label: str = "seeded by rating (the strongest apart)"
-    description: str = ("The players seeded by their rating: the first seating puts seeds 1 "
-                        "to T at tables 1 to T, then back, so the strongest meet late; "
-                        "the seatings after it are balanced.")
+    description: str = (
+        "The players seeded by their rating: the first seating puts seeds 1 "
+        "to T at tables 1 to T, then back, so the strongest meet late; "
+        "the seatings after it are balanced."
+    )
     kinds: frozenset[str] = _ALL_KINDS
     ahead: bool = True
     keeps_groups: bool = False
@@ -1059,27 +1098,40 @@ class SeededSeater:
     def seat(self, task: SeatingTask, rng: random.Random) -> tuple[Seating, ...]:
         if task.rounds == 0:
             return ()
-        first: tuple[Seating, ...] = () if task.history else (
-            _snake(task.players, task.sizes),)
+        first: tuple[Seating, ...] = () if task.history else (_snake(task.players, task.sizes),)
         left = task.rounds - len(first)
         if left <= 0:
             return first
-        search = _Search(list(task.players), task.sizes, left, (*task.history, *first),
-                         task.groups, task.groups_hard, task.weights, rng)
+        search = _Search(
+            list(task.players),
+            task.sizes,
+            left,
+            (*task.history, *first),
+            task.groups,
+            task.groups_hard,
+            task.weights,
+            rng,
+        )
         search.run(task.effort)
         return (*first, *search.result())
 
 
 #: Seeded by ranking: the same seating, the seeds from the circuit's ranking points.
 BY_RANKING: Final = SeededSeater(
-    "by-ranking", "seeded by ranking (the strongest apart)",
+    "by-ranking",
+    "seeded by ranking (the strongest apart)",
     "The players seeded by their ranking points: the first seating puts seeds 1 to T at "
     "tables 1 to T, then back, so the strongest meet late; the seatings after it are "
-    "balanced.")
+    "balanced.",
+)
 
 #: The seating methods by name: a new method is one entry here.
 _METHODS: Final[tuple[Seater, ...]] = (
-    RandomSeater(), BalancedSeater(), SwissSeater(), SnakeSeater(), SeededSeater(),
+    RandomSeater(),
+    BalancedSeater(),
+    SwissSeater(),
+    SnakeSeater(),
+    SeededSeater(),
     BY_RANKING,
 )
 SEATERS: Final[dict[str, Seater]] = {s.name: s for s in _METHODS}
@@ -1094,8 +1146,9 @@ def find_seater(name: str) -> Seater:
     try:
         return SEATERS[name]
     except KeyError:
-        raise SeatingError("seating.unknown_method", method=repr(name),
-                           methods=", ".join(SEATERS)) from None
+        raise SeatingError(
+            "seating.unknown_method", method=repr(name), methods=", ".join(SEATERS)
+        ) from None
 
 
 def seaters_for(kind: str) -> tuple[Seater, ...]:

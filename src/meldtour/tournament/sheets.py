@@ -204,8 +204,13 @@ def check_game(
             say(seat, "penalty", "sheet.no_penalty_points", rules=rules.name)
         elif pen and rules.penalty_policy.failures(pen, rules.failed_turn_points) is None:
             totals = rules.penalty_policy.totals(rules.failed_turn_points)
-            say(seat, "penalty", "sheet.penalty_not_whole", pen=pen,
-                totals=", ".join(map(str, totals)))
+            say(
+                seat,
+                "penalty",
+                "sheet.penalty_not_whole",
+                pen=pen,
+                totals=", ".join(map(str, totals)),
+            )
         if pts is None:
             if complete:
                 say(seat, "points", "sheet.no_points")
@@ -214,8 +219,15 @@ def check_game(
             if pts > 0:
                 say(seat, "points", "sheet.loser_scores", pts=f"{pts:+d}")
             elif -pts > limit:
-                say(seat, "points", "sheet.rack_limit", pts=f"{pts:+d}", limit=limit,
-                    rules=rules.name, seats=seats)
+                say(
+                    seat,
+                    "points",
+                    "sheet.rack_limit",
+                    pts=f"{pts:+d}",
+                    limit=limit,
+                    rules=rules.name,
+                    seats=seats,
+                )
     if w is not None:
         wp = line.points[w - 1]
         others = [(s, p) for s, p in enumerate(line.points, 1) if s != w and p is not None]
@@ -231,9 +243,13 @@ def check_game(
         if rules.penalty_to_winner and w is not None:
             expected = sum(q for s, q in enumerate(line.penalties, 1) if s != w)
         if total != expected:
-            say(0, "points",
+            say(
+                0,
+                "points",
                 "sheet.total_penalties_aside" if any(line.penalties) else "sheet.total",
-                total=f"{total:+d}", expected=expected)
+                total=f"{total:+d}",
+                expected=expected,
+            )
     return tuple(problems)
 
 
@@ -278,7 +294,7 @@ def enter_game(
             tops = [s for s, p in enumerate(points, 1) if p == top]
             winner = tops[0] if len(tops) == 1 else None
     line = GameLine(tuple(points), pen, winner)
-    games = (*sheet.games[:game - 1], line, *sheet.games[game:])
+    games = (*sheet.games[: game - 1], line, *sheet.games[game:])
     sheet = replace(sheet, games=games, entered_by=who, entered_at=at)
     return sheet, check_game(sheet, game, rules)
 
@@ -299,7 +315,7 @@ def enter_cell(
             raise Refused("sheet.no_seat", seat=cell.seat)
         pen[cell.seat - 1] = value or 0
         line = replace(line, penalties=tuple(pen))
-    games = (*sheet.games[:cell.game - 1], line, *sheet.games[cell.game:])
+    games = (*sheet.games[: cell.game - 1], line, *sheet.games[cell.game :])
     sheet = replace(sheet, games=games, entered_by=who, entered_at=at)
     return sheet, check_game(sheet, cell.game, rules)
 
@@ -307,7 +323,7 @@ def enter_cell(
 def _put(row: tuple[int | None, ...], seat: int, value: int | None) -> tuple[int | None, ...]:
     if not 1 <= seat <= len(row):
         raise Refused("sheet.no_seat", seat=seat)
-    return (*row[:seat - 1], value, *row[seat:])
+    return (*row[: seat - 1], value, *row[seat:])
 
 
 def submit(
@@ -331,7 +347,10 @@ def submit(
         return sheet, (Problem.of(sheet.cell(changes[0][0].game), "sheet.correction_needs_reason"),)
     corrections = tuple(Correction(c, old, new, who, why, at) for c, old, new in changes)
     return replace(
-        sheet, counted=sheet.games, submitted_by=who, submitted_at=at,
+        sheet,
+        counted=sheet.games,
+        submitted_by=who,
+        submitted_at=at,
         corrections=sheet.corrections + corrections,
     ), ()
 
@@ -363,8 +382,7 @@ def _diff(
             if a.points[s - 1] != b.points[s - 1]:
                 out.append((sheet.cell(g, s, "points"), a.points[s - 1], b.points[s - 1]))
             if a.penalties[s - 1] != b.penalties[s - 1]:
-                out.append((sheet.cell(g, s, "penalty"), a.penalties[s - 1],
-                            b.penalties[s - 1]))
+                out.append((sheet.cell(g, s, "penalty"), a.penalties[s - 1], b.penalties[s - 1]))
     return out
 
 
@@ -397,11 +415,17 @@ def results(sheet: ScoreSheet) -> tuple[GameResult, ...]:
     out = []
     for g, line in enumerate(sheet.counted, 1):
         assert line.winner is not None
-        out.append(GameResult(
-            sheet.round, sheet.table, g, sheet.players,
-            tuple(p or 0 for p in line.points), line.penalties,
-            sheet.players[line.winner - 1],
-        ))
+        out.append(
+            GameResult(
+                sheet.round,
+                sheet.table,
+                g,
+                sheet.players,
+                tuple(p or 0 for p in line.points),
+                line.penalties,
+                sheet.players[line.winner - 1],
+            )
+        )
     return tuple(out)
 
 

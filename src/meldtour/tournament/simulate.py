@@ -72,8 +72,9 @@ def plausible_game(
         for s in range(seats):
             if rng.random() < 0.05:
                 pen[s] = rules.failed_turn_penalty(1)
-    score = score_game(racks, winner if out else None, melded, could,
-                       rng.randrange(seats), rules, penalties=pen)
+    score = score_game(
+        racks, winner if out else None, melded, could, rng.randrange(seats), rules, penalties=pen
+    )
     return PlayedGame(score.scores, tuple(pen), score.winner + 1)
 
 
@@ -98,8 +99,15 @@ def play_round(
         for g in range(1, len(table.sheet.games) + 1):
             game = plausible_game(rng, len(table.players), div.rules, power)
             t, _, problems = enter_table_game(
-                t, division, rnd.number, table.number, g, game.points,
-                winner=game.winner, penalties=game.penalties, who=who,
+                t,
+                division,
+                rnd.number,
+                table.number,
+                g,
+                game.points,
+                winner=game.winner,
+                penalties=game.penalties,
+                who=who,
             )
             assert not problems, problems
         t, more, problems = submit_table(t, division, rnd.number, table.number, who=who)
@@ -122,8 +130,11 @@ class SimulatedEvent:
         """The mean standings gap at a table: over the tables of every seating after
         the first, the rank of the table's lowest-placed player minus that of its
         best (ranks by points before the seating; equal points share a rank)."""
-        gaps = [gap for s, pts in zip(self.seatings[1:], self.points[1:], strict=True)
-                for gap in table_gaps(s, pts)]
+        gaps = [
+            gap
+            for s, pts in zip(self.seatings[1:], self.points[1:], strict=True)
+            for gap in table_gaps(s, pts)
+        ]
         return sum(gaps) / len(gaps) if gaps else 0.0
 
 
@@ -133,8 +144,7 @@ def table_gaps(seating: Seating, points: Sequence[int]) -> list[int]:
     >>> table_gaps(Seating(((1, 2, 3), (4, 5, 6))), [9, 0, 5, 5, 1, 0])
     [4, 3]
     """
-    rank = {p: 1 + sum(1 for q in points if q > points[p - 1])
-            for p in range(1, len(points) + 1)}
+    rank = {p: 1 + sum(1 for q in points if q > points[p - 1]) for p in range(1, len(points) + 1)}
     return [max(rank[p] for p in t) - min(rank[p] for p in t) for t in seating.tables]
 
 
@@ -161,8 +171,20 @@ def simulate_seatings(
     draw = random.Random(f"{seed}:strength")
     strength = {p: draw.uniform(0.5, 2.0) for p in people}
     ahead = find_seater(method).ahead
-    plan = plan_seatings(people, seatings, method=method, table_size=table_size, seed=seed,
-                         groups=groups, groups_hard=groups_hard, effort=effort) if ahead else ()
+    plan = (
+        plan_seatings(
+            people,
+            seatings,
+            method=method,
+            table_size=table_size,
+            seed=seed,
+            groups=groups,
+            groups_hard=groups_hard,
+            effort=effort,
+        )
+        if ahead
+        else ()
+    )
     points = dict.fromkeys(people, 0)
     seated: list[Seating] = []
     before: list[tuple[int, ...]] = []
@@ -172,9 +194,17 @@ def simulate_seatings(
             seating = plan[r]
         else:
             seating = plan_seatings(
-                people, 1, method=method, table_size=table_size, seed=f"{seed}:{r}",
-                history=seated, groups=groups, groups_hard=groups_hard, effort=effort,
-                standings={p: float(v) for p, v in points.items()} if r else None)[0]
+                people,
+                1,
+                method=method,
+                table_size=table_size,
+                seed=f"{seed}:{r}",
+                history=seated,
+                groups=groups,
+                groups_hard=groups_hard,
+                effort=effort,
+                standings={p: float(v) for p, v in points.items()} if r else None,
+            )[0]
         seated.append(seating)
         rng = random.Random(f"{seed}:games:{r}")
         for table in seating.tables:

@@ -47,7 +47,7 @@ def _seed(t: Tournament, div: Division, stage: int, what: str) -> str:
 
 
 def _with_stage(t: Tournament, div: Division, index: int, stage: Stage) -> Tournament:
-    stages = (*div.stages[:index], stage, *div.stages[index + 1:])
+    stages = (*div.stages[:index], stage, *div.stages[index + 1 :])
     return t.with_division(replace(div, stages=stages))
 
 
@@ -73,9 +73,7 @@ def _groups(t: Tournament, div: Division, players: Sequence[int]) -> dict[int, f
 # Stages and rounds
 
 
-def start_stage(
-    t: Tournament, division: str, *, seeding: Sequence[int] | None = None
-) -> Progress:
+def start_stage(t: Tournament, division: str, *, seeding: Sequence[int] | None = None) -> Progress:
     """Start the division's next stage with its entrants, and plan its seatings.
 
     Entrants come in seed order: the previous stage's ranking, or for a first stage
@@ -88,8 +86,9 @@ def start_stage(
     if index >= len(div.formats):
         raise TournamentError("division.all_stages_played", div=div.name)
     if div.stages and not div.stages[-1].finished:
-        raise TournamentError("division.stage_not_finished", div=div.name,
-                              stage=div.stages[-1].format.title)
+        raise TournamentError(
+            "division.stage_not_finished", div=div.name, stage=div.stages[-1].format.title
+        )
     fmt = div.formats[index]
     if index == 0:
         playing = [r.player for r in t.in_division(division, "checked_in")]
@@ -110,16 +109,23 @@ def start_stage(
     except SeatingError as exc:
         raise TournamentError("division.seating", div=div.name, reason=exc.refusal) from None
     t = _with_stage(t, div, index, stage)
-    return Progress(t, (Notice(
-        "stage_started", f"{div.name}: {fmt.title} starts with {len(entrants)} players",
-        division),))
+    return Progress(
+        t,
+        (
+            Notice(
+                "stage_started",
+                f"{div.name}: {fmt.title} starts with {len(entrants)} players",
+                division,
+            ),
+        ),
+    )
 
 
-def _check_cut(t: Tournament, division: str, index: int, playing: Sequence[int],
-               n: int | None) -> None:
+def _check_cut(
+    t: Tournament, division: str, index: int, playing: Sequence[int], n: int | None
+) -> None:
     """Refuse a cut line that splits players sharing a rank (a chain without a lot)."""
-    if not n or n >= len(playing) or t.division(division).stages[index].format.kind == \
-            "knockout":
+    if not n or n >= len(playing) or t.division(division).stages[index].format.kind == "knockout":
         return
     table = stage_standings(t, division, index)
     a, b = table.of(playing[n - 1]), table.of(playing[n])
@@ -155,8 +161,14 @@ def _plan(t: Tournament, div: Division, index: int, stage: Stage, *, draw: str =
     if not find_seater(fmt.method).ahead:
         left = min(left, 1)  # seated again from the standings after every round
     plan = plan_seatings(
-        players, left, method=fmt.method, table_size=size, seed=seed, history=history,
-        groups=groups or None, groups_hard=div.groups_hard,
+        players,
+        left,
+        method=fmt.method,
+        table_size=size,
+        seed=seed,
+        history=history,
+        groups=groups or None,
+        groups_hard=div.groups_hard,
         standings=_standing_values(t, div, index, stage),
     )
     return replace(stage, plan=plan)
@@ -187,8 +199,7 @@ def seat_round(t: Tournament, division: str) -> Progress:
         try:
             stage = _plan(t, div, index, stage)  # a drop or a late entry: plan again
         except SeatingError as exc:
-            raise TournamentError("division.seating", div=div.name,
-                                  reason=exc.refusal) from None
+            raise TournamentError("division.seating", div=div.name, reason=exc.refusal) from None
     seating = stage.plan[0]
     number = len(stage.rounds) + 1
     games = fmt.games
@@ -196,14 +207,15 @@ def seat_round(t: Tournament, division: str) -> Progress:
     if final_table and fmt.final_games:
         games = fmt.final_games
     tables = tuple(
-        Table(k, new_sheet(number, k, players, games)) for k, players in
-        enumerate(seating.tables, 1)
+        Table(k, new_sheet(number, k, players, games))
+        for k, players in enumerate(seating.tables, 1)
     )
     stage = replace(stage, rounds=(*stage.rounds, Round(number, tables)), plan=stage.plan[1:])
     t = _with_stage(t, div, index, stage)
     what = "the final table" if final_table else f"{len(tables)} tables"
-    return Progress(t, (Notice(
-        "seated", f"{div.name}: {fmt.title} round {number} seated at {what}", division),))
+    return Progress(
+        t, (Notice("seated", f"{div.name}: {fmt.title} round {number} seated at {what}", division),)
+    )
 
 
 def unseat_round(t: Tournament, division: str) -> Progress:
@@ -218,13 +230,22 @@ def unseat_round(t: Tournament, division: str) -> Progress:
     if any(x.sheet.entered_by is not None for x in rnd.tables):
         raise TournamentError("division.round_has_sheets", div=div.name, n=rnd.number)
     stage = replace(stage, rounds=stage.rounds[:-1], plan=(rnd.seating, *stage.plan))
-    return Progress(_with_stage(t, div, index, stage), (Notice(
-        "unseated", f"{div.name}: the seating of round {rnd.number} is taken back",
-        division),))
+    return Progress(
+        _with_stage(t, div, index, stage),
+        (
+            Notice(
+                "unseated", f"{div.name}: the seating of round {rnd.number} is taken back", division
+            ),
+        ),
+    )
 
 
 def _sheet_op(
-    t: Tournament, division: str, round_number: int, table: int, stage_index: int | None,
+    t: Tournament,
+    division: str,
+    round_number: int,
+    table: int,
+    stage_index: int | None,
 ) -> tuple[Division, int, Stage, Round, Table]:
     div = t.division(division)
     index = len(div.stages) - 1 if stage_index is None else stage_index
@@ -240,15 +261,16 @@ def _sheet_op(
 def _put_sheet(
     t: Tournament, div: Division, index: int, stage: Stage, rnd: Round, sheet: ScoreSheet
 ) -> Tournament:
-    tables = tuple(replace(x, sheet=sheet) if x.number == sheet.table else x
-                   for x in rnd.tables)
-    rounds = tuple(replace(rnd, tables=tables) if r.number == rnd.number else r
-                   for r in stage.rounds)
+    tables = tuple(replace(x, sheet=sheet) if x.number == sheet.table else x for x in rnd.tables)
+    rounds = tuple(
+        replace(rnd, tables=tables) if r.number == rnd.number else r for r in stage.rounds
+    )
     return _with_stage(t, div, index, replace(stage, rounds=rounds))
 
 
-def table_sheet(t: Tournament, division: str, round_number: int, table: int,
-                stage: int | None = None) -> ScoreSheet:
+def table_sheet(
+    t: Tournament, division: str, round_number: int, table: int, stage: int | None = None
+) -> ScoreSheet:
     return _sheet_op(t, division, round_number, table, stage)[4].sheet
 
 
@@ -268,14 +290,22 @@ def enter_table_game(
 ) -> Progress:
     """Enter one game of a table's sheet; the problems found so far come back."""
     div, index, st, rnd, tab = _sheet_op(t, division, round_number, table, stage)
-    sheet, problems = enter_game(tab.sheet, game, points, winner=winner, penalties=penalties,
-                                 rules=div.rules, who=who, at=at)
+    sheet, problems = enter_game(
+        tab.sheet, game, points, winner=winner, penalties=penalties, rules=div.rules, who=who, at=at
+    )
     return Progress(_put_sheet(t, div, index, st, rnd, sheet), (), problems)
 
 
 def submit_table(
-    t: Tournament, division: str, round_number: int, table: int, *, who: str, at: str = "",
-    why: str = "", stage: int | None = None,
+    t: Tournament,
+    division: str,
+    round_number: int,
+    table: int,
+    *,
+    who: str,
+    at: str = "",
+    why: str = "",
+    stage: int | None = None,
 ) -> Progress:
     """Count a table's sheet if it passes every check; otherwise it stays a draft."""
     div, index, st, rnd, tab = _sheet_op(t, division, round_number, table, stage)
@@ -284,13 +314,21 @@ def submit_table(
     if problems:
         text = f"round {round_number}, table {table}: kept as a draft ({problems[0]})"
         return Progress(t, (Notice("sheet_draft", text, division),), problems)
-    return Progress(t, (Notice("sheet_counted", f"round {round_number}, table {table} counted",
-                               division),))
+    return Progress(
+        t, (Notice("sheet_counted", f"round {round_number}, table {table} counted", division),)
+    )
 
 
 def correct_table(
-    t: Tournament, division: str, round_number: int, table: int,
-    changes: Mapping[Cell, int | None], *, who: str, why: str, at: str = "",
+    t: Tournament,
+    division: str,
+    round_number: int,
+    table: int,
+    changes: Mapping[Cell, int | None],
+    *,
+    who: str,
+    why: str,
+    at: str = "",
     stage: int | None = None,
 ) -> Progress:
     """Correct cells of a counted sheet, with who and why; the old values are kept."""
@@ -300,15 +338,35 @@ def correct_table(
     sheet, problems = correct(tab.sheet, changes, rules=div.rules, who=who, why=why, at=at)
     t = _put_sheet(t, div, index, st, rnd, sheet)
     if problems:
-        return Progress(t, (Notice("correction_draft", f"round {round_number}, table {table}: "
-                                   f"correction kept as a draft ({problems[0]})", division),),
-                        problems)
-    notices = [Notice("corrected", f"round {round_number}, table {table}: {c.cell} "
-                      f"{c.old} → {c.new} by {c.who} ({c.why})", division)
-               for c in sheet.corrections[len(tab.sheet.corrections):]]
+        return Progress(
+            t,
+            (
+                Notice(
+                    "correction_draft",
+                    f"round {round_number}, table {table}: "
+                    f"correction kept as a draft ({problems[0]})",
+                    division,
+                ),
+            ),
+            problems,
+        )
+    notices = [
+        Notice(
+            "corrected",
+            f"round {round_number}, table {table}: {c.cell} {c.old} → {c.new} by {c.who} ({c.why})",
+            division,
+        )
+        for c in sheet.corrections[len(tab.sheet.corrections) :]
+    ]
     if rnd.closed and st.format.kind == "knockout":
-        notices.append(Notice("check_advancement", f"round {round_number} was closed: check "
-                              f"that the correction does not change who advanced", division))
+        notices.append(
+            Notice(
+                "check_advancement",
+                f"round {round_number} was closed: check "
+                f"that the correction does not change who advanced",
+                division,
+            )
+        )
     return Progress(t, tuple(notices))
 
 
@@ -322,8 +380,9 @@ def close_round(t: Tournament, division: str) -> Progress:
     rnd = stage.rounds[-1]
     missing = [x.number for x in rnd.tables if not x.counted]
     if missing:
-        raise TournamentError("division.round_waits", div=div.name, n=rnd.number,
-                              tables=", ".join(map(str, missing)))
+        raise TournamentError(
+            "division.round_waits", div=div.name, n=rnd.number, tables=", ".join(map(str, missing))
+        )
     fmt = stage.format
     notices = []
     lots = dict(stage.lots)
@@ -335,22 +394,36 @@ def close_round(t: Tournament, division: str) -> Progress:
         else:
             place: dict[int, int] = {}  # the place at the table of each who goes on
             for x in rnd.tables:
-                table_rank = rank_players(results_of(x), div.standing_rules,
-                                          players=x.players, lots=lots,
-                                          seed=_seed(t, div, index, f"r{rnd.number}t{x.number}"))
+                table_rank = rank_players(
+                    results_of(x),
+                    div.standing_rules,
+                    players=x.players,
+                    lots=lots,
+                    seed=_seed(t, div, index, f"r{rnd.number}t{x.number}"),
+                )
                 lots.update(table_rank.lots)
                 for pos, s in enumerate(table_rank.standings):
                     if pos < fmt.advance and s.player not in stage.dropped:
                         place[s.player] = pos
             # seed order for the next round: table winners first, each place ordered
             # by the round's standings (what snake seeding reads)
-            among = rank_players(rnd.results(), div.standing_rules, players=list(place),
-                                 lots=lots, seed=_seed(t, div, index, f"adv{rnd.number}"))
+            among = rank_players(
+                rnd.results(),
+                div.standing_rules,
+                players=list(place),
+                lots=lots,
+                seed=_seed(t, div, index, f"adv{rnd.number}"),
+            )
             lots.update(among.lots)
             position = {s.player: k for k, s in enumerate(among.standings)}
             advanced = tuple(sorted(place, key=lambda p: (place[p], position[p])))
-            notices.append(Notice("advanced", f"{div.name}: {len(advanced)} players advance "
-                                  f"from round {rnd.number}", division))
+            notices.append(
+                Notice(
+                    "advanced",
+                    f"{div.name}: {len(advanced)} players advance from round {rnd.number}",
+                    division,
+                )
+            )
     else:
         finished = rnd.number >= fmt.seatings
     rounds = (*stage.rounds[:-1], replace(rnd, closed=True, advanced=advanced))
@@ -365,8 +438,9 @@ def close_round(t: Tournament, division: str) -> Progress:
         notices.append(Notice("stage_finished", f"{div.name}: {fmt.title} finished", division))
     else:
         t = _with_stage(t, div, index, stage)
-    return Progress(t, (Notice("round_closed", f"{div.name}: round {rnd.number} closed",
-                               division), *notices))
+    return Progress(
+        t, (Notice("round_closed", f"{div.name}: round {rnd.number} closed", division), *notices)
+    )
 
 
 def results_of(table: Table) -> tuple[GameResult, ...]:
@@ -395,10 +469,20 @@ def _standings(t: Tournament, div: Division, i: int, stage: Stage) -> Standings:
             games = list(earlier.results()) + games
     if stage.format.kind == "knockout" and stage.rounds:
         last = stage.rounds[-1]
-        return rank_players(last.results(), div.standing_rules, players=last.seating.players,
-                            lots=stage.lot_map, seed=_seed(t, div, i, "standings"))
-    return rank_players(games, div.standing_rules, players=stage.entrants,
-                        lots=stage.lot_map, seed=_seed(t, div, i, "standings"))
+        return rank_players(
+            last.results(),
+            div.standing_rules,
+            players=last.seating.players,
+            lots=stage.lot_map,
+            seed=_seed(t, div, i, "standings"),
+        )
+    return rank_players(
+        games,
+        div.standing_rules,
+        players=stage.entrants,
+        lots=stage.lot_map,
+        seed=_seed(t, div, i, "standings"),
+    )
 
 
 def stage_ranking(t: Tournament, division: str, index: int) -> tuple[int, ...]:
@@ -417,19 +501,34 @@ def stage_ranking(t: Tournament, division: str, index: int) -> tuple[int, ...]:
     rule = div.standing_rules
     for rnd in reversed(stage.rounds):
         if len(rnd.tables) == 1 and not rnd.advanced:
-            final = rank_players(rnd.results(), rule, players=rnd.seating.players, lots=lots,
-                                 seed=_seed(t, div, index, "final"))
+            final = rank_players(
+                rnd.results(),
+                rule,
+                players=rnd.seating.players,
+                lots=lots,
+                seed=_seed(t, div, index, "final"),
+            )
             order.extend(s.player for s in final)
             continue
         out = [p for p in rnd.seating.players if p not in rnd.advanced]
         place: dict[int, int] = {}
         for x in rnd.tables:
-            tr = rank_players(results_of(x), rule, players=x.players, lots=lots,
-                              seed=_seed(t, div, index, f"r{rnd.number}t{x.number}"))
+            tr = rank_players(
+                results_of(x),
+                rule,
+                players=x.players,
+                lots=lots,
+                seed=_seed(t, div, index, f"r{rnd.number}t{x.number}"),
+            )
             for pos, s in enumerate(tr.standings):
                 place[s.player] = pos
-        among = rank_players(rnd.results(), rule, players=out, lots=lots,
-                             seed=_seed(t, div, index, f"out{rnd.number}"))
+        among = rank_players(
+            rnd.results(),
+            rule,
+            players=out,
+            lots=lots,
+            seed=_seed(t, div, index, f"out{rnd.number}"),
+        )
         position = {s.player: k for k, s in enumerate(among.standings)}
         order.extend(sorted(out, key=lambda p: (place[p], position[p])))
     seen = set(order)
@@ -483,5 +582,6 @@ def awards(t: Tournament, division: str) -> tuple[Award, ...]:
     div = t.division(division)
     if len(div.stages) < len(div.formats) or not div.stages[-1].finished:
         raise TournamentError("division.not_finished", div=div.name)
-    return tuple(Award(p.place, p.player, p.name, division)
-                 for p in final_ranking(t, division)[: div.prizes])
+    return tuple(
+        Award(p.place, p.player, p.name, division) for p in final_ranking(t, division)[: div.prizes]
+    )

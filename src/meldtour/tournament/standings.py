@@ -49,9 +49,7 @@ from .sheets import GameResult
 
 TieBreak = Literal["best_game", "second_best", "head_to_head", "lot"]
 ThreeTable = Literal["as_is", "scale"]
-Criterion = Literal[
-    "wins", "points", "score", "best_game", "second_best", "head_to_head", "lot"
-]
+Criterion = Literal["wins", "points", "score", "best_game", "second_best", "head_to_head", "lot"]
 
 #: The default tie-break chain (docs/tournament.md, "6. Standings and tie-breaks").
 DEFAULT_CHAIN: Final[tuple[TieBreak, ...]] = ("best_game", "second_best", "head_to_head", "lot")
@@ -72,8 +70,9 @@ class StandingRules:
             raise Refused("standings.unknown_mode", mode=repr(self.mode))
         for b in self.chain:
             if b not in TIE_BREAKS:
-                raise Refused("standings.unknown_tie_break", name=repr(b),
-                              names=", ".join(DEFAULT_CHAIN))
+                raise Refused(
+                    "standings.unknown_tie_break", name=repr(b), names=", ".join(DEFAULT_CHAIN)
+                )
         if len(set(self.chain)) != len(self.chain):
             raise Refused("standings.tie_break_twice")
         if self.three_table not in ("as_is", "scale"):
@@ -82,7 +81,9 @@ class StandingRules:
     @property
     def criteria(self) -> tuple[Criterion, ...]:
         first: tuple[Criterion, ...] = {
-            "wins": ("wins", "points"), "league": ("score",), "points": ("points",)
+            "wins": ("wins", "points"),
+            "league": ("score",),
+            "points": ("points",),
         }[self.mode]  # type: ignore[assignment]
         return first + self.chain
 
@@ -160,8 +161,11 @@ def rank_players(
     counted = set(who)
     for g in games:
         wins[g.winner] += 1
-        scale = Fraction(4, 3) if rules.three_table == "scale" and len(g.players) == 3 else (
-            Fraction(1))
+        scale = (
+            Fraction(4, 3)
+            if rules.three_table == "scale" and len(g.players) == 3
+            else (Fraction(1))
+        )
         for p in g.players:
             if p not in counted:
                 continue
@@ -181,9 +185,9 @@ def rank_players(
         if c in ("points", "score"):
             return {p: (score[p],) for p in group}
         if c == "best_game":
-            return {p: best[p][:1] or (Fraction(-10**9),) for p in group}
+            return {p: best[p][:1] or (Fraction(-(10**9)),) for p in group}
         if c == "second_best":
-            return {p: best[p][1:2] or (Fraction(-10**9),) for p in group}
+            return {p: best[p][1:2] or (Fraction(-(10**9)),) for p in group}
         if c == "head_to_head":
             return {p: (Fraction(v),) for p, v in _head_to_head(games, group).items()}
         # lot: the recorded lot if there is one, else draw one now and record it
@@ -226,8 +230,18 @@ def rank_players(
     place = 0
     for grp in order:
         for p in grp:
-            out.append(Standing(place + 1, p, wins[p], points[p], score[p], len(values[p]),
-                                decided.get(p, "tied"), best[p]))
+            out.append(
+                Standing(
+                    place + 1,
+                    p,
+                    wins[p],
+                    points[p],
+                    score[p],
+                    len(values[p]),
+                    decided.get(p, "tied"),
+                    best[p],
+                )
+            )
         place += len(grp)
     return Standings(tuple(out), {**recorded, **drawn})
 

@@ -29,36 +29,56 @@ from .standings import StandingRules
 #: stages' names and who may enter, as a director reading ``locale`` expects them.
 WORDS: Final[dict[str, dict[str, str]]] = {
     "ko": {
-        "busan": "KRC 2015 부산", "general": "일반부",
-        "lower": "초등 저학년부 (1~3학년)", "upper": "초등 고학년부 (4~6학년)",
-        "preliminaries": "예선", "final": "결승", "knockout": "토너먼트",
-        "older": "중학생 이상", "grades 1-3": "초등학교 1~3학년",
+        "busan": "KRC 2015 부산",
+        "general": "일반부",
+        "lower": "초등 저학년부 (1~3학년)",
+        "upper": "초등 고학년부 (4~6학년)",
+        "preliminaries": "예선",
+        "final": "결승",
+        "knockout": "토너먼트",
+        "older": "중학생 이상",
+        "grades 1-3": "초등학교 1~3학년",
         "grades 4-6": "초등학교 4~6학년",
-        "japan": "루미큐브 일본 선수권", "japan division": "일본 선수권",
+        "japan": "루미큐브 일본 선수권",
+        "japan division": "일본 선수권",
         "club": "클럽 나이트",
     },
     "ja": {
-        "busan": "KRC 2015 釜山", "general": "一般の部",
-        "lower": "小学校低学年の部（1〜3年）", "upper": "小学校高学年の部（4〜6年）",
-        "preliminaries": "予選", "final": "決勝", "knockout": "トーナメント",
-        "older": "中学生以上", "grades 1-3": "小学1〜3年生", "grades 4-6": "小学4〜6年生",
-        "japan": "ラミィキューブ日本選手権", "japan division": "日本選手権",
+        "busan": "KRC 2015 釜山",
+        "general": "一般の部",
+        "lower": "小学校低学年の部（1〜3年）",
+        "upper": "小学校高学年の部（4〜6年）",
+        "preliminaries": "予選",
+        "final": "決勝",
+        "knockout": "トーナメント",
+        "older": "中学生以上",
+        "grades 1-3": "小学1〜3年生",
+        "grades 4-6": "小学4〜6年生",
+        "japan": "ラミィキューブ日本選手権",
+        "japan division": "日本選手権",
         "club": "クラブナイト",
     },
     "en": {
-        "busan": "KRC 2015 Busan", "general": "General",
-        "lower": "Elementary grades 1-3", "upper": "Elementary grades 4-6",
-        "preliminaries": "Preliminaries", "final": "Final", "knockout": "Knockout",
-        "older": "Middle school and older", "grades 1-3": "Elementary grades 1-3",
+        "busan": "KRC 2015 Busan",
+        "general": "General",
+        "lower": "Elementary grades 1-3",
+        "upper": "Elementary grades 4-6",
+        "preliminaries": "Preliminaries",
+        "final": "Final",
+        "knockout": "Knockout",
+        "older": "Middle school and older",
+        "grades 1-3": "Elementary grades 1-3",
         "grades 4-6": "Elementary grades 4-6",
-        "japan": "Rummikub Japan Championship", "japan division": "Japan Championship",
+        "japan": "Rummikub Japan Championship",
+        "japan division": "Japan Championship",
         "club": "Club night",
     },
 }
 
 #: Where each template's event is played: its audit log and times are in that zone.
 TEMPLATE_ZONES: Final[dict[str, str]] = {
-    "busan-2015": "Asia/Seoul", "japan-championship": "Asia/Tokyo",
+    "busan-2015": "Asia/Seoul",
+    "japan-championship": "Asia/Tokyo",
     "club-night": "Asia/Tokyo",
 }
 
@@ -67,26 +87,35 @@ def busan_2015(name: str, date: str, seed: int, locale: str = "en") -> Tournamen
     w = WORDS[locale]
     krc = find_rules("krc-2015")
     general = Division(
-        "general", w["general"], 64, krc,
-        (StageFormat("seatings", games=4, seatings=2, name=w["preliminaries"]),
-         StageFormat("final", games=3, entrants=4, name=w["final"])),
+        "general",
+        w["general"],
+        64,
+        krc,
+        (
+            StageFormat("seatings", games=4, seatings=2, name=w["preliminaries"]),
+            StageFormat("final", games=3, entrants=4, name=w["final"]),
+        ),
         eligibility=w["older"],
     )
-    knockout = (StageFormat("knockout", games=1, advance=2, final_games=1,
-                            name=w["knockout"]),)
+    knockout = (StageFormat("knockout", games=1, advance=2, final_games=1, name=w["knockout"]),)
     lower = Division("lower", w["lower"], 32, krc, knockout, eligibility=w["grades 1-3"])
     upper = Division("upper", w["upper"], 32, krc, knockout, eligibility=w["grades 4-6"])
-    return Tournament(name or w["busan"], date or "2015-12-05",
-                      (general, lower, upper), seed=seed)
+    return Tournament(name or w["busan"], date or "2015-12-05", (general, lower, upper), seed=seed)
 
 
 def japan_championship(name: str, date: str, seed: int, locale: str = "en") -> Tournament:
     w = WORDS[locale]
     div = Division(
-        "open", w["japan division"], 24, find_rules("japan"),
-        (StageFormat("seatings", games=2, seatings=5, seating="balanced",
-                     name=w["preliminaries"]),
-         StageFormat("final", games=2, entrants=4, carry=True, name=w["final"])),
+        "open",
+        w["japan division"],
+        24,
+        find_rules("japan"),
+        (
+            StageFormat(
+                "seatings", games=2, seatings=5, seating="balanced", name=w["preliminaries"]
+            ),
+            StageFormat("final", games=2, entrants=4, carry=True, name=w["final"]),
+        ),
     )
     return Tournament(name or w["japan"], date or "2009-08-30", (div,), seed=seed)
 
@@ -95,10 +124,16 @@ def club_night(name: str, date: str, seed: int, locale: str = "en") -> Tournamen
     w = WORDS[locale]
     rules = find_rules("japan").replace(match_ranking="league", name="japan (league)")
     div = Division(
-        "club", w["club"], 32, rules,
+        "club",
+        w["club"],
+        32,
+        rules,
         (StageFormat("seatings", games=2, seatings=4, seating="balanced", name=w["club"]),),
         ranking=StandingRules(mode="league", three_table="scale"),
-        late_entry=True, keep_apart=("club",), groups_hard=False, prizes=3,
+        late_entry=True,
+        keep_apart=("club",),
+        groups_hard=False,
+        prizes=3,
     )
     return Tournament(name or w["club"], date or "", (div,), seed=seed)
 
@@ -144,8 +179,9 @@ TEMPLATES: Final[dict[str, Callable[[str, str, int, str], Tournament]]] = {
 }
 
 
-def from_template(template: str, *, name: str = "", date: str = "", seed: int = 0,
-                  locale: str = "en") -> Tournament:
+def from_template(
+    template: str, *, name: str = "", date: str = "", seed: int = 0, locale: str = "en"
+) -> Tournament:
     """A tournament from ``template``, its names in ``locale`` (``ko``, ``ja``, ``en``:
     the director's language when it is made)."""
     if locale not in WORDS:
@@ -153,10 +189,21 @@ def from_template(template: str, *, name: str = "", date: str = "", seed: int = 
     try:
         make = TEMPLATES[template]
     except KeyError:
-        raise TournamentError("store.unknown_template", template=repr(template),
-                         templates=", ".join(TEMPLATES)) from None
+        raise TournamentError(
+            "store.unknown_template", template=repr(template), templates=", ".join(TEMPLATES)
+        ) from None
     return make(name, date, seed, locale)
 
 
-__all__ = ["CIRCUITS", "TEMPLATES", "TEMPLATE_CIRCUITS", "TEMPLATE_ZONES", "WORDS", "busan_2015",
-           "club_night", "default_circuit", "from_template", "japan_championship"]
+__all__ = [
+    "CIRCUITS",
+    "TEMPLATES",
+    "TEMPLATE_CIRCUITS",
+    "TEMPLATE_ZONES",
+    "WORDS",
+    "busan_2015",
+    "club_night",
+    "default_circuit",
+    "from_template",
+    "japan_championship",
+]

@@ -19,18 +19,16 @@ from .stages import _plan, _players_next, _with_stage, current_stage, seat_round
 
 #: The codes' English templates (the catalogs' message ids).
 TEMPLATES: Final = {
-    "undo.no_round_closed": "%(div)s: no round of %(stage)s is closed: there is nothing "
-                            "to reopen",
+    "undo.no_round_closed": "%(div)s: no round of %(stage)s is closed: there is nothing to reopen",
     "undo.round_open": "%(div)s: round %(n)s is open already",
     "undo.advance_first": "%(div)s: %(stage)s has started: undo its start first, then "
-                          "reopen the round of %(before)s",
-    "undo.first_stage": "%(div)s: %(stage)s is the first stage: there is no advancement "
-                        "to undo",
+    "reopen the round of %(before)s",
+    "undo.first_stage": "%(div)s: %(stage)s is the first stage: there is no advancement to undo",
     "undo.stage_has_results": "%(div)s: %(stage)s has results (round %(n)s, table "
-                              "%(table)s): its start cannot be undone",
+    "%(table)s): its start cannot be undone",
     "undo.one_table": "%(div)s: round %(n)s is a single table: there is no other seating",
     "undo.same_seating": "%(div)s: the seating method gives the same tables again: the "
-                         "seating is unchanged",
+    "seating is unchanged",
 }
 register(TEMPLATES)
 
@@ -46,16 +44,22 @@ def reopen_round(t: Tournament, division: str) -> Progress:
     index, stage = current_stage(div)
     if not stage.rounds:
         if index > 0:
-            raise TournamentError("undo.advance_first", div=div.name, stage=stage.format.title,
-                                  before=div.stages[index - 1].format.title)
+            raise TournamentError(
+                "undo.advance_first",
+                div=div.name,
+                stage=stage.format.title,
+                before=div.stages[index - 1].format.title,
+            )
         raise TournamentError("undo.no_round_closed", div=div.name, stage=stage.format.title)
     rnd = stage.rounds[-1]
     if not rnd.closed:
         raise TournamentError("undo.round_open", div=div.name, n=rnd.number)
     rounds = (*stage.rounds[:-1], replace(rnd, closed=False, advanced=()))
     stage = replace(stage, rounds=rounds, finished=False)
-    return Progress(_with_stage(t, div, index, stage), (Notice(
-        "round_reopened", f"{div.name}: round {rnd.number} reopened", division),))
+    return Progress(
+        _with_stage(t, div, index, stage),
+        (Notice("round_reopened", f"{div.name}: round {rnd.number} reopened", division),),
+    )
 
 
 def undo_stage(t: Tournament, division: str) -> Progress:
@@ -68,11 +72,22 @@ def undo_stage(t: Tournament, division: str) -> Progress:
     for rnd in stage.rounds:
         for x in rnd.tables:
             if x.sheet.entered_by is not None:
-                raise TournamentError("undo.stage_has_results", div=div.name,
-                                      stage=stage.format.title, n=rnd.number, table=x.number)
+                raise TournamentError(
+                    "undo.stage_has_results",
+                    div=div.name,
+                    stage=stage.format.title,
+                    n=rnd.number,
+                    table=x.number,
+                )
     t = t.with_division(replace(div, stages=div.stages[:-1]))
-    return Progress(t, (Notice(
-        "stage_undone", f"{div.name}: the start of {stage.format.title} is undone", division),))
+    return Progress(
+        t,
+        (
+            Notice(
+                "stage_undone", f"{div.name}: the start of {stage.format.title} is undone", division
+            ),
+        ),
+    )
 
 
 def _tables(seating: Seating) -> frozenset[frozenset[int]]:
@@ -109,12 +124,12 @@ def reseat_round(t: Tournament, division: str) -> tuple[Progress, str]:
         try:
             planned = _plan(t1, div1, index, stage1, draw=seed)
         except SeatingError as exc:
-            raise TournamentError("division.seating", div=div.name,
-                                  reason=exc.refusal) from None
+            raise TournamentError("division.seating", div=div.name, reason=exc.refusal) from None
         if changed or _tables(planned.plan[0]) != _tables(old.seating):
             progress = seat_round(_with_stage(t1, div1, index, planned), division)
-            notice = Notice("reseated", f"{div.name}: round {old.number} seated again "
-                            f"(draw {seed})", division)
+            notice = Notice(
+                "reseated", f"{div.name}: round {old.number} seated again (draw {seed})", division
+            )
             return Progress(progress.tournament, (*back.notices, notice)), seed
         if not find_seater(stage1.format.method).ahead and attempt >= 2:
             break  # seated from the standings: the same standings give the same tables

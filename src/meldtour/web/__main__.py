@@ -50,32 +50,50 @@ def _where(host: str, port: int) -> list[str]:
     if everywhere:
         from .address import network_addresses
 
-        lines += [f"{a.url('http', port)}  (phones on the network of {a.interface or '?'})"
-                  for a in network_addresses() if a.version == 4]
+        lines += [
+            f"{a.url('http', port)}  (phones on the network of {a.interface or '?'})"
+            for a in network_addresses()
+            if a.version == 4
+        ]
     else:
         lines[0] = f"http://{host}:{port}"
     return lines
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m meldtour.web",
-                                     description="Serve the meldtour web app.")
-    parser.add_argument("--host", default=ALL_INTERFACES,
-                        help="the address to listen on (default: every interface, so that "
-                             "phones reach it; 127.0.0.1: this computer only)")
+    parser = argparse.ArgumentParser(
+        prog="python -m meldtour.web", description="Serve the meldtour web app."
+    )
+    parser.add_argument(
+        "--host",
+        default=ALL_INTERFACES,
+        help="the address to listen on (default: every interface, so that "
+        "phones reach it; 127.0.0.1: this computer only)",
+    )
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     proxies = os.environ.get("MELDTOUR_TRUSTED_PROXIES", "").strip()
-    print("meldtour: open " + "\n          ".join(_where(args.host, args.port)),
-          file=sys.stderr, flush=True)
-    uvicorn.run("meldtour.web.app:create_app", factory=True, host=args.host, port=args.port,
-                log_level=args.log_level, workers=args.workers,
-                ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=False,
-                proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
-                h11_max_incomplete_event_size=64 * 1024,
-                http="meldtour.web.limits:TimelyH11")
+    print(
+        "meldtour: open " + "\n          ".join(_where(args.host, args.port)),
+        file=sys.stderr,
+        flush=True,
+    )
+    uvicorn.run(
+        "meldtour.web.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        workers=args.workers,
+        ws_max_size=WS_MAX_BYTES,
+        ws_per_message_deflate=False,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+        h11_max_incomplete_event_size=64 * 1024,
+        http="meldtour.web.limits:TimelyH11",
+    )
 
 
 if __name__ == "__main__":

@@ -32,8 +32,17 @@ from fastapi import Request
 from meldtour.application.venue import is_loopback, public_address, public_address_set
 from meldtour.store.db import Store
 
-__all__ = ["REACH_SECONDS", "NetworkAddress", "Reach", "address_notice", "is_loopback",
-           "network_addresses", "public_base", "public_url", "reach"]
+__all__ = [
+    "REACH_SECONDS",
+    "NetworkAddress",
+    "Reach",
+    "address_notice",
+    "is_loopback",
+    "network_addresses",
+    "public_base",
+    "public_url",
+    "reach",
+]
 
 
 def public_base(request: Request) -> str:
@@ -160,13 +169,17 @@ def reach(address: str, timeout: float = REACH_SECONDS) -> Reach:
     port = parts.port or (443 if parts.scheme == "https" else 80)
     conn: http.client.HTTPConnection
     if parts.scheme == "https":
-        conn = http.client.HTTPSConnection(host, port, timeout=timeout,
-                                           context=ssl.create_default_context())
+        conn = http.client.HTTPSConnection(
+            host, port, timeout=timeout, context=ssl.create_default_context()
+        )
     else:
         conn = http.client.HTTPConnection(host, port, timeout=timeout)
     try:
-        conn.request("GET", "/healthz", headers={"Accept": "application/json",
-                                                 "User-Agent": "meldtour-address-check"})
+        conn.request(
+            "GET",
+            "/healthz",
+            headers={"Accept": "application/json", "User-Agent": "meldtour-address-check"},
+        )
         answer = conn.getresponse()
         body = answer.read(4096)
         try:

@@ -103,8 +103,7 @@ def live_server(app: FastAPI, settings: Settings) -> LiveServer:
     """The games of this process, logged in the app's database, shared with the other
     processes through Redis when ``MELDTOUR_REDIS_URL`` is set; their seat links derive
     from the secret key, never stored."""
-    cluster = (Cluster(settings.redis_url, settings.redis_prefix) if settings.redis_url
-               else None)
+    cluster = Cluster(settings.redis_url, settings.redis_prefix) if settings.redis_url else None
     live = LiveServer(StoreLog(lambda: app_store(app)), cluster=cluster)
     if live.online is not None:
         live.online.seat_token = seat_tokens(settings.secret_key)
@@ -119,19 +118,23 @@ def add_handlers(app: FastAPI) -> None:
         return RedirectResponse(f"/director/login?next={exc.next_path}", status_code=303)
 
     async def schema_error(request: Request, exc: Exception) -> Response:
-        response: HTMLResponse = render(request, "public/schema.html", status_code=503,
-                                        message=str(exc))
+        response: HTMLResponse = render(
+            request, "public/schema.html", status_code=503, message=str(exc)
+        )
         return response
 
     async def database_down(request: Request, exc: Exception) -> Response:
         # The database does not answer (stopped, restarting, unreachable): say so, and
         # let the client try again; the connection pool reconnects once it is back.
         _ = gettext_of(request)
-        text = _("The database is not answering just now. Nothing was saved by this "
-                 "request: try again in a moment.")
+        text = _(
+            "The database is not answering just now. Nothing was saved by this "
+            "request: try again in a moment."
+        )
         headers = {"Retry-After": "5"}
-        if "json" in request.headers.get("content-type", "") \
-                or "json" in request.headers.get("accept", ""):
+        if "json" in request.headers.get("content-type", "") or "json" in request.headers.get(
+            "accept", ""
+        ):
             return JSONResponse({"error": text}, status_code=503, headers=headers)
         if errors.wants_page(request.headers):
             return errors.error_page(request, 503, text, headers)

@@ -44,8 +44,10 @@ def key_weakness(key: str) -> str | None:
     counts = Counter(key)
     bits = sum(c * math.log2(len(key) / c) for c in counts.values())
     if bits < MIN_KEY_BITS:
-        return (f"it is {len(key)} characters but holds about {bits:.0f} bits "
-                f"({MIN_KEY_BITS} needed): use a random value")
+        return (
+            f"it is {len(key)} characters but holds about {bits:.0f} bits "
+            f"({MIN_KEY_BITS} needed): use a random value"
+        )
     steps = sum(1 for a, b in pairwise(key) if abs(ord(b) - ord(a)) <= 1)
     if steps * 2 > len(key) - 1:
         return "it is mostly a run of the same or consecutive characters: use a random value"
@@ -106,17 +108,21 @@ class Settings:
             raise ConfigError(
                 "MELDTOUR_SECRET_KEY must be set to a random value of 32 characters or more "
                 f"when MELDTOUR_ENV is {self.env!r} ({weak}; e.g. python3 -c "
-                "'import secrets; print(secrets.token_urlsafe(32))')")
+                "'import secrets; print(secrets.token_urlsafe(32))')"
+            )
         if self.time_zone is not None:
             try:
                 ZoneInfo(self.time_zone)
             except (ZoneInfoNotFoundError, ValueError):
-                raise ConfigError(f"MELDTOUR_TIME_ZONE {self.time_zone!r} is not a time "
-                                  "zone (such as Asia/Seoul or Asia/Tokyo)") from None
+                raise ConfigError(
+                    f"MELDTOUR_TIME_ZONE {self.time_zone!r} is not a time "
+                    "zone (such as Asia/Seoul or Asia/Tokyo)"
+                ) from None
         if self.default_locale not in ("ko", "ja", "en"):
             raise ConfigError(
-                f"MELDTOUR_DEFAULT_LOCALE {self.default_locale!r} is not ko, ja or en")
-        if self.public_url is not None and not self.public_url.startswith(
-                ("http://", "https://")):
-            raise ConfigError(f"MELDTOUR_PUBLIC_URL {self.public_url!r} must start with "
-                              "http:// or https://")
+                f"MELDTOUR_DEFAULT_LOCALE {self.default_locale!r} is not ko, ja or en"
+            )
+        if self.public_url is not None and not self.public_url.startswith(("http://", "https://")):
+            raise ConfigError(
+                f"MELDTOUR_PUBLIC_URL {self.public_url!r} must start with http:// or https://"
+            )

@@ -33,8 +33,12 @@ def locale_of(request: Request | WebSocket) -> str:
     """The reader's language: ``?lang=``, else the ``lang`` cookie, else the browser's
     ``Accept-Language``, else the site's default (``MELDTOUR_DEFAULT_LOCALE``)."""
     settings = request.app.state.settings
-    return choose_locale(request.query_params.get("lang"), request.cookies.get("lang"),
-                         request.headers.get("accept-language"), settings.default_locale)
+    return choose_locale(
+        request.query_params.get("lang"),
+        request.cookies.get("lang"),
+        request.headers.get("accept-language"),
+        settings.default_locale,
+    )
 
 
 def gettext_of(request: Request | WebSocket) -> Callable[[str], str]:
@@ -42,13 +46,15 @@ def gettext_of(request: Request | WebSocket) -> Callable[[str], str]:
     return translations(locale_of(request)).gettext
 
 
-def render(request: Request, name: str, status_code: int = 200,
-           **context: Any) -> HTMLResponse:
+def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     """The template ``name`` in the reader's language. A language chosen with
     ``?lang=`` is kept in a cookie; the response says its language."""
     locale = locale_of(request)
-    html = environment(locale).get_template(name).render(
-        locale=locale, locales=LOCALE_NAMES, path=request.url.path, **context)
+    html = (
+        environment(locale)
+        .get_template(name)
+        .render(locale=locale, locales=LOCALE_NAMES, path=request.url.path, **context)
+    )
     response = HTMLResponse(html, status_code=status_code)
     if request.query_params.get("lang") in LOCALES:
         response.set_cookie("lang", locale, max_age=LANG_SECONDS, samesite="lax")
@@ -88,11 +94,13 @@ def client_limiter(request: Request) -> MovingWindowRateLimiter:
     """The app's limiter of what one client may do in a while (new lobby tables,
     registrations): a moving window per client address, shared through Redis with the
     other processes when the cluster is on."""
-    limiter: MovingWindowRateLimiter | None = getattr(request.app.state, "client_limiter",
-                                                      None)
+    limiter: MovingWindowRateLimiter | None = getattr(request.app.state, "client_limiter", None)
     if limiter is None:
-        limiter = MovingWindowRateLimiter(counter_storage(request.app.state.settings.redis_url,
-                                                          request.app.state.settings.redis_prefix))
+        limiter = MovingWindowRateLimiter(
+            counter_storage(
+                request.app.state.settings.redis_url, request.app.state.settings.redis_prefix
+            )
+        )
         request.app.state.client_limiter = limiter
     return limiter
 

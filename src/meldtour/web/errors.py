@@ -31,37 +31,60 @@ from .i18n import N_, translations
 
 #: The words of each status on its page: a title and what to do.
 STATUS_WORDS: Mapping[int, tuple[str, str]] = {
-    400: (N_("Something in this request is not right"),
-          N_("Go back, check what you typed, and try again.")),
-    403: (N_("Not allowed"),
-          N_("This page is not for this account, or the form came from elsewhere.")),
-    404: (N_("Page not found"),
-          N_("There is no page at this address: check it, or start from the list of "
-             "tournaments.")),
-    405: (N_("This page cannot be used this way"),
-          N_("Open the page from its link or its form, not by typing its address.")),
-    409: (N_("Not possible just now"),
-          N_("The tournament is not at the step this needs yet.")),
-    413: (N_("Too much was sent"),
-          N_("What was sent is larger than this site accepts: send a smaller file or "
-             "less text.")),
-    422: (N_("Something in this request is not right"),
-          N_("Go back, check what you typed, and try again.")),
-    429: (N_("Too many requests"),
-          N_("Wait a few minutes and try again.")),
-    500: (N_("Something went wrong"),
-          N_("Nothing was changed by this request: try again in a moment.")),
-    503: (N_("Not available just now"),
-          N_("Nothing was changed by this request: try again in a moment.")),
+    400: (
+        N_("Something in this request is not right"),
+        N_("Go back, check what you typed, and try again."),
+    ),
+    403: (
+        N_("Not allowed"),
+        N_("This page is not for this account, or the form came from elsewhere."),
+    ),
+    404: (
+        N_("Page not found"),
+        N_("There is no page at this address: check it, or start from the list of tournaments."),
+    ),
+    405: (
+        N_("This page cannot be used this way"),
+        N_("Open the page from its link or its form, not by typing its address."),
+    ),
+    409: (N_("Not possible just now"), N_("The tournament is not at the step this needs yet.")),
+    413: (
+        N_("Too much was sent"),
+        N_("What was sent is larger than this site accepts: send a smaller file or less text."),
+    ),
+    422: (
+        N_("Something in this request is not right"),
+        N_("Go back, check what you typed, and try again."),
+    ),
+    429: (N_("Too many requests"), N_("Wait a few minutes and try again.")),
+    500: (
+        N_("Something went wrong"),
+        N_("Nothing was changed by this request: try again in a moment."),
+    ),
+    503: (
+        N_("Not available just now"),
+        N_("Nothing was changed by this request: try again in a moment."),
+    ),
 }
 
 #: A form field's name as the visitor reads it, for a refusal that names the field.
 FIELD_LABELS: Mapping[str, str] = {
-    "name": N_("name"), "password": N_("password"), "again": N_("password (again)"),
-    "division": N_("division"), "family": N_("family"), "generation": N_("generation"),
-    "venue": N_("venue"), "date": N_("date"), "why": N_("reason"),
-    "q": N_("search"), "finalist": N_("player"), "player": N_("player"), "preset": N_("rules"),
-    "rules": N_("rules"), "eligibility": N_("who may enter"), "next": N_("next page"),
+    "name": N_("name"),
+    "password": N_("password"),
+    "again": N_("password (again)"),
+    "division": N_("division"),
+    "family": N_("family"),
+    "generation": N_("generation"),
+    "venue": N_("venue"),
+    "date": N_("date"),
+    "why": N_("reason"),
+    "q": N_("search"),
+    "finalist": N_("player"),
+    "player": N_("player"),
+    "preset": N_("rules"),
+    "rules": N_("rules"),
+    "eligibility": N_("who may enter"),
+    "next": N_("next page"),
 }
 
 
@@ -107,12 +130,23 @@ def english_detail(detail: Any) -> Any:
     return english(detail) if isinstance(detail, Refusal) else detail
 
 
-def error_page(request: Request, status: int, message: str | None = None,
-               headers: Mapping[str, str] | None = None) -> HTMLResponse:
+def error_page(
+    request: Request,
+    status: int,
+    message: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> HTMLResponse:
     """The error page of ``status`` in the visitor's language, with ``message``."""
     title, hint = STATUS_WORDS.get(status, STATUS_WORDS[500 if status >= 500 else 400])
-    response = render_page(request, "public/error.html", status_code=status, status=status,
-                           title=title, hint=hint, message=message)
+    response = render_page(
+        request,
+        "public/error.html",
+        status_code=status,
+        status=status,
+        title=title,
+        hint=hint,
+        message=message,
+    )
     response.headers["Cache-Control"] = "no-store"
     for k, v in (headers or {}).items():
         response.headers[k] = v
@@ -126,12 +160,14 @@ def install(app: FastAPI) -> None:
         assert isinstance(exc, StarletteHTTPException)
         headers = dict(exc.headers or {})
         if wants_page(request.headers):
-            return error_page(request, exc.status_code,
-                              detail_text(exc.detail, locale_of(request)), headers)
+            return error_page(
+                request, exc.status_code, detail_text(exc.detail, locale_of(request)), headers
+            )
         if exc.status_code in (204, 304):
             return Response(status_code=exc.status_code, headers=headers)
-        return JSONResponse({"detail": english_detail(exc.detail)},
-                            status_code=exc.status_code, headers=headers)
+        return JSONResponse(
+            {"detail": english_detail(exc.detail)}, status_code=exc.status_code, headers=headers
+        )
 
     async def invalid(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -140,12 +176,17 @@ def install(app: FastAPI) -> None:
         _ = translations(locale_of(request)).gettext
         names = []
         for error in exc.errors():
-            where = [str(p) for p in error.get("loc", ()) if p not in ("body", "query",
-                                                                       "path", "form")]
+            where = [
+                str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "form")
+            ]
             if where:
                 names.append(field_label(where[-1], _))
-        message = _("These are missing or not valid: %(fields)s.") % {
-            "fields": ", ".join(dict.fromkeys(names))} if names else None
+        message = (
+            _("These are missing or not valid: %(fields)s.")
+            % {"fields": ", ".join(dict.fromkeys(names))}
+            if names
+            else None
+        )
         return error_page(request, 400, message)
 
     async def refused(request: Request, exc: Exception) -> Response:
@@ -154,8 +195,9 @@ def install(app: FastAPI) -> None:
         assert isinstance(exc, Refused)
         status = 404 if type(exc).__name__ == "NotFound" else 400
         if wants_page(request.headers):
-            return error_page(request, status,
-                              render(exc.refusal, translations(locale_of(request)).gettext))
+            return error_page(
+                request, status, render(exc.refusal, translations(locale_of(request)).gettext)
+            )
         return JSONResponse({"detail": str(exc), "code": exc.code}, status_code=status)
 
     app.add_exception_handler(StarletteHTTPException, http_error)
@@ -165,8 +207,16 @@ def install(app: FastAPI) -> None:
 
 def _jsonable(errors: Any) -> Any:
     from fastapi.encoders import jsonable_encoder
+
     return jsonable_encoder(errors)
 
 
-__all__ = ["FIELD_LABELS", "STATUS_WORDS", "detail_text", "error_page", "field_label",
-           "install", "wants_page"]
+__all__ = [
+    "FIELD_LABELS",
+    "STATUS_WORDS",
+    "detail_text",
+    "error_page",
+    "field_label",
+    "install",
+    "wants_page",
+]

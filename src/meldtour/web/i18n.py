@@ -54,20 +54,29 @@ def translations(locale: str) -> Translations:
     for path in catalog_paths(locale):
         with path.open("rb") as f:
             catalog = read_po(f, locale=locale)
-        messages.update({str(m.id): str(m.string) for m in catalog if m.id and m.string
-                         and not m.fuzzy and isinstance(m.id, str)})
+        messages.update(
+            {
+                str(m.id): str(m.string)
+                for m in catalog
+                if m.id and m.string and not m.fuzzy and isinstance(m.id, str)
+            }
+        )
     return Translations(locale, messages)
 
 
-def choose_locale(query: str | None, cookie: str | None, accept_language: str | None,
-                  default: str) -> str:
+def choose_locale(
+    query: str | None, cookie: str | None, accept_language: str | None, default: str
+) -> str:
     """The language to answer in: ``?lang=``, then the cookie, then the browser."""
     for candidate in (query, cookie):
         if candidate in LOCALES:
             return str(candidate)
     if accept_language:
-        wanted = [part.split(";")[0].strip().replace("-", "_")
-                  for part in accept_language.split(",") if part.strip()]
+        wanted = [
+            part.split(";")[0].strip().replace("-", "_")
+            for part in accept_language.split(",")
+            if part.strip()
+        ]
         found = negotiate_locale(wanted, list(LOCALES), sep="_")
         if found:
             return str(found).split("_")[0]
@@ -87,8 +96,11 @@ def environment(locale: str) -> Environment:
     """The Jinja2 environment of one language: the web app's templates, autoescaped,
     with ``_``/``gettext``/``ngettext`` translating into ``locale``. One per language,
     shared by every part of the app."""
-    env = Environment(loader=FileSystemLoader(HERE / "templates"),
-                      autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+    )
     t = translations(locale)
     env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["asset"] = asset

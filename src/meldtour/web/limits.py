@@ -63,8 +63,13 @@ class BodyLimit:
     """ASGI middleware: a request whose body is over its limit gets 413 and is not read
     further; a WebSocket message over :data:`WS_MAX_BYTES` closes the socket (1009)."""
 
-    def __init__(self, app: ASGIApp, body_max: int = BODY_MAX_BYTES,
-                 upload_max: int = UPLOAD_MAX_BYTES, ws_max: int = WS_MAX_BYTES) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        body_max: int = BODY_MAX_BYTES,
+        upload_max: int = UPLOAD_MAX_BYTES,
+        ws_max: int = WS_MAX_BYTES,
+    ) -> None:
         self.app = app
         self.body_max, self.upload_max, self.ws_max = body_max, upload_max, ws_max
 
@@ -154,10 +159,16 @@ class BodyLimit:
             if message["type"] == "websocket.receive":
                 data = message.get("text") or message.get("bytes") or ""
                 if len(data) > self.ws_max:
-                    await send({"type": "websocket.close", "code": 1009,
-                                "reason": f"a message is at most {self.ws_max} bytes"})
+                    await send(
+                        {
+                            "type": "websocket.close",
+                            "code": 1009,
+                            "reason": f"a message is at most {self.ws_max} bytes",
+                        }
+                    )
                     return {"type": "websocket.disconnect", "code": 1009}
             return message
+
         return bounded
 
 
@@ -168,8 +179,9 @@ BODY_OVER = N_("the request body is over %(limit)s bytes")
 ADDRESS_CONTROL = N_("the address holds a control character (such as NUL): it is not a page")
 QUERY_CONTROL = N_("the address's field %(field)s holds a control character (such as NUL)")
 FORM_NOT_UTF8 = N_("the form is not UTF-8 text")
-FORM_CONTROL = N_("the field %(field)s holds a control character (such as NUL): type it "
-                  "again without it")
+FORM_CONTROL = N_(
+    "the field %(field)s holds a control character (such as NUL): type it again without it"
+)
 
 Refusal = tuple[str, dict[str, Any]]
 
@@ -196,12 +208,10 @@ def _control_in_form(body: bytes) -> Refusal | None:
     return None
 
 
-async def _refuse(scope: Scope, send: Send, status: int, message: str,
-                  **params: Any) -> None:
+async def _refuse(scope: Scope, send: Send, status: int, message: str, **params: Any) -> None:
     """The refusal: a page in the reader's language for a page request (naming the
     field by its label), else JSON with the English sentence (a field as ``'name'``)."""
-    headers = {k.decode("latin-1"): v.decode("latin-1")
-               for k, v in scope.get("headers") or []}
+    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers") or []}
     if "app" in scope and wants_page(headers):
         request = Request({**scope, "type": "http", "path": _printable(scope.get("path", ""))})
         locale = locale_of(request)
@@ -214,8 +224,9 @@ async def _refuse(scope: Scope, send: Send, status: int, message: str,
         response.headers["connection"] = "close"
     else:
         said = {k: (repr(v) if k == "field" else v) for k, v in params.items()}
-        response = JSONResponse({"detail": message % said}, status_code=status,
-                                headers={"connection": "close"})
+        response = JSONResponse(
+            {"detail": message % said}, status_code=status, headers={"connection": "close"}
+        )
 
     async def nothing() -> Message:
         return {"type": "http.disconnect"}
@@ -321,8 +332,10 @@ class HeldStream(StreamingResponse):
 
 
 #: The refusal of one stream too many (the page then polls).
-STREAMS_OVER = N_("Too many live standings are open from your address: this page updates "
-                  "itself every second instead.")
+STREAMS_OVER = N_(
+    "Too many live standings are open from your address: this page updates "
+    "itself every second instead."
+)
 
 
 def parse_json(data: bytes | str, limit: int = JSON_MAX_DEPTH) -> Any:
@@ -343,6 +356,18 @@ def parse_json(data: bytes | str, limit: int = JSON_MAX_DEPTH) -> Any:
         raise TooLarge(str(exc)) from None
 
 
-__all__ = ["BODY_MAX_BYTES", "HEADER_SECONDS", "JSON_MAX_DEPTH", "STREAMS_OVER",
-           "STREAMS_PER_CLIENT", "UPLOAD_MAX_BYTES", "WS_MAX_BYTES", "BodyLimit", "ClientSlots",
-           "HeldStream", "TimelyH11", "TooLarge", "parse_json"]
+__all__ = [
+    "BODY_MAX_BYTES",
+    "HEADER_SECONDS",
+    "JSON_MAX_DEPTH",
+    "STREAMS_OVER",
+    "STREAMS_PER_CLIENT",
+    "UPLOAD_MAX_BYTES",
+    "WS_MAX_BYTES",
+    "BodyLimit",
+    "ClientSlots",
+    "HeldStream",
+    "TimelyH11",
+    "TooLarge",
+    "parse_json",
+]

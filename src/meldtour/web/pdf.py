@@ -57,7 +57,8 @@ def _font_file(weight: str) -> Path:
         if path.exists():
             return path
     raise FontsMissing(
-        "Noto Sans CJK is not installed: install Debian's fonts-noto-cjk (make install does)")
+        "Noto Sans CJK is not installed: install Debian's fonts-noto-cjk (make install does)"
+    )
 
 
 class _Doc(FPDF):
@@ -107,12 +108,14 @@ class _Doc(FPDF):
         self.multi_cell(self.w - self.l_margin - self.r_margin, 3.2, note, align="L")
         self.set_auto_page_break(True, margin=15)
 
-    def text_line(self, text: str, size: float = 11, bold: bool = False, h: float = 7,
-                  align: str = "L") -> None:
+    def text_line(
+        self, text: str, size: float = 11, bold: bool = False, h: float = 7, align: str = "L"
+    ) -> None:
         self.fit_line(text, size, bold=bold, h=h, align=align)
 
-    def fit_line(self, text: str, size: float, *, bold: bool = False, h: float = 7,
-                 align: str = "L") -> None:
+    def fit_line(
+        self, text: str, size: float, *, bold: bool = False, h: float = 7, align: str = "L"
+    ) -> None:
         """A line across the page: set smaller while it does not fit (down to
         :data:`SHRINK` of ``size``), then wrapped over as many lines as it takes."""
         style = "B" if bold else ""
@@ -132,8 +135,18 @@ class _Doc(FPDF):
             return size
         return max(size * SHRINK, size * width / wide)
 
-    def fit_cell(self, w: float, h: float, text: str, size: float, *, bold: bool = False,
-                 align: str = "C", fill: bool = False, border: Literal[0, 1] = 1) -> None:
+    def fit_cell(
+        self,
+        w: float,
+        h: float,
+        text: str,
+        size: float,
+        *,
+        bold: bool = False,
+        align: str = "C",
+        fill: bool = False,
+        border: Literal[0, 1] = 1,
+    ) -> None:
         """A cell of the grid whose text always fits its box: set smaller, then wrapped
         (and smaller again until the lines fit the cell's height)."""
         style = "B" if bold else ""
@@ -148,8 +161,9 @@ class _Doc(FPDF):
         after = self.get_x()
         while True:
             line = fitted * PT * 1.15
-            lines = cast("list[str]", self.multi_cell(inner, line, text, dry_run=True,
-                                                      output="LINES"))
+            lines = cast(
+                "list[str]", self.multi_cell(inner, line, text, dry_run=True, output="LINES")
+            )
             if len(lines) * line <= h - 0.4 or fitted <= 3:
                 break
             fitted -= 0.5
@@ -158,8 +172,15 @@ class _Doc(FPDF):
         self.multi_cell(inner, line, text, align=align, new_x="RIGHT", new_y="TOP")
         self.set_xy(after, y)
 
-    def grid_row(self, cells: Sequence[str], widths: Sequence[float], h: float = 9,
-                 bold: bool = False, size: float = 10, fill: bool = False) -> None:
+    def grid_row(
+        self,
+        cells: Sequence[str],
+        widths: Sequence[float],
+        h: float = 9,
+        bold: bool = False,
+        size: float = 10,
+        fill: bool = False,
+    ) -> None:
         if self.will_page_break(h):
             self.add_page()
         if fill:
@@ -169,8 +190,9 @@ class _Doc(FPDF):
         self.ln(h)
 
 
-def _stage_round(t: Tournament, division: str, stage: int, round_number: int
-                 ) -> tuple[Stage, Round]:
+def _stage_round(
+    t: Tournament, division: str, stage: int, round_number: int
+) -> tuple[Stage, Round]:
     div = t.division(division)
     st = div.stages[stage]
     for r in st.rounds:
@@ -179,8 +201,9 @@ def _stage_round(t: Tournament, division: str, stage: int, round_number: int
     raise ValueError(f"{div.name}: stage {stage + 1} has no round {round_number}")
 
 
-def _round_doc(t: Tournament, division: str, stage: int, round_number: int, locale: str,
-               heading: str) -> tuple[_Doc, Division, Stage, Round]:
+def _round_doc(
+    t: Tournament, division: str, stage: int, round_number: int, locale: str, heading: str
+) -> tuple[_Doc, Division, Stage, Round]:
     """A round's printout, its first page begun: the tournament, the division and
     ``heading`` (a message id with ``stage`` and ``round``)."""
     div = t.division(division)
@@ -189,9 +212,13 @@ def _round_doc(t: Tournament, division: str, stage: int, round_number: int, loca
     doc.add_page()
     doc.text_line(f"{t.name} · {t.date}", 10)
     doc.text_line(div.name, 12, bold=True)
-    doc.text_line(doc._(heading) % {"stage": st.format.title,
-                                    "round": round_words(round_name(st, rnd), doc._)}, 16,
-                  bold=True, h=10)
+    doc.text_line(
+        doc._(heading)
+        % {"stage": st.format.title, "round": round_words(round_name(st, rnd), doc._)},
+        16,
+        bold=True,
+        h=10,
+    )
     return doc, div, st, rnd
 
 
@@ -209,8 +236,13 @@ def _qr_png(url: str) -> io.BytesIO:
 
 
 def score_sheets(
-    t: Tournament, division: str, stage: int, round_number: int, locale: str,
-    table_url: Callable[[int], str] | None = None, tables: Sequence[int] | None = None,
+    t: Tournament,
+    division: str,
+    stage: int,
+    round_number: int,
+    locale: str,
+    table_url: Callable[[int], str] | None = None,
+    tables: Sequence[int] | None = None,
 ) -> bytes:
     """One page per table: players in seat order, a row per game, totals, signatures.
 
@@ -231,17 +263,31 @@ def score_sheets(
     return bytes(doc.output())
 
 
-def _sheet_page(doc: _Doc, t: Tournament, division_name: str, st: Stage, rnd: Round,
-                table: Table, table_url: Callable[[int], str] | None,
-                penalties: RuleSet | None) -> None:
+def _sheet_page(
+    doc: _Doc,
+    t: Tournament,
+    division_name: str,
+    st: Stage,
+    rnd: Round,
+    table: Table,
+    table_url: Callable[[int], str] | None,
+    penalties: RuleSet | None,
+) -> None:
     _ = doc._
     doc.add_page()
     doc.text_line(f"{t.name} · {t.date}", 10)
     doc.text_line(division_name, 12, bold=True)
-    doc.text_line(_("%(stage)s · %(round)s · table %(table)d")
-                  % {"stage": st.format.title, "round": round_words(round_name(st, rnd), _),
-                     "table": table.number},
-                  18, bold=True, h=11)
+    doc.text_line(
+        _("%(stage)s · %(round)s · table %(table)d")
+        % {
+            "stage": st.format.title,
+            "round": round_words(round_name(st, rnd), _),
+            "table": table.number,
+        },
+        18,
+        bold=True,
+        h=11,
+    )
     if table_url is not None:
         url = table_url(table.number)
         doc.image(_qr_png(url), x=doc.w - doc.r_margin - 32, y=14, w=32, h=32)
@@ -256,11 +302,13 @@ def _sheet_page(doc: _Doc, t: Tournament, division_name: str, st: Stage, rnd: Ro
     col = (width - first - last) / seats
     widths = [first, *([col] * seats), last]
     names = [t.name_of(p) for p in table.players]
-    doc.grid_row([_("Seat"), *[str(i + 1) for i in range(seats)], ""], widths, h=7,
-                 size=9, fill=True)
+    doc.grid_row(
+        [_("Seat"), *[str(i + 1) for i in range(seats)], ""], widths, h=7, size=9, fill=True
+    )
     doc.grid_row([_("Player"), *names, _("Winner")], widths, bold=True, fill=True)
-    doc.grid_row(["No.", *[str(p) for p in table.players], _("seat")], widths, h=7, size=9,
-                 fill=True)
+    doc.grid_row(
+        ["No.", *[str(p) for p in table.players], _("seat")], widths, h=7, size=9, fill=True
+    )
     wins = [0] * seats
     totals = [0] * seats
     for g, line in enumerate(table.sheet.games, 1):
@@ -273,36 +321,47 @@ def _sheet_page(doc: _Doc, t: Tournament, division_name: str, st: Stage, rnd: Ro
             totals[s] += (line.points[s] or 0) - line.penalties[s]
         if line.winner:
             wins[line.winner - 1] += 1
-        doc.grid_row([_("Game %(n)d") % {"n": g}, *cells,
-                      str(line.winner) if line.winner else ""], widths, h=12, size=12)
+        doc.grid_row(
+            [_("Game %(n)d") % {"n": g}, *cells, str(line.winner) if line.winner else ""],
+            widths,
+            h=12,
+            size=12,
+        )
     entered = any(v is not None for line in table.sheet.games for v in line.points)
-    doc.grid_row([_("Wins"), *[str(w) if entered else "" for w in wins], ""], widths, h=9,
-                 bold=True)
-    doc.grid_row([_("Points"), *[_points(v) if entered else "" for v in totals], ""], widths,
-                 h=9, bold=True)
+    doc.grid_row(
+        [_("Wins"), *[str(w) if entered else "" for w in wins], ""], widths, h=9, bold=True
+    )
+    doc.grid_row(
+        [_("Points"), *[_points(v) if entered else "" for v in totals], ""], widths, h=9, bold=True
+    )
     doc.ln(4)
     legend = _("− minus points   + plus points")
     if penalties is not None:
         legend += "   " + _("× penalty (−%(p)d, not added to the winner)") % {
-            "p": penalties.failed_turn_penalty(1)}
+            "p": penalties.failed_turn_penalty(1)
+        }
     doc.text_line(legend, 9)
-    doc.text_line(_("Check each game: the losers' minus points add up to the winner's plus."),
-                  9)
+    doc.text_line(_("Check each game: the losers' minus points add up to the winner's plus."), 9)
     doc.ln(8)
-    doc.text_line(_("Scorer") + "  ____________________        "
-                  + _("Referee") + "  ____________________", 10)
+    doc.text_line(
+        _("Scorer") + "  ____________________        " + _("Referee") + "  ____________________", 10
+    )
 
 
-def seat_list(t: Tournament, division: str, stage: int, round_number: int,
-              locale: str) -> bytes:
+def seat_list(t: Tournament, division: str, stage: int, round_number: int, locale: str) -> bytes:
     """Who sits where: a list of every table, then a card for each table."""
-    doc, div, st, rnd = _round_doc(t, division, stage, round_number, locale,
-                                   N_("%(stage)s · %(round)s: seats"))
+    doc, div, st, rnd = _round_doc(
+        t, division, stage, round_number, locale, N_("%(stage)s · %(round)s: seats")
+    )
     _ = doc._
     width = doc.w - doc.l_margin - doc.r_margin
     widths = [20.0] + [(width - 20) / 4] * 4
-    doc.grid_row([_("Table"), *[_("Seat %(n)d") % {"n": i} for i in range(1, 5)]], widths,
-                 bold=True, fill=True)
+    doc.grid_row(
+        [_("Table"), *[_("Seat %(n)d") % {"n": i} for i in range(1, 5)]],
+        widths,
+        bold=True,
+        fill=True,
+    )
     for table in rnd.tables:
         names = [f"{t.name_of(p)} ({p})" for p in table.players]
         doc.grid_row([str(table.number), *names, *[""] * (4 - len(names))], widths, size=9)
@@ -310,20 +369,26 @@ def seat_list(t: Tournament, division: str, stage: int, round_number: int,
         doc.add_page()
         doc.text_line(div.name, 14, bold=True, align="C")
         doc.set_font("cjk", "B", 80)
-        doc.cell(0, 50, _("Table %(n)d") % {"n": table.number}, new_x="LMARGIN",
-                 new_y="NEXT", align="C")
-        doc.text_line(_("%(stage)s · %(round)s")
-                      % {"stage": st.format.title,
-                         "round": round_words(round_name(st, rnd), _)}, 14, align="C")
+        doc.cell(
+            0, 50, _("Table %(n)d") % {"n": table.number}, new_x="LMARGIN", new_y="NEXT", align="C"
+        )
+        doc.text_line(
+            _("%(stage)s · %(round)s")
+            % {"stage": st.format.title, "round": round_words(round_name(st, rnd), _)},
+            14,
+            align="C",
+        )
         doc.ln(6)
         for i, p in enumerate(table.players, 1):
-            doc.text_line(f"{_('Seat %(n)d') % {'n': i}}   {t.name_of(p)}   ({p})", 20,
-                          h=14, align="C")
+            doc.text_line(
+                f"{_('Seat %(n)d') % {'n': i}}   {t.name_of(p)}   ({p})", 20, h=14, align="C"
+            )
     return bytes(doc.output())
 
 
-def standings_pdf(t: Tournament, division: str, locale: str, stage: int | None = None,
-                  cut: int | None = None) -> bytes:
+def standings_pdf(
+    t: Tournament, division: str, locale: str, stage: int | None = None, cut: int | None = None
+) -> bytes:
     """A stage's standings (the current one by default) with the cut line."""
     div = t.division(division)
     index = len(div.stages) - 1 if stage is None else stage
@@ -331,9 +396,14 @@ def standings_pdf(t: Tournament, division: str, locale: str, stage: int | None =
     doc = _Doc(locale, f"{t.name} — {div.name}")
     _ = doc._
     crit = {
-        "wins": _("wins"), "points": _("points"), "score": _("score"),
-        "best_game": _("best game"), "second_best": _("second-best game"),
-        "head_to_head": _("head to head"), "lot": _("lot"), "tied": _("tied"),
+        "wins": _("wins"),
+        "points": _("points"),
+        "score": _("score"),
+        "best_game": _("best game"),
+        "second_best": _("second-best game"),
+        "head_to_head": _("head to head"),
+        "lot": _("lot"),
+        "tied": _("tied"),
     }
     doc.add_page()
     doc.text_line(f"{t.name} · {t.date}", 10)
@@ -341,13 +411,23 @@ def standings_pdf(t: Tournament, division: str, locale: str, stage: int | None =
     doc.text_line(_("Standings"), 18, bold=True, h=11)
     width = doc.w - doc.l_margin - doc.r_margin
     widths = [14.0, 16.0, width - 14 - 16 - 18 - 22 - 22 - 34, 18.0, 22.0, 22.0, 34.0]
-    head = [_("Rank"), "No.", _("Player"), _("Wins"), _("Points"), _("Score"),
-            _("Decided by")]
+    head = [_("Rank"), "No.", _("Player"), _("Wins"), _("Points"), _("Score"), _("Decided by")]
     doc.grid_row(head, widths, bold=True, fill=True, h=8, size=9)
     for i, s in enumerate(table, 1):
-        doc.grid_row([str(s.rank), str(s.player), t.name_of(s.player), str(s.wins),
-                      _points(s.points), str(round(float(s.score), 1)).removesuffix(".0"),
-                      crit.get(str(s.decided_by), str(s.decided_by))], widths, h=7, size=9)
+        doc.grid_row(
+            [
+                str(s.rank),
+                str(s.player),
+                t.name_of(s.player),
+                str(s.wins),
+                _points(s.points),
+                str(round(float(s.score), 1)).removesuffix(".0"),
+                crit.get(str(s.decided_by), str(s.decided_by)),
+            ],
+            widths,
+            h=7,
+            size=9,
+        )
         if cut is not None and i == cut:
             doc.set_draw_color(179, 38, 30)
             doc.set_line_width(0.8)
@@ -356,8 +436,9 @@ def standings_pdf(t: Tournament, division: str, locale: str, stage: int | None =
             doc.set_line_width(0.2)
             doc.set_draw_color(0, 0, 0)
             doc.set_font("cjk", "B", 8)
-            doc.cell(0, 5, _("cut line: the top %(n)d go on") % {"n": cut},
-                     new_x="LMARGIN", new_y="NEXT")
+            doc.cell(
+                0, 5, _("cut line: the top %(n)d go on") % {"n": cut}, new_x="LMARGIN", new_y="NEXT"
+            )
     return bytes(doc.output())
 
 
@@ -434,16 +515,18 @@ def certificates(t: Tournament, division: str, locale: str, prizes: int | None =
         doc.set_y(24)
         doc.text_line(_("Certificate of award"), 34, bold=True, h=18, align="C")
         doc.ln(2)
-        doc.text_line(f"{div.name}  {_place(placing.place, _)}", 20, bold=True, align="C",
-                      h=12)
+        doc.text_line(f"{div.name}  {_place(placing.place, _)}", 20, bold=True, align="C", h=12)
         doc.ln(2)
-        doc.fit_line(_("Name: %(name)s") % {"name": placing.name}, 28, bold=True, h=16,
-                     align="C")
+        doc.fit_line(_("Name: %(name)s") % {"name": placing.name}, 28, bold=True, h=16, align="C")
         doc.ln(4)
-        _body(doc, _("This certificate is awarded for taking place %(n)d in the "
-                     "%(division)s of %(tournament)s held on %(date)s.")
-              % {"n": placing.place, "division": div.name,
-                 "tournament": t.name, "date": day})
+        _body(
+            doc,
+            _(
+                "This certificate is awarded for taking place %(n)d in the "
+                "%(division)s of %(tournament)s held on %(date)s."
+            )
+            % {"n": placing.place, "division": div.name, "tournament": t.name, "date": day},
+        )
         _signatures(doc, t)
     return bytes(doc.output())
 
@@ -463,28 +546,41 @@ def family_certificates(t: Tournament, prizes: Sequence[FamilyPrize], locale: st
         doc.set_y(24)
         doc.text_line(_("Certificate of award"), 34, bold=True, h=18, align="C")
         doc.ln(2)
-        doc.text_line(_("three-generation family prize") if three else _("family prize"),
-                      22, bold=True, align="C", h=12)
+        doc.text_line(
+            _("three-generation family prize") if three else _("family prize"),
+            22,
+            bold=True,
+            align="C",
+            h=12,
+        )
         doc.ln(2)
-        doc.fit_line(_("The %(family)s family") % {"family": prize.family}, 26, bold=True,
-                     h=14, align="C")
+        doc.fit_line(
+            _("The %(family)s family") % {"family": prize.family}, 26, bold=True, h=14, align="C"
+        )
         doc.fit_line(names, 16, h=9, align="C")
         doc.ln(4)
-        text = (_("This certificate is awarded to this family, three generations of which "
-                  "played %(tournament)s together on %(date)s.") if three else
-                _("This certificate is awarded to this family, who played %(tournament)s "
-                  "together on %(date)s."))
+        text = (
+            _(
+                "This certificate is awarded to this family, three generations of which "
+                "played %(tournament)s together on %(date)s."
+            )
+            if three
+            else _(
+                "This certificate is awarded to this family, who played %(tournament)s "
+                "together on %(date)s."
+            )
+        )
         _body(doc, text % {"tournament": t.name, "date": day})
         _signatures(doc, t)
     return bytes(doc.output())
 
 
-def seat_names(t: Tournament, division: str, stage: int, round_number: int,
-               locale: str) -> bytes:
+def seat_names(t: Tournament, division: str, stage: int, round_number: int, locale: str) -> bytes:
     """The round's players in the reader's order of names (가나다순, Japanese order,
     alphabetical) with their table and seat: the list players look their name up in."""
-    doc, _div, _st, rnd = _round_doc(t, division, stage, round_number, locale,
-                                   N_("%(stage)s · %(round)s: seats by name"))
+    doc, _div, _st, rnd = _round_doc(
+        t, division, stage, round_number, locale, N_("%(stage)s · %(round)s: seats by name")
+    )
     _ = doc._
     doc.text_line(_("Names in alphabetical order"), 9)
     doc.ln(2)
@@ -496,8 +592,9 @@ def seat_names(t: Tournament, division: str, stage: int, round_number: int,
         if doc.will_page_break(8):
             doc.add_page()
             doc.grid_row(head, widths, bold=True, fill=True, h=8, size=10)
-        doc.grid_row([line.name, str(line.player), str(line.table), str(line.seat)], widths,
-                     h=8, size=12)
+        doc.grid_row(
+            [line.name, str(line.player), str(line.table), str(line.seat)], widths, h=8, size=12
+        )
     return bytes(doc.output())
 
 
@@ -505,7 +602,7 @@ def ranking_pdf(t: Tournament, division: str, locale: str) -> bytes:
     """The division's final ranking: every player's place and the stage it was decided
     in. Refused (``division.not_finished``) until the last stage is finished."""
     div = t.division(division)
-    awards(t, division)                       # refuses while places are undecided
+    awards(t, division)  # refuses while places are undecided
     doc = _Doc(locale, f"{t.name} — {div.name}")
     _ = doc._
     doc.add_page()
@@ -518,7 +615,17 @@ def ranking_pdf(t: Tournament, division: str, locale: str) -> bytes:
     doc.grid_row(head, widths, bold=True, fill=True, h=8, size=9)
     for p in final_ranking(t, division):
         s = p.standing
-        doc.grid_row([str(p.place), str(p.player), p.name, p.stage,
-                      str(s.wins) if s else "", _points(s.points) if s else ""], widths,
-                     h=7, size=9)
+        doc.grid_row(
+            [
+                str(p.place),
+                str(p.player),
+                p.name,
+                p.stage,
+                str(s.wins) if s else "",
+                _points(s.points) if s else "",
+            ],
+            widths,
+            h=7,
+            size=9,
+        )
     return bytes(doc.output())

@@ -14,18 +14,26 @@ LEVEL_NAMES = {
     "expert": N_("Expert"),
 }
 LEVEL_TEXTS = {
-    "beginner": N_("Makes its first meld as soon as it can, then only adds tiles to the "
-                   "ends of melds on the table or lays new melds from its own rack; it never "
-                   "rearranges the table."),
-    "greedy": N_("Every turn it puts down as many tiles as it possibly can, rearranging the "
-                 "table as needed, and draws only when it cannot play at all."),
-    "club": N_("Plays like a good club player: puts down as many tiles as it can, "
-               "rearranging the table, but holds its tiles back while another player is "
-               "close to going out."),
-    "expert": N_("Makes the smallest initial meld it can and keeps its tiles, drawing every "
-                 "turn, until it can put its whole rack down in one turn; near the end, when "
-                 "another player is close to going out or everyone else is holding too, it "
-                 "lays all it can."),
+    "beginner": N_(
+        "Makes its first meld as soon as it can, then only adds tiles to the "
+        "ends of melds on the table or lays new melds from its own rack; it never "
+        "rearranges the table."
+    ),
+    "greedy": N_(
+        "Every turn it puts down as many tiles as it possibly can, rearranging the "
+        "table as needed, and draws only when it cannot play at all."
+    ),
+    "club": N_(
+        "Plays like a good club player: puts down as many tiles as it can, "
+        "rearranging the table, but holds its tiles back while another player is "
+        "close to going out."
+    ),
+    "expert": N_(
+        "Makes the smallest initial meld it can and keeps its tiles, drawing every "
+        "turn, until it can put its whole rack down in one turn; near the end, when "
+        "another player is close to going out or everyone else is holding too, it "
+        "lays all it can."
+    ),
 }
 
 #: Refusals the page words for the player it answers, by code: "your turn", not the
@@ -85,8 +93,9 @@ TEXTS = {
     "ev_penalty_one": N_("{name} drew {n} penalty tile"),
     "ev_penalty": N_("{name} drew {n} penalty tiles"),
     "ev_timeout": N_("Time ran out for {name}"),
-    "ev_failed_keep": N_("{name}'s turn failed: the completed melds stay, the other tiles "
-                         "go back to the rack"),
+    "ev_failed_keep": N_(
+        "{name}'s turn failed: the completed melds stay, the other tiles go back to the rack"
+    ),
     "ev_failed_revert": N_("{name}'s turn failed: the table goes back as it was"),
     "ev_points": N_("{name}: {n} penalty points"),
     "ev_pass": N_("{name} passed"),
@@ -119,8 +128,9 @@ TABLE_TEXTS = {
     "meld_reason": N_("Why"),
     "initial_value": N_("Toward the initial meld: {value} of {need}"),
     "initial_enough": N_("Initial meld: {value} points, enough"),
-    "initial_touches": N_("The initial meld is made from your rack alone: leave the "
-                          "table's melds as they are"),
+    "initial_touches": N_(
+        "The initial meld is made from your rack alone: leave the table's melds as they are"
+    ),
     "new_meld_button": N_("New meld"),
     "tile_rack": N_("{tile}, on your rack"),
     "tile_table": N_("{tile}, on the table"),
@@ -129,8 +139,10 @@ TABLE_TEXTS = {
     "tile_moved": N_("{tile}, just moved"),
     "tile_picked": N_("{tile} picked up: choose a meld, or New meld"),
     "meld_label": N_("Meld {i}"),
-    "keys_hint": N_("Keyboard: Tab to a tile, Enter picks it up, Enter on a meld or on "
-                    "New meld puts it there, Escape puts it back."),
+    "keys_hint": N_(
+        "Keyboard: Tab to a tile, Enter picks it up, Enter on a meld or on "
+        "New meld puts it there, Escape puts it back."
+    ),
     "signals": N_("Signals"),
     "sound": N_("Sound"),
     "vibrate": N_("Vibration"),
@@ -144,8 +156,7 @@ TABLE_TEXTS = {
     "table_gone": N_("This table is no longer held by the server"),
     "sorted_by_colour": N_("The rack stays sorted by colour"),
     "sorted_by_number": N_("The rack stays sorted by number"),
-    "illegal_costs": N_("The table is not valid: Done now is a failed turn ({points} "
-                        "points)"),
+    "illegal_costs": N_("The table is not valid: Done now is a failed turn ({points} points)"),
 }
 
 #: Words that count, as (one, many): the page picks by the number, as
@@ -154,8 +165,10 @@ PLURAL_TEXTS = {
     "tiles": (N_("{n} tile"), N_("{n} tiles")),
     "moved": (N_("{n} tile of the table moved"), N_("{n} tiles of the table moved")),
     "penalty": (N_("{name} drew {n} penalty tile"), N_("{name} drew {n} penalty tiles")),
-    "drew_penalty": (N_("{name} drew a penalty tile: {tiles}"),
-                     N_("{name} drew penalty tiles: {tiles}")),
+    "drew_penalty": (
+        N_("{name} drew a penalty tile: {tiles}"),
+        N_("{name} drew penalty tiles: {tiles}"),
+    ),
 }
 
 #: The chat's fixed phrases, by the key the live game knows (live.game.PHRASES).

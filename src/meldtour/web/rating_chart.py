@@ -26,9 +26,9 @@ class Dot:
 class Chart:
     width: int
     height: int
-    line: str   # the rating's polyline points
-    mean: str   # μ's polyline points
-    band: str   # the μ ± 2σ polygon's points
+    line: str  # the rating's polyline points
+    mean: str  # μ's polyline points
+    band: str  # the μ ± 2σ polygon's points
     dots: tuple[Dot, ...]
     top: float
     bottom: float
@@ -59,11 +59,20 @@ def chart(history: Sequence[HistoryPoint]) -> Chart | None:
         return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - bottom) / (top - bottom), 1)
 
     xs = [x(i, h) for i, h in enumerate(history)]
-    dots = tuple(Dot(xs[i], y(h.ordinal), h.day, h.event, h.ordinal)
-                 for i, h in enumerate(history))
+    dots = tuple(Dot(xs[i], y(h.ordinal), h.day, h.event, h.ordinal) for i, h in enumerate(history))
     line = " ".join(f"{d.x},{d.y}" for d in dots)
     mean = " ".join(f"{xs[i]},{y(h.mu)}" for i, h in enumerate(history))
     upper = [f"{xs[i]},{y(h.mu + 2 * h.sigma)}" for i, h in enumerate(history)]
     lower = [f"{xs[i]},{y(h.mu - 2 * h.sigma)}" for i, h in enumerate(history)]
-    return Chart(WIDTH, HEIGHT, line, mean, " ".join(upper + lower[::-1]), dots,
-                 round(top, 1), round(bottom, 1), first, last)
+    return Chart(
+        WIDTH,
+        HEIGHT,
+        line,
+        mean,
+        " ".join(upper + lower[::-1]),
+        dots,
+        round(top, 1),
+        round(bottom, 1),
+        first,
+        last,
+    )

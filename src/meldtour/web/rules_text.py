@@ -20,10 +20,12 @@ _ILLEGAL = {
     "penalise": N_("A failed turn"),
 }
 _POOL = {
-    "continue": N_("Play goes on: every player must put down a tile, and the first who "
-                   "cannot ends the game"),
-    "one_more_round": N_("Everyone has one more turn, ending with the player who took "
-                         "the last tile"),
+    "continue": N_(
+        "Play goes on: every player must put down a tile, and the first who cannot ends the game"
+    ),
+    "one_more_round": N_(
+        "Everyone has one more turn, ending with the player who took the last tile"
+    ),
     "immediate": N_("The game ends when the last tile is drawn"),
 }
 _TIE = {
@@ -61,10 +63,16 @@ def describe(rules: RuleSet, _: Callable[[str], str]) -> list[tuple[str, str]]:
         failed += _(rules.penalty_policy.description) % {"p": rules.failed_turn_points}
     return [
         (_("Time per turn"), _("%(n)d seconds") % {"n": rules.turn_seconds}),
-        (_("Initial meld"), _("%(n)d points or more, from your own tiles")
-         % {"n": rules.initial_meld}),
-        (_("Runs"), _("Runs may wrap from 13 to 1") if rules.wrap_runs
-         else _("1 is the lowest; nothing follows 13")),
+        (
+            _("Initial meld"),
+            _("%(n)d points or more, from your own tiles") % {"n": rules.initial_meld},
+        ),
+        (
+            _("Runs"),
+            _("Runs may wrap from 13 to 1")
+            if rules.wrap_runs
+            else _("1 is the lowest; nothing follows 13"),
+        ),
         (_("Turn order"), _(_SEATS[rules.seat_draw])),
         (_("Seat draw with a joker"), _(_DRAWN_JOKER[rules.drawn_joker])),
         (_("New deal with three doubles"), _(_REDEAL[rules.redeal])),
@@ -74,10 +82,15 @@ def describe(rules: RuleSet, _: Callable[[str], str]) -> list[tuple[str, str]]:
         (_("The pool runs out"), _(_POOL[rules.pool_out])),
         (_("Tie for the lowest rack"), _(_TIE[rules.tie_rule])),
         (_("Joker left on a rack"), _("%(n)d points") % {"n": rules.joker_penalty}),
-        (_("Never made the initial meld"),
-         _("−%(a)d, or −%(b)d if the player could have and did not")
-         % {"a": rules.no_meld_penalty, "b": rules.could_meld_penalty}),
-        (_("Ranking over several games"),
-         _(_RANKING[rules.match_ranking]) % {"n": rules.league_win_points}
-         if rules.match_ranking == "league" else _(_RANKING[rules.match_ranking])),
+        (
+            _("Never made the initial meld"),
+            _("−%(a)d, or −%(b)d if the player could have and did not")
+            % {"a": rules.no_meld_penalty, "b": rules.could_meld_penalty},
+        ),
+        (
+            _("Ranking over several games"),
+            _(_RANKING[rules.match_ranking]) % {"n": rules.league_win_points}
+            if rules.match_ranking == "league"
+            else _(_RANKING[rules.match_ranking]),
+        ),
     ]

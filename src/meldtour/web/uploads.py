@@ -57,8 +57,7 @@ def _workers() -> BaseContext:
         return _context
 
 
-def _read(conn: Connection, raw: bytes, kind: Kind, limit: int, max_rows: int,
-          memory: int) -> None:
+def _read(conn: Connection, raw: bytes, kind: Kind, limit: int, max_rows: int, memory: int) -> None:
     """In the child: read the list and send back its rows or the refusal (a value)."""
     with contextlib.suppress(ValueError, OSError):  # a platform without the limit
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -67,14 +66,25 @@ def _read(conn: Connection, raw: bytes, kind: Kind, limit: int, max_rows: int,
     except Refused as exc:
         conn.send(("refused", exc.code, dict(exc.params)))
     except MemoryError:
-        conn.send(("refused", "players.xlsx_too_big",
-                   {"size": "over the memory limit", "limit": f"{memory:,}"}))
+        conn.send(
+            (
+                "refused",
+                "players.xlsx_too_big",
+                {"size": "over the memory limit", "limit": f"{memory:,}"},
+            )
+        )
     finally:
         conn.close()
 
 
-def read_list(raw: bytes | str, kind: Kind = "text", *, limit: int, max_rows: int,
-              seconds: float = PARSE_SECONDS) -> list[RosterRow]:
+def read_list(
+    raw: bytes | str,
+    kind: Kind = "text",
+    *,
+    limit: int,
+    max_rows: int,
+    seconds: float = PARSE_SECONDS,
+) -> list[RosterRow]:
     """:func:`meldtour.application.read_roster`, a workbook in a child process. Call it
     from a worker thread (a ``def`` route): it waits for the child."""
     if isinstance(raw, str) or len(raw) > limit or (kind != "xlsx" and len(raw) < IN_THREAD):
@@ -88,9 +98,11 @@ def read_list(raw: bytes | str, kind: Kind = "text", *, limit: int, max_rows: in
     try:
         ctx = _workers()
         mine, theirs = ctx.Pipe(duplex=False)
-        proc: Any = ctx.Process(target=_read, daemon=True,  # type: ignore[attr-defined]
-                                args=(theirs, raw, kind, max(limit, MAX_TOTAL + 2**20), max_rows,
-                                      PARSE_MEMORY))
+        proc: Any = ctx.Process(  # type: ignore[attr-defined]
+            target=_read,
+            daemon=True,
+            args=(theirs, raw, kind, max(limit, MAX_TOTAL + 2**20), max_rows, PARSE_MEMORY),
+        )
         proc.start()
         theirs.close()
         try:

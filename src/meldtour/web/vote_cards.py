@@ -12,8 +12,13 @@ ACROSS, DOWN = 3, 7
 CARD_W, CARD_H = 60.0, 38.0
 
 
-def vote_cards(title: str, codes: Sequence[str], locale: str,
-               url: Callable[[str], str], shown: Callable[[str], str]) -> bytes:
+def vote_cards(
+    title: str,
+    codes: Sequence[str],
+    locale: str,
+    url: Callable[[str], str],
+    shown: Callable[[str], str],
+) -> bytes:
     """One card per code: the tournament's name, what the card is for, the code as
     printed (``shown``), the card's number (its place in ``codes``: the prize draw names
     a card by it) and a QR code of ``url(code)``; cutting marks around each."""
@@ -49,8 +54,12 @@ def vote_cards(title: str, codes: Sequence[str], locale: str,
         doc.cell(12, 4, f"#{i + 1}", align="R")
         doc.set_xy(x + 2, y + 30)
         doc.set_font("cjk", "", 6.5)
-        doc.multi_cell(CARD_W - 4, 3, _("Scan the code, or type it on the vote page. "
-                                        "One vote per card."), align="L")
+        doc.multi_cell(
+            CARD_W - 4,
+            3,
+            _("Scan the code, or type it on the vote page. One vote per card."),
+            align="L",
+        )
     if not codes:
         doc.add_page()
     return bytes(doc.output())

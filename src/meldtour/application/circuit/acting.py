@@ -24,13 +24,15 @@ from meldtour.store import circuit as rows
 
 from ..errors import UseCaseError
 
-register_codes({
-    "circuit.not_your_tournament": "%(tournament)s is not a tournament you direct",
-    "circuit.administrator_only": "people span the site's tournaments: only the site's "
-                                  "administrator merges, splits and sets them",
-    "circuit.not_your_qualification": "%(key)s is granted by tournaments you do not "
-                                      "direct (%(tournaments)s)",
-})
+register_codes(
+    {
+        "circuit.not_your_tournament": "%(tournament)s is not a tournament you direct",
+        "circuit.administrator_only": "people span the site's tournaments: only the site's "
+        "administrator merges, splits and sets them",
+        "circuit.not_your_qualification": "%(key)s is granted by tournaments you do not "
+        "direct (%(tournaments)s)",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +74,9 @@ def require_qualification(s: Any, acting: Acting, key: str) -> None:
         return
     granting = sorted({slug for _g, slug, *_ in rows.grants(s, key)})
     if granting and not any(rows.directs(s, acting.account or 0, x) for x in granting):
-        raise UseCaseError("circuit.not_your_qualification", key=repr(key),
-                           tournaments=", ".join(granting))
+        raise UseCaseError(
+            "circuit.not_your_qualification", key=repr(key), tournaments=", ".join(granting)
+        )
 
 
 class Seer:
@@ -93,5 +96,13 @@ def sees_details(s: Any, acting: Acting, tournaments: Iterable[str]) -> bool:
     return Seer(s, acting).sees(tournaments)
 
 
-__all__ = ["Acting", "Seer", "directs", "everything", "require_directs", "require_everything",
-           "require_qualification", "sees_details"]
+__all__ = [
+    "Acting",
+    "Seer",
+    "directs",
+    "everything",
+    "require_directs",
+    "require_everything",
+    "require_qualification",
+    "sees_details",
+]

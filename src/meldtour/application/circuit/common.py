@@ -11,18 +11,19 @@ from meldtour.store import circuit as rows
 
 from ..errors import UseCaseError
 
-register_codes({
-    "circuit.no_registration": "%(tournament)s has no player number %(number)s",
-    "circuit.no_division": "%(tournament)s has no division %(division)s",
-    "circuit.bad_number": "%(what)s must be a number (not %(value)s)",
-    "circuit.weight_item": "give a level's weight as LEVEL=W, such as national=1 (not "
-                           "%(item)s)",
-})
+register_codes(
+    {
+        "circuit.no_registration": "%(tournament)s has no player number %(number)s",
+        "circuit.no_division": "%(tournament)s has no division %(division)s",
+        "circuit.bad_number": "%(what)s must be a number (not %(value)s)",
+        "circuit.weight_item": "give a level's weight as LEVEL=W, such as national=1 (not "
+        "%(item)s)",
+    }
+)
 
 
 def _division(s: Any, slug: str, division: str) -> int:
     did = rows.division_id(s, slug, division)
     if did is None:
-        raise UseCaseError("circuit.no_division", tournament=repr(slug),
-                           division=repr(division))
+        raise UseCaseError("circuit.no_division", tournament=repr(slug), division=repr(division))
     return did

@@ -23,23 +23,25 @@ from ..errors import UseCaseError
 from .acting import Acting, Seer, require_directs, require_everything
 from .qualifying import _holders
 
-register_codes({
-    "circuit.no_person": "there is no person %(person)s",
-    "circuit.same_person": "%(person)s and %(other)s are the same person already",
-    "circuit.played_together": "%(a)s and %(b)s both played in %(tournament)s: they are two "
-                               "people",
-    "circuit.needs_why": "say why (the reason is kept in the audit log)",
-    "circuit.member_taken": "member number %(number)s belongs to %(person)s already",
-    "circuit.birth_year": "the birth year %(year)s is not a year between 1900 and today",
-    "circuit.split_nothing": "%(person)s has no registration in %(tournaments)s",
-    "circuit.split_all": "a split must leave %(person)s at least one registration",
-    "circuit.merge_differs": "the %(field)s differs (%(a)s, %(b)s): choose the one that "
-                             "stands (%(option)s)",
-    "circuit.keep_value": "%(value)s is not a %(field)s of the two people (%(values)s)",
-    "circuit.keep_field": "%(field)s cannot be chosen (only %(fields)s)",
-    "circuit.split_seat": "%(name)s (#%(person)s) is registered in %(tournament)s on a "
-                          "seat of %(label)s that is now held by #%(holder)s",
-})
+register_codes(
+    {
+        "circuit.no_person": "there is no person %(person)s",
+        "circuit.same_person": "%(person)s and %(other)s are the same person already",
+        "circuit.played_together": "%(a)s and %(b)s both played in %(tournament)s: they are two "
+        "people",
+        "circuit.needs_why": "say why (the reason is kept in the audit log)",
+        "circuit.member_taken": "member number %(number)s belongs to %(person)s already",
+        "circuit.birth_year": "the birth year %(year)s is not a year between 1900 and today",
+        "circuit.split_nothing": "%(person)s has no registration in %(tournaments)s",
+        "circuit.split_all": "a split must leave %(person)s at least one registration",
+        "circuit.merge_differs": "the %(field)s differs (%(a)s, %(b)s): choose the one that "
+        "stands (%(option)s)",
+        "circuit.keep_value": "%(value)s is not a %(field)s of the two people (%(values)s)",
+        "circuit.keep_field": "%(field)s cannot be chosen (only %(fields)s)",
+        "circuit.split_seat": "%(name)s (#%(person)s) is registered in %(tournament)s on a "
+        "seat of %(label)s that is now held by #%(holder)s",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,20 +76,38 @@ def _person_view(s: Any, pid: int) -> PersonView:
         raise UseCaseError("circuit.no_person", person=f"#{pid}")
     d = rows.details(s, [pid]).get(pid)
     regs = rows.registrations_of(s, pid)
-    places = {r[1]: (r[7], r[8]) for r in rows.result_lines(s, {r.division_id for r, *_ in regs})
-              if r[6] == pid}
+    places = {
+        r[1]: (r[7], r[8])
+        for r in rows.result_lines(s, {r.division_id for r, *_ in regs})
+        if r[6] == pid
+    }
     keys = _division_keys(s, {r.division_id for r, *_ in regs})
     entries = tuple(
-        Entry(slug, tname, day, keys.get(r.division_id, ""), r.number, r.status,
-              *(places.get(slug) or (None, None)))
-        for r, slug, tname, day in regs)
-    return PersonView(pid, p.name, d.member_number if d else None,
-                      d.birth_year if d else None, d.contact if d else None,
-                      d.public if d else True, entries)
+        Entry(
+            slug,
+            tname,
+            day,
+            keys.get(r.division_id, ""),
+            r.number,
+            r.status,
+            *(places.get(slug) or (None, None)),
+        )
+        for r, slug, tname, day in regs
+    )
+    return PersonView(
+        pid,
+        p.name,
+        d.member_number if d else None,
+        d.birth_year if d else None,
+        d.contact if d else None,
+        d.public if d else True,
+        entries,
+    )
 
 
 def _division_keys(s: Any, ids: Iterable[int]) -> dict[int, str]:
     from meldtour.store.models import DivisionRow
+
     return {i: row.key for i in ids if (row := s.get(DivisionRow, i)) is not None}
 
 
@@ -100,26 +120,46 @@ def people(store: Store, name: str | None = None) -> list[PersonView]:
     """Everyone with a registration (of this name, when given: width, case and spaces
     aside, as the registration's preview matches), by id."""
     with store.reading() as s:
-        ids = _name_index(s).get(name_key(name), []) if name else \
-            [p.id for p in rows.all_people(s)]
+        ids = _name_index(s).get(name_key(name), []) if name else [p.id for p in rows.all_people(s)]
         out = [_person_view(s, pid) for pid in ids]
     return [v for v in out if v.entries]
 
 
-def set_person(store: Store, pid: int, *, who: Acting, member_number: str | None = None,
-               birth_year: int | None = None, contact: str | None = None,
-               public: bool | None = None) -> PersonView:
+def set_person(
+    store: Store,
+    pid: int,
+    *,
+    who: Acting,
+    member_number: str | None = None,
+    birth_year: int | None = None,
+    contact: str | None = None,
+    public: bool | None = None,
+) -> PersonView:
     """Record what tells the person apart (only what is given changes): the site's
     administrator's (or the command line's)."""
     with store.transaction() as s:
         require_everything(s, who)
-        return _set_details(s, pid, who=who.name, member_number=member_number,
-                            birth_year=birth_year, contact=contact, public=public)
+        return _set_details(
+            s,
+            pid,
+            who=who.name,
+            member_number=member_number,
+            birth_year=birth_year,
+            contact=contact,
+            public=public,
+        )
 
 
-def _set_details(s: Any, pid: int, *, who: str, member_number: str | None = None,
-                 birth_year: int | None = None, contact: str | None = None,
-                 public: bool | None = None) -> PersonView:
+def _set_details(
+    s: Any,
+    pid: int,
+    *,
+    who: str,
+    member_number: str | None = None,
+    birth_year: int | None = None,
+    contact: str | None = None,
+    public: bool | None = None,
+) -> PersonView:
     before = _person_view(s, pid)
     values: dict[str, Any] = {}
     if member_number is not None:
@@ -127,8 +167,7 @@ def _set_details(s: Any, pid: int, *, who: str, member_number: str | None = None
         if number:
             other = rows.by_member_number(s, number)
             if other is not None and other != pid:
-                raise UseCaseError("circuit.member_taken", number=repr(number),
-                                   person=f"#{other}")
+                raise UseCaseError("circuit.member_taken", number=repr(number), person=f"#{other}")
         values["member_number"] = number
     if birth_year is not None:
         _check_birth_year(birth_year)
@@ -138,8 +177,17 @@ def _set_details(s: Any, pid: int, *, who: str, member_number: str | None = None
     if public is not None:
         values["public"] = public
     rows.set_details(s, pid, **values)
-    rows.audit(s, at=now(), who=who, action="person", entity="person", key=f"#{pid}",
-               before=_evidence(before), after=_evidence(_person_view(s, pid)), why="")
+    rows.audit(
+        s,
+        at=now(),
+        who=who,
+        action="person",
+        entity="person",
+        key=f"#{pid}",
+        before=_evidence(before),
+        after=_evidence(_person_view(s, pid)),
+        why="",
+    )
     return _person_view(s, pid)
 
 
@@ -150,8 +198,12 @@ def _check_birth_year(year: int) -> None:
 
 def _evidence(v: PersonView) -> dict[str, Any]:
     # The audit log keeps that a contact was recorded, never the contact itself.
-    return {"member_number": v.member_number, "birth_year": v.birth_year,
-            "contact": bool(v.contact), "public": v.public}
+    return {
+        "member_number": v.member_number,
+        "birth_year": v.birth_year,
+        "contact": bool(v.contact),
+        "public": v.public,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +238,16 @@ def _name_index(s: Any) -> dict[str, list[int]]:
     return out
 
 
-def _candidates(s: Any, index: Mapping[str, Sequence[int]], name: str, *,
-                member: str | None, birth_year: int | None, tournaments: set[str],
-                besides: int | None = None) -> list[Candidate]:
+def _candidates(
+    s: Any,
+    index: Mapping[str, Sequence[int]],
+    name: str,
+    *,
+    member: str | None,
+    birth_year: int | None,
+    tournaments: set[str],
+    besides: int | None = None,
+) -> list[Candidate]:
     """The people of the same name who have played (besides ``besides``), each with the
     evidence for and against being the one who has ``member`` and ``birth_year`` and
     plays in ``tournaments``."""
@@ -199,17 +258,22 @@ def _candidates(s: Any, index: Mapping[str, Sequence[int]], name: str, *,
         v = _person_view(s, pid)
         if not v.entries:
             continue
-        out.append(Candidate(
-            v, bool(member) and member == v.member_number,
-            birth_year is not None and birth_year == v.birth_year,
-            bool(tournaments & {e.tournament for e in v.entries}),
-            bool(member and v.member_number and member != v.member_number),
-            birth_year is not None and v.birth_year is not None and birth_year != v.birth_year))
+        out.append(
+            Candidate(
+                v,
+                bool(member) and member == v.member_number,
+                birth_year is not None and birth_year == v.birth_year,
+                bool(tournaments & {e.tournament for e in v.entries}),
+                bool(member and v.member_number and member != v.member_number),
+                birth_year is not None and v.birth_year is not None and birth_year != v.birth_year,
+            )
+        )
     return out
 
 
-def candidates(store: Store, slug: str, number: int, *,
-               who: Acting) -> tuple[PersonView, list[Candidate]]:
+def candidates(
+    store: Store, slug: str, number: int, *, who: Acting
+) -> tuple[PersonView, list[Candidate]]:
     """The registration's person and the others of the same name, with the evidence
     for and against (the same member number or birth year; having played in one
     tournament, which makes them two people). For a director of ``slug`` only; the
@@ -219,21 +283,31 @@ def candidates(store: Store, slug: str, number: int, *,
         require_directs(s, who, slug)
         _reg, mine, found = _registration_candidates(s, slug, number)
         seer = Seer(s, who)
-        return mine, [c if seer.sees(e.tournament for e in c.person.entries) else hidden(c)
-                      for c in found]
+        return mine, [
+            c if seer.sees(e.tournament for e in c.person.entries) else hidden(c) for c in found
+        ]
 
 
-def _registration_candidates(s: Any, slug: str, number: int
-                             ) -> tuple[Any, PersonView, list[Candidate]]:
+def _registration_candidates(
+    s: Any, slug: str, number: int
+) -> tuple[Any, PersonView, list[Candidate]]:
     reg = rows.registration(s, slug, number)
     if reg is None:
-        raise UseCaseError("circuit.no_registration", tournament=repr(slug),
-                           number=f"#{number}")
+        raise UseCaseError("circuit.no_registration", tournament=repr(slug), number=f"#{number}")
     mine = _person_view(s, reg.player_id)
-    return reg, mine, _candidates(s, _name_index(s), reg.name, member=mine.member_number,
-                                  birth_year=mine.birth_year,
-                                  tournaments={e.tournament for e in mine.entries},
-                                  besides=reg.player_id)
+    return (
+        reg,
+        mine,
+        _candidates(
+            s,
+            _name_index(s),
+            reg.name,
+            member=mine.member_number,
+            birth_year=mine.birth_year,
+            tournaments={e.tournament for e in mine.entries},
+            besides=reg.player_id,
+        ),
+    )
 
 
 def suggest(found: Sequence[Candidate], taken: Iterable[int] = ()) -> int | None:
@@ -283,16 +357,26 @@ def _seated(s: Any, pid: int) -> list[tuple[str, int, str, str, str]]:
     return out
 
 
-def _seat_warnings(s: Any, pid: int, before: Sequence[tuple[str, int, str, str, str]]
-                   ) -> tuple[Refusal, ...]:
+def _seat_warnings(
+    s: Any, pid: int, before: Sequence[tuple[str, int, str, str, str]]
+) -> tuple[Refusal, ...]:
     out = []
     for slug, number, name, key, label in before:
         now_held = [h.person for h in _holders(s, key) if h.status == "holds"]
         if pid not in now_held:
             others = [p for p in now_held if p != pid]
-            out.append(Refusal("circuit.split_seat", {
-                "name": name, "person": pid, "tournament": f"{slug} #{number}",
-                "label": label, "holder": ", #".join(str(p) for p in others) or "-"}))
+            out.append(
+                Refusal(
+                    "circuit.split_seat",
+                    {
+                        "name": name,
+                        "person": pid,
+                        "tournament": f"{slug} #{number}",
+                        "label": label,
+                        "holder": ", #".join(str(p) for p in others) or "-",
+                    },
+                )
+            )
     return tuple(out)
 
 
@@ -307,8 +391,15 @@ def _require_why(why: str) -> str:
 KEEP_FIELDS = {"member": "member_number", "birth-year": "birth_year"}
 
 
-def merge(store: Store, keep: int, gone: int, *, who: Acting, why: str,
-          keep_values: Mapping[str, str] | None = None) -> MergeOutcome:
+def merge(
+    store: Store,
+    keep: int,
+    gone: int,
+    *,
+    who: Acting,
+    why: str,
+    keep_values: Mapping[str, str] | None = None,
+) -> MergeOutcome:
     """``gone`` is the same person as ``keep``: every registration of ``gone`` moves to
     ``keep`` (with the details ``keep`` lacks), and the ratings are computed again.
     A member number or birth year that the two have and that differ refuses, unless
@@ -324,55 +415,82 @@ def merge(store: Store, keep: int, gone: int, *, who: Acting, why: str,
         a, b = _person_view(s, keep), _person_view(s, gone)
         both = {e.tournament for e in a.entries} & {e.tournament for e in b.entries}
         if both:
-            raise UseCaseError("circuit.played_together", a=f"#{keep} {a.name}",
-                               b=f"#{gone} {b.name}", tournament=", ".join(sorted(both)))
+            raise UseCaseError(
+                "circuit.played_together",
+                a=f"#{keep} {a.name}",
+                b=f"#{gone} {b.name}",
+                tournament=", ".join(sorted(both)),
+            )
         for option in chosen:
             if option not in KEEP_FIELDS:
-                raise UseCaseError("circuit.keep_field", field=repr(option),
-                                   fields=", ".join(KEEP_FIELDS))
+                raise UseCaseError(
+                    "circuit.keep_field", field=repr(option), fields=", ".join(KEEP_FIELDS)
+                )
         values: dict[str, Any] = {}
         dropped: dict[str, Any] = {}
         for option, attr in KEEP_FIELDS.items():
             mine, theirs = getattr(a, attr), getattr(b, attr)
             if mine is None or theirs is None or mine == theirs:
-                if option in chosen and str(mine if mine is not None else theirs) != \
-                        chosen[option]:
-                    raise UseCaseError("circuit.keep_value", field=option,
-                                       value=repr(chosen[option]),
-                                       values=" / ".join(str(x) for x in (mine, theirs)
-                                                         if x is not None) or "-")
+                if option in chosen and str(mine if mine is not None else theirs) != chosen[option]:
+                    raise UseCaseError(
+                        "circuit.keep_value",
+                        field=option,
+                        value=repr(chosen[option]),
+                        values=" / ".join(str(x) for x in (mine, theirs) if x is not None) or "-",
+                    )
                 continue
             if option not in chosen:
-                raise UseCaseError("circuit.merge_differs", field=option,
-                                   a=f"#{keep} {mine}", b=f"#{gone} {theirs}",
-                                   option=f"--keep {option}=…")
+                raise UseCaseError(
+                    "circuit.merge_differs",
+                    field=option,
+                    a=f"#{keep} {mine}",
+                    b=f"#{gone} {theirs}",
+                    option=f"--keep {option}=…",
+                )
             if chosen[option] == str(mine):
                 dropped[attr] = theirs
             elif chosen[option] == str(theirs):
                 dropped[attr] = mine
                 values[attr] = theirs
             else:
-                raise UseCaseError("circuit.keep_value", field=option,
-                                   value=repr(chosen[option]), values=f"{mine} / {theirs}")
+                raise UseCaseError(
+                    "circuit.keep_value",
+                    field=option,
+                    value=repr(chosen[option]),
+                    values=f"{mine} / {theirs}",
+                )
         moved = [r.id for r, *_ in rows.registrations_of(s, gone)]
         rows.move_registrations(s, moved, keep)
-        taken = {k: getattr(b, k) for k in ("member_number", "birth_year", "contact")
-                 if getattr(a, k) is None and getattr(b, k) is not None}
+        taken = {
+            k: getattr(b, k)
+            for k in ("member_number", "birth_year", "contact")
+            if getattr(a, k) is None and getattr(b, k) is not None
+        }
         taken.update(values)
         if taken:
             rows.set_details(s, gone, member_number=None)
             rows.set_details(s, keep, **taken)
         rows.forget_person(s, gone)
         at = now()
-        text = why + "".join(f"; dropped {k.replace('_', ' ')} {v}"
-                             for k, v in sorted(dropped.items()))
-        rows.record_merge(s, kind="merge", source=gone, target=keep, registrations=moved,
-                          who=acting.name, why=text, at=at)
+        text = why + "".join(
+            f"; dropped {k.replace('_', ' ')} {v}" for k, v in sorted(dropped.items())
+        )
+        rows.record_merge(
+            s,
+            kind="merge",
+            source=gone,
+            target=keep,
+            registrations=moved,
+            who=acting.name,
+            why=text,
+            at=at,
+        )
         return MergeOutcome(_person_view(s, keep), tuple(moved))
 
 
-def same_person(store: Store, slug: str, number: int, target: int, *, who: Acting,
-                why: str) -> MergeOutcome:
+def same_person(
+    store: Store, slug: str, number: int, target: int, *, who: Acting, why: str
+) -> MergeOutcome:
     """This registration is ``target``'s (registration's "the same person as …"): for
     a director of ``slug``, and only a candidate — someone of the same name (width,
     case and spaces aside) who played before, whose evidence does not contradict
@@ -387,26 +505,41 @@ def same_person(store: Store, slug: str, number: int, target: int, *, who: Actin
         if target != reg.player_id:
             c = next((c for c in found if c.person.person == target), None)
             if c is None:
-                raise UseCaseError("circuit.not_candidate", person=f"#{target}",
-                                   name=reg.name)
+                raise UseCaseError("circuit.not_candidate", person=f"#{target}", name=reg.name)
             seen = Seer(s, who).sees(e.tournament for e in c.person.entries)
             # the person's details are this registration's own when it is their only
             # one (else they may be the other registrations' evidence)
             alone = len(mine.entries) == 1
             if alone and c.other_member:
-                raise UseCaseError(
-                    "circuit.member_differs", person=f"#{target} {c.person.name}",
-                    theirs=c.person.member_number, yours=mine.member_number) if seen else \
-                    UseCaseError("circuit.member_differs_hidden",
-                                 person=f"#{target} {c.person.name}",
-                                 yours=mine.member_number)
+                raise (
+                    UseCaseError(
+                        "circuit.member_differs",
+                        person=f"#{target} {c.person.name}",
+                        theirs=c.person.member_number,
+                        yours=mine.member_number,
+                    )
+                    if seen
+                    else UseCaseError(
+                        "circuit.member_differs_hidden",
+                        person=f"#{target} {c.person.name}",
+                        yours=mine.member_number,
+                    )
+                )
             if alone and c.other_birth_year:
-                raise UseCaseError(
-                    "circuit.birth_year_differs", person=f"#{target} {c.person.name}",
-                    theirs=c.person.birth_year, yours=mine.birth_year) if seen else \
-                    UseCaseError("circuit.birth_year_differs_hidden",
-                                 person=f"#{target} {c.person.name}",
-                                 yours=mine.birth_year)
+                raise (
+                    UseCaseError(
+                        "circuit.birth_year_differs",
+                        person=f"#{target} {c.person.name}",
+                        theirs=c.person.birth_year,
+                        yours=mine.birth_year,
+                    )
+                    if seen
+                    else UseCaseError(
+                        "circuit.birth_year_differs_hidden",
+                        person=f"#{target} {c.person.name}",
+                        yours=mine.birth_year,
+                    )
+                )
         _link(s, reg, slug, target, who=who.name, why=why)
         return MergeOutcome(_person_view(s, target), (reg.id,))
 
@@ -416,21 +549,35 @@ def _link(s: Any, reg: Any, slug: str, target: int, *, who: str, why: str) -> No
     a link); refused when it is theirs already or they play in ``slug``."""
     t = _person_view(s, target)
     if reg.player_id == target:
-        raise UseCaseError("circuit.same_person", person=f"#{target}",
-                           other=f"{slug} #{reg.number}")
+        raise UseCaseError(
+            "circuit.same_person", person=f"#{target}", other=f"{slug} #{reg.number}"
+        )
     if slug in {e.tournament for e in t.entries}:
-        raise UseCaseError("circuit.played_together", a=f"#{target} {t.name}",
-                           b=f"#{reg.number} {reg.name}", tournament=slug)
+        raise UseCaseError(
+            "circuit.played_together",
+            a=f"#{target} {t.name}",
+            b=f"#{reg.number} {reg.name}",
+            tournament=slug,
+        )
     source = reg.player_id
     rows.move_registrations(s, [reg.id], target)
-    rows.record_merge(s, kind="link", source=source, target=target,
-                      registrations=[reg.id], who=who, why=why, at=now())
+    rows.record_merge(
+        s,
+        kind="link",
+        source=source,
+        target=target,
+        registrations=[reg.id],
+        who=who,
+        why=why,
+        at=now(),
+    )
     if not rows.registrations_of(s, source):
         rows.forget_person(s, source)
 
 
-def split(store: Store, pid: int, tournaments: Sequence[str], *, who: Acting,
-          why: str) -> MergeOutcome:
+def split(
+    store: Store, pid: int, tournaments: Sequence[str], *, who: Acting, why: str
+) -> MergeOutcome:
     """The registrations of ``pid`` in ``tournaments`` are someone else (of the same
     name): a new person takes them; the ratings are computed again. A registration of
     ``pid`` on a seat kept for a qualification that ``pid`` no longer holds after it
@@ -443,8 +590,11 @@ def split(store: Store, pid: int, tournaments: Sequence[str], *, who: Acting,
         chosen = set(tournaments)
         regs = [r for r, slug, *_ in rows.registrations_of(s, pid) if slug in chosen]
         if not regs:
-            raise UseCaseError("circuit.split_nothing", person=f"#{pid} {v.name}",
-                               tournaments=", ".join(tournaments) or "-")
+            raise UseCaseError(
+                "circuit.split_nothing",
+                person=f"#{pid} {v.name}",
+                tournaments=", ".join(tournaments) or "-",
+            )
         if len(regs) == len(v.entries):
             raise UseCaseError("circuit.split_all", person=f"#{pid} {v.name}")
         at = now()
@@ -452,7 +602,14 @@ def split(store: Store, pid: int, tournaments: Sequence[str], *, who: Acting,
         other = rows.new_person(s, regs[0].name, at=at)
         ids = [r.id for r in regs]
         rows.move_registrations(s, ids, other.id)
-        rows.record_merge(s, kind="split", source=pid, target=other.id, registrations=ids,
-                          who=acting.name, why=why, at=at)
-        return MergeOutcome(_person_view(s, other.id), tuple(ids),
-                            _seat_warnings(s, pid, seated))
+        rows.record_merge(
+            s,
+            kind="split",
+            source=pid,
+            target=other.id,
+            registrations=ids,
+            who=acting.name,
+            why=why,
+            at=at,
+        )
+        return MergeOutcome(_person_view(s, other.id), tuple(ids), _seat_warnings(s, pid, seated))

@@ -55,8 +55,9 @@ def person_page(store: Store, pid: int) -> PersonPage | None:
         except TournamentError:
             continue
         games = [g for st in div.stages for g in st.results() if e.number in g.players]
-        played.append(Played(replace(e), div.name, len(games),
-                             sum(g.total(e.number) for g in games)))
+        played.append(
+            Played(replace(e), div.name, len(games), sum(g.total(e.number) for g in games))
+        )
     ranked = []
     for info in rankings(store):
         line = next((x for x in ranking_table(store, info.key).lines if x.person == pid), None)

@@ -22,28 +22,29 @@ from meldtour.tournament.ranking import DEFAULT_WEIGHTS, RankingConfig
 from ..errors import UseCaseError
 from .ranking import DEFAULT_LEVEL, RankingInfo, _count, _define, _ranking_info, config_of
 
-register_codes({
-    "circuit.weights_without_level": "the weights give the levels %(levels)s but not "
-                                     "%(level)s, the level of a division counted without "
-                                     "one: add a weight for %(level)s or choose the level",
-    "circuit.level_not_weighed": "the level %(level)s has no weight: choose one of "
-                                 "%(levels)s",
-    "circuit.ranking_field": "%(field)s: %(reason)s",
-    "circuit.ranking_exists": "there is a ranking %(key)s already: change it on its own page",
-    "circuit.ranking_key_reserved": "%(key)s names a page of its own: choose another key",
-    "circuit.ranking_method": "the points are by percentile or by a table (not %(method)s)",
-    "circuit.not_a_number": "%(value)s is not a number",
-    "circuit.not_whole": "%(value)s is not a whole number",
-    "circuit.too_small": "%(value)s is less than %(least)s",
-    "circuit.too_big": "%(value)s is more than %(most)s",
-    "circuit.control_character": "the text holds a control character (%(char)s)",
-    "circuit.table_empty": "give the points of each place from the first, such as 100, 60, 40",
-    "circuit.too_many_places": "a points table has at most %(most)s places (not %(n)s)",
-    "circuit.level_name": "a level's name is letters, digits, - and _ (not %(level)s)",
-    "circuit.level_twice": "the level %(level)s is given twice",
-    "circuit.not_a_date": "%(value)s is not a date YYYY-MM-DD",
-    "circuit.season_order": "the season ends (%(end)s) before it starts (%(start)s)",
-})
+register_codes(
+    {
+        "circuit.weights_without_level": "the weights give the levels %(levels)s but not "
+        "%(level)s, the level of a division counted without "
+        "one: add a weight for %(level)s or choose the level",
+        "circuit.level_not_weighed": "the level %(level)s has no weight: choose one of %(levels)s",
+        "circuit.ranking_field": "%(field)s: %(reason)s",
+        "circuit.ranking_exists": "there is a ranking %(key)s already: change it on its own page",
+        "circuit.ranking_key_reserved": "%(key)s names a page of its own: choose another key",
+        "circuit.ranking_method": "the points are by percentile or by a table (not %(method)s)",
+        "circuit.not_a_number": "%(value)s is not a number",
+        "circuit.not_whole": "%(value)s is not a whole number",
+        "circuit.too_small": "%(value)s is less than %(least)s",
+        "circuit.too_big": "%(value)s is more than %(most)s",
+        "circuit.control_character": "the text holds a control character (%(char)s)",
+        "circuit.table_empty": "give the points of each place from the first, such as 100, 60, 40",
+        "circuit.too_many_places": "a points table has at most %(most)s places (not %(n)s)",
+        "circuit.level_name": "a level's name is letters, digits, - and _ (not %(level)s)",
+        "circuit.level_twice": "the level %(level)s is given twice",
+        "circuit.not_a_date": "%(value)s is not a date YYYY-MM-DD",
+        "circuit.season_order": "the season ends (%(end)s) before it starts (%(start)s)",
+    }
+)
 
 #: How a tournament's points are given: ``base × weight × percentile``, or a points
 #: table by place (times the weight).
@@ -83,21 +84,32 @@ class RankingForm:
     @classmethod
     def blank(cls) -> RankingForm:
         """A new ranking's form: every number its default."""
-        return replace(cls.of(RankingInfo("", "", "", RankingConfig(), True, DEFAULT_LEVEL,
-                                           {})), new=True, counts=None)
+        return replace(
+            cls.of(RankingInfo("", "", "", RankingConfig(), True, DEFAULT_LEVEL, {})),
+            new=True,
+            counts=None,
+        )
 
     @classmethod
     def of(cls, info: RankingInfo, counts: Sequence[tuple[str, str, str]] = ()) -> RankingForm:
         """The form of a ranking as it is (to edit it)."""
         c = info.config
-        return cls(info.key, info.name, info.organisation,
-                   "table" if c.table else "percentile", f"{c.base:g}",
-                   ", ".join(f"{x:g}" for x in c.table),
-                   tuple((k, f"{w:g}") for k, w in c.weights.items()),
-                   f"{c.half_life_days:g}", str(c.best),
-                   c.season_start.isoformat() if c.season_start else "",
-                   c.season_end.isoformat() if c.season_end else "",
-                   not info.counts_all, info.default_level, tuple(counts))
+        return cls(
+            info.key,
+            info.name,
+            info.organisation,
+            "table" if c.table else "percentile",
+            f"{c.base:g}",
+            ", ".join(f"{x:g}" for x in c.table),
+            tuple((k, f"{w:g}") for k, w in c.weights.items()),
+            f"{c.half_life_days:g}",
+            str(c.best),
+            c.season_start.isoformat() if c.season_start else "",
+            c.season_end.isoformat() if c.season_end else "",
+            not info.counts_all,
+            info.default_level,
+            tuple(counts),
+        )
 
 
 class RankingRefused(UseCaseError):
@@ -117,8 +129,9 @@ def _number(text: str, *, whole: bool = False, least: float = 0) -> float:
     try:
         x = int(t) if whole else float(t)
     except ValueError:
-        raise UseCaseError("circuit.not_whole" if whole else "circuit.not_a_number",
-                           value=repr(text.strip()[:40])) from None
+        raise UseCaseError(
+            "circuit.not_whole" if whole else "circuit.not_a_number", value=repr(text.strip()[:40])
+        ) from None
     if x != x or x in (float("inf"), float("-inf")):
         raise UseCaseError("circuit.not_a_number", value=repr(text.strip()[:40]))
     if x < least:
@@ -159,6 +172,7 @@ def check_ranking(form: RankingForm) -> tuple[dict[str, Any], dict[str, Refusal]
     if form.base.strip():
         config["base"] = field("base", lambda: _number(form.base))
     if form.method == "table":
+
         def table() -> list[float]:
             items = [x for x in re.split(r"[\s,;]+", form.table.strip()) if x]
             if not items:
@@ -166,6 +180,7 @@ def check_ranking(form: RankingForm) -> tuple[dict[str, Any], dict[str, Refusal]
             if len(items) > MAX_PLACES:
                 raise UseCaseError("circuit.too_many_places", n=len(items), most=MAX_PLACES)
             return [_number(x) for x in items]
+
         config["table"] = field("table", table)
     weights: dict[str, float] = {}
     for level, w in form.weights:
@@ -173,11 +188,9 @@ def check_ranking(form: RankingForm) -> tuple[dict[str, Any], dict[str, Refusal]
         if not level and not w.strip():
             continue
         if not re.fullmatch(r"[\w-]{1,40}", level):
-            errors.setdefault("weights", Refusal("circuit.level_name",
-                                                 {"level": repr(level[:40])}))
+            errors.setdefault("weights", Refusal("circuit.level_name", {"level": repr(level[:40])}))
         elif level in weights:
-            errors.setdefault("weights", Refusal("circuit.level_twice",
-                                                 {"level": repr(level)}))
+            errors.setdefault("weights", Refusal("circuit.level_twice", {"level": repr(level)}))
         elif w.strip():
             value = field("weights", partial(_number, w))
             if value is not None:
@@ -194,8 +207,9 @@ def check_ranking(form: RankingForm) -> tuple[dict[str, Any], dict[str, Refusal]
         if best is not None and best < 1:
             errors["best"] = Refusal("ranking.best")
         elif best is not None and best > MAX_PLACES:
-            errors["best"] = Refusal("circuit.too_big", {"value": str(best),
-                                                         "most": str(MAX_PLACES)})
+            errors["best"] = Refusal(
+                "circuit.too_big", {"value": str(best), "most": str(MAX_PLACES)}
+            )
         config["best"] = best
     days: dict[str, date | None] = {}
     for name in ("season_start", "season_end"):
@@ -209,21 +223,29 @@ def check_ranking(form: RankingForm) -> tuple[dict[str, Any], dict[str, Refusal]
             config[name] = text
     start, end = days["season_start"], days["season_end"]
     if start and end and end < start:
-        errors["season_end"] = Refusal("circuit.season_order", {"start": start.isoformat(),
-                                                               "end": end.isoformat()})
+        errors["season_end"] = Refusal(
+            "circuit.season_order", {"start": start.isoformat(), "end": end.isoformat()}
+        )
     levels = weights or dict(DEFAULT_WEIGHTS)
     level = form.level.strip() or DEFAULT_LEVEL
     if level not in levels and weights and level == DEFAULT_LEVEL:
         # the weights typed leave out the level a division counted without one takes
-        errors.setdefault("weights", Refusal("circuit.weights_without_level", {
-            "level": repr(level[:40]), "levels": ", ".join(levels)}))
+        errors.setdefault(
+            "weights",
+            Refusal(
+                "circuit.weights_without_level",
+                {"level": repr(level[:40]), "levels": ", ".join(levels)},
+            ),
+        )
     elif level not in levels:
-        errors["level"] = Refusal("circuit.level_not_weighed", {
-            "level": repr(level[:40]), "levels": ", ".join(levels)})
+        errors["level"] = Refusal(
+            "circuit.level_not_weighed", {"level": repr(level[:40]), "levels": ", ".join(levels)}
+        )
     for slug, division, lvl in form.counts or ():
         if lvl and lvl not in levels:
-            errors[f"count:{slug}/{division}"] = Refusal("ranking.unknown_level", {
-                "level": repr(lvl[:40]), "levels": ", ".join(levels)})
+            errors[f"count:{slug}/{division}"] = Refusal(
+                "ranking.unknown_level", {"level": repr(lvl[:40]), "levels": ", ".join(levels)}
+            )
     return config, errors
 
 
@@ -239,15 +261,17 @@ def save_ranking(store: Store, form: RankingForm, *, who: str) -> RankingInfo:
     with store.transaction() as s:
         row = rows.ranking_by_key(s, form.key)
         if row is not None and form.new:
-            raise RankingRefused({"key": Refusal("circuit.ranking_exists",
-                                                 {"key": repr(form.key)})})
+            raise RankingRefused(
+                {"key": Refusal("circuit.ranking_exists", {"key": repr(form.key)})}
+            )
         listed: dict[int, str] = rows.ranking_events(s, row.id) if row is not None else {}
         changes: list[tuple[str, str, int, str | None]] = []
         for slug, division, lvl in form.counts or ():
             did = rows.division_id(s, slug, division)
             if did is None:
-                errors[f"count:{slug}/{division}"] = Refusal("circuit.no_division", {
-                    "tournament": repr(slug), "division": repr(division)})
+                errors[f"count:{slug}/{division}"] = Refusal(
+                    "circuit.no_division", {"tournament": repr(slug), "division": repr(division)}
+                )
             elif listed.get(did) != (lvl or None):
                 changes.append((slug, division, did, lvl or None))
         after = dict(listed)
@@ -258,13 +282,22 @@ def save_ranking(store: Store, form: RankingForm, *, who: str) -> RankingInfo:
                 after[did] = now_at
         lost = sorted({x for x in after.values() if x not in cfg.weights})
         if lost:  # a division listed at a level the weights no longer have
-            errors["weights"] = Refusal("ranking.unknown_level", {
-                "level": ", ".join(map(repr, lost)), "levels": ", ".join(cfg.weights)})
+            errors["weights"] = Refusal(
+                "ranking.unknown_level",
+                {"level": ", ".join(map(repr, lost)), "levels": ", ".join(cfg.weights)},
+            )
         if errors:
             raise RankingRefused(errors)
-        row = _define(s, form.key, who=who, name=_text(form.name, 200),
-                      organisation=_text(form.organisation, 200), cfg=cfg,
-                      counts_all=not form.only_listed, default_level=level)
+        row = _define(
+            s,
+            form.key,
+            who=who,
+            name=_text(form.name, 200),
+            organisation=_text(form.organisation, 200),
+            cfg=cfg,
+            counts_all=not form.only_listed,
+            default_level=level,
+        )
         for slug, division, did, now_at in changes:
             _count(s, row.id, form.key, slug, did, division, now_at, who=who)
         return _ranking_info(s, form.key)

@@ -46,11 +46,12 @@ from meldtour.tournament.rating import (
 from ..errors import UseCaseError
 from .common import _division
 
-register_codes({
-    "rating.pool_key": "a rating pool's key is letters, digits and - (at most 40; not "
-                       "%(key)s)",
-    "rating.no_pool": "there is no rating pool %(pool)s: %(pools)s",
-})
+register_codes(
+    {
+        "rating.pool_key": "a rating pool's key is letters, digits and - (at most 40; not %(key)s)",
+        "rating.no_pool": "there is no rating pool %(pool)s: %(pools)s",
+    }
+)
 
 #: The model the site rates with (docs/circuit.md, "Ratings").
 RATING: Final = MODEL
@@ -73,12 +74,17 @@ class RatingLine:
     withheld: bool = False
 
     def as_json(self) -> dict[str, Any]:
-        return {"person": None if self.withheld else self.person,
-                "name": None if self.withheld else self.name,
-                "mu": round(self.mu, 4), "sigma": round(self.sigma, 4),
-                "ordinal": round(self.ordinal, 4), "games": self.games,
-                "events": self.events, "last": self.last.isoformat(),
-                "provisional": self.provisional}
+        return {
+            "person": None if self.withheld else self.person,
+            "name": None if self.withheld else self.name,
+            "mu": round(self.mu, 4),
+            "sigma": round(self.sigma, 4),
+            "ordinal": round(self.ordinal, 4),
+            "games": self.games,
+            "events": self.events,
+            "last": self.last.isoformat(),
+            "provisional": self.provisional,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,23 +132,36 @@ def pool_events(s: Any) -> dict[str, tuple[RatedEvent, ...]]:
     chosen = rating_rows.pools(s)
     pool_of: dict[int, str] = {}
     meta: dict[int, tuple[str, date, str, int, int, frozenset[int]]] = {}
-    for did, tid, slug, _tname, template, tday, at, key, _dname, rules, ranking, formats \
-            in divisions:
+    for (
+        did,
+        tid,
+        slug,
+        _tname,
+        template,
+        tday,
+        at,
+        key,
+        _dname,
+        rules,
+        ranking,
+        formats,
+    ) in divisions:
         pool = chosen.get(did) or default_pool(template, key)
         day = _day(tday) or _day(at)
         if pool == NO_POOL or day is None:
             continue
         mode, win_points = _mode(rules, ranking)
         pool_of[did] = pool
-        seatings = frozenset(i for i, f in enumerate(formats or ())
-                             if f.get("kind") == "seatings")
+        seatings = frozenset(i for i, f in enumerate(formats or ()) if f.get("kind") == "seatings")
         meta[did] = (f"{slug}/{key}", day, mode, win_points, tid, seatings)
     person = rating_rows.people(s, sorted({m[4] for m in meta.values()}))
     tables: dict[int, dict[tuple[int, int, int], list[Any]]] = {d: {} for d in meta}
-    for did, stage, rnd, table, players, number, points, penalties, winner in \
-            rating_rows.games(s, list(meta)):
+    for did, stage, rnd, table, players, number, points, penalties, winner in rating_rows.games(
+        s, list(meta)
+    ):
         tables[did].setdefault((stage, rnd, table), [players]).append(
-            (number, points, penalties, winner))
+            (number, points, penalties, winner)
+        )
     out: dict[str, list[RatedEvent]] = {}
     for did, (key, day, mode, win_points, tid, seatings) in meta.items():
         made = []
@@ -152,13 +171,24 @@ def pool_events(s: Any) -> dict[str, tuple[RatedEvent, ...]]:
             for number, points, penalties, winner in lines:
                 if winner is None:
                     continue
-                totals = tuple((p or 0) - (x or 0) for p, x in zip(
-                    points or [0] * len(who), penalties or [0] * len(who), strict=True))
+                totals = tuple(
+                    (p or 0) - (x or 0)
+                    for p, x in zip(
+                        points or [0] * len(who), penalties or [0] * len(who), strict=True
+                    )
+                )
                 games.append((number, totals, who[winner - 1]))
             made.append(TableGames(stage, rnd, table, who, tuple(sorted(games))))
         out.setdefault(pool_of[did], []).append(
-            RatedEvent(key, day, mode, win_points, tuple(sorted(made)),  # type: ignore[arg-type]
-                       seatings))
+            RatedEvent(
+                key,
+                day,
+                mode,  # type: ignore[arg-type]
+                win_points,
+                tuple(sorted(made)),
+                seatings,
+            )
+        )
     return {p: tuple(sorted(evs, key=lambda e: (e.day, e.key))) for p, evs in out.items()}
 
 
@@ -178,8 +208,9 @@ def _today() -> date:
     return datetime.now(UTC).date()
 
 
-def rating_book(store: Store, pool: str, as_of: date | None = None,
-                model: RatingModel = RATING) -> RatingBook:
+def rating_book(
+    store: Store, pool: str, as_of: date | None = None, model: RatingModel = RATING
+) -> RatingBook:
     """The whole rating of ``pool`` on ``as_of`` (today by default), computed from the
     store's records: :func:`pool_events` rated by
     :func:`~meldtour.tournament.rating.rate_pool` (cached on exactly those inputs)."""
@@ -188,8 +219,9 @@ def rating_book(store: Store, pool: str, as_of: date | None = None,
     return _rated(events, as_of or _today(), model)
 
 
-def rating_table(store: Store, pool: str | None = None, as_of: date | None = None, *,
-                 public_only: bool = False) -> RatingTable:
+def rating_table(
+    store: Store, pool: str | None = None, as_of: date | None = None, *, public_only: bool = False
+) -> RatingTable:
     """One pool's list (none named: the first pool with events) on ``as_of``, with
     names; a private person's line keeps its place with the name withheld on a public
     list."""
@@ -200,20 +232,38 @@ def rating_table(store: Store, pool: str | None = None, as_of: date | None = Non
         if pool is None:
             pool = pools[0] if pools else KNOWN_POOLS[0]
         elif pool not in every:
-            raise UseCaseError("rating.no_pool", pool=repr(pool),
-                               pools=", ".join(pools) or "-")
+            raise UseCaseError("rating.no_pool", pool=repr(pool), pools=", ".join(pools) or "-")
         book = _rated(every.get(pool, ()), day, RATING)
         ids = [r.person for r in (*book.lines, *book.provisional)]
         names = rows.names(s) if ids else {}
-        hidden = {pid for pid, d in rows.details(s, ids).items() if not d.public} \
-            if public_only else set()
+        hidden = (
+            {pid for pid, d in rows.details(s, ids).items() if not d.public}
+            if public_only
+            else set()
+        )
 
     def line(r: Any) -> RatingLine:
-        return RatingLine(r.person, names.get(r.person, "?"), r.mu, r.sigma, r.ordinal,
-                          r.games, r.events, r.last, r.provisional, r.person in hidden)
+        return RatingLine(
+            r.person,
+            names.get(r.person, "?"),
+            r.mu,
+            r.sigma,
+            r.ordinal,
+            r.games,
+            r.events,
+            r.last,
+            r.provisional,
+            r.person in hidden,
+        )
 
-    return RatingTable(pool, day, tuple(line(r) for r in book.lines),
-                       tuple(line(r) for r in book.provisional), pools, len(book.events))
+    return RatingTable(
+        pool,
+        day,
+        tuple(line(r) for r in book.lines),
+        tuple(line(r) for r in book.provisional),
+        pools,
+        len(book.events),
+    )
 
 
 def person_ratings(store: Store, person: int, as_of: date | None = None) -> list[PersonRating]:
@@ -228,9 +278,23 @@ def person_ratings(store: Store, person: int, as_of: date | None = None) -> list
         r = book.line(person)
         if r is None:
             continue
-        out.append(PersonRating(pool, RatingLine(
-            r.person, name, r.mu, r.sigma, r.ordinal, r.games, r.events, r.last,
-            r.provisional), book.history.get(person, ())))
+        out.append(
+            PersonRating(
+                pool,
+                RatingLine(
+                    r.person,
+                    name,
+                    r.mu,
+                    r.sigma,
+                    r.ordinal,
+                    r.games,
+                    r.events,
+                    r.last,
+                    r.provisional,
+                ),
+                book.history.get(person, ()),
+            )
+        )
     return out
 
 
@@ -253,8 +317,9 @@ def division_pool(store: Store, slug: str, division: str) -> str:
 POOL_KEY: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 
 
-def set_pool(store: Store, slug: str, division: str, pool: str | None, *,
-             who: str, why: str = "") -> str:
+def set_pool(
+    store: Store, slug: str, division: str, pool: str | None, *, who: str, why: str = ""
+) -> str:
     """The division counts in ``pool`` from now on (``None``: its template's pool
     again; ``none``: it is not rated); audited. The pool it counts in now."""
     if pool is not None and not POOL_KEY.fullmatch(pool):
@@ -262,11 +327,31 @@ def set_pool(store: Store, slug: str, division: str, pool: str | None, *,
     with store.transaction() as s:
         did = _division(s, slug, division)
         before = rating_rows.set_pool(s, did, pool, who=who, at=now())
-        rows.audit(s, at=now(), who=who, action="rating_pool", entity="division",
-                   key=f"{slug}/{division}", before=before, after=pool, why=why)
+        rows.audit(
+            s,
+            at=now(),
+            who=who,
+            action="rating_pool",
+            entity="division",
+            key=f"{slug}/{division}",
+            before=before,
+            after=pool,
+            why=why,
+        )
     return division_pool(store, slug, division)
 
 
-__all__ = ["RATING", "PersonRating", "RatingLine", "RatingTable", "division_pool",
-           "ordinals", "person_ratings", "pool_events", "pool_names", "rating_book",
-           "rating_table", "set_pool"]
+__all__ = [
+    "RATING",
+    "PersonRating",
+    "RatingLine",
+    "RatingTable",
+    "division_pool",
+    "ordinals",
+    "person_ratings",
+    "pool_events",
+    "pool_names",
+    "rating_book",
+    "rating_table",
+    "set_pool",
+]

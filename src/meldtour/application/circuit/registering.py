@@ -49,16 +49,17 @@ from .identity import (
 )
 from .qualifying import SeatBook
 
-register_codes({
-    "circuit.member_differs": "the member number of %(person)s is %(theirs)s, not %(yours)s",
-    "circuit.birth_year_differs": "%(person)s was born in %(theirs)s, not %(yours)s",
-    "circuit.member_differs_hidden": "the member number of %(person)s is another "
-                                     "(not %(yours)s)",
-    "circuit.birth_year_differs_hidden": "%(person)s was born in another year (not "
-                                         "%(yours)s)",
-    "circuit.not_candidate": "%(person)s is not of the name %(name)s: only someone of the "
-                             "same name who played before can be chosen",
-})
+register_codes(
+    {
+        "circuit.member_differs": "the member number of %(person)s is %(theirs)s, not %(yours)s",
+        "circuit.birth_year_differs": "%(person)s was born in %(theirs)s, not %(yours)s",
+        "circuit.member_differs_hidden": "the member number of %(person)s is another "
+        "(not %(yours)s)",
+        "circuit.birth_year_differs_hidden": "%(person)s was born in another year (not %(yours)s)",
+        "circuit.not_candidate": "%(person)s is not of the name %(name)s: only someone of the "
+        "same name who played before can be chosen",
+    }
+)
 
 #: A new registration's person as chosen: a person's id, :data:`NEW` (a new person,
 #: whatever the evidence), or ``None`` (a new person unless the evidence names one
@@ -101,13 +102,22 @@ class Identity:
     problems: tuple[tuple[str, Refusal], ...] = ()
 
 
-def _identify(s: Any, index: Mapping[str, Sequence[int]], slug: str, said: Said,
-              taken: set[int], seer: Seer | None = None) -> Identity:
+def _identify(
+    s: Any,
+    index: Mapping[str, Sequence[int]],
+    slug: str,
+    said: Said,
+    taken: set[int],
+    seer: Seer | None = None,
+) -> Identity:
     member = (said.member_number or "").strip() or None
     year = said.birth_year
-    found = [replace(c, shared_tournament=True) if c.person.person in taken else c
-             for c in _candidates(s, index, said.name, member=member, birth_year=year,
-                                  tournaments={slug})]
+    found = [
+        replace(c, shared_tournament=True) if c.person.person in taken else c
+        for c in _candidates(
+            s, index, said.name, member=member, birth_year=year, tournaments={slug}
+        )
+    ]
     suggested = suggest(found)
     problems: list[tuple[str, Refusal]] = []
     chosen: int | None
@@ -121,41 +131,82 @@ def _identify(s: Any, index: Mapping[str, Sequence[int]], slug: str, said: Said,
             problems.append(("person", Refusal("circuit.no_person", {"person": f"#{chosen}"})))
             chosen = None
         elif chosen not in {c.person.person for c in found}:
-            problems.append(("person", Refusal("circuit.not_candidate", {
-                "person": f"#{chosen}", "name": said.name})))
+            problems.append(
+                (
+                    "person",
+                    Refusal("circuit.not_candidate", {"person": f"#{chosen}", "name": said.name}),
+                )
+            )
             chosen = None
         else:
             v = _person_view(s, chosen)
             if chosen in taken or slug in {e.tournament for e in v.entries}:
-                problems.append(("person", Refusal("circuit.played_together", {
-                    "a": f"#{chosen} {v.name}", "b": said.name, "tournament": slug})))
+                problems.append(
+                    (
+                        "person",
+                        Refusal(
+                            "circuit.played_together",
+                            {"a": f"#{chosen} {v.name}", "b": said.name, "tournament": slug},
+                        ),
+                    )
+                )
     if chosen is not None and not problems:
         v = _person_view(s, chosen)
         who = f"#{chosen} {v.name}"
         seen = seer is None or seer.sees(e.tournament for e in v.entries)
         if member and v.member_number and member != v.member_number:
-            problems.append(("member", Refusal("circuit.member_differs", {
-                "person": who, "theirs": v.member_number, "yours": member}) if seen else
-                Refusal("circuit.member_differs_hidden", {"person": who, "yours": member})))
+            problems.append(
+                (
+                    "member",
+                    Refusal(
+                        "circuit.member_differs",
+                        {"person": who, "theirs": v.member_number, "yours": member},
+                    )
+                    if seen
+                    else Refusal("circuit.member_differs_hidden", {"person": who, "yours": member}),
+                )
+            )
         if year is not None and v.birth_year is not None and year != v.birth_year:
-            problems.append(("birth_year", Refusal("circuit.birth_year_differs", {
-                "person": who, "theirs": v.birth_year, "yours": year}) if seen else
-                Refusal("circuit.birth_year_differs_hidden", {"person": who, "yours": year})))
+            problems.append(
+                (
+                    "birth_year",
+                    Refusal(
+                        "circuit.birth_year_differs",
+                        {"person": who, "theirs": v.birth_year, "yours": year},
+                    )
+                    if seen
+                    else Refusal(
+                        "circuit.birth_year_differs_hidden", {"person": who, "yours": year}
+                    ),
+                )
+            )
     if member:
         owner = rows.by_member_number(s, member)
         if owner is not None and owner != chosen:
-            problems.append(("member", Refusal("circuit.member_taken", {
-                "number": repr(member), "person": f"#{owner} {_person_view(s, owner).name}"})))
+            problems.append(
+                (
+                    "member",
+                    Refusal(
+                        "circuit.member_taken",
+                        {
+                            "number": repr(member),
+                            "person": f"#{owner} {_person_view(s, owner).name}",
+                        },
+                    ),
+                )
+            )
     if year is not None and not 1900 <= year <= datetime.now(UTC).year:
         problems.append(("birth_year", Refusal("circuit.birth_year", {"year": year})))
     if seer is not None:
-        found = [c if seer.sees(e.tournament for e in c.person.entries) else hidden(c)
-                 for c in found]
+        found = [
+            c if seer.sees(e.tournament for e in c.person.entries) else hidden(c) for c in found
+        ]
     return Identity(tuple(found), suggested, chosen, tuple(problems))
 
 
-def identify(store: Store, slug: str, lines: Sequence[Said], *,
-             who: Acting | None = None) -> list[Identity]:
+def identify(
+    store: Store, slug: str, lines: Sequence[Said], *, who: Acting | None = None
+) -> list[Identity]:
     """Who each new registration of a list would be, in order (what the director's
     preview shows; nothing is written): a person an earlier line is counts as playing
     here for the lines after it. For ``who``, the member numbers and birth years of
@@ -194,8 +245,9 @@ def _refuse(said: Said, exc: UseCaseError) -> UseCaseError:
     return UseCaseError("usecase.row", line=said.line, reason=exc.refusal)
 
 
-def decide(s: Any, loaded: Loaded, t: Tournament, new: Sequence[int],
-           said: Sequence[Said]) -> list[Decided]:
+def decide(
+    s: Any, loaded: Loaded, t: Tournament, new: Sequence[int], said: Sequence[Said]
+) -> list[Decided]:
     """In the registration's unit of work, after the engine registered ``new`` (their
     numbers, in the order of ``said``) and before they are written: who each one is,
     by the one rule, and the seat each takes. All or nothing: the first problem
@@ -259,15 +311,34 @@ def record(s: Any, loaded: Loaded, decided: Sequence[Decided], *, who: str) -> l
         reg = loaded.registrations[d.number]
         pid = reg.player_id
         if d.person is not None:
-            rows.record_merge(s, kind="link", source=pid, target=pid,
-                              registrations=[reg.id], who=who, why=d.why, at=now())
-            notices.append(Notice("person", f"#{reg.number} {reg.name} is person #{pid}, "
-                                  "who played before", player=reg.number))
-        elif d.said.person == NEW and any(not c.shared_tournament
-                                         for c in d.identity.candidates):
-            rows.record_merge(s, kind="new", source=pid, target=pid,
-                              registrations=[reg.id], who=who,
-                              why="registration: a new person, chosen", at=now())
+            rows.record_merge(
+                s,
+                kind="link",
+                source=pid,
+                target=pid,
+                registrations=[reg.id],
+                who=who,
+                why=d.why,
+                at=now(),
+            )
+            notices.append(
+                Notice(
+                    "person",
+                    f"#{reg.number} {reg.name} is person #{pid}, who played before",
+                    player=reg.number,
+                )
+            )
+        elif d.said.person == NEW and any(not c.shared_tournament for c in d.identity.candidates):
+            rows.record_merge(
+                s,
+                kind="new",
+                source=pid,
+                target=pid,
+                registrations=[reg.id],
+                who=who,
+                why="registration: a new person, chosen",
+                at=now(),
+            )
         v = _person_view(s, pid)
         member = (d.said.member_number or "").strip() or None
         values: dict[str, Any] = {}
@@ -290,9 +361,15 @@ def _why(said: Said, found: Identity, pid: int | None, how: str, seat: str | Non
     if how == "claim":
         return f"registration: the claim code of {seat}"
     c = next((c for c in found.candidates if c.person.person == pid), None)
-    evidence = "" if c is None else \
-        f"the same member number {c.person.member_number}" if c.same_member else \
-        f"the same birth year {c.person.birth_year}" if c.same_birth_year else ""
+    evidence = (
+        ""
+        if c is None
+        else f"the same member number {c.person.member_number}"
+        if c.same_member
+        else f"the same birth year {c.person.birth_year}"
+        if c.same_birth_year
+        else ""
+    )
     if said.person is None:
         return f"registration: {evidence}"
     return "registration: the same person, chosen" + (f" ({evidence})" if evidence else "")
@@ -309,9 +386,22 @@ def possible_same(store: Store, slug: str) -> set[int]:
         decided = rows.chosen_new(s, [pid for _id, _n, pid, _name in here])
     playing = {pid for _id, _n, pid, _name in here}
     keys = {name_key(name) for pid, name in elsewhere.items() if pid not in playing}
-    return {number for rid, number, pid, name in here
-            if pid not in elsewhere and rid not in decided and name_key(name) in keys}
+    return {
+        number
+        for rid, number, pid, name in here
+        if pid not in elsewhere and rid not in decided and name_key(name) in keys
+    }
 
 
-__all__ = ["NEW", "Decided", "Identity", "PersonChoice", "Said", "chosen_people", "decide",
-           "identify", "possible_same", "record"]
+__all__ = [
+    "NEW",
+    "Decided",
+    "Identity",
+    "PersonChoice",
+    "Said",
+    "chosen_people",
+    "decide",
+    "identify",
+    "possible_same",
+    "record",
+]

@@ -36,22 +36,22 @@ from .qualifying import _holders
 from .ranking import _infos, _table
 from .rating import RATING, pool_events
 
-register_codes({
-    "awards.would_change": "%(division)s is awarded: this correction changes "
-                           "%(places)s places, %(prizes)s prizes, %(seats)s qualification "
-                           "seats, %(points)s ranking lines and %(certificates)s printed "
-                           "certificates; confirm it to award again",
-})
+register_codes(
+    {
+        "awards.would_change": "%(division)s is awarded: this correction changes "
+        "%(places)s places, %(prizes)s prizes, %(seats)s qualification "
+        "seats, %(points)s ranking lines and %(certificates)s printed "
+        "certificates; confirm it to award again",
+    }
+)
 
 
 def _places(t: Tournament, division: str, loaded: Loaded) -> dict[int, int]:
     regs = loaded.registrations
-    return {regs[p.player].id: p.place for p in final_ranking(t, division)
-            if p.player in regs}
+    return {regs[p.player].id: p.place for p in final_ranking(t, division) if p.player in regs}
 
 
-def record_results(s: Any, loaded: Loaded, division: str,
-                   value: Tournament | None = None) -> None:
+def record_results(s: Any, loaded: Loaded, division: str, value: Tournament | None = None) -> None:
     """Store the division's final places (at the awards), each against its
     registration, so that the rankings follow a merge."""
     places = _places(value or loaded.value, division, loaded)
@@ -70,8 +70,7 @@ def changed_awarded(s: Any, loaded: Loaded, new: Tournament) -> list[str]:
     if not awarded:
         return []
     old = {d.key: d for d in loaded.value.divisions}
-    return [d.key for d in new.divisions
-            if d.key in awarded and old.get(d.key) is not d]
+    return [d.key for d in new.divisions if d.key in awarded and old.get(d.key) is not d]
 
 
 def rederive(s: Any, loaded: Loaded, new: Tournament) -> list[str]:
@@ -155,18 +154,29 @@ class Reaward:
 
     @property
     def empty(self) -> bool:
-        return not (self.places or self.prizes or self.seats or self.points
-                    or self.superseded)
+        return not (self.places or self.prizes or self.seats or self.points or self.superseded)
 
     def as_json(self) -> dict[str, Any]:
-        return {"tournament": self.tournament, "division": self.division,
-                "places": [[p.number, p.name, p.before, p.after] for p in self.places],
-                "prizes": [[p.place, p.before, p.after] for p in self.prizes],
-                "seats": [{"key": x.key, "lost": list(x.lost), "gained": list(x.gained),
-                           "leads_to": list(x.leads_to)} for x in self.seats],
-                "points": [[p.ranking, p.person, p.name, round(p.before, 2),
-                            round(p.after, 2)] for p in self.points],
-                "superseded": [list(c) for c in self.superseded]}
+        return {
+            "tournament": self.tournament,
+            "division": self.division,
+            "places": [[p.number, p.name, p.before, p.after] for p in self.places],
+            "prizes": [[p.place, p.before, p.after] for p in self.prizes],
+            "seats": [
+                {
+                    "key": x.key,
+                    "lost": list(x.lost),
+                    "gained": list(x.gained),
+                    "leads_to": list(x.leads_to),
+                }
+                for x in self.seats
+            ],
+            "points": [
+                [p.ranking, p.person, p.name, round(p.before, 2), round(p.after, 2)]
+                for p in self.points
+            ],
+            "superseded": [list(c) for c in self.superseded],
+        }
 
 
 class AwardsWouldChange(UseCaseError):
@@ -198,8 +208,11 @@ def _figures(s: Any, t: Tournament, division: str) -> _Figures:
             held.setdefault(h.key, set()).add(f"{h.name} (#{h.number}, {h.tournament})")
             labels[h.key] = h.label
     day = datetime.now(UTC).date()
-    points = {(info.key, line.person): (line.name, line.points)
-              for info in _infos(s) for line in _table(s, info, day).lines}
+    points = {
+        (info.key, line.person): (line.name, line.points)
+        for info in _infos(s)
+        for line in _table(s, info, day).lines
+    }
     return _Figures(did_places, prizes, held, labels, points)
 
 
@@ -212,8 +225,9 @@ def _printed(s: Any, tournament_id: int, division: str) -> list[tuple[int, str]]
     return [(int(p), str(n)) for p, n in (last or [])]
 
 
-def reaward(s: Any, loaded: Loaded, new: Tournament, *, confirmed: bool, who: str,
-            why: str) -> list[Reaward]:
+def reaward(
+    s: Any, loaded: Loaded, new: Tournament, *, confirmed: bool, who: str, why: str
+) -> list[Reaward]:
     """The gate of a change to awarded divisions, in the saving transaction, after
     ``new`` is saved: the figures before and after. Unconfirmed and something
     published changes: :class:`AwardsWouldChange` (the caller's transaction rolls
@@ -233,56 +247,104 @@ def reaward(s: Any, loaded: Loaded, new: Tournament, *, confirmed: bool, who: st
         return out
     if not confirmed:
         r = changes[0]
-        exc = AwardsWouldChange("awards.would_change", division=r.division_name,
-                                places=len(r.places), prizes=len(r.prizes),
-                                seats=len(r.seats), points=len(r.points),
-                                certificates=len(r.superseded))
+        exc = AwardsWouldChange(
+            "awards.would_change",
+            division=r.division_name,
+            places=len(r.places),
+            prizes=len(r.prizes),
+            seats=len(r.seats),
+            points=len(r.points),
+            certificates=len(r.superseded),
+        )
         exc.reaward = r
         raise exc
     at = now()
     for r in out:
-        audit.record(s, at=at, who=who, action="reaward", tournament_id=loaded.row.id,
-                     entity="award", key=r.division, before=None, after=r.as_json(),
-                     why=why)
+        audit.record(
+            s,
+            at=at,
+            who=who,
+            action="reaward",
+            tournament_id=loaded.row.id,
+            entity="award",
+            key=r.division,
+            before=None,
+            after=r.as_json(),
+            why=why,
+        )
         for seat in r.seats:
             for tid, slug, dkey in rows.quota_tournaments(s, seat.key):
-                audit.record(s, at=at, who=who, action="seat_holder_changed",
-                             tournament_id=tid, entity="quota", key=f"{slug}/{dkey}/{seat.key}",
-                             before={"holders": list(seat.lost)},
-                             after={"holders": list(seat.gained),
-                                    "by": f"{loaded.row.slug}/{r.division}"}, why=why)
+                audit.record(
+                    s,
+                    at=at,
+                    who=who,
+                    action="seat_holder_changed",
+                    tournament_id=tid,
+                    entity="quota",
+                    key=f"{slug}/{dkey}/{seat.key}",
+                    before={"holders": list(seat.lost)},
+                    after={"holders": list(seat.gained), "by": f"{loaded.row.slug}/{r.division}"},
+                    why=why,
+                )
     return out
 
 
-def _difference(s: Any, loaded: Loaded, new: Tournament, key: str, b: _Figures,
-                a: _Figures) -> Reaward:
-    places = tuple(PlaceChange(n, (a.places.get(n) or b.places[n])[1],
-                               b.places[n][0] if n in b.places else None,
-                               a.places[n][0] if n in a.places else None)
-                   for n in sorted(set(b.places) | set(a.places))
-                   if (b.places.get(n) or (None,))[0] != (a.places.get(n) or (None,))[0])
-    prizes = tuple(PrizeChange(p, b.prizes.get(p, ""), a.prizes.get(p, ""))
-                   for p in sorted(set(b.prizes) | set(a.prizes))
-                   if b.prizes.get(p) != a.prizes.get(p))
+def _difference(
+    s: Any, loaded: Loaded, new: Tournament, key: str, b: _Figures, a: _Figures
+) -> Reaward:
+    places = tuple(
+        PlaceChange(
+            n,
+            (a.places.get(n) or b.places[n])[1],
+            b.places[n][0] if n in b.places else None,
+            a.places[n][0] if n in a.places else None,
+        )
+        for n in sorted(set(b.places) | set(a.places))
+        if (b.places.get(n) or (None,))[0] != (a.places.get(n) or (None,))[0]
+    )
+    prizes = tuple(
+        PrizeChange(p, b.prizes.get(p, ""), a.prizes.get(p, ""))
+        for p in sorted(set(b.prizes) | set(a.prizes))
+        if b.prizes.get(p) != a.prizes.get(p)
+    )
     seats = []
     for k in sorted(set(b.holders) | set(a.holders)):
         lost = tuple(sorted(b.holders.get(k, set()) - a.holders.get(k, set())))
         gained = tuple(sorted(a.holders.get(k, set()) - b.holders.get(k, set())))
         if lost or gained:
-            seats.append(SeatChange(k, a.labels.get(k) or b.labels.get(k, k), lost, gained,
-                                    tuple(f"{sl}/{dk}" for _, sl, dk
-                                          in rows.quota_tournaments(s, k))))
+            seats.append(
+                SeatChange(
+                    k,
+                    a.labels.get(k) or b.labels.get(k, k),
+                    lost,
+                    gained,
+                    tuple(f"{sl}/{dk}" for _, sl, dk in rows.quota_tournaments(s, k)),
+                )
+            )
     points = tuple(
-        PointsChange(r, pid, (a.points.get((r, pid)) or b.points[(r, pid)])[0],
-                     (b.points.get((r, pid)) or ("", 0.0))[1],
-                     (a.points.get((r, pid)) or ("", 0.0))[1])
+        PointsChange(
+            r,
+            pid,
+            (a.points.get((r, pid)) or b.points[(r, pid)])[0],
+            (b.points.get((r, pid)) or ("", 0.0))[1],
+            (a.points.get((r, pid)) or ("", 0.0))[1],
+        )
         for r, pid in sorted(set(b.points) | set(a.points))
-        if abs((b.points.get((r, pid)) or ("", 0.0))[1]
-               - (a.points.get((r, pid)) or ("", 0.0))[1]) > 1e-9)
+        if abs((b.points.get((r, pid)) or ("", 0.0))[1] - (a.points.get((r, pid)) or ("", 0.0))[1])
+        > 1e-9
+    )
     now_prizes = {(p, n) for p, n in ((a_.place, a_.name) for a_ in _safe_awards(new, key))}
     superseded = tuple(c for c in _printed(s, loaded.row.id, key) if c not in now_prizes)
-    return Reaward(loaded.row.slug, key, new.division(key).name, places, prizes,
-                   tuple(seats), points, superseded)
+    return Reaward(
+        loaded.row.slug,
+        key,
+        new.division(key).name,
+        places,
+        prizes,
+        tuple(seats),
+        points,
+        superseded,
+    )
 
 
 def _safe_awards(t: Tournament, key: str) -> Sequence[Any]:
@@ -296,9 +358,18 @@ def record_printed(s: Any, loaded: Loaded, division: str, *, who: str) -> None:
     """The certificates of the division were printed (the places and names on them),
     so that a later correction lists those it supersedes."""
     lines = [[a.place, a.name] for a in _safe_awards(loaded.value, division)]
-    audit.record(s, at=now(), who=who, action="print_certificates",
-                 tournament_id=loaded.row.id, entity="award", key=division, before=None,
-                 after=lines, why="")
+    audit.record(
+        s,
+        at=now(),
+        who=who,
+        action="print_certificates",
+        tournament_id=loaded.row.id,
+        entity="award",
+        key=division,
+        before=None,
+        after=lines,
+        why="",
+    )
 
 
 def certificates_printed(store: Store, slug: str, division: str, *, who: str) -> None:

@@ -37,8 +37,11 @@ def seed_order(store: Store, slug: str | None, division: str | None) -> list[int
     first = div.formats[0]
     with store.reading() as s:
         loaded = load(s, slug)
-        person_of = {n: r.player_id for n, r in loaded.registrations.items()
-                     if r.division_id == loaded.divisions[key].id}
+        person_of = {
+            n: r.player_id
+            for n, r in loaded.registrations.items()
+            if r.division_id == loaded.divisions[key].id
+        }
     value: dict[int, float]
     if SEEDED[first.method] == "rating":
         value = dict(ordinals(store, division_pool(store, loaded.row.slug, key)))
@@ -49,5 +52,6 @@ def seed_order(store: Store, slug: str | None, division: str | None) -> list[int
         except UseCaseError:  # the ranking named is not there: registration order
             value = {}
     numbers = sorted(person_of)
-    return sorted(numbers, key=lambda n: (person_of[n] not in value,
-                                          -value.get(person_of[n], 0.0), n))
+    return sorted(
+        numbers, key=lambda n: (person_of[n] not in value, -value.get(person_of[n], 0.0), n)
+    )

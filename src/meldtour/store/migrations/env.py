@@ -36,14 +36,14 @@ def run() -> None:
             raise RuntimeError("pass a connection (meldtour.store.db.upgrade) or a URL")
         with make_engine(url).begin() as conn:
             _one_at_a_time(conn)
-            context.configure(connection=conn, target_metadata=target_metadata,
-                              render_as_batch=True)
+            context.configure(
+                connection=conn, target_metadata=target_metadata, render_as_batch=True
+            )
             with context.begin_transaction():
                 context.run_migrations()
         return
     _one_at_a_time(connection)
-    context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=True)
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
 

@@ -53,17 +53,22 @@ ACTIONS: Mapping[str, str] = {
     "advance": N_("%(who)s started the next stage: %(what)s."),
     "enter_sheet": N_("%(who)s saved a score sheet: %(what)s."),
     "correct_sheet": N_("%(who)s corrected a counted score sheet: %(what)s."),
-    "enter_sheet_conflict": N_("%(who)s tried to save a score sheet another device had "
-                               "just saved; nothing was changed: %(what)s."),
-    "correct_sheet_conflict": N_("%(who)s tried to correct a score sheet another device "
-                                 "had just saved; nothing was changed: %(what)s."),
+    "enter_sheet_conflict": N_(
+        "%(who)s tried to save a score sheet another device had "
+        "just saved; nothing was changed: %(what)s."
+    ),
+    "correct_sheet_conflict": N_(
+        "%(who)s tried to correct a score sheet another device "
+        "had just saved; nothing was changed: %(what)s."
+    ),
     "award": N_("%(who)s recorded the prizes: %(what)s."),
     "rate": N_("%(who)s updated the players' ratings: %(what)s."),
     "reaward": N_("%(who)s corrected an awarded division and awarded it again: %(what)s."),
-    "seat_holder_changed": N_("%(who)s corrected another event's results, which changed "
-                              "who holds a seat of this tournament: %(what)s."),
-    "discriminator": N_("%(who)s chose what tells namesakes apart on the public lists: "
-                        "%(what)s."),
+    "seat_holder_changed": N_(
+        "%(who)s corrected another event's results, which changed "
+        "who holds a seat of this tournament: %(what)s."
+    ),
+    "discriminator": N_("%(who)s chose what tells namesakes apart on the public lists: %(what)s."),
     "print_certificates": N_("%(who)s printed the award certificates: %(what)s."),
     "open_vote": N_("%(who)s opened the winner-guess vote: %(what)s."),
     "close_vote": N_("%(who)s closed the winner-guess vote: %(what)s."),
@@ -71,13 +76,12 @@ ACTIONS: Mapping[str, str] = {
     "draw_prizes": N_("%(who)s drew the winner-guess prizes: %(what)s."),
     "edit_player": N_("%(who)s changed a player's details: %(what)s."),
     "person": N_("%(who)s changed a person's details: %(what)s."),
-    "people_link": N_("%(who)s recorded that a registration is a person who played "
-                      "before: %(what)s."),
-    "people_new": N_("%(who)s recorded a new person over others of the same name: "
-                     "%(what)s."),
+    "people_link": N_(
+        "%(who)s recorded that a registration is a person who played before: %(what)s."
+    ),
+    "people_new": N_("%(who)s recorded a new person over others of the same name: %(what)s."),
     "people_merge": N_("%(who)s merged two people into one: %(what)s."),
-    "people_split": N_("%(who)s split a person's registrations off to a new person: "
-                       "%(what)s."),
+    "people_split": N_("%(who)s split a person's registrations off to a new person: %(what)s."),
     "qualification": N_("%(who)s granted a qualification: %(what)s."),
     "quota": N_("%(who)s set a division's seats by qualification: %(what)s."),
     "ranking": N_("%(who)s set up a ranking: %(what)s."),
@@ -90,17 +94,20 @@ ACTIONS: Mapping[str, str] = {
     "undo_check_in": N_("%(who)s undid a check-in: %(what)s."),
     "void_votes": N_("%(who)s voided the votes of one source: %(what)s."),
     "vote_codes": N_("%(who)s made vote codes: %(what)s."),
-    "public_address": N_("%(who)s changed the public address that every QR code carries: "
-                         "%(what)s."),
-    "network_opened": N_("%(who)s signed in on the computer that runs meldtour: from then on "
-                         "the director's pages answer the venue's network too: %(what)s."),
+    "public_address": N_(
+        "%(who)s changed the public address that every QR code carries: %(what)s."
+    ),
+    "network_opened": N_(
+        "%(who)s signed in on the computer that runs meldtour: from then on "
+        "the director's pages answer the venue's network too: %(what)s."
+    ),
     "withdraw_source": N_("%(who)s withdrew the registrations of one source: %(what)s."),
     # the site's accounts
-    "change_password": N_("%(who)s changed the password of an account and signed out "
-                          "its other sessions: %(what)s."),
+    "change_password": N_(
+        "%(who)s changed the password of an account and signed out its other sessions: %(what)s."
+    ),
     "end_sessions": N_("%(who)s signed out the other sessions of an account: %(what)s."),
-    "disable_account": N_("%(who)s disabled an account and signed out its sessions: "
-                          "%(what)s."),
+    "disable_account": N_("%(who)s disabled an account and signed out its sessions: %(what)s."),
     "enable_account": N_("%(who)s enabled an account: %(what)s."),
 }
 #: An action with no sentence yet (a newer code): still a sentence, with its code.
@@ -126,21 +133,24 @@ REASONS: frozenset[str] = frozenset({N_("a score sheet was saved")})
 
 #: Zones by their names on the page.
 ZONE_NAMES: Mapping[str, str] = {
-    "Asia/Seoul": N_("Korea time"), "Asia/Tokyo": N_("Japan time"), "UTC": N_("UTC"),
+    "Asia/Seoul": N_("Korea time"),
+    "Asia/Tokyo": N_("Japan time"),
+    "UTC": N_("UTC"),
 }
 #: The site's zone by its default language, when ``MELDTOUR_TIME_ZONE`` is not set.
 LOCALE_ZONES: Mapping[str, str] = {"ko": "Asia/Seoul", "ja": "Asia/Tokyo", "en": "UTC"}
 
-_PATH = re.compile(r"^(?P<div>[^/]+)/stage (?P<stage>\d+)"
-                   r"(?:/round (?P<round>\d+))?(?:/table (?P<table>\d+))?$")
+_PATH = re.compile(
+    r"^(?P<div>[^/]+)/stage (?P<stage>\d+)"
+    r"(?:/round (?P<round>\d+))?(?:/table (?P<table>\d+))?$"
+)
 
 
 def zone_of(template: str, site_zone: str | None, default_locale: str) -> ZoneInfo:
     """A tournament's time zone: its template's place (Busan: Asia/Seoul; the Japanese
     championship and the club night: Asia/Tokyo), else the site's
     (``MELDTOUR_TIME_ZONE``, else by the site's default language)."""
-    name = TEMPLATE_ZONES.get(template) or site_zone or LOCALE_ZONES.get(default_locale,
-                                                                         "UTC")
+    name = TEMPLATE_ZONES.get(template) or site_zone or LOCALE_ZONES.get(default_locale, "UTC")
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
@@ -162,6 +172,7 @@ def local_time(at: str | None, zone: ZoneInfo, with_date: bool = True) -> str:
         return at[:16].replace("T", " ")
     if when.tzinfo is None:
         from datetime import UTC
+
         when = when.replace(tzinfo=UTC)
     return when.astimezone(zone).strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
 
@@ -196,8 +207,12 @@ def what_text(entity: str, key: str, t: Tournament | None, gettext: Gettext) -> 
     found = _PATH.match(key)
     if found and entity in ("stage", "round", "sheet", "vote", "rating"):
         division, stage = _stage_name(t, found["div"], int(found["stage"]), gettext)
-        args = {"division": division, "stage": stage, "round": found["round"],
-                "table": found["table"]}
+        args = {
+            "division": division,
+            "stage": stage,
+            "round": found["round"],
+            "table": found["table"],
+        }
         if found["table"]:
             return gettext(TABLE) % args
         if found["round"]:
@@ -234,10 +249,11 @@ class AuditLine:
 SHOWN: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("seat", "reseat", "lock_seating", "close_round"), ("round",)),
     "advance": ("stage",),
-    **dict.fromkeys(("enter_sheet", "correct_sheet", "enter_sheet_conflict",
-                     "correct_sheet_conflict"), ("sheet",)),
-    **dict.fromkeys(("register", "check_in", "withdraw", "drop", "late_entry"),
-                    ("registration",)),
+    **dict.fromkeys(
+        ("enter_sheet", "correct_sheet", "enter_sheet_conflict", "correct_sheet_conflict"),
+        ("sheet",),
+    ),
+    **dict.fromkeys(("register", "check_in", "withdraw", "drop", "late_entry"), ("registration",)),
     **dict.fromkeys(("add_division", "edit_division", "close_check_in"), ("division",)),
     **dict.fromkeys(("create_tournament", "edit_tournament"), ("tournament",)),
 }
@@ -246,8 +262,9 @@ SHOWN: Mapping[str, tuple[str, ...]] = {
 def _same_change(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Lines of one change, or of one run of the same change by the same person in the
     same minute (a check-in desk marking players present)."""
-    return (a.get("who"), a.get("action")) == (b.get("who"), b.get("action")) \
-        and str(a.get("at", ""))[:16] == str(b.get("at", ""))[:16]
+    return (a.get("who"), a.get("action")) == (b.get("who"), b.get("action")) and str(
+        a.get("at", "")
+    )[:16] == str(b.get("at", ""))[:16]
 
 
 def sentence(action: str, who: str, whats: Sequence[str], gettext: Gettext) -> str:
@@ -256,13 +273,13 @@ def sentence(action: str, who: str, whats: Sequence[str], gettext: Gettext) -> s
     if len(shown) > 3:
         what = gettext(MORE) % {"what": what, "n": len(shown) - 3}
     template = ACTIONS.get(action)
-    args: dict[str, Any] = {"who": who_text(who, gettext), "what": what or "—",
-                            "action": action}
+    args: dict[str, Any] = {"who": who_text(who, gettext), "what": what or "—", "action": action}
     return gettext(template or UNKNOWN_ACTION) % args
 
 
-def audit_lines(lines: Sequence[Mapping[str, Any]], t: Tournament | None, zone: ZoneInfo,
-                gettext: Gettext) -> list[AuditLine]:
+def audit_lines(
+    lines: Sequence[Mapping[str, Any]], t: Tournament | None, zone: ZoneInfo, gettext: Gettext
+) -> list[AuditLine]:
     """The lines (in the order given) as sentences, consecutive lines of one change
     (same time, who and action) as one."""
     groups: list[list[Mapping[str, Any]]] = []
@@ -276,17 +293,33 @@ def audit_lines(lines: Sequence[Mapping[str, Any]], t: Tournament | None, zone: 
         first = group[0]
         wanted = SHOWN.get(str(first.get("action", "")))
         shown = [g for g in group if g.get("entity") in wanted] if wanted else []
-        whats = [what_text(str(g.get("entity", "")), str(g.get("key", "")), t, gettext)
-                 for g in shown or group]
+        whats = [
+            what_text(str(g.get("entity", "")), str(g.get("key", "")), t, gettext)
+            for g in shown or group
+        ]
         why = next((str(g["why"]) for g in group if g.get("why")), "")
         if why in REASONS:
             why = gettext(why)
         day, _, hour = local_time(first.get("at"), zone).partition(" ")
-        out.append(AuditLine(day, hour,
-                             sentence(str(first.get("action", "")), str(first.get("who", "")),
-                                      whats, gettext), why, len(group)))
+        out.append(
+            AuditLine(
+                day,
+                hour,
+                sentence(str(first.get("action", "")), str(first.get("who", "")), whats, gettext),
+                why,
+                len(group),
+            )
+        )
     return out
 
 
-__all__ = ["ACTIONS", "AuditLine", "audit_lines", "local_time", "sentence", "who_text",
-           "zone_name", "zone_of"]
+__all__ = [
+    "ACTIONS",
+    "AuditLine",
+    "audit_lines",
+    "local_time",
+    "sentence",
+    "who_text",
+    "zone_name",
+    "zone_of",
+]

@@ -62,8 +62,9 @@ class Web:
     """The director app's state: settings, the store (opened on first use), signers,
     the login throttle and the standings watchers."""
 
-    def __init__(self, settings: Settings, store: Store | None = None,
-                 url: str | None = None) -> None:
+    def __init__(
+        self, settings: Settings, store: Store | None = None, url: str | None = None
+    ) -> None:
         self.settings = settings
         self._store = store
         self._url = url if url is not None else settings.database_url
@@ -73,8 +74,9 @@ class Web:
         self.csrf = Signer(settings.secret_key, "csrf")
         self.flash = Signer(settings.secret_key, "flash")
         self.voter = Signer(settings.secret_key, "voter")
-        self.throttle = LoginThrottle(storage=settings.redis_url or "memory://",
-                                      prefix=settings.redis_prefix)
+        self.throttle = LoginThrottle(
+            storage=settings.redis_url or "memory://", prefix=settings.redis_prefix
+        )
         # The live standings streams share one database watcher per tournament.
         self.watchers = Watchers(lambda slug: usecases.audit_mark(self.store(), slug))
 
@@ -93,16 +95,18 @@ class Web:
         return self.csrf.mac(cookie)
 
     def scorer_token(self, scope: Scope) -> str:
-        return self.scorer.sign([scope.slug, scope.division, scope.stage, scope.round,
-                                 scope.table])
+        return self.scorer.sign([scope.slug, scope.division, scope.stage, scope.round, scope.table])
 
     def scope_of(self, token: str) -> Scope | None:
         value = self.scorer.unsign(token)
         if not (isinstance(value, list) and len(value) == 5):
             return None
         slug, division, stage, rnd, table = value
-        if not (isinstance(slug, str) and isinstance(division, str)
-                and all(isinstance(x, int) for x in (stage, rnd, table))):
+        if not (
+            isinstance(slug, str)
+            and isinstance(division, str)
+            and all(isinstance(x, int) for x in (stage, rnd, table))
+        ):
             return None
         return Scope(slug, division, stage, rnd, table)
 
@@ -129,10 +133,15 @@ def current_account(request: Request) -> Account | None:
     web = get_web(request)
     value = web.session.unsign(request.cookies.get(SESSION_COOKIE))
     account = None
-    if isinstance(value, dict) and isinstance(value.get("a"), int) \
-            and isinstance(value.get("exp"), int | float) and value["exp"] > time.time() \
-            and isinstance(value.get("n"), str) and isinstance(value.get("g", 0), int) \
-            and not sessions.is_revoked(web.store(), value["n"]):
+    if (
+        isinstance(value, dict)
+        and isinstance(value.get("a"), int)
+        and isinstance(value.get("exp"), int | float)
+        and value["exp"] > time.time()
+        and isinstance(value.get("n"), str)
+        and isinstance(value.get("g", 0), int)
+        and not sessions.is_revoked(web.store(), value["n"])
+    ):
         # refused once the account is disabled or its sessions were ended (its epoch)
         account = accounts.signed_in(web.store(), value["a"], value.get("g", 0))
     request.state.account = account
@@ -149,16 +158,17 @@ def require_director(request: Request) -> Account:
 DirectorDep = Annotated[Account, Depends(require_director)]
 
 
-def require_tournament_director(request: Request, director: DirectorDep,
-                                slug: str) -> Account:
+def require_tournament_director(request: Request, director: DirectorDep, slug: str) -> Account:
     """The signed-in director, if they may direct the tournament of the path's
     ``{slug}``: one of its directors (its creator, a co-director) or the site's
     administrator (the first account). Anyone else signed in is refused (403), before
     the route reads or changes anything; no one signed in is sent to sign in."""
     if not owners.may_direct(get_web(request).store(), slug, director.id):
         _ = gettext_of(request)
-        raise HTTPException(403, _("You are not a director of this tournament: ask one of "
-                                   "its directors to add you."))
+        raise HTTPException(
+            403,
+            _("You are not a director of this tournament: ask one of its directors to add you."),
+        )
     return director
 
 
@@ -167,21 +177,38 @@ TournamentDirectorDep = Annotated[Account, Depends(require_tournament_director)]
 
 
 def start_session(web: Web, response: Response, account: Account) -> None:
-    value = web.session.sign({"a": account.id, "exp": int(time.time()) + SESSION_SECONDS,
-                              "n": secrets.token_urlsafe(8), "g": account.epoch})
-    response.set_cookie(SESSION_COOKIE, value, max_age=SESSION_SECONDS, httponly=True,
-                        samesite="lax", secure=web.secure_cookies, path="/")
+    value = web.session.sign(
+        {
+            "a": account.id,
+            "exp": int(time.time()) + SESSION_SECONDS,
+            "n": secrets.token_urlsafe(8),
+            "g": account.epoch,
+        }
+    )
+    response.set_cookie(
+        SESSION_COOKIE,
+        value,
+        max_age=SESSION_SECONDS,
+        httponly=True,
+        samesite="lax",
+        secure=web.secure_cookies,
+        path="/",
+    )
 
 
 def end_session(web: Web, response: Response, request: Request | None = None) -> None:
     """Sign out: the cookie is deleted and, with the request, its session is recorded as
     signed out, so that a copy of the cookie is refused too."""
     value = web.session.unsign(request.cookies.get(SESSION_COOKIE)) if request else None
-    if isinstance(value, dict) and isinstance(value.get("n"), str) \
-            and isinstance(value.get("exp"), int):
+    if (
+        isinstance(value, dict)
+        and isinstance(value.get("n"), str)
+        and isinstance(value.get("exp"), int)
+    ):
         sessions.revoke(web.store(), value["n"], value["exp"], int(time.time()))
-    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
-                           secure=web.secure_cookies)
+    response.delete_cookie(
+        SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=web.secure_cookies
+    )
 
 
 def _csrf_cookie(request: Request) -> tuple[str, bool]:
@@ -202,13 +229,19 @@ async def csrf_protect(request: Request) -> None:
     cookie = request.cookies.get(CSRF_COOKIE)
     token = request.headers.get("x-csrf-token")
     if token is None and request.headers.get("content-type", "").startswith(
-            ("application/x-www-form-urlencoded", "multipart/form-data")):
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
         field = (await request.form()).get("csrf")
         token = field if isinstance(field, str) else None
     if not cookie or not token or not hmac.compare_digest(token, web.csrf_token(cookie)):
         _ = gettext_of(request)
-        raise HTTPException(403, _("This form has expired or did not come from this site: "
-                                   "reload the page and try again."))
+        raise HTTPException(
+            403,
+            _(
+                "This form has expired or did not come from this site: "
+                "reload the page and try again."
+            ),
+        )
 
 
 def voter_key(request: Request) -> str | None:
@@ -224,17 +257,30 @@ def give_voter_key(request: Request, response: Response) -> str:
     if key is None:
         key = secrets.token_urlsafe(16)
         web = get_web(request)
-        response.set_cookie(VOTER_COOKIE, web.voter.sign(key), max_age=365 * 24 * 3600,
-                            httponly=True, samesite="lax", secure=web.secure_cookies,
-                            path="/")
+        response.set_cookie(
+            VOTER_COOKIE,
+            web.voter.sign(key),
+            max_age=365 * 24 * 3600,
+            httponly=True,
+            samesite="lax",
+            secure=web.secure_cookies,
+            path="/",
+        )
     return key
 
 
 def flash(request: Request, response: Response, text: str, kind: str = "ok") -> Response:
     """A message shown once on the next page."""
     web = get_web(request)
-    response.set_cookie(FLASH_COOKIE, web.flash.sign([kind, text]), max_age=60, httponly=True,
-                        samesite="lax", secure=web.secure_cookies, path="/")
+    response.set_cookie(
+        FLASH_COOKIE,
+        web.flash.sign([kind, text]),
+        max_age=60,
+        httponly=True,
+        samesite="lax",
+        secure=web.secure_cookies,
+        path="/",
+    )
     return response
 
 
@@ -257,21 +303,51 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
             account = current_account(request)
         except Exception:
             account = None
-    response = deps.render(request, name, status_code, csrf=web.csrf_token(cookie),
-                           account=account,
-                           flash=message if isinstance(message, list) else None, **context)
+    response = deps.render(
+        request,
+        name,
+        status_code,
+        csrf=web.csrf_token(cookie),
+        account=account,
+        flash=message if isinstance(message, list) else None,
+        **context,
+    )
     if new:
-        response.set_cookie(CSRF_COOKIE, cookie, httponly=True, samesite="lax",
-                            secure=web.secure_cookies, path="/")
+        response.set_cookie(
+            CSRF_COOKIE, cookie, httponly=True, samesite="lax", secure=web.secure_cookies, path="/"
+        )
     if message is not None:
         response.delete_cookie(FLASH_COOKIE, path="/")
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-__all__ = ["CSRF_COOKIE", "FLASH_COOKIE", "SESSION_COOKIE", "VOTER_COOKIE", "DirectorDep",
-           "LoginRequired", "Scope", "StoreDep", "TournamentDirectorDep", "Web", "WebDep",
-           "csrf_protect", "current_account", "end_session", "flash", "get_store", "get_web",
-           "gettext_of", "give_voter_key", "locale_of", "open_web_store", "redirect",
-           "render", "require_director", "require_tournament_director", "start_session",
-           "voter_key"]
+__all__ = [
+    "CSRF_COOKIE",
+    "FLASH_COOKIE",
+    "SESSION_COOKIE",
+    "VOTER_COOKIE",
+    "DirectorDep",
+    "LoginRequired",
+    "Scope",
+    "StoreDep",
+    "TournamentDirectorDep",
+    "Web",
+    "WebDep",
+    "csrf_protect",
+    "current_account",
+    "end_session",
+    "flash",
+    "get_store",
+    "get_web",
+    "gettext_of",
+    "give_voter_key",
+    "locale_of",
+    "open_web_store",
+    "redirect",
+    "render",
+    "require_director",
+    "require_tournament_director",
+    "start_session",
+    "voter_key",
+]

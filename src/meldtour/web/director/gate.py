@@ -60,11 +60,15 @@ LAPTOP = (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
 #: The peer of Starlette's in-process TestClient: a connection with no network address.
 IN_PROCESS = "testclient"
 
-SETUP_ONLY_HERE = N_("The first director account is made on the computer that runs "
-                     "meldtour: open %(url)s on that computer.")
-DIRECTOR_ONLY_HERE = N_("The director's pages open only on the computer that runs "
-                        "meldtour until a director has signed in there: open %(url)s on "
-                        "that computer and sign in; then this device can sign in too.")
+SETUP_ONLY_HERE = N_(
+    "The first director account is made on the computer that runs "
+    "meldtour: open %(url)s on that computer."
+)
+DIRECTOR_ONLY_HERE = N_(
+    "The director's pages open only on the computer that runs "
+    "meldtour until a director has signed in there: open %(url)s on "
+    "that computer and sign in; then this device can sign in too."
+)
 
 
 def is_this_computer(host: str | None) -> bool:
@@ -129,8 +133,11 @@ class LaptopGate:
         async def watched(message: Message) -> None:
             if message["type"] == "http.response.start" and not self._open:
                 for name, value in message.get("headers", []):
-                    if name.lower() == b"set-cookie" and value.startswith(SESSION_COOKIE) \
-                            and value[len(SESSION_COOKIE):][:1] not in (b";", b'"', b""):
+                    if (
+                        name.lower() == b"set-cookie"
+                        and value.startswith(SESSION_COOKIE)
+                        and value[len(SESSION_COOKIE) :][:1] not in (b";", b'"', b"")
+                    ):
                         await self._open_now(scope, value)
                         break
             await send(message)
@@ -139,7 +146,7 @@ class LaptopGate:
 
     async def _open_now(self, scope: Scope, cookie: bytes) -> None:
         web = scope["app"].state.director
-        token = cookie[len(SESSION_COOKIE):].split(b";", 1)[0].decode("latin-1")
+        token = cookie[len(SESSION_COOKIE) :].split(b";", 1)[0].decode("latin-1")
         value = web.session.unsign(token)
         who = "?"
 

@@ -23,8 +23,10 @@ MODES = {
     "points": N_("points only"),
 }
 TIE_BREAKS = {
-    "best_game": N_("best game"), "second_best": N_("second-best game"),
-    "head_to_head": N_("head to head"), "lot": N_("lot"),
+    "best_game": N_("best game"),
+    "second_best": N_("second-best game"),
+    "head_to_head": N_("head to head"),
+    "lot": N_("lot"),
 }
 STEPS = {
     "check_in": N_("check the players in at the desk"),
@@ -59,18 +61,21 @@ def actions(t: Tournament, key: str, _: Gettext) -> Actions:
     step = next_step(t, key)
     present = len(t.in_division(key, "checked_in"))
     absent = len(t.in_division(key, "registered"))
-    start = _("Close check-in for %(div)s? %(present)s players present take part; "
-              "%(absent)s registered players who have not checked in become no-shows and "
-              "are not seated.") % {"div": div.name, "present": present, "absent": absent}
+    start = _(
+        "Close check-in for %(div)s? %(present)s players present take part; "
+        "%(absent)s registered players who have not checked in become no-shows and "
+        "are not seated."
+    ) % {"div": div.name, "present": present, "absent": absent}
     close = advance = ""
     stage = div.stages[-1] if div.stages else None
     rnd = stage.rounds[-1] if stage is not None and stage.rounds else None
     if rnd is not None and not rnd.closed:
         p = close_preview(t, key)
         if p is not None:
-            close = _("Close round %(n)s? Its %(tables)s tables (%(players)s players) are "
-                      "final: a sheet is corrected after this only by reopening the round.") \
-                % {"n": rnd.number, "tables": p.tables, "players": p.players}
+            close = _(
+                "Close round %(n)s? Its %(tables)s tables (%(players)s players) are "
+                "final: a sheet is corrected after this only by reopening the round."
+            ) % {"n": rnd.number, "tables": p.tables, "players": p.players}
             if p.advancing:
                 close += " " + _("%(n)s players go on to the next round.") % {"n": p.advancing}
             if p.finishes:
@@ -78,19 +83,21 @@ def actions(t: Tournament, key: str, _: Gettext) -> Actions:
         else:
             missing = ", ".join(str(x.number) for x in rnd.tables if not x.counted)
             close = _("Tables %(tables)s are not counted yet: the round cannot close.") % {
-                "tables": missing}
+                "tables": missing
+            }
     if div.started and len(div.stages) < len(div.formats):
         p = advance_preview(t, key)
         if p is not None:
             nxt = div.formats[len(div.stages)]
-            advance = _("Start %(stage)s with %(players)s players at %(tables)s tables? The "
-                        "other players of %(div)s go no further. This can be undone until "
-                        "the first score of %(stage)s is entered.") % {
-                "stage": nxt.title, "players": p.players, "tables": p.tables,
-                "div": div.name}
+            advance = _(
+                "Start %(stage)s with %(players)s players at %(tables)s tables? The "
+                "other players of %(div)s go no further. This can be undone until "
+                "the first score of %(stage)s is entered."
+            ) % {"stage": nxt.title, "players": p.players, "tables": p.tables, "div": div.name}
     can_reopen = rnd is not None and rnd.closed
     can_undo = len(div.stages) > 1 and not any(
-        x.sheet.entered_by is not None for r in div.stages[-1].rounds for x in r.tables)
+        x.sheet.entered_by is not None for r in div.stages[-1].rounds for x in r.tables
+    )
     knockout = any(f.kind == "knockout" for f in div.formats)
     return Actions(step, close, advance, start, can_reopen, can_undo, knockout)
 

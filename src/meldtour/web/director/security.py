@@ -68,8 +68,9 @@ class Signer:
     """
 
     def __init__(self, secret: str, purpose: str) -> None:
-        self._serializer = URLSafeSerializer(secret, salt=f"meldtour:{purpose}",
-                                             signer_kwargs={"digest_method": hashlib.sha256})
+        self._serializer = URLSafeSerializer(
+            secret, salt=f"meldtour:{purpose}", signer_kwargs={"digest_method": hashlib.sha256}
+        )
         self._legacy_key = hashlib.sha256(f"meldtour:{purpose}:{secret}".encode()).digest()
 
     def mac(self, text: str) -> str:
@@ -112,8 +113,13 @@ class LoginThrottle:
     ``python -m meldtour.web``, ``MELDTOUR_TRUSTED_PROXIES``).
     """
 
-    def __init__(self, max_failures: int = MAX_FAILURES, window: float = WINDOW,
-                 storage: str = "memory://", prefix: str | None = None) -> None:
+    def __init__(
+        self,
+        max_failures: int = MAX_FAILURES,
+        window: float = WINDOW,
+        storage: str = "memory://",
+        prefix: str | None = None,
+    ) -> None:
         self.max_failures = max_failures
         self.window = window
         self._item = RateLimitItemPerSecond(max_failures, max(1, int(window)))

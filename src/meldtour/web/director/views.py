@@ -21,17 +21,27 @@ from ..i18n import N_
 Gettext = Callable[[str], str]
 
 STATUS = {
-    "registered": N_("registered"), "waitlisted": N_("waitlist"),
-    "checked_in": N_("present"), "no_show": N_("no-show"), "dropped": N_("dropped"),
+    "registered": N_("registered"),
+    "waitlisted": N_("waitlist"),
+    "checked_in": N_("present"),
+    "no_show": N_("no-show"),
+    "dropped": N_("dropped"),
     "withdrawn": N_("withdrawn"),
 }
 CRITERIA = {
-    "wins": N_("wins"), "points": N_("points"), "score": N_("score"),
-    "best_game": N_("best game"), "second_best": N_("second-best game"),
-    "head_to_head": N_("head to head"), "lot": N_("lot"), "tied": N_("tied"),
+    "wins": N_("wins"),
+    "points": N_("points"),
+    "score": N_("score"),
+    "best_game": N_("best game"),
+    "second_best": N_("second-best game"),
+    "head_to_head": N_("head to head"),
+    "lot": N_("lot"),
+    "tied": N_("tied"),
 }
 TABLE_STATES = {
-    "empty": N_("not entered"), "draft": N_("draft"), "conflict": N_("conflict"),
+    "empty": N_("not entered"),
+    "draft": N_("draft"),
+    "conflict": N_("conflict"),
     "counted": N_("counted"),
 }
 KINDS = {"seatings": N_("seatings"), "knockout": N_("knockout"), "final": N_("final")}
@@ -91,10 +101,18 @@ def division_view(t: Tournament, key: str) -> DivisionView:
     index, _last, closed = current_round(t, key)
     stage = div.stages[index] if index >= 0 else None
     rnd = stage.rounds[-1] if stage is not None and stage.rounds else None
-    finished = len(div.stages) == len(div.formats) and bool(div.stages) \
-        and div.stages[-1].finished
-    return DivisionView(div, counts, preset_of(div), index, stage, rnd, closed,
-                        cut_of(div, index) if index >= 0 else None, finished)
+    finished = len(div.stages) == len(div.formats) and bool(div.stages) and div.stages[-1].finished
+    return DivisionView(
+        div,
+        counts,
+        preset_of(div),
+        index,
+        stage,
+        rnd,
+        closed,
+        cut_of(div, index) if index >= 0 else None,
+        finished,
+    )
 
 
 @dataclass(frozen=True)
@@ -109,8 +127,9 @@ class Row:
     decided_by: str
 
 
-def standings_rows(t: Tournament, key: str, _: Gettext,
-                   index: int | None = None) -> tuple[list[Row], int | None, str]:
+def standings_rows(
+    t: Tournament, key: str, _: Gettext, index: int | None = None
+) -> tuple[list[Row], int | None, str]:
     """The rows of a stage's standings (the current stage by default), its cut line,
     and the stage's title."""
     div = t.division(key)
@@ -120,10 +139,19 @@ def standings_rows(t: Tournament, key: str, _: Gettext,
     table = stage_standings(t, key, i)
     if not any(s.games for s in table):  # no game counted: no ranks (not "by lot")
         return [], cut_of(div, i), div.stages[i].format.title
-    rows = [Row(s.rank, s.player, t.name_of(s.player), s.wins, points_text(s.points),
-                score_text(s.score), s.games, _(CRITERIA.get(str(s.decided_by),
-                                                            str(s.decided_by))))
-            for s in table]
+    rows = [
+        Row(
+            s.rank,
+            s.player,
+            t.name_of(s.player),
+            s.wins,
+            points_text(s.points),
+            score_text(s.score),
+            s.games,
+            _(CRITERIA.get(str(s.decided_by), str(s.decided_by))),
+        )
+        for s in table
+    ]
     stage = div.stages[i]
     return rows, cut_of(div, i), stage.format.title
 
@@ -141,8 +169,11 @@ def went_out(t: Tournament, key: str) -> dict[int, RoundName]:
             continue
         for rnd in stage.rounds:
             if rnd.closed and rnd.advanced:
-                out.update((p, round_name(stage, rnd)) for p in rnd.seating.players
-                           if p not in rnd.advanced)
+                out.update(
+                    (p, round_name(stage, rnd))
+                    for p in rnd.seating.players
+                    if p not in rnd.advanced
+                )
         last = stage.rounds[-1] if stage.rounds else None
         if last is not None and len(last.tables) == 1 and not last.advanced:
             out.update(dict.fromkeys(last.seating.players, RoundName("final", 0)))
@@ -172,10 +203,18 @@ def player_day(t: Tournament, player: int) -> list[Seat]:
                 if player in table.players:
                     sheet = table.sheet.counted or table.sheet.games
                     games = [[points_text(p) for p in line.points] for line in sheet]
-                    out.append(Seat(stage.format.title, rnd.number, table.number,
-                                    table.players.index(player) + 1,
-                                    [t.name_of(p) for p in table.players], games,
-                                    table.counted, round_name(stage, rnd)))
+                    out.append(
+                        Seat(
+                            stage.format.title,
+                            rnd.number,
+                            table.number,
+                            table.players.index(player) + 1,
+                            [t.name_of(p) for p in table.players],
+                            games,
+                            table.counted,
+                            round_name(stage, rnd),
+                        )
+                    )
     return out[::-1]
 
 

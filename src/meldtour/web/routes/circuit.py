@@ -47,6 +47,7 @@ def acting(account: Any) -> circuit.Acting:
     """The signed-in director, as the circuit's use cases take who acts."""
     return circuit.Acting(account.name, account.id)
 
+
 director = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 
 
@@ -54,65 +55,125 @@ def _table(store: Any, ranking: str | None, as_of: str | None) -> circuit.Rankin
     """The ranking asked for (none: the first defined, or the default one)."""
     try:
         circuit.backfill(store)
-        return circuit.ranking_table(store, circuit.ranking_key(store, ranking),
-                                     circuit.parse_day(as_of), public_only=True)
+        return circuit.ranking_table(
+            store, circuit.ranking_key(store, ranking), circuit.parse_day(as_of), public_only=True
+        )
     except usecases.UseCaseError as exc:
         raise HTTPException(400 if exc.code == "circuit.bad_date" else 404, str(exc)) from None
 
 
 @public.get("/ranking", response_class=HTMLResponse)
-def ranking_page(request: Request, store: StoreDep, ranking: str | None = None,
-                 as_of: str | None = None) -> Response:
+def ranking_page(
+    request: Request, store: StoreDep, ranking: str | None = None, as_of: str | None = None
+) -> Response:
     table = _table(store, ranking, as_of)
-    return render(request, "public/ranking.html", table=table,
-                  default_names=DEFAULT_NAMES, level_words=LEVEL_WORDS,
-                  # the levels its tournaments use (none counts yet: every level)
-                  used_levels={r.level for r in table.results}
-                  or set(table.info.config.weights),
-                  rankings=circuit.rankings(store), chosen=ranking or "",
-                  as_of=as_of or "")
+    return render(
+        request,
+        "public/ranking.html",
+        table=table,
+        default_names=DEFAULT_NAMES,
+        level_words=LEVEL_WORDS,
+        # the levels its tournaments use (none counts yet: every level)
+        used_levels={r.level for r in table.results} or set(table.info.config.weights),
+        rankings=circuit.rankings(store),
+        chosen=ranking or "",
+        as_of=as_of or "",
+    )
 
 
 #: The default rankings' names and the levels' (words of the catalogs).
-DEFAULT_NAMES = (N_("National ranking"), N_("Korean ranking"), N_("Japanese ranking"),
-                 N_("Club nights ranking"), N_("Open ranking"))
+DEFAULT_NAMES = (
+    N_("National ranking"),
+    N_("Korean ranking"),
+    N_("Japanese ranking"),
+    N_("Club nights ranking"),
+    N_("Open ranking"),
+)
 assert set(circuit.CIRCUIT_NAMES.values()) <= set(DEFAULT_NAMES)
 LEVEL_WORDS = (N_("world"), N_("national"), N_("regional"), N_("monthly"))
 
 #: The ranking export's columns, in the language asked for (``?lang=``).
-RANKING_COLUMNS = (N_("Rank"), N_("Person"), N_("Name"), N_("Points"), N_("Tournament"),
-                   N_("Division"), N_("Place"), N_("Field"), N_("Event points"),
-                   N_("Counted"))
+RANKING_COLUMNS = (
+    N_("Rank"),
+    N_("Person"),
+    N_("Name"),
+    N_("Points"),
+    N_("Tournament"),
+    N_("Division"),
+    N_("Place"),
+    N_("Field"),
+    N_("Event points"),
+    N_("Counted"),
+)
 
 
-def _ranking_rows(table: circuit.RankingTable,
-                  _: Any = lambda text: text) -> list[list[Any]]:
+def _ranking_rows(table: circuit.RankingTable, _: Any = lambda text: text) -> list[list[Any]]:
     rows: list[list[Any]] = [[_(c) for c in RANKING_COLUMNS]]
     for line in table.lines:
         name = _("(name withheld)") if line.withheld else line.name
         for e in line.events or ():
-            rows.append([line.rank, line.person or "", name, round(line.points, 2),
-                         e.tournament_name, e.division_name, e.place, e.field,
-                         round(e.points, 2), _("yes") if e.counted else _("no")])
+            rows.append(
+                [
+                    line.rank,
+                    line.person or "",
+                    name,
+                    round(line.points, 2),
+                    e.tournament_name,
+                    e.division_name,
+                    e.place,
+                    e.field,
+                    round(e.points, 2),
+                    _("yes") if e.counted else _("no"),
+                ]
+            )
     return rows
 
 
 def _rating_rows(table: circuit.RatingTable, withheld: str) -> list[list[Any]]:
-    rows: list[list[Any]] = [["pool", "as of", "rank", "person", "name", "rating", "mu",
-                              "sigma", "games", "events", "last", "provisional"]]
+    rows: list[list[Any]] = [
+        [
+            "pool",
+            "as of",
+            "rank",
+            "person",
+            "name",
+            "rating",
+            "mu",
+            "sigma",
+            "games",
+            "events",
+            "last",
+            "provisional",
+        ]
+    ]
     for lines in (table.lines, table.provisional):
         for i, r in enumerate(lines, 1):
-            rows.append([table.pool, table.as_of.isoformat(), i,
-                         "" if r.withheld else r.person, withheld if r.withheld else r.name,
-                         round(r.ordinal, 3), round(r.mu, 3), round(r.sigma, 3), r.games,
-                         r.events, r.last.isoformat(), "yes" if r.provisional else "no"])
+            rows.append(
+                [
+                    table.pool,
+                    table.as_of.isoformat(),
+                    i,
+                    "" if r.withheld else r.person,
+                    withheld if r.withheld else r.name,
+                    round(r.ordinal, 3),
+                    round(r.mu, 3),
+                    round(r.sigma, 3),
+                    r.games,
+                    r.events,
+                    r.last.isoformat(),
+                    "yes" if r.provisional else "no",
+                ]
+            )
     return rows
 
 
 def _export(rows: Sequence[Sequence[Any]], name: str, fmt: str) -> Response:
     if fmt == "csv":
-        return Response("\ufeff" + csv_text(rows), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+        return Response(
+            "\ufeff" + csv_text(rows),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}.csv"'},
+        )
     if fmt != "xlsx":
         raise HTTPException(404, "exports: .csv or .xlsx")
     from openpyxl import Workbook
@@ -125,70 +186,95 @@ def _export(rows: Sequence[Sequence[Any]], name: str, fmt: str) -> Response:
         ws.append([safe_cell(v) for v in row])
     out = io.BytesIO()
     wb.save(out)
-    return Response(out.getvalue(), headers={
-        "Content-Disposition": f'attachment; filename="{name}.xlsx"'},
-        media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    return Response(
+        out.getvalue(),
+        headers={"Content-Disposition": f'attachment; filename="{name}.xlsx"'},
+        media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
 
 
 @public.get("/ranking.{fmt}")
-def ranking_export(request: Request, store: StoreDep, fmt: str, ranking: str | None = None,
-                   as_of: str | None = None) -> Response:
+def ranking_export(
+    request: Request,
+    store: StoreDep,
+    fmt: str,
+    ranking: str | None = None,
+    as_of: str | None = None,
+) -> Response:
     table = _table(store, ranking, as_of)
-    return _export(_ranking_rows(table, gettext_of(request)),
-                   f"ranking-{table.info.key}-{table.as_of}", fmt)
+    return _export(
+        _ranking_rows(table, gettext_of(request)), f"ranking-{table.info.key}-{table.as_of}", fmt
+    )
 
 
 @public.get("/api/ranking")
-def ranking_json(store: StoreDep, ranking: str | None = None,
-                 as_of: str | None = None) -> Response:
+def ranking_json(store: StoreDep, ranking: str | None = None, as_of: str | None = None) -> Response:
     """The ranking as JSON, read-only, for any site to show (CORS open)."""
     table = _table(store, ranking, as_of)
-    body = {"ranking": table.info.key, "name": table.info.name,
-            "organisation": table.info.organisation, "as_of": table.as_of.isoformat(),
-            "config": circuit.config_data(table.info.config),
-            "lines": [line.as_json() for line in table.lines]}
-    return JSONResponse(body, headers={"Access-Control-Allow-Origin": "*",
-                                       "Cache-Control": "public, max-age=60"})
+    body = {
+        "ranking": table.info.key,
+        "name": table.info.name,
+        "organisation": table.info.organisation,
+        "as_of": table.as_of.isoformat(),
+        "config": circuit.config_data(table.info.config),
+        "lines": [line.as_json() for line in table.lines],
+    }
+    return JSONResponse(
+        body, headers={"Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=60"}
+    )
 
 
 def _rating(store: Any, pool: str | None, as_of: str | None) -> circuit.RatingTable:
     """The rating pool asked for (none: the first with events) on the date asked for."""
     try:
-        table = circuit.rating_table(store, (pool or "").strip()[:60] or None,
-                                     circuit.parse_day((as_of or "")[:40] or None),
-                                     public_only=True)
+        table = circuit.rating_table(
+            store,
+            (pool or "").strip()[:60] or None,
+            circuit.parse_day((as_of or "")[:40] or None),
+            public_only=True,
+        )
     except usecases.UseCaseError as exc:
-        raise HTTPException(400 if exc.code == "circuit.bad_date" else 404,
-                            exc.refusal) from None
+        raise HTTPException(400 if exc.code == "circuit.bad_date" else 404, exc.refusal) from None
     # each namesake told apart (:func:`circuit.public_labels`)
-    labels = circuit.public_labels(store, [(r.person, r.name)
-                                           for r in table.lines + table.provisional
-                                           if not r.withheld])
+    labels = circuit.public_labels(
+        store, [(r.person, r.name) for r in table.lines + table.provisional if not r.withheld]
+    )
     return dataclass_replace(
         table,
-        lines=tuple(dataclass_replace(r, name=labels.get(r.person, r.name))
-                    for r in table.lines),
-        provisional=tuple(dataclass_replace(r, name=labels.get(r.person, r.name))
-                          for r in table.provisional))
+        lines=tuple(dataclass_replace(r, name=labels.get(r.person, r.name)) for r in table.lines),
+        provisional=tuple(
+            dataclass_replace(r, name=labels.get(r.person, r.name)) for r in table.provisional
+        ),
+    )
 
 
 @public.get("/rating", response_class=HTMLResponse)
-def rating_page(request: Request, store: StoreDep, pool: str | None = None,
-                as_of: str | None = None) -> Response:
+def rating_page(
+    request: Request, store: StoreDep, pool: str | None = None, as_of: str | None = None
+) -> Response:
     table = _rating(store, pool, as_of)
-    query = urlencode({k: v for k, v in (("pool", table.pool), ("as_of", as_of or ""))
-                       if v})
-    return render(request, "public/rating.html", table=table, model=circuit.RATING,
-                  as_of=as_of or "", query=query)
+    query = urlencode({k: v for k, v in (("pool", table.pool), ("as_of", as_of or "")) if v})
+    return render(
+        request,
+        "public/rating.html",
+        table=table,
+        model=circuit.RATING,
+        as_of=as_of or "",
+        query=query,
+    )
 
 
 @public.get("/rating.{fmt}")
-def rating_export(request: Request, store: StoreDep, fmt: str, pool: str | None = None,
-                  as_of: str | None = None) -> Response:
+def rating_export(
+    request: Request, store: StoreDep, fmt: str, pool: str | None = None, as_of: str | None = None
+) -> Response:
     table = _rating(store, pool, as_of)
     _ = gettext_of(request)
-    return _export(_rating_rows(table, _("(name withheld)")),
-                   f"rating-{table.pool}-{table.as_of.isoformat()}", fmt)
+    return _export(
+        _rating_rows(table, _("(name withheld)")),
+        f"rating-{table.pool}-{table.as_of.isoformat()}",
+        fmt,
+    )
 
 
 @public.get("/people/{player}", response_class=HTMLResponse)
@@ -208,8 +294,9 @@ def person_page(request: Request, store: StoreDep, player: int) -> Response:
 
 
 @director.get("/t/{slug}/d/{key}/qualified", response_class=HTMLResponse)
-def seats_page(request: Request, store: StoreDep, director: TournamentDirectorDep,
-               slug: str, key: str) -> Response:
+def seats_page(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
     t = load_tournament(store, slug)
     try:
         div = t.division(key)
@@ -217,47 +304,86 @@ def seats_page(request: Request, store: StoreDep, director: TournamentDirectorDe
     except (usecases.UseCaseError, ValueError):
         raise HTTPException(404, f"no division {key!r}") from None
     known = circuit.qualifications(store)
-    grants = [h for h in circuit.holders(store, who=acting(director))
-              if (h.tournament, h.division) == (slug, key)]
-    return render(request, "director/qualified.html", t=t, slug=slug, div=div, views=views,
-                  known=known, grants=grants, account=director)
+    grants = [
+        h
+        for h in circuit.holders(store, who=acting(director))
+        if (h.tournament, h.division) == (slug, key)
+    ]
+    return render(
+        request,
+        "director/qualified.html",
+        t=t,
+        slug=slug,
+        div=div,
+        views=views,
+        known=known,
+        grants=grants,
+        account=director,
+    )
 
 
 @director.post("/t/{slug}/d/{key}/quota")
-def quota_post(request: Request, store: StoreDep, director: TournamentDirectorDep,
-               slug: str, key: str, qualification: str = Form(""),
-               seats: str = Form(""), open: str = Form(""),
-               until: str = Form("")) -> Response:
+def quota_post(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    qualification: str = Form(""),
+    seats: str = Form(""),
+    open: str = Form(""),
+    until: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/qualified"
     try:
         n = int(seats)
     except ValueError:
-        return redirect(request, back, _("The number of seats must be a whole number."),
-                        "error")
+        return redirect(request, back, _("The number of seats must be a whole number."), "error")
     qualification = qualification.strip()[:100]
     if not qualification:
         return redirect(request, back, _("Choose a qualification."), "error")
     try:
-        circuit.set_quota(store, slug, key, qualification, n, who=acting(director),
-                          open=bool(open), until=until[:20] or None)
+        circuit.set_quota(
+            store,
+            slug,
+            key,
+            qualification,
+            n,
+            who=acting(director),
+            open=bool(open),
+            until=until[:20] or None,
+        )
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(request, back, _("Seats recorded."))
 
 
 @director.post("/t/{slug}/d/{key}/decline")
-def decline_post(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                 slug: str, key: str, qualification: str = Form(""),
-                 source: str = Form(""), number: str = Form(""),
-                 why: str = Form("")) -> Response:
+def decline_post(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    qualification: str = Form(""),
+    source: str = Form(""),
+    number: str = Form(""),
+    why: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/qualified"
     if not number.isdigit():
         return redirect(request, back, _("Choose the holder who declines."), "error")
     try:
-        circuit.decline(store, qualification[:100], source[:100], int(number[:9]),
-                        who=acting(director), why=why.strip()[:500])
+        circuit.decline(
+            store,
+            qualification[:100],
+            source[:100],
+            int(number[:9]),
+            who=acting(director),
+            why=why.strip()[:500],
+        )
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(request, back, _("Recorded: the seat passes to the next place."))
@@ -271,18 +397,24 @@ def _administrator(request: Request, store: Any, account: Any) -> None:
     """People span tournaments: only the site's administrator merges and splits them."""
     if not accounts.is_administrator(store, account):
         _ = gettext_of(request)
-        raise HTTPException(403, _("Only the site's administrator merges and splits "
-                                   "people."))
+        raise HTTPException(403, _("Only the site's administrator merges and splits people."))
 
 
 @director.get("/people", response_class=HTMLResponse)
-def people_page(request: Request, store: StoreDep, director: DirectorDep,
-                name: str = "") -> Response:
+def people_page(
+    request: Request, store: StoreDep, director: DirectorDep, name: str = ""
+) -> Response:
     _administrator(request, store, director)
     name = " ".join(name.split())[:200]
     found = circuit.people(store, name or None)
-    return render(request, "director/people.html", people=found[:200], query=name,
-                  more=len(found) > 200, account=director)
+    return render(
+        request,
+        "director/people.html",
+        people=found[:200],
+        query=name,
+        more=len(found) > 200,
+        account=director,
+    )
 
 
 def _back(name: str) -> str:
@@ -290,113 +422,175 @@ def _back(name: str) -> str:
 
 
 @director.post("/people/{player}/details")
-def person_details(request: Request, store: StoreDep, director: DirectorDep, player: int,
-                   member: str = Form(""), birth_year: str = Form(""),
-                   contact: str = Form(""), public: str = Form(""),
-                   name: str = Form("")) -> Response:
+def person_details(
+    request: Request,
+    store: StoreDep,
+    director: DirectorDep,
+    player: int,
+    member: str = Form(""),
+    birth_year: str = Form(""),
+    contact: str = Form(""),
+    public: str = Form(""),
+    name: str = Form(""),
+) -> Response:
     _administrator(request, store, director)
     _ = gettext_of(request)
     year = birth_year.strip()
     if year and not year.isdigit():
-        return redirect(request, _back(name), _("The birth year must be a year, like 1990."),
-                        "error")
+        return redirect(
+            request, _back(name), _("The birth year must be a year, like 1990."), "error"
+        )
     try:
-        circuit.set_person(store, player, who=acting(director), member_number=member,
-                           birth_year=int(year) if year else None, contact=contact,
-                           public=bool(public))
+        circuit.set_person(
+            store,
+            player,
+            who=acting(director),
+            member_number=member,
+            birth_year=int(year) if year else None,
+            contact=contact,
+            public=bool(public),
+        )
     except usecases.UseCaseError as exc:
         return redirect(request, _back(name), refusal_text(exc, _), "error")
     return redirect(request, _back(name), _("Details recorded."))
 
 
 @director.post("/people/merge")
-def people_merge(request: Request, store: StoreDep, director: DirectorDep,
-                 keep: str = Form(""), gone: str = Form(""), why: str = Form(""),
-                 name: str = Form(""), keep_member: str = Form(""),
-                 keep_birth_year: str = Form("")) -> Response:
+def people_merge(
+    request: Request,
+    store: StoreDep,
+    director: DirectorDep,
+    keep: str = Form(""),
+    gone: str = Form(""),
+    why: str = Form(""),
+    name: str = Form(""),
+    keep_member: str = Form(""),
+    keep_birth_year: str = Form(""),
+) -> Response:
     _administrator(request, store, director)
     _ = gettext_of(request)
     if not (keep.isdigit() and gone.isdigit()):
         return redirect(request, _back(name), _("Choose the two people to merge."), "error")
-    chosen = {k: v.strip()[:40] for k, v in (("member", keep_member),
-                                             ("birth-year", keep_birth_year)) if v.strip()}
+    chosen = {
+        k: v.strip()[:40]
+        for k, v in (("member", keep_member), ("birth-year", keep_birth_year))
+        if v.strip()
+    }
     try:
-        out = circuit.merge(store, int(keep), int(gone), who=acting(director), why=why,
-                            keep_values=chosen)
+        out = circuit.merge(
+            store, int(keep), int(gone), who=acting(director), why=why, keep_values=chosen
+        )
     except usecases.UseCaseError as exc:
         return redirect(request, _back(name), refusal_text(exc, _), "error")
-    return redirect(request, _back(name), _(
-        "Merged: %(n)s registrations are now %(name)s's; the ratings were computed "
-        "again.") % {"n": len(out.moved), "name": out.kept.name})
+    return redirect(
+        request,
+        _back(name),
+        _("Merged: %(n)s registrations are now %(name)s's; the ratings were computed again.")
+        % {"n": len(out.moved), "name": out.kept.name},
+    )
 
 
 @director.post("/people/{player}/split")
-def people_split(request: Request, store: StoreDep, director: DirectorDep,
-                 player: int, form: FormDep) -> Response:
+def people_split(
+    request: Request, store: StoreDep, director: DirectorDep, player: int, form: FormDep
+) -> Response:
     _administrator(request, store, director)
     _ = gettext_of(request)
     name = str(form.get("name", ""))
     chosen = [str(x) for x in form.getlist("tournament")]
     try:
-        out = circuit.split(store, player, chosen, who=acting(director),
-                            why=str(form.get("why", "")))
+        out = circuit.split(
+            store, player, chosen, who=acting(director), why=str(form.get("why", ""))
+        )
     except usecases.UseCaseError as exc:
         return redirect(request, _back(name), refusal_text(exc, _), "error")
-    text = _("Split: %(n)s registrations are now person #%(person)s; the ratings were "
-             "computed again.") % {"n": len(out.moved), "person": out.kept.person}
+    text = _(
+        "Split: %(n)s registrations are now person #%(person)s; the ratings were computed again."
+    ) % {"n": len(out.moved), "person": out.kept.person}
     for warning in out.warnings:
         text += " " + render_refusal(warning, _)
     return redirect(request, _back(name), text, "warn" if out.warnings else "ok")
 
 
 @director.get("/t/{slug}/p/{player}/same", response_class=HTMLResponse)
-def same_page(request: Request, store: StoreDep, director: TournamentDirectorDep,
-              slug: str, player: int) -> Response:
+def same_page(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, player: int
+) -> Response:
     t = load_tournament(store, slug)
     try:
         mine, found = circuit.candidates(store, slug, player, who=acting(director))
     except usecases.UseCaseError:
         raise HTTPException(404, "no such player") from None
-    return render(request, "director/same.html", t=t, slug=slug, player=player, mine=mine,
-                  found=found, account=director)
+    return render(
+        request,
+        "director/same.html",
+        t=t,
+        slug=slug,
+        player=player,
+        mine=mine,
+        found=found,
+        account=director,
+    )
 
 
 @director.post("/t/{slug}/p/{player}/same")
-def same_post(request: Request, store: StoreDep, director: TournamentDirectorDep,
-              slug: str, player: int, person: str = Form(""),
-              why: str = Form("")) -> Response:
+def same_post(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    player: int,
+    person: str = Form(""),
+    why: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     back = f"/director/t/{slug}/p/{player}/same"
     if not person.isdigit():
-        return redirect(request, back, _("Choose the person this registration is."),
-                        "error")
+        return redirect(request, back, _("Choose the person this registration is."), "error")
     try:
-        out = circuit.same_person(store, slug, player, int(person[:9]),
-                                  who=acting(director), why=why)
+        out = circuit.same_person(
+            store, slug, player, int(person[:9]), who=acting(director), why=why
+        )
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
-    return redirect(request, back, _("Recorded: this registration is %(name)s (#%(person)s)"
-                                     "; the ratings were computed again.")
-                    % {"name": out.kept.name, "person": out.kept.person})
+    return redirect(
+        request,
+        back,
+        _("Recorded: this registration is %(name)s (#%(person)s); the ratings were computed again.")
+        % {"name": out.kept.name, "person": out.kept.person},
+    )
 
 
 @director.post("/t/{slug}/d/{key}/grant")
-def grant_post(request: Request, store: StoreDep, director: TournamentDirectorDep,
-               slug: str, key: str, qualification: str = Form(""), label: str = Form(""),
-               seats: str = Form("")) -> Response:
+def grant_post(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    qualification: str = Form(""),
+    label: str = Form(""),
+    seats: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/qualified"
     qualification = qualification.strip()[:100]
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,99}", qualification):
-        return redirect(request, back, _("A qualification's key is lower-case letters, "
-                                         "digits and -."), "error")
+        return redirect(
+            request, back, _("A qualification's key is lower-case letters, digits and -."), "error"
+        )
     if not seats.strip().isdigit():
-        return redirect(request, back, _("The number of seats must be a whole number."),
-                        "error")
+        return redirect(request, back, _("The number of seats must be a whole number."), "error")
     try:
-        circuit.grant_qualification(store, slug, key, qualification,
-                                    label=" ".join(label.split())[:200],
-                                    seats=int(seats[:6]), who=acting(director))
+        circuit.grant_qualification(
+            store,
+            slug,
+            key,
+            qualification,
+            label=" ".join(label.split())[:200],
+            seats=int(seats[:6]),
+            who=acting(director),
+        )
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(request, back, _("Recorded: the awards of this division qualify."))
@@ -419,17 +613,25 @@ def _rankings_admin(request: Request, store: Any, account: Any) -> None:
         raise HTTPException(403, _("Only the site's administrator defines rankings."))
 
 
-def _form_divisions(store: Any, info: circuit.RankingInfo | None
-                    ) -> list[tuple[circuit.DivisionChoice, str]]:
+def _form_divisions(
+    store: Any, info: circuit.RankingInfo | None
+) -> list[tuple[circuit.DivisionChoice, str]]:
     listed = dict(info.events) if info else {}
     every = circuit.ranking_divisions(store)
     shown = [d for i, d in enumerate(every) if i < FORM_DIVISIONS or d.id in listed]
     return [(d, listed.get(d.id, "")) for d in shown]
 
 
-def _ranking_form(request: Request, store: Any, director: Any, form: circuit.RankingForm,
-                  *, new: bool, errors: dict[str, list[str]] | None = None,
-                  status_code: int = 200) -> Response:
+def _ranking_form(
+    request: Request,
+    store: Any,
+    director: Any,
+    form: circuit.RankingForm,
+    *,
+    new: bool,
+    errors: dict[str, list[str]] | None = None,
+    status_code: int = 200,
+) -> Response:
     info = None if new else _stored(store, form.key)
     divisions = _form_divisions(store, info)
     if form.counts is not None:  # as sent back
@@ -438,16 +640,30 @@ def _ranking_form(request: Request, store: Any, director: Any, form: circuit.Ran
     weights = [(lv, w) for lv, w in form.weights if lv.strip() or w.strip()]
     weights += [("", "")] * SPARE_LEVELS
     levels = [lv for lv, _w in form.weights if lv.strip()] or list(DEFAULT_WEIGHTS)
-    return render(request, "director/ranking.html", status_code, account=director,
-                  form=form, new=new, errors=errors or {}, weights=weights, levels=levels,
-                  divisions=divisions, methods=circuit.RANKING_METHODS)
+    return render(
+        request,
+        "director/ranking.html",
+        status_code,
+        account=director,
+        form=form,
+        new=new,
+        errors=errors or {},
+        weights=weights,
+        levels=levels,
+        divisions=divisions,
+        methods=circuit.RANKING_METHODS,
+    )
 
 
 @director.get("/rankings", response_class=HTMLResponse)
 def rankings_page(request: Request, store: StoreDep, director: DirectorDep) -> Response:
     _rankings_admin(request, store, director)
-    return render(request, "director/rankings.html", account=director,
-                  rankings=circuit.rankings(store, stored=True))
+    return render(
+        request,
+        "director/rankings.html",
+        account=director,
+        rankings=circuit.rankings(store, stored=True),
+    )
 
 
 @director.get("/rankings/new", response_class=HTMLResponse)
@@ -464,8 +680,7 @@ def _stored(store: Any, key: str) -> circuit.RankingInfo:
 
 
 @director.get("/rankings/{key}", response_class=HTMLResponse)
-def ranking_edit(request: Request, store: StoreDep, director: DirectorDep,
-                 key: str) -> Response:
+def ranking_edit(request: Request, store: StoreDep, director: DirectorDep, key: str) -> Response:
     _rankings_admin(request, store, director)
     info = _stored(store, key)
     return _ranking_form(request, store, director, circuit.RankingForm.of(info), new=False)
@@ -477,42 +692,60 @@ def _form_of(form: FormData, key: str, new: bool) -> circuit.RankingForm:
         return value[:limit] if isinstance(value, str) else ""
 
     n = text("levels", 4)
-    weights = tuple((text(f"level{i}", 60), text(f"weight{i}", 40))
-                    for i in range(min(int(n), 100) if n.isdigit() else 0))
+    weights = tuple(
+        (text(f"level{i}", 60), text(f"weight{i}", 40))
+        for i in range(min(int(n), 100) if n.isdigit() else 0)
+    )
     counts = []
     for name, value in form.multi_items():
         if name.startswith("count:") and isinstance(value, str):
             slug, _, division = name[6:].partition("/")
             counts.append((slug, division, value[:60]))
     return circuit.RankingForm(
-        key=key, name=text("name"), organisation=text("organisation"),
-        method=text("method", 20), base=text("base", 40), table=text("table", 4000),
-        weights=weights, half_life=text("half_life", 40), best=text("best", 40),
-        season_start=text("season_start", 40), season_end=text("season_end", 40),
-        only_listed=bool(form.get("only_listed")), level=text("default_level", 60),
-        counts=tuple(counts), new=new)
+        key=key,
+        name=text("name"),
+        organisation=text("organisation"),
+        method=text("method", 20),
+        base=text("base", 40),
+        table=text("table", 4000),
+        weights=weights,
+        half_life=text("half_life", 40),
+        best=text("best", 40),
+        season_start=text("season_start", 40),
+        season_end=text("season_end", 40),
+        only_listed=bool(form.get("only_listed")),
+        level=text("default_level", 60),
+        counts=tuple(counts),
+        new=new,
+    )
 
 
 @director.post("/rankings")
-def ranking_create(request: Request, store: StoreDep, director: DirectorDep,
-                   form: FormDep) -> Response:
+def ranking_create(
+    request: Request, store: StoreDep, director: DirectorDep, form: FormDep
+) -> Response:
     _rankings_admin(request, store, director)
     key = form.get("key")
-    return _ranking_save(request, store, director,
-                         _form_of(form, key.strip()[:100] if isinstance(key, str) else "",
-                                  True))
+    return _ranking_save(
+        request,
+        store,
+        director,
+        _form_of(form, key.strip()[:100] if isinstance(key, str) else "", True),
+    )
 
 
 @director.post("/rankings/{key}")
-def ranking_post(request: Request, store: StoreDep, director: DirectorDep,
-                 key: str, form: FormDep) -> Response:
+def ranking_post(
+    request: Request, store: StoreDep, director: DirectorDep, key: str, form: FormDep
+) -> Response:
     _rankings_admin(request, store, director)
     _stored(store, key)
     return _ranking_save(request, store, director, _form_of(form, key, False))
 
 
-def _ranking_save(request: Request, store: Any, director: Any,
-                  form: circuit.RankingForm) -> Response:
+def _ranking_save(
+    request: Request, store: Any, director: Any, form: circuit.RankingForm
+) -> Response:
     _ = gettext_of(request)
     try:
         info = circuit.save_ranking(store, form, who=director.name)
@@ -520,10 +753,14 @@ def _ranking_save(request: Request, store: Any, director: Any,
         errors: dict[str, list[str]] = {}
         for field, refusal in exc.fields.items():
             errors.setdefault(field, []).append(render_refusal(refusal, _))
-        return _ranking_form(request, store, director, form, new=form.new, errors=errors,
-                             status_code=422)
-    return redirect(request, f"/director/rankings/{info.key}",
-                    _("The ranking is saved: the public ranking page shows it now."))
+        return _ranking_form(
+            request, store, director, form, new=form.new, errors=errors, status_code=422
+        )
+    return redirect(
+        request,
+        f"/director/rankings/{info.key}",
+        _("The ranking is saved: the public ranking page shows it now."),
+    )
 
 
 router = APIRouter()

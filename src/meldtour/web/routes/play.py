@@ -87,7 +87,7 @@ def tiles_in_words(text: str, gettext: Callable[[str], str]) -> str:
             out.append("[" + ", ".join(_tile_word(t, gettext) for t in inner) + "]")
         else:
             bare = part.rstrip(",")
-            out.append(_tile_word(bare, gettext) + part[len(bare):])
+            out.append(_tile_word(bare, gettext) + part[len(bare) :])
     return " ".join(out)
 
 
@@ -109,8 +109,7 @@ def explain(refusal: Refusal, gettext: Callable[[str], str]) -> str:
     >>> explain(Refusal("board.meld", {"i": 2, "why": too_short}), translations("en").gettext)
     'Meld 2: [red 4, red 5] has fewer than 3 tiles: a meld needs at least 3'
     """
-    return render_refusal(_in_words(refusal, gettext),
-                          lambda s: gettext(_TO_THE_PLAYER.get(s, s)))
+    return render_refusal(_in_words(refusal, gettext), lambda s: gettext(_TO_THE_PLAYER.get(s, s)))
 
 
 def refusal_of(data: Mapping[str, Any]) -> Refusal | None:
@@ -119,8 +118,9 @@ def refusal_of(data: Mapping[str, Any]) -> Refusal | None:
     code, params = data.get("code"), data.get("params", {})
     if not isinstance(code, str) or code not in TEMPLATES or not isinstance(params, dict):
         return None
-    return Refusal(code, {k: (refusal_of(v) or v) if isinstance(v, dict) else v
-                          for k, v in params.items()})
+    return Refusal(
+        code, {k: (refusal_of(v) or v) if isinstance(v, dict) else v for k, v in params.items()}
+    )
 
 
 def _explained_events(frame: dict[str, Any], gettext: Callable[[str], str]) -> dict[str, Any]:
@@ -128,8 +128,9 @@ def _explained_events(frame: dict[str, Any], gettext: Callable[[str], str]) -> d
     turn: the player is told why) with that refusal in the reader's language."""
     events = frame.get("events")
     if not isinstance(events, list) or not any(
-            isinstance(e, dict) and isinstance(e.get("private"), dict)
-            and "code" in e["private"] for e in events):
+        isinstance(e, dict) and isinstance(e.get("private"), dict) and "code" in e["private"]
+        for e in events
+    ):
         return frame
     out = []
     for e in events:
@@ -191,10 +192,17 @@ async def lobby(request: Request) -> HTMLResponse:
     await live.ensure_recovered()
     # Alone, this process's tables; in a cluster, every process's (from the shared log).
     open_tables, playing = await live.lobby(20)
-    return render(request, "lobby.html", presets=PRESET_TITLES, levels=LEVEL_NAMES,
-                   level_texts=LEVEL_TEXTS, open_tables=open_tables,
-                   playing=playing, min_seconds=MIN_TURN_SECONDS,
-                   max_seconds=MAX_TURN_SECONDS)
+    return render(
+        request,
+        "lobby.html",
+        presets=PRESET_TITLES,
+        levels=LEVEL_NAMES,
+        level_texts=LEVEL_TEXTS,
+        open_tables=open_tables,
+        playing=playing,
+        min_seconds=MIN_TURN_SECONDS,
+        max_seconds=MAX_TURN_SECONDS,
+    )
 
 
 def same_origin(request: Request) -> None:
@@ -241,20 +249,34 @@ async def create_table(
             raise HTTPException(400, f"a seat is human or one of {', '.join(LEVELS)}")
     try:
         seconds = int(turn_seconds) if turn_seconds.strip() else None
-        config = TableConfig.make(preset, seats, turn_seconds=seconds,
-                                  seed=secret_seed(), watch_drafts=watch_drafts,
-                                  hints=hints)
+        config = TableConfig.make(
+            preset,
+            seats,
+            turn_seconds=seconds,
+            seed=secret_seed(),
+            watch_drafts=watch_drafts,
+            hints=hints,
+        )
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
     _ = translations(locale_of(request)).gettext
     live = _live(request)
     if live.waiting_in_lobby() >= MAX_WAITING:
-        raise HTTPException(503, _("Too many tables are waiting for players just now: join "
-                                   "one of them, or try again in a few minutes."))
-    if not client_limiter(request).hit(TABLES_PER_CLIENT, "meldtour-tables",
-                                       client_of(request)):
-        raise HTTPException(429, _("You have opened many tables in a short time: join one "
-                                   "of them, or wait a few minutes."))
+        raise HTTPException(
+            503,
+            _(
+                "Too many tables are waiting for players just now: join "
+                "one of them, or try again in a few minutes."
+            ),
+        )
+    if not client_limiter(request).hit(TABLES_PER_CLIENT, "meldtour-tables", client_of(request)):
+        raise HTTPException(
+            429,
+            _(
+                "You have opened many tables in a short time: join one "
+                "of them, or wait a few minutes."
+            ),
+        )
     game = await live.open_table(config, lobby=True)
     return RedirectResponse(f"/play/t/{game.id}", status_code=303)
 
@@ -274,33 +296,52 @@ async def table_page(request: Request, game_id: str) -> Response:
     _ = translations(locale).gettext
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
     rules = game.config.rules
-    boot = {"id": game.id, "seat": seat, "lang": locale, "table": game.table_json(),
-            "levels": {k: _(v) for k, v in LEVEL_NAMES.items()},
-            "tile_words": {k: _(v) for k, v in TILE_WORDS.items()},
-            "plurals": {k: [_(one), _(many)] for k, (one, many) in PLURAL_TEXTS.items()},
-            "phrases": [[k, _(PHRASE_WORDS[k])] for k in PHRASES],  # in this order
-            "can_rematch": await _can_rematch(request, game),
-            "initial_meld": rules.initial_meld,
-            # The rule set's penalty policy (core/penalties.py): the points of a player's
-            # 1st, 2nd, … failed turn and the sentence that says one.
-            "penalty": {"schedule": list(rules.penalty_policy.schedule(
-                rules.failed_turn_points)), "sentence": _(rules.penalty_policy.sentence),
-                "illegal_end": rules.illegal_end},
-            # What the page needs to offer a redeal only when the engine would grant it.
-            "rules": {"redeal": rules.redeal, "redeal_doubles": rules.redeal_doubles,
-                      "hand_size": rules.hand_size, "turn_seconds": rules.turn_seconds,
-                      "given_deal": game.config.deal is not None}}
+    boot = {
+        "id": game.id,
+        "seat": seat,
+        "lang": locale,
+        "table": game.table_json(),
+        "levels": {k: _(v) for k, v in LEVEL_NAMES.items()},
+        "tile_words": {k: _(v) for k, v in TILE_WORDS.items()},
+        "plurals": {k: [_(one), _(many)] for k, (one, many) in PLURAL_TEXTS.items()},
+        "phrases": [[k, _(PHRASE_WORDS[k])] for k in PHRASES],  # in this order
+        "can_rematch": await _can_rematch(request, game),
+        "initial_meld": rules.initial_meld,
+        # The rule set's penalty policy (core/penalties.py): the points of a player's
+        # 1st, 2nd, … failed turn and the sentence that says one.
+        "penalty": {
+            "schedule": list(rules.penalty_policy.schedule(rules.failed_turn_points)),
+            "sentence": _(rules.penalty_policy.sentence),
+            "illegal_end": rules.illegal_end,
+        },
+        # What the page needs to offer a redeal only when the engine would grant it.
+        "rules": {
+            "redeal": rules.redeal,
+            "redeal_doubles": rules.redeal_doubles,
+            "hand_size": rules.hand_size,
+            "turn_seconds": rules.turn_seconds,
+            "given_deal": game.config.deal is not None,
+        },
+    }
     error = f"table.{request.query_params.get('error')}"  # a refusal to sit down
-    return render(request, "table.html", game=game, seat=seat, boot=boot,
-                   texts={k: _(v) for k, v in (TEXTS | TABLE_TEXTS).items()},
-                   hint_texts={k: _(v) for k, v in HINT_TEXTS.items()},
-                   error=TEMPLATES[error] if error in TABLE_CODES else None, levels=LEVEL_NAMES,
-                   preset_title=PRESET_TITLES.get(game.config.rules.name))
+    return render(
+        request,
+        "table.html",
+        game=game,
+        seat=seat,
+        boot=boot,
+        texts={k: _(v) for k, v in (TEXTS | TABLE_TEXTS).items()},
+        hint_texts={k: _(v) for k, v in HINT_TEXTS.items()},
+        error=TEMPLATES[error] if error in TABLE_CODES else None,
+        levels=LEVEL_NAMES,
+        preset_title=PRESET_TITLES.get(game.config.rules.name),
+    )
 
 
 @router.post("/play/t/{game_id}/join", dependencies=[Depends(same_origin)])
-async def join(request: Request, game_id: str, seat: int = Form(...),
-               name: str = Form("")) -> RedirectResponse:
+async def join(
+    request: Request, game_id: str, seat: int = Form(...), name: str = Form("")
+) -> RedirectResponse:
     game = await _game(request, game_id)
     try:
         token = await game.join(seat, name)
@@ -308,8 +349,15 @@ async def join(request: Request, game_id: str, seat: int = Form(...),
         return RedirectResponse(f"/play/t/{game_id}?error={exc.key}", status_code=303)
     response = RedirectResponse(f"/play/t/{game_id}", status_code=303)
     settings = request.app.state.settings
-    response.set_cookie(COOKIE + game_id, token, max_age=7 * 24 * 3600, httponly=True,
-                        samesite="lax", path="/play", secure=not settings.is_development)
+    response.set_cookie(
+        COOKIE + game_id,
+        token,
+        max_age=7 * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        path="/play",
+        secure=not settings.is_development,
+    )
     return response
 
 
@@ -331,10 +379,15 @@ async def rematch(request: Request, game_id: str) -> Response:
     game = await _game(request, game_id)
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
     _ = translations(locale_of(request)).gettext
-    if seat is None or not isinstance(game, LiveGame) or not game.over \
-            or not await _can_rematch(request, game):
-        raise HTTPException(409, _("Only a player of a game over at this table can ask "
-                                   "for a rematch"))
+    if (
+        seat is None
+        or not isinstance(game, LiveGame)
+        or not game.over
+        or not await _can_rematch(request, game)
+    ):
+        raise HTTPException(
+            409, _("Only a player of a game over at this table can ask for a rematch")
+        )
     new = await _live(request).rematch(game)
     response = RedirectResponse(f"/play/t/{new.id}", status_code=303)
     if new.seat_of(request.cookies.get(COOKIE + new.id)) == seat:
@@ -344,12 +397,20 @@ async def rematch(request: Request, game_id: str) -> Response:
     except TableError:
         return response  # taken meanwhile: the page shows the seats
     settings = request.app.state.settings
-    response.set_cookie(COOKIE + new.id, token, max_age=7 * 24 * 3600, httponly=True,
-                        samesite="lax", path="/play", secure=not settings.is_development)
+    response.set_cookie(
+        COOKIE + new.id,
+        token,
+        max_age=7 * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        path="/play",
+        secure=not settings.is_development,
+    )
     return response
 
 
 # ---------------------------------------------------------------- the socket
+
 
 @router.websocket("/play/t/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
@@ -378,8 +439,10 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             elif message.get("type") == "frame":
                 message = _explained_events(message, gettext)
             elif message.get("type") == "snapshot" and isinstance(message.get("recent"), list):
-                message = {**message, "recent": [_explained_events(r, gettext)
-                                                 for r in message["recent"]]}
+                message = {
+                    **message,
+                    "recent": [_explained_events(r, gettext) for r in message["recent"]],
+                }
             elif message.get("type") == "draft_ok":
                 message = _explained_check(message, gettext)
             try:

@@ -48,7 +48,6 @@ from ..limits import STREAMS_OVER, ClientSlots, HeldStream
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
 
-
 def pick_division(t: Tournament, key: str | None) -> str:
     if key:
         try:
@@ -61,10 +60,17 @@ def pick_division(t: Tournament, key: str | None) -> str:
 
 @router.get("/tournaments", response_class=HTMLResponse)
 def tournaments(request: Request, store: StoreDep) -> Response:
-    rows = [(slug, name, date) for slug, name, date, _template in
-            usecases.all_tournaments(store, newest_first=True)]
-    return render(request, "public/tournaments.html", tournaments=rows,
-                  no_account=accounts.count(store) == 0, templates=TEMPLATE_TITLES)
+    rows = [
+        (slug, name, date)
+        for slug, name, date, _template in usecases.all_tournaments(store, newest_first=True)
+    ]
+    return render(
+        request,
+        "public/tournaments.html",
+        tournaments=rows,
+        no_account=accounts.count(store) == 0,
+        templates=TEMPLATE_TITLES,
+    )
 
 
 @router.get("/t/{slug}", response_class=HTMLResponse)
@@ -72,18 +78,33 @@ def tournament_page(request: Request, store: StoreDep, slug: str) -> Response:
     t = load_tournament(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     finals = {v.div.key: final_rows(t, v.div.key)[: v.div.prizes] for v in views if v.finished}
-    return render(request, "public/tournament.html", t=t, slug=slug, views=views,
-                  finals=finals, info=usecases.info(store, slug),
-                  polls=usecases.polls(store, slug))
+    return render(
+        request,
+        "public/tournament.html",
+        t=t,
+        slug=slug,
+        views=views,
+        finals=finals,
+        info=usecases.info(store, slug),
+        polls=usecases.polls(store, slug),
+    )
 
 
 @router.get("/t/{slug}/register", response_class=HTMLResponse)
-def register_form(request: Request, store: StoreDep, slug: str,
-                  division: str | None = None) -> Response:
+def register_form(
+    request: Request, store: StoreDep, slug: str, division: str | None = None
+) -> Response:
     t = load_tournament(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
-    return render(request, "public/register.html", t=t, slug=slug, views=views,
-                  chosen=division, kept=circuit.seat_divisions(store, slug))
+    return render(
+        request,
+        "public/register.html",
+        t=t,
+        slug=slug,
+        views=views,
+        chosen=division,
+        kept=circuit.seat_divisions(store, slug),
+    )
 
 
 #: Registrations one client address may send: 60 in 10 minutes (a family from one
@@ -92,9 +113,16 @@ REGISTRATIONS_PER_CLIENT = RateLimitItemPerMinute(60, 10)
 
 
 @router.post("/t/{slug}/register")
-def register_post(request: Request, store: StoreDep, slug: str, name: str = Form(""),
-                  division: str = Form(""), family: str = Form(""),
-                  generation: str = Form(""), claim: str = Form("")) -> Response:
+def register_post(
+    request: Request,
+    store: StoreDep,
+    slug: str,
+    name: str = Form(""),
+    division: str = Form(""),
+    family: str = Form(""),
+    generation: str = Form(""),
+    claim: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     name = " ".join(name.split())[:80]
     if not name:
@@ -103,20 +131,36 @@ def register_post(request: Request, store: StoreDep, slug: str, name: str = Form
     gen = int(generation) if generation.isdigit() and 1 <= int(generation) <= 5 else None
     client = client_of(request)
     if not client_limiter(request).hit(REGISTRATIONS_PER_CLIENT, "meldtour-register", client):
-        return redirect(request, f"/t/{slug}/register", _(
-            "Many registrations came from this device in a short time: wait a few minutes, "
-            "or ask the organiser."), "error")
+        return redirect(
+            request,
+            f"/t/{slug}/register",
+            _(
+                "Many registrations came from this device in a short time: wait a few minutes, "
+                "or ask the organiser."
+            ),
+            "error",
+        )
     # The audit log names where each registration came from (a short hash of the
     # address, never the address): a flood from one source is plain to the director.
     source = source_of(request, slug)
     try:
         out = usecases.register_players(
-            store, slug, [usecases.PlayerEntry(name, division[:80] or None, tags, gen,
-                                               claim=claim.strip()[:40] or None)],
-            who=f"web:registration@{source}")
+            store,
+            slug,
+            [
+                usecases.PlayerEntry(
+                    name, division[:80] or None, tags, gen, claim=claim.strip()[:40] or None
+                )
+            ],
+            who=f"web:registration@{source}",
+        )
     except usecases.UseCaseError as exc:
-        return redirect(request, f"/t/{slug}/register", _("Registration refused: %(why)s")
-                        % {"why": refusal_text(exc, _)}, "error")
+        return redirect(
+            request,
+            f"/t/{slug}/register",
+            _("Registration refused: %(why)s") % {"why": refusal_text(exc, _)},
+            "error",
+        )
     notice = out.notices[-1]
     t = out.tournament
     reg = t.registration(notice.player or 0)
@@ -124,11 +168,17 @@ def register_post(request: Request, store: StoreDep, slug: str, name: str = Form
     if reg.status == "waitlisted":
         place = [r.player for r in t.in_division(div.key, "waitlisted")].index(reg.player) + 1
         text = _("%(division)s is full: %(name)s is number %(n)s on the waitlist.") % {
-            "division": div.name, "name": reg.name, "n": place}
+            "division": div.name,
+            "name": reg.name,
+            "n": place,
+        }
         kind = "warn"
     else:
         text = _("%(name)s is registered in %(division)s as number %(n)s.") % {
-            "name": reg.name, "division": div.name, "n": reg.player}
+            "name": reg.name,
+            "division": div.name,
+            "n": reg.player,
+        }
         kind = "ok"
     return redirect(request, f"/t/{slug}/p/{reg.player}", text, kind)
 
@@ -142,14 +192,30 @@ def player_page(request: Request, store: StoreDep, slug: str, player: int) -> Re
         raise HTTPException(404, exc.refusal) from None
     seats = player_day(t, player)
     view = division_view(t, reg.division)
-    now = seats[0] if seats and view.round is not None and not view.round_closed \
-        and seats[0].round == view.round.number else None
+    now = (
+        seats[0]
+        if seats
+        and view.round is not None
+        and not view.round_closed
+        and seats[0].round == view.round.number
+        else None
+    )
     line = None
     if view.stage is not None:
         rows, _cut, _title = standings_rows(t, reg.division, gettext_of(request))
         line = next((r for r in rows if r.player == player), None)
-    return render(request, "public/player.html", t=t, slug=slug, reg=reg, seats=seats,
-                  now=now, line=line, view=view, status=STATUS)
+    return render(
+        request,
+        "public/player.html",
+        t=t,
+        slug=slug,
+        reg=reg,
+        seats=seats,
+        now=now,
+        line=line,
+        view=view,
+        status=STATUS,
+    )
 
 
 def _standings_fragment(request: Request, t: Tournament, key: str, projector: bool) -> str:
@@ -157,9 +223,19 @@ def _standings_fragment(request: Request, t: Tournament, key: str, projector: bo
     view = division_view(t, key)
     rows, cut, title = standings_rows(t, key, _)
     finals = final_rows(t, key) if view.finished else []
-    return str(environment(locale_of(request)).get_template("public/_standings.html").render(
-        rows=rows, cut=cut, title=title, view=view, finals=finals, projector=projector,
-        out=went_out(t, key) if finals else {}))
+    return str(
+        environment(locale_of(request))
+        .get_template("public/_standings.html")
+        .render(
+            rows=rows,
+            cut=cut,
+            title=title,
+            view=view,
+            finals=finals,
+            projector=projector,
+            out=went_out(t, key) if finals else {},
+        )
+    )
 
 
 def etag_of(html: str) -> str:
@@ -167,17 +243,28 @@ def etag_of(html: str) -> str:
 
 
 @router.get("/t/{slug}/standings", response_class=HTMLResponse)
-def standings_page(request: Request, store: StoreDep, slug: str,
-                   division: str | None = None, view: str = "") -> Response:
+def standings_page(
+    request: Request, store: StoreDep, slug: str, division: str | None = None, view: str = ""
+) -> Response:
     t = load_tournament(store, slug)
     key = pick_division(t, division)
     projector = view == "projector"
     fragment = _standings_fragment(request, t, key, projector)
-    query = {"division": key, **({"view": "projector"} if projector else {}),
-             "has": etag_of(fragment)}
-    return render(request, "public/standings.html", t=t, slug=slug, key=key,
-                  projector=projector, fragment=fragment,
-                  events=f"/t/{slug}/standings/events?{urlencode(query)}")
+    query = {
+        "division": key,
+        **({"view": "projector"} if projector else {}),
+        "has": etag_of(fragment),
+    }
+    return render(
+        request,
+        "public/standings.html",
+        t=t,
+        slug=slug,
+        key=key,
+        projector=projector,
+        fragment=fragment,
+        events=f"/t/{slug}/standings/events?{urlencode(query)}",
+    )
 
 
 FRAGMENTS_KEPT = 64
@@ -188,8 +275,7 @@ def _fragment_cache(request: Request) -> OrderedDict[Any, tuple[str, str]]:
     """The app's last standings fragments (one cache per app, so per database)."""
     state = request.app.state
     with _FRAGMENTS_LOCK:
-        cache: OrderedDict[Any, tuple[str, str]] | None = getattr(state, "standings_cache",
-                                                                   None)
+        cache: OrderedDict[Any, tuple[str, str]] | None = getattr(state, "standings_cache", None)
         if cache is None:
             cache = state.standings_cache = OrderedDict()
     return cache
@@ -205,8 +291,15 @@ def _kept_fragment(request: Request, key: Any) -> tuple[str, str] | None:
         return cache.get(key)
 
 
-def _live_fragment(request: Request, store: StoreDep, slug: str, division: str | None,
-                   projector: bool, lang: str, seen: int | None) -> tuple[str, str]:
+def _live_fragment(
+    request: Request,
+    store: StoreDep,
+    slug: str,
+    division: str | None,
+    projector: bool,
+    lang: str,
+    seen: int | None,
+) -> tuple[str, str]:
     """The fragment at the tournament's mark now (rendered by one thread per mark and
     language, the others waiting for it), kept under that mark and under ``seen``, the
     mark the live streams' watcher read (an older one: the fragment is at least as new)."""
@@ -235,8 +328,9 @@ def _live_fragment(request: Request, store: StoreDep, slug: str, division: str |
     return found
 
 
-async def _current_fragment(request: Request, slug: str, division: str | None,
-                            projector: bool, lang: str) -> tuple[str, str]:
+async def _current_fragment(
+    request: Request, slug: str, division: str | None, projector: bool, lang: str
+) -> tuple[str, str]:
     """The standings fragment now and its ETag, as :func:`standings_live` and the
     streams send it. While live streams watch the tournament, the mark is their
     watcher's (read at most two watcher periods ago, and every later change is
@@ -250,25 +344,31 @@ async def _current_fragment(request: Request, slug: str, division: str | None,
     if found is not None:
         return found
     if seen is None:
-        return await run_in_threadpool(_live_fragment, request, web.store(), slug,
-                                       division, projector, lang, seen)
+        return await run_in_threadpool(
+            _live_fragment, request, web.store(), slug, division, projector, lang, seen
+        )
     pending = _PENDING.get(key)
     if pending is None:
-        pending = asyncio.ensure_future(run_in_threadpool(
-            _live_fragment, request, web.store(), slug, division, projector, lang, seen))
+        pending = asyncio.ensure_future(
+            run_in_threadpool(
+                _live_fragment, request, web.store(), slug, division, projector, lang, seen
+            )
+        )
         _PENDING[key] = pending
         pending.add_done_callback(lambda _f: _PENDING.pop(key, None))
     return await asyncio.shield(pending)
 
 
 @router.get("/t/{slug}/standings/live", response_class=HTMLResponse)
-async def standings_live(request: Request, slug: str, division: str | None = None,
-                         view: str = "") -> Response:
+async def standings_live(
+    request: Request, slug: str, division: str | None = None, view: str = ""
+) -> Response:
     """The standings table alone, for the page's poll (an ETag makes an unchanged
     table a 304). Rendered once per change of the tournament (its audit mark) and
     language: the phones that fetch after one change share one rendering."""
-    html, etag = await _current_fragment(request, slug, division, view == "projector",
-                                         locale_of(request))
+    html, etag = await _current_fragment(
+        request, slug, division, view == "projector", locale_of(request)
+    )
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers={"ETag": etag})
     return HTMLResponse(html, headers={"ETag": etag, "Cache-Control": "no-cache"})
@@ -292,8 +392,9 @@ def _standings_event(html: str, etag: str) -> str:
     text = _SSE_TEXT.get(etag)
     if text is None:
         lines = html.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        text = f"event: standings\nid: {etag}\n" + "".join(f"data: {line}\n"
-                                                          for line in lines) + "\n"
+        text = (
+            f"event: standings\nid: {etag}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+        )
         _SSE_TEXT[etag] = text
         while len(_SSE_TEXT) > _SSE_KEPT:
             _SSE_TEXT.popitem(last=False)
@@ -301,8 +402,9 @@ def _standings_event(html: str, etag: str) -> str:
 
 
 @router.get("/t/{slug}/standings/events")
-async def standings_events(request: Request, slug: str, division: str | None = None,
-                           view: str = "", has: str = "") -> Response:
+async def standings_events(
+    request: Request, slug: str, division: str | None = None, view: str = "", has: str = ""
+) -> Response:
     """Server-Sent Events: a ``change`` event whenever the tournament changes (a sheet
     saved, a round seated or closed), so the page fetches its standings at once. One
     watcher per tournament (:mod:`..watch`) reads the newest audit line for all the
@@ -353,8 +455,9 @@ async def standings_events(request: Request, slug: str, division: str | None = N
                 if changed:
                     changed = False
                     try:
-                        html, etag = await _current_fragment(request, slug, division,
-                                                             projector, lang)
+                        html, etag = await _current_fragment(
+                            request, slug, division, projector, lang
+                        )
                     except Exception:  # the database away: the next change tries again
                         yield ": not now\n\n"
                     else:
@@ -363,8 +466,7 @@ async def standings_events(request: Request, slug: str, division: str | None = N
                             yield _standings_event(html, etag)
                 if await request.is_disconnected():
                     return
-                now = await web.watchers.wait_change(watch, last,
-                                                     min(KEEPALIVE_SECONDS, left))
+                now = await web.watchers.wait_change(watch, last, min(KEEPALIVE_SECONDS, left))
                 if now != last:
                     last = now
                     if push:
@@ -374,14 +476,18 @@ async def standings_events(request: Request, slug: str, division: str | None = N
                 else:
                     yield ": still here\n\n"
 
-    return HeldStream(stream(), release=lambda: slots.give(client),
-                      media_type="text/event-stream",
-                      headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return HeldStream(
+        stream(),
+        release=lambda: slots.give(client),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 @router.get("/t/{slug}/seats", response_class=HTMLResponse)
-def seats_projector(request: Request, store: StoreDep, slug: str,
-                    division: str | None = None) -> Response:
+def seats_projector(
+    request: Request, store: StoreDep, slug: str, division: str | None = None
+) -> Response:
     t = load_tournament(store, slug)
     key = pick_division(t, division)
     return render(request, "public/seats.html", t=t, slug=slug, view=division_view(t, key))

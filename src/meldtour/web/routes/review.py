@@ -83,17 +83,22 @@ class Reviewed:
 
     def kinds(self) -> list[str | None]:
         """Each seat's computer level, or None for a person."""
-        return [s.get("level") if s.get("kind") == "computer" else None
-                for s in self.table.get("seats", ())]
+        return [
+            s.get("level") if s.get("kind") == "computer" else None
+            for s in self.table.get("seats", ())
+        ]
 
 
 def _replay(game_id: str, header: Mapping[str, Any], moves: list[dict[str, Any]]) -> Reviewed:
-    record = read_record({k: header[k] for k in ("rules", "players", "seed", "deal")
-                          if k in header} | {"moves": moves})
+    record = read_record(
+        {k: header[k] for k in ("rules", "players", "seed", "deal") if k in header}
+        | {"moves": moves}
+    )
     first = new_game(record.rules, record.players, record.seed, deal=record.deal).state
     done = list(steps(record, finder, clock=False))
-    return Reviewed(game_id, record, dict(header.get("table") or {}),
-                    [first, *(s.after for s in done)], done)
+    return Reviewed(
+        game_id, record, dict(header.get("table") or {}), [first, *(s.after for s in done)], done
+    )
 
 
 def _cache(request: Request) -> OrderedDict[str, Reviewed]:
@@ -149,8 +154,9 @@ def _counted(key: str, n: int) -> str:
     return f"{key}_one" if n == 1 else key
 
 
-def describe(step: Step, names: list[str], gettext: Callable[[str], str], seat: int | None,
-             open_racks: bool) -> list[str]:
+def describe(
+    step: Step, names: list[str], gettext: Callable[[str], str], seat: int | None, open_racks: bool
+) -> list[str]:
     """The step's events in words; a drawn tile shown to its drawer, or to everyone when
     the racks are open."""
     t = {k: gettext(v) for k, v in TEXTS.items()}
@@ -174,18 +180,21 @@ def describe(step: Step, names: list[str], gettext: Callable[[str], str], seat: 
             else:
                 text = t["ev_draw"].format(name=name)
             if private is not None and seen.seat is not None:
-                text += " (" + tiles_in_words(", ".join(private.get("tiles", ())),
-                                              gettext) + ")"
+                text += " (" + tiles_in_words(", ".join(private.get("tiles", ())), gettext) + ")"
         elif seen.kind == "timeout":
             text = t["ev_timeout"].format(name=name)
         elif seen.kind == "failed_turn":
-            key = "ev_failed_keep" if data.get("consequence") == "keep_completed" \
+            key = (
+                "ev_failed_keep"
+                if data.get("consequence") == "keep_completed"
                 else "ev_failed_revert"
+            )
             text = t[key].format(name=name)
         elif seen.kind == "penalty":
             # The rule set's penalty policy says it (core/penalties.py).
             text = gettext(step.before.rules.penalty_policy.sentence).format(
-                name=name, n=data.get("points"), k=data.get("n", ""))
+                name=name, n=data.get("points"), k=data.get("n", "")
+            )
         elif seen.kind == "pass":
             text = t["ev_pass"].format(name=name)
         elif seen.kind == "pool_empty":
@@ -208,26 +217,34 @@ def shown_names(game: Reviewed, gettext: Callable[[str], str]) -> list[str]:
     out = []
     for s, name in enumerate(game.record.players):
         level = kinds[s] if s < len(kinds) else None
-        out.append(gettext(TABLE_TEXTS["computer_name"]).format(
-            level=gettext(LEVEL_NAMES[level]), n=s + 1) if level in LEVEL_NAMES else name)
+        out.append(
+            gettext(TABLE_TEXTS["computer_name"]).format(level=gettext(LEVEL_NAMES[level]), n=s + 1)
+            if level in LEVEL_NAMES
+            else name
+        )
     return out
 
 
-def _players(game: Reviewed, state: GameState, gettext: Callable[[str], str],
-             shown: Callable[[int], bool]) -> list[dict[str, Any]]:
+def _players(
+    game: Reviewed, state: GameState, gettext: Callable[[str], str], shown: Callable[[int], bool]
+) -> list[dict[str, Any]]:
     kinds = game.kinds()
     names = shown_names(game, gettext)
     rows = []
     for s in range(len(state.players)):
         level = kinds[s] if s < len(kinds) else None
-        rows.append({
-            "seat": s, "name": names[s],
-            "level": gettext(LEVEL_NAMES[level]) if level in LEVEL_NAMES else None,
-            "count": len(state.racks[s]), "melded": state.melded[s],
-            "rack": _rack(state.racks[s]) if shown(s) else None,
-            "current": state.end is None and s == state.current,
-            "penalty": -state.penalties[s] if state.penalties else 0,
-        })
+        rows.append(
+            {
+                "seat": s,
+                "name": names[s],
+                "level": gettext(LEVEL_NAMES[level]) if level in LEVEL_NAMES else None,
+                "count": len(state.racks[s]),
+                "melded": state.melded[s],
+                "rack": _rack(state.racks[s]) if shown(s) else None,
+                "current": state.end is None and s == state.current,
+                "penalty": -state.penalties[s] if state.penalties else 0,
+            }
+        )
     return rows
 
 
@@ -255,15 +272,22 @@ async def score_page(request: Request, game_id: str) -> Response:
         row["score"] = scores[row["seat"]] if scores else None
     ranked = sorted(players, key=lambda r: -(r["score"] or 0))
     rules = game.record.rules
-    return render(request, "score.html", game=game, players=ranked, me=seat,
-                   winner=final.winner, end=_end_text(final, gettext, shown_names(game, gettext)),
-                   moves=len(game.steps), rules=rules,
-                   preset_title=PRESET_TITLES.get(rules.name))
+    return render(
+        request,
+        "score.html",
+        game=game,
+        players=ranked,
+        me=seat,
+        winner=final.winner,
+        end=_end_text(final, gettext, shown_names(game, gettext)),
+        moves=len(game.steps),
+        rules=rules,
+        preset_title=PRESET_TITLES.get(rules.name),
+    )
 
 
 @router.get("/play/t/{game_id}/replay", response_class=HTMLResponse)
-async def replay_page(request: Request, game_id: str, step: int = 0,
-                      racks: str = "") -> Response:
+async def replay_page(request: Request, game_id: str, step: int = 0, racks: str = "") -> Response:
     game = await _reviewed(request, game_id)
     if isinstance(game, Response):
         return game
@@ -273,18 +297,31 @@ async def replay_page(request: Request, game_id: str, step: int = 0,
     state = game.states[step]
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
     open_racks = racks == "all"
-    players = _players(game, state, gettext,
-                       lambda s: open_racks or (seat is not None and s == seat))
+    players = _players(
+        game, state, gettext, lambda s: open_racks or (seat is not None and s == seat)
+    )
     move = game.steps[step - 1] if step > 0 else None
     names = shown_names(game, gettext)
     said = describe(move, names, gettext, seat, open_racks) if move else []
     mover = move.move.seat if move else None
     turns = [(i + 1, names[s.move.seat]) for i, s in enumerate(game.steps)]
-    return render(request, "replay.html", game=game, step=step, last=last,
-                   board=_board(state), players=players, said=said, mover=mover,
-                   pool_left=len(state.pool), open_racks=open_racks, me=seat,
-                   racks_query="&racks=all" if open_racks else "", turns=turns,
-                   end=_end_text(state, gettext, names))
+    return render(
+        request,
+        "replay.html",
+        game=game,
+        step=step,
+        last=last,
+        board=_board(state),
+        players=players,
+        said=said,
+        mover=mover,
+        pool_left=len(state.pool),
+        open_racks=open_racks,
+        me=seat,
+        racks_query="&racks=all" if open_racks else "",
+        turns=turns,
+        end=_end_text(state, gettext, names),
+    )
 
 
 @router.get("/play/t/{game_id}/analysis", response_class=HTMLResponse)
@@ -297,9 +334,16 @@ async def analysis_page(request: Request, game_id: str) -> Response:
             game.analysis = await asyncio.to_thread(_analyse, game)
     analysis = game.analysis
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
-    return render(request, "analysis.html", game=game, analysis=analysis, me=seat,
-                   turns=[t.to_json() for t in analysis.turns], actions=ACTIONS,
-                   names=shown_names(game, translations(locale_of(request)).gettext))
+    return render(
+        request,
+        "analysis.html",
+        game=game,
+        analysis=analysis,
+        me=seat,
+        turns=[t.to_json() for t in analysis.turns],
+        actions=ACTIONS,
+        names=shown_names(game, translations(locale_of(request)).gettext),
+    )
 
 
 def _analyse(game: Reviewed) -> Analysis:

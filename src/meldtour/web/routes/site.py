@@ -35,5 +35,6 @@ def rules_page(request: Request, preset: str) -> HTMLResponse:
     if preset not in PRESETS:
         raise HTTPException(404, N_("There are no rules of that name."))
     rows = describe(PRESETS[preset], gettext_of(request))
-    return render(request, "rules.html", preset=preset, title=PRESET_TITLES.get(preset, preset),
-                  rows=rows)
+    return render(
+        request, "rules.html", preset=preset, title=PRESET_TITLES.get(preset, preset), rows=rows
+    )

@@ -55,24 +55,31 @@ def _my_codes(request: Request) -> list[str]:
 def _keep_code(request: Request, response: Response, code: str) -> None:
     codes = [c for c in _my_codes(request) if c != code] + [code]
     web = get_web(request)
-    response.set_cookie(CODES_COOKIE, web.voter.sign(codes[-CODES_KEPT:]),
-                        max_age=365 * 24 * 3600, httponly=True, samesite="lax",
-                        secure=web.secure_cookies, path="/")
+    response.set_cookie(
+        CODES_COOKIE,
+        web.voter.sign(codes[-CODES_KEPT:]),
+        max_age=365 * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=web.secure_cookies,
+        path="/",
+    )
 
 
-def vote_url(request: Request, slug: str, key: str | None = None,
-             code: str | None = None) -> str:
+def vote_url(request: Request, slug: str, key: str | None = None, code: str | None = None) -> str:
     """The vote page's address as a phone at the venue opens it (a QR code's): of a
     division, or of whichever vote is open, with a vote code filled in."""
     base = public_base(request)
-    query = "&".join(q for q in (f"division={key}" if key else "",
-                                 f"code={code}" if code else "") if q)
+    query = "&".join(
+        q for q in (f"division={key}" if key else "", f"code={code}" if code else "") if q
+    )
     return f"{base}/t/{slug}/vote" + (f"?{query}" if query else "")
 
 
 @router.get("/t/{slug}/vote", response_class=HTMLResponse)
-def vote_page(request: Request, store: StoreDep, slug: str, division: str | None = None,
-              code: str = "") -> Response:
+def vote_page(
+    request: Request, store: StoreDep, slug: str, division: str | None = None, code: str = ""
+) -> Response:
     """The winner-guess vote of a division: the finalists while it is open (one vote
     per browser, or per vote code; voting again changes it), the results once the
     director closed it, and the prize draw once it is made."""
@@ -92,15 +99,31 @@ def vote_page(request: Request, store: StoreDep, slug: str, division: str | None
     if poll and poll.draw:
         keys = {k for k in (me, CODE_VOTER + known if known else None) if k}
         won = bool(keys & set(poll.draw.drawn_voters))
-    return render(request, "public/vote.html", t=t, slug=slug, key=key, poll=poll,
-                  polls=polls, mine=mine, ranked=ranked, code=shown_code(typed) if typed
-                  else "", won=won)
+    return render(
+        request,
+        "public/vote.html",
+        t=t,
+        slug=slug,
+        key=key,
+        poll=poll,
+        polls=polls,
+        mine=mine,
+        ranked=ranked,
+        code=shown_code(typed) if typed else "",
+        won=won,
+    )
 
 
 @router.post("/t/{slug}/vote")
-def vote_post(request: Request, store: StoreDep, slug: str, division: str = Form(""),
-              finalist: str = Form(""), name: str = Form(""),
-              code: str = Form("")) -> Response:
+def vote_post(
+    request: Request,
+    store: StoreDep,
+    slug: str,
+    division: str = Form(""),
+    finalist: str = Form(""),
+    name: str = Form(""),
+    code: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     t = load_tournament(store, slug)
     key = pick_division(t, division or None)
@@ -111,37 +134,60 @@ def vote_post(request: Request, store: StoreDep, slug: str, division: str = Form
     client = client_of(request)
     limiter = client_limiter(request)
     if not limiter.hit(VOTES_PER_CLIENT, "meldtour-vote", client):
-        return redirect(request, back, _("Too many votes from this device: wait a minute."),
-                        "error")
+        return redirect(
+            request, back, _("Too many votes from this device: wait a minute."), "error"
+        )
     poll = usecases.polls(store, slug).get(key)
     response = redirect(request, back)
     too_many_codes = _("Too many wrong vote codes from this device: wait a few minutes.")
-    if poll and poll.codes_required and not limiter.test(
-            WRONG_CODES_PER_CLIENT, "meldtour-vote-code", client):
+    if (
+        poll
+        and poll.codes_required
+        and not limiter.test(WRONG_CODES_PER_CLIENT, "meldtour-vote-code", client)
+    ):
         return redirect(request, back, too_many_codes, "error")
     voter = give_voter_key(request, response)
     try:
-        usecases.cast_vote(store, slug, key, voter, int(finalist),
-                           name=" ".join(name.split())[:80], code=code,
-                           source=source_of(request, slug))
+        usecases.cast_vote(
+            store,
+            slug,
+            key,
+            voter,
+            int(finalist),
+            name=" ".join(name.split())[:80],
+            code=code,
+            source=source_of(request, slug),
+        )
     except usecases.UseCaseError as exc:
         if exc.code == "usecase.vote_code_unknown":
             limiter.hit(WRONG_CODES_PER_CLIENT, "meldtour-vote-code", client)
         return redirect(request, back, refusal_text(exc, _), "error")
     if poll and poll.codes_required and typed:
         _keep_code(request, response, typed)
-    return flash(request, response, _("Your vote for %(name)s is counted. You may change "
-                                      "it until the vote closes.")
-                 % {"name": t.name_of(int(finalist))})
+    return flash(
+        request,
+        response,
+        _("Your vote for %(name)s is counted. You may change it until the vote closes.")
+        % {"name": t.name_of(int(finalist))},
+    )
 
 
 @router.get("/t/{slug}/vote/poster", response_class=HTMLResponse)
-def vote_poster(request: Request, store: StoreDep, slug: str,
-                division: str | None = None) -> Response:
+def vote_poster(
+    request: Request, store: StoreDep, slug: str, division: str | None = None
+) -> Response:
     """A poster for the venue's wall: what the vote is and a big QR code of its page."""
     t = load_tournament(store, slug)
     key = pick_division(t, division)
     url = vote_url(request, slug, key)
     qr = segno.make(url, error="m").svg_inline(scale=12, border=2)
-    return render(request, "public/vote_poster.html", t=t, slug=slug, key=key, url=url,
-                  qr=qr, poll=usecases.polls(store, slug).get(key))
+    return render(
+        request,
+        "public/vote_poster.html",
+        t=t,
+        slug=slug,
+        key=key,
+        url=url,
+        qr=qr,
+        poll=usecases.polls(store, slug).get(key),
+    )

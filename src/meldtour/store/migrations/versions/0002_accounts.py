@@ -31,9 +31,12 @@ def upgrade() -> None:
     )
     bind = op.get_bind()
     if sa.inspect(bind).has_table("web_account"):
-        bind.execute(sa.text(
-            "INSERT INTO account (id, name, password_hash, role, created_at) "
-            "SELECT id, name, password_hash, role, created_at FROM web_account"))
+        bind.execute(
+            sa.text(
+                "INSERT INTO account (id, name, password_hash, role, created_at) "
+                "SELECT id, name, password_hash, role, created_at FROM web_account"
+            )
+        )
         op.drop_table("web_account")
 
 

@@ -41,8 +41,9 @@ def upgrade() -> None:
         sa.Column("index", sa.Integer(), autoincrement=False, nullable=False),
         sa.Column("move", sa.JSON(none_as_null=True), nullable=False),
         sa.Column("at", sa.Float(), nullable=True),
-        sa.ForeignKeyConstraint(["game_id"], ["live_game.id"],
-                                name=op.f("fk_live_move_game_id_live_game")),
+        sa.ForeignKeyConstraint(
+            ["game_id"], ["live_game.id"], name=op.f("fk_live_move_game_id_live_game")
+        ),
         sa.PrimaryKeyConstraint("game_id", "index", name=op.f("pk_live_move")),
     )
 

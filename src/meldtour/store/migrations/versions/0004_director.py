@@ -25,8 +25,9 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("tournament", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("venue", sa.String(length=200), nullable=False,
-                                      server_default=""))
+        batch_op.add_column(
+            sa.Column("venue", sa.String(length=200), nullable=False, server_default="")
+        )
     with op.batch_alter_table("round", schema=None) as batch_op:
         batch_op.add_column(sa.Column("locked_at", sa.String(length=40), nullable=True))
         batch_op.add_column(sa.Column("locked_by", sa.String(length=200), nullable=True))
@@ -41,16 +42,21 @@ def upgrade() -> None:
         sa.Column("opened_by", sa.String(length=200), nullable=False),
         sa.Column("opened_at", sa.String(length=40), nullable=False),
         sa.Column("closed_at", sa.String(length=40), nullable=True),
-        sa.ForeignKeyConstraint(["tournament_id"], ["tournament.id"],
-                                name=op.f("fk_winner_poll_tournament_id_tournament")),
-        sa.ForeignKeyConstraint(["division_id"], ["division.id"],
-                                name=op.f("fk_winner_poll_division_id_division")),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"],
+            ["tournament.id"],
+            name=op.f("fk_winner_poll_tournament_id_tournament"),
+        ),
+        sa.ForeignKeyConstraint(
+            ["division_id"], ["division.id"], name=op.f("fk_winner_poll_division_id_division")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_winner_poll")),
         sa.UniqueConstraint("division_id", "stage", name=op.f("uq_winner_poll_division_id")),
     )
     with op.batch_alter_table("winner_poll", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_winner_poll_tournament_id"), ["tournament_id"],
-                              unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_winner_poll_tournament_id"), ["tournament_id"], unique=False
+        )
     op.create_table(
         "winner_vote",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -59,8 +65,9 @@ def upgrade() -> None:
         sa.Column("name", sa.String(length=80), nullable=False),
         sa.Column("finalist", sa.Integer(), nullable=False),
         sa.Column("at", sa.String(length=40), nullable=False),
-        sa.ForeignKeyConstraint(["poll_id"], ["winner_poll.id"],
-                                name=op.f("fk_winner_vote_poll_id_winner_poll")),
+        sa.ForeignKeyConstraint(
+            ["poll_id"], ["winner_poll.id"], name=op.f("fk_winner_vote_poll_id_winner_poll")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_winner_vote")),
         sa.UniqueConstraint("poll_id", "voter", name=op.f("uq_winner_vote_poll_id")),
     )

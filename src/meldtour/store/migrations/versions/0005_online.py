@@ -43,15 +43,26 @@ def upgrade() -> None:
         sa.Column("seats", sa.JSON(none_as_null=True), nullable=False),
         sa.Column("filled", sa.Boolean(), nullable=False),
         sa.Column("created_at", sa.Float(), nullable=False),
-        sa.ForeignKeyConstraint(["tournament_id"], ["tournament.id"],
-                                name=op.f("fk_online_game_tournament_id_tournament")),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"],
+            ["tournament.id"],
+            name=op.f("fk_online_game_tournament_id_tournament"),
+        ),
         sa.PrimaryKeyConstraint("game_id", name=op.f("pk_online_game")),
-        sa.UniqueConstraint("tournament_id", "division", "stage", "round", "table_number",
-                            "game", name=op.f("uq_online_game_tournament_id")),
+        sa.UniqueConstraint(
+            "tournament_id",
+            "division",
+            "stage",
+            "round",
+            "table_number",
+            "game",
+            name=op.f("uq_online_game_tournament_id"),
+        ),
     )
     with op.batch_alter_table("online_game", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_online_game_tournament_id"), ["tournament_id"],
-                              unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_online_game_tournament_id"), ["tournament_id"], unique=False
+        )
         batch_op.create_index(batch_op.f("ix_online_game_filled"), ["filled"], unique=False)
 
 

@@ -27,16 +27,20 @@ def upgrade() -> None:
         sa.Column("account_id", sa.Integer(), nullable=False),
         sa.Column("added_by", sa.String(length=80), nullable=False),
         sa.Column("created_at", sa.String(length=40), nullable=False),
-        sa.ForeignKeyConstraint(["account_id"], ["account.id"],
-                                name=op.f("fk_tournament_director_account_id_account")),
-        sa.ForeignKeyConstraint(["tournament_id"], ["tournament.id"],
-                                name=op.f("fk_tournament_director_tournament_id_tournament")),
-        sa.PrimaryKeyConstraint("tournament_id", "account_id",
-                                name=op.f("pk_tournament_director")),
+        sa.ForeignKeyConstraint(
+            ["account_id"], ["account.id"], name=op.f("fk_tournament_director_account_id_account")
+        ),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"],
+            ["tournament.id"],
+            name=op.f("fk_tournament_director_tournament_id_tournament"),
+        ),
+        sa.PrimaryKeyConstraint("tournament_id", "account_id", name=op.f("pk_tournament_director")),
     )
     with op.batch_alter_table("tournament_director", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_tournament_director_account_id"),
-                              ["account_id"], unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_tournament_director_account_id"), ["account_id"], unique=False
+        )
 
 
 def downgrade() -> None:

@@ -41,8 +41,9 @@ def _rewrite(seat: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     for game_id, seats in rows:
         new = [seat(dict(s)) for s in seats or []]
         if new != seats:
-            conn.execute(_online_game.update().where(_online_game.c.game_id == game_id)
-                         .values(seats=new))
+            conn.execute(
+                _online_game.update().where(_online_game.c.game_id == game_id).values(seats=new)
+            )
 
 
 def _to_key(s: dict[str, Any]) -> dict[str, Any]:

@@ -45,26 +45,32 @@ _registration = sa.table(
 def upgrade() -> None:
     conn = op.get_bind()
     at = datetime.now(UTC).isoformat()
-    rows = conn.execute(sa.select(_registration.c.id, _registration.c.tournament_id,
-                                  _registration.c.player_id, _registration.c.name)
-                        .order_by(_registration.c.tournament_id, _registration.c.number)).all()
+    rows = conn.execute(
+        sa.select(
+            _registration.c.id,
+            _registration.c.tournament_id,
+            _registration.c.player_id,
+            _registration.c.name,
+        ).order_by(_registration.c.tournament_id, _registration.c.number)
+    ).all()
     seen: set[tuple[int, int]] = set()
     for reg_id, tid, pid, name in rows:
         if (tid, pid) not in seen:
             seen.add((tid, pid))
             continue
-        new_id = conn.execute(_player.insert().values(name=name, created_at=at)
-                              .returning(_player.c.id)).scalar_one()
-        conn.execute(_registration.update().where(_registration.c.id == reg_id)
-                     .values(player_id=new_id))
+        new_id = conn.execute(
+            _player.insert().values(name=name, created_at=at).returning(_player.c.id)
+        ).scalar_one()
+        conn.execute(
+            _registration.update().where(_registration.c.id == reg_id).values(player_id=new_id)
+        )
         seen.add((tid, new_id))
     with op.batch_alter_table("registration", schema=None) as batch_op:
         batch_op.create_unique_constraint(
-            op.f("uq_registration_tournament_id_player_id"),
-            ["tournament_id", "player_id"])
+            op.f("uq_registration_tournament_id_player_id"), ["tournament_id", "player_id"]
+        )
 
 
 def downgrade() -> None:
     with op.batch_alter_table("registration", schema=None) as batch_op:
-        batch_op.drop_constraint(op.f("uq_registration_tournament_id_player_id"),
-                                 type_="unique")
+        batch_op.drop_constraint(op.f("uq_registration_tournament_id_player_id"), type_="unique")

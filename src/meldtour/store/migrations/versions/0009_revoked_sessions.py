@@ -27,8 +27,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("nonce", name=op.f("pk_revoked_session")),
     )
     with op.batch_alter_table("revoked_session", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_revoked_session_expires_at"), ["expires_at"],
-                              unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_revoked_session_expires_at"), ["expires_at"], unique=False
+        )
 
 
 def downgrade() -> None:

@@ -39,15 +39,26 @@ def upgrade() -> None:
         sa.Column("clock_now", sa.Integer(), nullable=False),
         sa.Column("received_at", sa.String(length=40), nullable=False),
         sa.Column("confirmed", sa.JSON(none_as_null=True), nullable=True),
-        sa.ForeignKeyConstraint(["tournament_id"], ["tournament.id"],
-                                name=op.f("fk_table_clock_tournament_id_tournament")),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"],
+            ["tournament.id"],
+            name=op.f("fk_table_clock_tournament_id_tournament"),
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_table_clock")),
-        sa.UniqueConstraint("tournament_id", "division", "stage", "round", "table_number",
-                            "game", name=op.f("uq_table_clock_tournament_id")),
+        sa.UniqueConstraint(
+            "tournament_id",
+            "division",
+            "stage",
+            "round",
+            "table_number",
+            "game",
+            name=op.f("uq_table_clock_tournament_id"),
+        ),
     )
     with op.batch_alter_table("table_clock", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_table_clock_tournament_id"), ["tournament_id"],
-                              unique=False)
+        batch_op.create_index(
+            batch_op.f("ix_table_clock_tournament_id"), ["tournament_id"], unique=False
+        )
 
 
 def downgrade() -> None:

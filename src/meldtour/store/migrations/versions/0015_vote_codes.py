@@ -30,19 +30,21 @@ def upgrade() -> None:
         sa.Column("tournament_id", sa.Integer(), nullable=False),
         sa.Column("code", sa.String(length=16), nullable=False),
         sa.Column("made_at", sa.String(length=40), nullable=False),
-        sa.ForeignKeyConstraint(["tournament_id"], ["tournament.id"],
-                                name=op.f("fk_vote_code_tournament_id_tournament")),
+        sa.ForeignKeyConstraint(
+            ["tournament_id"], ["tournament.id"], name=op.f("fk_vote_code_tournament_id_tournament")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_vote_code")),
-        sa.UniqueConstraint("tournament_id", "code",
-                            name=op.f("uq_vote_code_tournament_id")),
+        sa.UniqueConstraint("tournament_id", "code", name=op.f("uq_vote_code_tournament_id")),
     )
     with op.batch_alter_table("winner_poll", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("codes_required", sa.Boolean(), nullable=False,
-                                      server_default=sa.false()))
+        batch_op.add_column(
+            sa.Column("codes_required", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
         batch_op.add_column(sa.Column("draw", sa.JSON(none_as_null=True), nullable=True))
     with op.batch_alter_table("winner_vote", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("source", sa.String(length=16), nullable=False,
-                                      server_default=""))
+        batch_op.add_column(
+            sa.Column("source", sa.String(length=16), nullable=False, server_default="")
+        )
 
 
 def downgrade() -> None:

@@ -26,18 +26,22 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("qualification_grant", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("claim_secret", sa.String(length=64), nullable=False,
-                                      server_default=""))
+        batch_op.add_column(
+            sa.Column("claim_secret", sa.String(length=64), nullable=False, server_default="")
+        )
     with op.batch_alter_table("division_quota", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("open", sa.Boolean(), nullable=False,
-                                      server_default=sa.false()))
+        batch_op.add_column(
+            sa.Column("open", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
         batch_op.add_column(sa.Column("until", sa.String(length=10), nullable=True))
     bind = op.get_bind()
-    grant = sa.table("qualification_grant", sa.column("id", sa.Integer),
-                     sa.column("claim_secret", sa.String))
+    grant = sa.table(
+        "qualification_grant", sa.column("id", sa.Integer), sa.column("claim_secret", sa.String)
+    )
     for (gid,) in bind.execute(sa.select(grant.c.id)).all():
-        bind.execute(grant.update().where(grant.c.id == gid)
-                     .values(claim_secret=secrets.token_hex(16)))
+        bind.execute(
+            grant.update().where(grant.c.id == gid).values(claim_secret=secrets.token_hex(16))
+        )
 
 
 def downgrade() -> None:

@@ -23,10 +23,12 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("account", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("disabled", sa.Boolean(), nullable=False,
-                                      server_default=sa.false()))
-        batch_op.add_column(sa.Column("session_epoch", sa.Integer(), nullable=False,
-                                      server_default="0"))
+        batch_op.add_column(
+            sa.Column("disabled", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
+        batch_op.add_column(
+            sa.Column("session_epoch", sa.Integer(), nullable=False, server_default="0")
+        )
 
 
 def downgrade() -> None:

@@ -31,8 +31,9 @@ def upgrade() -> None:
         sa.Column("pool", sa.String(length=40), nullable=False),
         sa.Column("set_by", sa.String(length=200), nullable=False),
         sa.Column("set_at", sa.String(length=40), nullable=False),
-        sa.ForeignKeyConstraint(["division_id"], ["division.id"],
-                                name=op.f("fk_rating_pool_division_id_division")),
+        sa.ForeignKeyConstraint(
+            ["division_id"], ["division.id"], name=op.f("fk_rating_pool_division_id_division")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_rating_pool")),
         sa.UniqueConstraint("division_id", name=op.f("uq_rating_pool_division_id")),
     )
@@ -47,7 +48,8 @@ def downgrade() -> None:
         sa.Column("sigma", sa.Float(), nullable=False),
         sa.Column("games", sa.Integer(), nullable=False),
         sa.Column("updated_at", sa.String(length=40), nullable=False),
-        sa.ForeignKeyConstraint(["player_id"], ["player.id"],
-                                name=op.f("fk_rating_player_id_player")),
+        sa.ForeignKeyConstraint(
+            ["player_id"], ["player.id"], name=op.f("fk_rating_player_id_player")
+        ),
         sa.PrimaryKeyConstraint("player_id", name=op.f("pk_rating")),
     )

@@ -41,30 +41,42 @@ def account_page(request: Request, store: StoreDep, director: DirectorDep) -> Re
     settings = request.app.state.settings
     zone = zone_of("", settings.time_zone, settings.default_locale)
     lines = audit_lines(use.account_log(store, director), None, zone, _)[::-1]
-    return render(request, "director/account.html", account=director, admin=admin,
-                  accounts=use.account_list(store, director) if admin else [],
-                  lines=lines, zone=zone_name(zone, _), min_password=use.MIN_PASSWORD)
+    return render(
+        request,
+        "director/account.html",
+        account=director,
+        admin=admin,
+        accounts=use.account_list(store, director) if admin else [],
+        lines=lines,
+        zone=zone_name(zone, _),
+        min_password=use.MIN_PASSWORD,
+    )
 
 
 @router.post("/account/password")
-def change_password(request: Request, web: WebDep, store: StoreDep, director: DirectorDep,
-                    current: str = Form(""), password: str = Form(""),
-                    again: str = Form("")) -> Response:
+def change_password(
+    request: Request,
+    web: WebDep,
+    store: StoreDep,
+    director: DirectorDep,
+    current: str = Form(""),
+    password: str = Form(""),
+    again: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     try:
-        account = use.change_password(store, director, current[:1000], password[:1000],
-                                      again[:1000], PASSWORDS)
+        account = use.change_password(
+            store, director, current[:1000], password[:1000], again[:1000], PASSWORDS
+        )
     except UseCaseError as exc:
         return redirect(request, PAGE + "#password", refusal_text(exc, _), "error")
-    response = redirect(request, PAGE, _("Password changed: your other sessions are "
-                                          "signed out."))
+    response = redirect(request, PAGE, _("Password changed: your other sessions are signed out."))
     start_session(web, response, account)
     return response
 
 
 @router.post("/account/sessions")
-def end_sessions(request: Request, web: WebDep, store: StoreDep,
-                 director: DirectorDep) -> Response:
+def end_sessions(request: Request, web: WebDep, store: StoreDep, director: DirectorDep) -> Response:
     _ = gettext_of(request)
     try:
         account = use.end_other_sessions(store, director)
@@ -75,8 +87,9 @@ def end_sessions(request: Request, web: WebDep, store: StoreDep,
     return response
 
 
-def _set_disabled(request: Request, store: StoreDep, director: DirectorDep, account: int,
-                  disabled: bool) -> Response:
+def _set_disabled(
+    request: Request, store: StoreDep, director: DirectorDep, account: int, disabled: bool
+) -> Response:
     _ = gettext_of(request)
     try:
         changed = use.set_disabled(store, director, account, disabled)
@@ -84,8 +97,11 @@ def _set_disabled(request: Request, store: StoreDep, director: DirectorDep, acco
         if exc.code == "account.administrator_only":
             raise HTTPException(403, exc.refusal) from None
         return redirect(request, PAGE + "#accounts", refusal_text(exc, _), "error")
-    text = _("Account %(name)s disabled: its sessions are signed out.") if disabled \
+    text = (
+        _("Account %(name)s disabled: its sessions are signed out.")
+        if disabled
         else _("Account %(name)s enabled.")
+    )
     return redirect(request, PAGE + "#accounts", text % {"name": changed.name})
 
 

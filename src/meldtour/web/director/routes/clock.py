@@ -53,31 +53,50 @@ def clock_page(request: Request, web: WebDep, store: StoreDep, token: str) -> Re
     settings = ClockSettings.of(rules)
     stored = {}
     for g in range(1, len(sheet.games) + 1):
-        rec = clocks.get(store, scope.slug, scope.division, scope.stage, scope.round,
-                         scope.table, g)
+        rec = clocks.get(
+            store, scope.slug, scope.division, scope.stage, scope.round, scope.table, g
+        )
         if rec is not None and rec.players == sheet.players:
             # The clock's time now, as near as the server knows it: the phone's time
             # when it last sent, plus the time since (another phone opening the table
             # carries the clock on from there).
             since = datetime.now(UTC) - datetime.fromisoformat(rec.received_at)
-            stored[g] = {"order": list(rec.order), "taps": [list(x) for x in rec.taps],
-                         "device": rec.device, "confirmed": rec.confirmed,
-                         "now": rec.clock_now + max(0, int(since.total_seconds() * 1000))}
+            stored[g] = {
+                "order": list(rec.order),
+                "taps": [list(x) for x in rec.taps],
+                "device": rec.device,
+                "confirmed": rec.confirmed,
+                "now": rec.clock_now + max(0, int(since.total_seconds() * 1000)),
+            }
     config = {
-        "token": token, "url": f"/score/{token}", "seats": len(sheet.players),
-        "names": [t.name_of(p) for p in sheet.players], "games": len(sheet.games),
-        "turn_ms": settings.turn_ms, "warning_ms": settings.warning_ms,
-        "restart_ms": settings.restart_ms, "penalty_points": settings.penalty_points,
+        "token": token,
+        "url": f"/score/{token}",
+        "seats": len(sheet.players),
+        "names": [t.name_of(p) for p in sheet.players],
+        "games": len(sheet.games),
+        "turn_ms": settings.turn_ms,
+        "warning_ms": settings.warning_ms,
+        "restart_ms": settings.restart_ms,
+        "penalty_points": settings.penalty_points,
         # The points of a seat's 1st, 2nd, … time-out (core/penalties.py), for the offers.
         "penalty_schedule": list(settings.schedule),
-        "seat_draw": rules.seat_draw, "stored": stored,
+        "seat_draw": rules.seat_draw,
+        "stored": stored,
         "penalties": [list(g.penalties) for g in sheet.games],
         "counted": sheet.counted is not None,
     }
-    response = render(request, "public/clock.html", t=t, div=div, scope=scope, token=token,
-                      rules=rules, config=config,
-                      stage=div.stages[scope.stage],
-                      director=_director(request, store, scope.slug) is not None)
+    response = render(
+        request,
+        "public/clock.html",
+        t=t,
+        div=div,
+        scope=scope,
+        token=token,
+        rules=rules,
+        config=config,
+        stage=div.stages[scope.stage],
+        director=_director(request, store, scope.slug) is not None,
+    )
     # The page works offline from the phone's cache once loaded (static/clock-sw.js).
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -129,61 +148,69 @@ def _upload(request: Request, store: StoreDep, scope: Scope, body: dict[str, Any
         raise HTTPException(400, "device: 8 to 40 letters and digits")
     clock_now = _int(body.get("now"), "now", 0, 12 * 3600 * 1000)
     try:
-        rec, news = clock_uc.record_clock(store, _at(scope), game, order, taps,
-                                          device=device, clock_now=clock_now)
+        rec, news = clock_uc.record_clock(
+            store, _at(scope), game, order, taps, device=device, clock_now=clock_now
+        )
     except usecases.UseCaseError as exc:
         status = 409 if exc.code == "clock.other_device" else 400
-        return JSONResponse({"error": refusal_text(exc, _), "code": exc.code},
-                            status_code=status)
-    return JSONResponse({"kept": len(rec.taps), "news": news, "phase": rec.phase,
-                         "timeouts": list(rec.timeouts)})
+        return JSONResponse({"error": refusal_text(exc, _), "code": exc.code}, status_code=status)
+    return JSONResponse(
+        {"kept": len(rec.taps), "news": news, "phase": rec.phase, "timeouts": list(rec.timeouts)}
+    )
 
 
 @router.post("/score/{token}/clock/penalties")
-async def clock_penalties(request: Request, web: WebDep, store: StoreDep,
-                          token: str) -> Response:
+async def clock_penalties(request: Request, web: WebDep, store: StoreDep, token: str) -> Response:
     """The penalties the scorer confirmed: ``{"game", "penalties": [points per seat]}``."""
     scope = _scope(web, token)
     body = await _body(request)
     return await run_in_threadpool(_penalties, request, store, scope, body)
 
 
-def _penalties(request: Request, store: StoreDep, scope: Scope,
-               body: dict[str, Any]) -> Response:
+def _penalties(request: Request, store: StoreDep, scope: Scope, body: dict[str, Any]) -> Response:
     _ = gettext_of(request)
     game = _int(body.get("game"), "game", 1, 99)
-    points = [_int(p, "penalties", 0, 9999) for p in _list(body.get("penalties"),
-                                                          "penalties", 4)]
+    points = [_int(p, "penalties", 0, 9999) for p in _list(body.get("penalties"), "penalties", 4)]
     director = _director(request, store, scope.slug)
     who = director.name if director else f"scorer:table {scope.table} (clock)"
     try:
         out = clock_uc.confirm_penalties(store, _at(scope), game, points, who=who)
     except usecases.CountedSheet:
-        return JSONResponse({"error": _("This sheet is counted: only the director can "
-                                        "correct it.")}, status_code=403)
+        return JSONResponse(
+            {"error": _("This sheet is counted: only the director can correct it.")},
+            status_code=403,
+        )
     except SheetConflict:
-        return JSONResponse({"error": _("Another device is saving this sheet: try again.")},
-                            status_code=409)
+        return JSONResponse(
+            {"error": _("Another device is saving this sheet: try again.")}, status_code=409
+        )
     except usecases.UseCaseError as exc:
-        return JSONResponse({"error": refusal_text(exc, _), "code": exc.code},
-                            status_code=400)
+        return JSONResponse({"error": refusal_text(exc, _), "code": exc.code}, status_code=400)
     line = out.sheet.games[game - 1]
-    return JSONResponse({"penalties": list(line.penalties), "counted": out.counted,
-                         "message": _("The penalties are on the score sheet.")})
+    return JSONResponse(
+        {
+            "penalties": list(line.penalties),
+            "counted": out.counted,
+            "message": _("The penalties are on the score sheet."),
+        }
+    )
 
 
 @router.get("/score-clock-sw.js")
 def clock_worker() -> Response:
     """The clock's service worker, allowed to look after the scorer's pages (its file
     is static; this route adds the scope header a worker outside ``/score/`` needs)."""
-    return Response((STATIC / "clock-sw.js").read_text(encoding="utf-8"),
-                    media_type="text/javascript",
-                    headers={"Service-Worker-Allowed": "/score/", "Cache-Control": "no-cache"})
+    return Response(
+        (STATIC / "clock-sw.js").read_text(encoding="utf-8"),
+        media_type="text/javascript",
+        headers={"Service-Worker-Allowed": "/score/", "Cache-Control": "no-cache"},
+    )
 
 
 @router.get("/director/t/{slug}/d/{key}/clocks", response_class=HTMLResponse)
-def round_clocks(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                 slug: str, key: str) -> Response:
+def round_clocks(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
     """Which tables of the round are playing, and how long each game has run."""
     t = load_tournament(store, slug)
     try:
@@ -193,7 +220,9 @@ def round_clocks(request: Request, store: StoreDep, director: TournamentDirector
     view = division_view(t, key)
     found = {}
     if view.round is not None:
-        found = clock_uc.round_clocks(store, clock_uc.TableAt(
-            slug, key, view.stage_index, view.round.number, 0))
-    return render(request, "director/clocks.html", account=director, t=t, slug=slug,
-                  view=view, clocks=found)
+        found = clock_uc.round_clocks(
+            store, clock_uc.TableAt(slug, key, view.stage_index, view.round.number, 0)
+        )
+    return render(
+        request, "director/clocks.html", account=director, t=t, slug=slug, view=view, clocks=found
+    )

@@ -51,7 +51,6 @@ def _rounds(request: Request) -> tuple[LiveServer, OnlineRounds]:
     return live, live.online
 
 
-
 @dataclass(frozen=True)
 class GameLine:
     game: online.OnlineGame
@@ -74,8 +73,9 @@ def _lines(store: Store, live: LiveServer, games: list[online.OnlineGame]) -> li
 
 
 @router.get("/director/t/{slug}/d/{key}/online", response_class=HTMLResponse)
-async def online_page(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
-                      key: str) -> Response:
+async def online_page(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
     live, rounds = _rounds(request)
     await live.ensure_recovered()
     await rounds.settle()
@@ -88,20 +88,31 @@ async def online_page(request: Request, store: StoreDep, director: TournamentDir
     tid, _slug, template = await asyncio.to_thread(online.tournament_of, store, slug)
     tables: dict[int, list[GameLine]] = {}
     if view.round is not None:
-        games = await asyncio.to_thread(online.round_games, store, tid, key, view.stage_index,
-                                        view.round.number)
+        games = await asyncio.to_thread(
+            online.round_games, store, tid, key, view.stage_index, view.round.number
+        )
         for line in await asyncio.to_thread(_lines, store, live, games):
             tables.setdefault(line.game.table, []).append(line)
     # Each seat's link, derived again (only its hash is stored); None where it cannot be.
     links = {n: rounds.seat_links(lines[0].game) for n, lines in tables.items()}
-    return render(request, "director/online.html", account=director, t=t, slug=slug,
-                  view=view, tables=tables, links=links, club=template in CLUB_TEMPLATES,
-                  levels=LEVEL_NAMES)
+    return render(
+        request,
+        "director/online.html",
+        account=director,
+        t=t,
+        slug=slug,
+        view=view,
+        tables=tables,
+        links=links,
+        club=template in CLUB_TEMPLATES,
+        levels=LEVEL_NAMES,
+    )
 
 
 @router.post("/director/t/{slug}/d/{key}/online/start")
-async def start_online(request: Request, store: StoreDep,
-                       director: TournamentDirectorDep, slug: str, key: str) -> Response:
+async def start_online(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
     _ = gettext_of(request)
     _live, rounds = _rounds(request)
     back = f"/director/t/{slug}/d/{key}/online"
@@ -118,8 +129,11 @@ async def start_online(request: Request, store: StoreDep,
         await rounds.start_round(slug, key, computers=computers, who=director.name)
     except (OnlineRefused, online.OnlineError, usecases.UseCaseError) as exc:
         return redirect(request, back, _refusal(request, exc), "error")
-    return redirect(request, back, _("The round is being played online: each finished game "
-                                     "fills its score sheet."))
+    return redirect(
+        request,
+        back,
+        _("The round is being played online: each finished game fills its score sheet."),
+    )
 
 
 @router.get("/online/seat/{game_id}/{token}")
@@ -132,8 +146,13 @@ async def seat_link(request: Request, game_id: str, token: str) -> Response:
         raise HTTPException(404, "no such seat")
     response = RedirectResponse(f"/play/t/{gid}", status_code=303)
     # Secure outside development, as the lobby's seat cookie (routes/play.py).
-    response.set_cookie(COOKIE + gid, token, max_age=7 * 24 * 3600, httponly=True,
-                        samesite="lax", path="/play",
-                        secure=not request.app.state.settings.is_development)
+    response.set_cookie(
+        COOKIE + gid,
+        token,
+        max_age=7 * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        path="/play",
+        secure=not request.app.state.settings.is_development,
+    )
     return response
-

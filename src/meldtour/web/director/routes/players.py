@@ -65,9 +65,16 @@ async def _big_form(request: Request) -> None:
     await csrf_protect(request)
 
 
-FIELD_WORDS = {"name": N_("Name"), "division": N_("Division"), "tags": N_("Tags"),
-               "generation": N_("Generation"), "member": N_("Member number"),
-               "birth_year": N_("Birth year"), "person": N_("Who this is"), "": ""}
+FIELD_WORDS = {
+    "name": N_("Name"),
+    "division": N_("Division"),
+    "tags": N_("Tags"),
+    "generation": N_("Generation"),
+    "member": N_("Member number"),
+    "birth_year": N_("Birth year"),
+    "person": N_("Who this is"),
+    "": "",
+}
 
 
 @dataclass(frozen=True)
@@ -99,8 +106,9 @@ class Line:
 
     def entry(self) -> usecases.PlayerEntry:
         """The registration, as the person chosen."""
-        person: circuit.PersonChoice = int(self.person) if self.person.isdigit() \
-            else circuit.NEW if self.known else None
+        person: circuit.PersonChoice = (
+            int(self.person) if self.person.isdigit() else circuit.NEW if self.known else None
+        )
         return replace(self.row.entry(), line=self.row.line, person=person)
 
 
@@ -116,8 +124,7 @@ def _page(path: str, slug: str) -> str:
 def _back(form: FormData, slug: str, default: str) -> str:
     """Where to go after an action: the page it came from, if it is this tournament's."""
     back = _text(form, "back", 300)
-    return back if back.startswith(f"/director/t/{slug}/") and "//" not in back[1:] \
-        else default
+    return back if back.startswith(f"/director/t/{slug}/") and "//" not in back[1:] else default
 
 
 def _said(row: RosterRow, person: str) -> usecases.PlayerEntry:
@@ -126,15 +133,30 @@ def _said(row: RosterRow, person: str) -> usecases.PlayerEntry:
     wrong = {p.field for p in row.problems}
     year = "" if "birth_year" in wrong else row.birth_year
     member = "" if "member" in wrong else row.member
-    choice: circuit.PersonChoice = int(person) if person.isdigit() \
-        else circuit.NEW if person == "new" else None
-    return usecases.PlayerEntry(row.name, line=row.line, member_number=member or None,
-                                birth_year=int(year) if year else None, person=choice)
+    choice: circuit.PersonChoice = (
+        int(person) if person.isdigit() else circuit.NEW if person == "new" else None
+    )
+    return usecases.PlayerEntry(
+        row.name,
+        line=row.line,
+        member_number=member or None,
+        birth_year=int(year) if year else None,
+        person=choice,
+    )
 
 
-def _lines(request: Request, store: Any, slug: str, t: Tournament, rows: list[RosterRow],
-           choices: dict[int, str], default: str | None,
-           people: dict[int, str] | None = None, *, director: Any) -> list[Line]:
+def _lines(
+    request: Request,
+    store: Any,
+    slug: str,
+    t: Tournament,
+    rows: list[RosterRow],
+    choices: dict[int, str],
+    default: str | None,
+    people: dict[int, str] | None = None,
+    *,
+    director: Any,
+) -> list[Line]:
     """The preview's lines: the kept rows checked against the tournament (a dropped
     row is no one's duplicate) and against the people who played before (``people``:
     the choice sent back for each line, by line; none the first time: the evidence's
@@ -144,16 +166,22 @@ def _lines(request: Request, store: Any, slug: str, t: Tournament, rows: list[Ro
     by_line = {r.line: r for r in kept}
     asked = dict(people or {})
     who = circuit.Acting(director.name, director.id)
-    found_all = circuit.identify(store, slug, [_said(r, asked.get(r.line, "")) for r in kept],
-                                 who=who)
+    found_all = circuit.identify(
+        store, slug, [_said(r, asked.get(r.line, "")) for r in kept], who=who
+    )
     # a choice of someone the line no longer offers (its name was mended): the evidence's
-    stale = {r.line for r, f in zip(kept, found_all, strict=True)
-             if f.chosen is not None and asked.get(r.line, "").isdigit()
-             and f.chosen not in {c.person.person for c in f.candidates}}
+    stale = {
+        r.line
+        for r, f in zip(kept, found_all, strict=True)
+        if f.chosen is not None
+        and asked.get(r.line, "").isdigit()
+        and f.chosen not in {c.person.person for c in f.candidates}
+    }
     if stale:
         asked.update(dict.fromkeys(stale, ""))
-        found_all = circuit.identify(store, slug,
-                                     [_said(r, asked.get(r.line, "")) for r in kept], who=who)
+        found_all = circuit.identify(
+            store, slug, [_said(r, asked.get(r.line, "")) for r in kept], who=who
+        )
     identities = dict(zip(by_line, found_all, strict=True))
     out = []
     for r in rows:
@@ -173,14 +201,32 @@ def _lines(request: Request, store: Any, slug: str, t: Tournament, rows: list[Ro
     return out
 
 
-def _preview(request: Request, t: Tournament, slug: str, director: Any, lines: list[Line],
-             default: str | None, *, error: str = "", status_code: int = 200) -> Response:
-    return render_page(request, "director/players_preview.html", status_code, account=director,
-                       t=t, slug=slug, lines=lines, default=default or "", error=error,
-                       field_words=FIELD_WORDS,
-                       bad=[x.row.line for x in lines if x.errors and not x.dropped],
-                       undecided=[x.row.line for x in lines if x.undecided and not x.dropped],
-                       known=[x.row.line for x in lines if x.known and not x.dropped])
+def _preview(
+    request: Request,
+    t: Tournament,
+    slug: str,
+    director: Any,
+    lines: list[Line],
+    default: str | None,
+    *,
+    error: str = "",
+    status_code: int = 200,
+) -> Response:
+    return render_page(
+        request,
+        "director/players_preview.html",
+        status_code,
+        account=director,
+        t=t,
+        slug=slug,
+        lines=lines,
+        default=default or "",
+        error=error,
+        field_words=FIELD_WORDS,
+        bad=[x.row.line for x in lines if x.errors and not x.dropped],
+        undecided=[x.row.line for x in lines if x.undecided and not x.dropped],
+        known=[x.row.line for x in lines if x.known and not x.dropped],
+    )
 
 
 def _default_division(t: Tournament, form: FormData) -> str | None:
@@ -192,31 +238,54 @@ def _default_division(t: Tournament, form: FormData) -> str | None:
 
 
 @router.get("/t/{slug}/players", response_class=HTMLResponse)
-def players_page(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                 slug: str, q: str = "", division: str = "") -> Response:
+def players_page(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    q: str = "",
+    division: str = "",
+) -> Response:
     t = load_tournament(store, slug)
     regs: tuple[Registration, ...] = t.registrations
     if division:
         regs = tuple(r for r in regs if r.division == division)
     found = usecases.search_players(regs, q[:80])
-    return render_page(request, "director/players.html", account=director, t=t, slug=slug,
-                       regs=found, total=len(t.registrations), q=q[:80], division=division,
-                       status=STATUS, max_rows=MAX_ROWS, max_paste=MAX_PASTE,
-                       names={d.key: d.name for d in t.divisions},
-                       maybe=circuit.possible_same(store, slug))
+    return render_page(
+        request,
+        "director/players.html",
+        account=director,
+        t=t,
+        slug=slug,
+        regs=found,
+        total=len(t.registrations),
+        q=q[:80],
+        division=division,
+        status=STATUS,
+        max_rows=MAX_ROWS,
+        max_paste=MAX_PASTE,
+        names={d.key: d.name for d in t.divisions},
+        maybe=circuit.possible_same(store, slug),
+    )
 
 
 @router.post("/t/{slug}/players/add", dependencies=[Depends(csrf_protect)])
-def add_player(request: Request, store: StoreDep, director: TournamentDirectorDep,
-               slug: str, form: FormDep) -> Response:
+def add_player(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, form: FormDep
+) -> Response:
     """One player: registered at once, unless the line has an error or the name is
     already registered — then the preview shows it and the director decides."""
     _ = gettext_of(request)
     t = load_tournament(store, slug)
-    row = RosterRow(1, _text(form, "name", 200), _text(form, "division", 80),
-                    " ".join(tags_of(_text(form, "family", 60), _text(form, "club", 60), ())),
-                    _text(form, "generation", 20), member=_text(form, "member", 60),
-                    birth_year=_text(form, "birth_year", 20))
+    row = RosterRow(
+        1,
+        _text(form, "name", 200),
+        _text(form, "division", 80),
+        " ".join(tags_of(_text(form, "family", 60), _text(form, "club", 60), ())),
+        _text(form, "generation", 20),
+        member=_text(form, "member", 60),
+        birth_year=_text(form, "birth_year", 20),
+    )
     lines = _lines(request, store, slug, t, [row], {}, None, director=director)
     if lines[0].errors or lines[0].same or lines[0].known:
         return _preview(request, t, slug, director, lines, None)
@@ -224,25 +293,29 @@ def add_player(request: Request, store: StoreDep, director: TournamentDirectorDe
 
 
 @router.post("/t/{slug}/players/preview", dependencies=[Depends(_big_form)])
-def preview(request: Request, store: StoreDep, director: TournamentDirectorDep,
-            slug: str, form: FormDep) -> Response:
+def preview(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, form: FormDep
+) -> Response:
     """A pasted list or a CSV/XLSX file, read and checked, shown line by line: nothing
     is saved yet."""
     _ = gettext_of(request)
     t = load_tournament(store, slug)
     back = _page("/players#many", slug)
     if getattr(request.state, "list_too_big", False):
-        return redirect(request, back, _("The pasted list is too long: at most %(n)s KB. "
-                                         "Upload it as a file instead.")
-                        % {"n": MAX_PASTE // 1024}, "error")
+        return redirect(
+            request,
+            back,
+            _("The pasted list is too long: at most %(n)s KB. Upload it as a file instead.")
+            % {"n": MAX_PASTE // 1024},
+            "error",
+        )
     upload = form.get("file")
     paste = form.get("paste")
     try:
         if isinstance(upload, UploadFile) and upload.filename:
             raw = upload.file.read(MAX_FILE + 1)
             xlsx = raw[:2] == b"PK" or (upload.filename or "").lower().endswith(".xlsx")
-            rows = read_list(raw, "xlsx" if xlsx else "text", limit=MAX_FILE,
-                             max_rows=MAX_ROWS)
+            rows = read_list(raw, "xlsx" if xlsx else "text", limit=MAX_FILE, max_rows=MAX_ROWS)
         elif isinstance(paste, str) and paste.strip():
             rows = usecases.read_roster(paste, limit=MAX_PASTE, max_rows=MAX_ROWS)
         else:
@@ -250,75 +323,127 @@ def preview(request: Request, store: StoreDep, director: TournamentDirectorDep,
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     default = _default_division(t, form)
-    return _preview(request, t, slug, director,
-                    _lines(request, store, slug, t, rows, {}, default, director=director),
-                    default)
+    return _preview(
+        request,
+        t,
+        slug,
+        director,
+        _lines(request, store, slug, t, rows, {}, default, director=director),
+        default,
+    )
 
 
 @router.post("/t/{slug}/players/import", dependencies=[Depends(_big_form)])
-def import_players(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                   slug: str, form: FormDep) -> Response:
+def import_players(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, form: FormDep
+) -> Response:
     """The preview sent back, mended: checked again, or — with ``go=save``, no error left
     and every likely duplicate decided — registered, all in one transaction."""
     _ = gettext_of(request)
     t = load_tournament(store, slug)
     if getattr(request.state, "list_too_big", False):
-        return redirect(request, _page("/players#many", slug),
-                        _("Paste a list or choose a file first."), "error")
+        return redirect(
+            request,
+            _page("/players#many", slug),
+            _("Paste a list or choose a file first."),
+            "error",
+        )
     count = form.get("count")
     n = int(count) if isinstance(count, str) and count.isdigit() else 0
     if not 0 < n <= MAX_ROWS:
-        return redirect(request, _page("/players#many", slug),
-                        _("Paste a list or choose a file first."), "error")
+        return redirect(
+            request,
+            _page("/players#many", slug),
+            _("Paste a list or choose a file first."),
+            "error",
+        )
     rows, choices, people = [], {}, {}
     for i in range(n):
         line = _text(form, f"line{i}", 10)
         number = int(line) if line.isdigit() else i + 1
-        rows.append(RosterRow(number, _text(form, f"name{i}"), _text(form, f"division{i}", 80),
-                              _text(form, f"tags{i}"), _text(form, f"generation{i}", 20),
-                              member=_text(form, f"member{i}", 60),
-                              birth_year=_text(form, f"birth_year{i}", 20)))
+        rows.append(
+            RosterRow(
+                number,
+                _text(form, f"name{i}"),
+                _text(form, f"division{i}", 80),
+                _text(form, f"tags{i}"),
+                _text(form, f"generation{i}", 20),
+                member=_text(form, f"member{i}", 60),
+                birth_year=_text(form, f"birth_year{i}", 20),
+            )
+        )
         choices[number] = _text(form, f"keep{i}", 10)
         people[number] = _text(form, f"person{i}", 12)
     default = _default_division(t, form)
-    lines = _lines(request, store, slug, t, rows, choices, default, people,
-                   director=director)
+    lines = _lines(request, store, slug, t, rows, choices, default, people, director=director)
     if form.get("go") != "save":
         return _preview(request, t, slug, director, lines, default)
     kept = [x for x in lines if not x.dropped]
     if any(x.errors for x in kept):
-        return _preview(request, t, slug, director, lines, default, status_code=422,
-                        error=_("Nothing is saved yet: mend the lines marked in red, or "
-                                "drop them."))
+        return _preview(
+            request,
+            t,
+            slug,
+            director,
+            lines,
+            default,
+            status_code=422,
+            error=_("Nothing is saved yet: mend the lines marked in red, or drop them."),
+        )
     if any(x.undecided for x in kept):
-        return _preview(request, t, slug, director, lines, default, status_code=422,
-                        error=_("Nothing is saved yet: for each likely duplicate, choose "
-                                "whether it is a different person or drop the line."))
+        return _preview(
+            request,
+            t,
+            slug,
+            director,
+            lines,
+            default,
+            status_code=422,
+            error=_(
+                "Nothing is saved yet: for each likely duplicate, choose "
+                "whether it is a different person or drop the line."
+            ),
+        )
     if not kept:
         return redirect(request, _page("/players", slug), _("No player was added."))
     return _register(request, store, slug, director, kept, lines=lines, default=default)
 
 
-def _register(request: Request, store: Any, slug: str, director: Any, kept: list[Line],
-              lines: list[Line] | None = None, default: str | None = None) -> Response:
+def _register(
+    request: Request,
+    store: Any,
+    slug: str,
+    director: Any,
+    kept: list[Line],
+    lines: list[Line] | None = None,
+    default: str | None = None,
+) -> Response:
     _ = gettext_of(request)
     entries = [replace(x.entry(), line=None if lines is None else x.row.line) for x in kept]
     try:
         out = usecases.register_players(store, slug, entries, who=director.name)
     except usecases.UseCaseError as exc:
         t = load_tournament(store, slug)
-        return _preview(request, t, slug, director, lines or kept, default, status_code=422,
-                        error=refusal_text(exc, _))
+        return _preview(
+            request,
+            t,
+            slug,
+            director,
+            lines or kept,
+            default,
+            status_code=422,
+            error=refusal_text(exc, _),
+        )
     waiting = sum(1 for x in out.notices if x.what == "waitlisted")
     if len(entries) == 1:
         reg = out.tournament.registrations[-1]
-        text = _("%(name)s is registered as number %(n)s.") % {"name": reg.name,
-                                                               "n": reg.player}
+        text = _("%(name)s is registered as number %(n)s.") % {"name": reg.name, "n": reg.player}
     else:
         text = _("%(n)s players are registered.") % {"n": len(entries)}
     if waiting:
         text += " " + _("%(n)s of them wait on the waitlist (the division is full).") % {
-            "n": waiting}
+            "n": waiting
+        }
     return redirect(request, _page("/players", slug), text)
 
 
@@ -333,8 +458,9 @@ def _registration(t: Tournament, player: int) -> Registration:
 
 
 @router.get("/t/{slug}/p/{player}", response_class=HTMLResponse)
-def player_page(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
-                player: int) -> Response:
+def player_page(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, player: int
+) -> Response:
     t = load_tournament(store, slug)
     reg = _registration(t, player)
     div = t.division(reg.division)
@@ -342,16 +468,33 @@ def player_page(request: Request, store: StoreDep, director: TournamentDirectorD
     club = next((x.split(":", 1)[1] for x in sorted(reg.tag_values("club"))), "")
     others = sorted(x for x in reg.tags if x.split(":", 1)[0] not in ("family", "club"))
     movable = not div.started and reg.status in ("registered", "waitlisted", "checked_in")
-    return render_page(request, "director/player.html", account=director, t=t, slug=slug,
-                       reg=reg, div=div, family=family, club=club, others=" ".join(others),
-                       movable=movable, status=STATUS,
-                       targets=[d for d in t.divisions if not d.started or d.key == div.key],
-                       same=same_name(t, reg.name, besides=reg.player))
+    return render_page(
+        request,
+        "director/player.html",
+        account=director,
+        t=t,
+        slug=slug,
+        reg=reg,
+        div=div,
+        family=family,
+        club=club,
+        others=" ".join(others),
+        movable=movable,
+        status=STATUS,
+        targets=[d for d in t.divisions if not d.started or d.key == div.key],
+        same=same_name(t, reg.name, besides=reg.player),
+    )
 
 
 @router.post("/t/{slug}/p/{player}", dependencies=[Depends(csrf_protect)])
-def edit_player(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                slug: str, player: int, form: FormDep) -> Response:
+def edit_player(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    player: int,
+    form: FormDep,
+) -> Response:
     _ = gettext_of(request)
     t = load_tournament(store, slug)
     reg = _registration(t, player)
@@ -360,13 +503,13 @@ def edit_player(request: Request, store: StoreDep, director: TournamentDirectorD
     others = [x for x in _text(form, "tags").replace(";", " ").split() if x]
     try:
         if generation and not (generation.isascii() and generation.isdigit()):
-            raise usecases.UseCaseError("players.generation_not_number",
-                                        value=repr(generation))
+            raise usecases.UseCaseError("players.generation_not_number", value=repr(generation))
         edit = usecases.PlayerEdit(
             name=_text(form, "name"),
             tags=tags_of(_text(form, "family", 60), _text(form, "club", 60), others),
             generation=int(generation) if generation else None,
-            division=_text(form, "division", 80) or None)
+            division=_text(form, "division", 80) or None,
+        )
         out = usecases.edit_player(store, slug, player, edit, who=director.name)
     except usecases.UseCaseError as exc:
         return redirect(request, here, refusal_text(exc, _), "error")
@@ -382,21 +525,36 @@ def edit_player(request: Request, store: StoreDep, director: TournamentDirectorD
 
 
 @router.post("/t/{slug}/p/{player}/undo-check-in", dependencies=[Depends(csrf_protect)])
-def undo_check_in(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                  slug: str, player: int, form: FormDep) -> Response:
+def undo_check_in(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    player: int,
+    form: FormDep,
+) -> Response:
     _ = gettext_of(request)
     back = _back(form, slug, _page(f"/p/{player}", slug))
     try:
         out = usecases.undo_check_in_player(store, slug, player, who=director.name)
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
-    return redirect(request, back, _("%(name)s is not checked in any more.")
-                    % {"name": out.tournament.name_of(player)})
+    return redirect(
+        request,
+        back,
+        _("%(name)s is not checked in any more.") % {"name": out.tournament.name_of(player)},
+    )
 
 
 @router.post("/t/{slug}/p/{player}/reinstate", dependencies=[Depends(csrf_protect)])
-def reinstate(request: Request, store: StoreDep, director: TournamentDirectorDep,
-              slug: str, player: int, form: FormDep) -> Response:
+def reinstate(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    player: int,
+    form: FormDep,
+) -> Response:
     _ = gettext_of(request)
     back = _back(form, slug, _page(f"/p/{player}", slug))
     try:
@@ -404,8 +562,7 @@ def reinstate(request: Request, store: StoreDep, director: TournamentDirectorDep
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     reg = out.tournament.registration(player)
-    text = _("%(name)s is present again under number %(n)s.") % {"name": reg.name,
-                                                                 "n": player}
+    text = _("%(name)s is present again under number %(n)s.") % {"name": reg.name, "n": player}
     if reg.late:
         text += " " + _("Seated from the next round of the first stage.")
     return redirect(request, back, text)

@@ -33,24 +33,34 @@ router = APIRouter(prefix="/director")
 Gettext = Callable[[str], str]
 
 
-
 def disposition(kind: str, name: str) -> str:
     """A Content-Disposition header for ``name``, which may hold a Korean or Japanese
     slug: an ASCII fallback, and the name itself as RFC 6266's ``filename*``."""
-    fallback = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_"
-                       for c in name)
+    fallback = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
     return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 
 def _pdf(data: bytes, name: str) -> Response:
-    return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": disposition("inline", name)})
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": disposition("inline", name)},
+    )
 
 
 @router.get("/t/{slug}/d/{key}/pdf/{kind}")
-def printable(request: Request, web: WebDep, store: StoreDep, director: TournamentDirectorDep,
-              slug: str, key: str, kind: str, stage: int | None = None,
-              round: int | None = None, table: int | None = None) -> Response:
+def printable(
+    request: Request,
+    web: WebDep,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    kind: str,
+    stage: int | None = None,
+    round: int | None = None,
+    table: int | None = None,
+) -> Response:
     t = load_tournament(store, slug)
     locale = locale_of(request)
     try:
@@ -63,22 +73,25 @@ def printable(request: Request, web: WebDep, store: StoreDep, director: Tourname
             if kind == "seats":
                 return _pdf(pdf.seat_list(t, key, index, number, locale), f"seats-{key}.pdf")
             if kind == "names":
-                return _pdf(pdf.seat_names(t, key, index, number, locale),
-                            f"seats-by-name-{key}-r{number}.pdf")
+                return _pdf(
+                    pdf.seat_names(t, key, index, number, locale),
+                    f"seats-by-name-{key}-r{number}.pdf",
+                )
             base = public_base(request)
 
             def url(n: int) -> str:
                 return f"{base}/score/" + web.scorer_token(Scope(slug, key, index, number, n))
 
-            data = pdf.score_sheets(t, key, index, number, locale, url,
-                                    [table] if table else None)
+            data = pdf.score_sheets(t, key, index, number, locale, url, [table] if table else None)
             return _pdf(data, f"sheets-{key}-r{number}.pdf")
         if kind == "standings":
             if index < 0:
                 raise TournamentError("usecase.no_stage_started")
             from ..views import cut_of
-            return _pdf(pdf.standings_pdf(t, key, locale, index, cut_of(div, index)),
-                        f"standings-{key}.pdf")
+
+            return _pdf(
+                pdf.standings_pdf(t, key, locale, index, cut_of(div, index)), f"standings-{key}.pdf"
+            )
         if kind == "certificates":
             data = pdf.certificates(t, key, locale)
             # kept, so that a correction after the awards lists those it supersedes
@@ -89,8 +102,9 @@ def printable(request: Request, web: WebDep, store: StoreDep, director: Tourname
         if kind == "family":
             prizes = family_prizes(t)
             if not prizes:
-                raise HTTPException(409, gettext_of(request)(
-                    "No family qualifies for a family prize."))
+                raise HTTPException(
+                    409, gettext_of(request)("No family qualifies for a family prize.")
+                )
             return _pdf(pdf.family_certificates(t, prizes, locale), f"family-{slug}.pdf")
     except (TournamentError, ValueError, IndexError) as exc:
         raise HTTPException(409, refusal_text(exc, gettext_of(request))) from None
@@ -99,13 +113,29 @@ def printable(request: Request, web: WebDep, store: StoreDep, director: Tourname
 
 #: The exports' column names, in the language chosen on the page (``?lang=``).
 COLUMNS = {
-    "number": N_("Number"), "name": N_("Name"), "division": N_("Division"),
-    "status": N_("Status"), "tags": N_("Tags"), "generation": N_("Generation"),
-    "late": N_("Late entry"), "stage": N_("Stage"), "round": N_("Round"),
-    "table": N_("Table"), "game": N_("Game"), "seat": N_("Seat"), "player": N_("Player"),
-    "points": N_("Points"), "penalty": N_("Penalty"), "winner": N_("Winner"),
-    "counted": N_("Counted"), "rank": N_("Rank"), "wins": N_("Wins"), "score": N_("Score"),
-    "games": N_("Games"), "decided_by": N_("Decided by"), "place": N_("Place"),
+    "number": N_("Number"),
+    "name": N_("Name"),
+    "division": N_("Division"),
+    "status": N_("Status"),
+    "tags": N_("Tags"),
+    "generation": N_("Generation"),
+    "late": N_("Late entry"),
+    "stage": N_("Stage"),
+    "round": N_("Round"),
+    "table": N_("Table"),
+    "game": N_("Game"),
+    "seat": N_("Seat"),
+    "player": N_("Player"),
+    "points": N_("Points"),
+    "penalty": N_("Penalty"),
+    "winner": N_("Winner"),
+    "counted": N_("Counted"),
+    "rank": N_("Rank"),
+    "wins": N_("Wins"),
+    "score": N_("Score"),
+    "games": N_("Games"),
+    "decided_by": N_("Decided by"),
+    "place": N_("Place"),
     "decided_in": N_("Decided in"),
 }
 
@@ -113,14 +143,32 @@ COLUMNS = {
 def _players(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     yield ["number", "name", "division", "status", "tags", "generation", "late"]
     for r in t.registrations:
-        yield [r.player, r.name, r.division, _(STATUS.get(r.status, r.status)),
-               " ".join(sorted(r.tags)),
-               r.generation, int(r.late)]
+        yield [
+            r.player,
+            r.name,
+            r.division,
+            _(STATUS.get(r.status, r.status)),
+            " ".join(sorted(r.tags)),
+            r.generation,
+            int(r.late),
+        ]
 
 
 def _sheets(t: Tournament, _: Gettext) -> Iterator[list[object]]:
-    yield ["division", "stage", "round", "table", "game", "seat", "player", "name", "points",
-           "penalty", "winner", "counted"]
+    yield [
+        "division",
+        "stage",
+        "round",
+        "table",
+        "game",
+        "seat",
+        "player",
+        "name",
+        "points",
+        "penalty",
+        "winner",
+        "counted",
+    ]
     for div in t.divisions:
         for s, stage in enumerate(div.stages, 1):
             for rnd in stage.rounds:
@@ -128,10 +176,20 @@ def _sheets(t: Tournament, _: Gettext) -> Iterator[list[object]]:
                     sheet = table.sheet
                     for g, line in enumerate(sheet.games, 1):
                         for seat, player in enumerate(sheet.players, 1):
-                            yield [div.key, s, rnd.number, table.number, g, seat, player,
-                                   t.name_of(player), line.points[seat - 1],
-                                   line.penalties[seat - 1], int(line.winner == seat),
-                                   int(table.counted)]
+                            yield [
+                                div.key,
+                                s,
+                                rnd.number,
+                                table.number,
+                                g,
+                                seat,
+                                player,
+                                t.name_of(player),
+                                line.points[seat - 1],
+                                line.penalties[seat - 1],
+                                int(line.winner == seat),
+                                int(table.counted),
+                            ]
 
 
 def _number(value: object) -> object:
@@ -141,14 +199,33 @@ def _number(value: object) -> object:
 
 
 def _standings(t: Tournament, _: Gettext) -> Iterator[list[object]]:
-    yield ["division", "stage", "rank", "player", "name", "wins", "points", "score", "games",
-           "decided_by"]
+    yield [
+        "division",
+        "stage",
+        "rank",
+        "player",
+        "name",
+        "wins",
+        "points",
+        "score",
+        "games",
+        "decided_by",
+    ]
     for div in t.divisions:
         for i, stage in enumerate(div.stages):
             for s in stage_standings(t, div.key, i):
-                yield [div.key, stage.format.title, s.rank, s.player, t.name_of(s.player),
-                       s.wins, s.points, _number(s.score), s.games,
-                       _(CRITERIA.get(str(s.decided_by), str(s.decided_by)))]
+                yield [
+                    div.key,
+                    stage.format.title,
+                    s.rank,
+                    s.player,
+                    t.name_of(s.player),
+                    s.wins,
+                    s.points,
+                    _number(s.score),
+                    s.games,
+                    _(CRITERIA.get(str(s.decided_by), str(s.decided_by))),
+                ]
 
 
 def _ranking(t: Tournament, _: Gettext) -> Iterator[list[object]]:
@@ -162,31 +239,45 @@ def _ranking(t: Tournament, _: Gettext) -> Iterator[list[object]]:
             continue
         for p in final_ranking(t, div.key):
             s = p.standing
-            yield [div.key, p.place, p.player, p.name, p.stage, s.wins if s else None,
-                   s.points if s else None]
+            yield [
+                div.key,
+                p.place,
+                p.player,
+                p.name,
+                p.stage,
+                s.wins if s else None,
+                s.points if s else None,
+            ]
 
 
-TABLES = {"players": _players, "sheets": _sheets, "standings": _standings,
-          "ranking": _ranking}
+TABLES = {"players": _players, "sheets": _sheets, "standings": _standings, "ranking": _ranking}
 
 
 @router.get("/t/{slug}/export/{what}.{fmt}")
-def export(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
-           what: str, fmt: str) -> Response:
+def export(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    what: str,
+    fmt: str,
+) -> Response:
     """A table as CSV or XLSX: numbers as numbers, the column names in the reader's
     language."""
     t = load_tournament(store, slug)
     if what not in TABLES or fmt not in ("csv", "xlsx"):
-        raise HTTPException(404, "exports: players, sheets, standings, ranking as .csv "
-                                 "or .xlsx")
+        raise HTTPException(404, "exports: players, sheets, standings, ranking as .csv or .xlsx")
     _ = translations(locale_of(request)).gettext
     rows = list(TABLES[what](t, _))
     rows[0] = [_(COLUMNS[str(c)]) for c in rows[0]]
     name = f"{slug}-{what}.{fmt}"
     if fmt == "csv":
         # A BOM so that spreadsheet programs read Korean and Japanese names as UTF-8.
-        return Response("\ufeff" + csv_text(rows), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": disposition("attachment", name)})
+        return Response(
+            "\ufeff" + csv_text(rows),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": disposition("attachment", name)},
+        )
     from openpyxl import Workbook
 
     wb = Workbook()
@@ -197,8 +288,8 @@ def export(request: Request, store: StoreDep, director: TournamentDirectorDep, s
         ws.append([safe_cell(v) for v in row])
     out = io.BytesIO()
     wb.save(out)
-    return Response(out.getvalue(), headers={
-        "Content-Disposition": disposition("attachment", name)},
-        media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-
-
+    return Response(
+        out.getvalue(),
+        headers={"Content-Disposition": disposition("attachment", name)},
+        media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )

@@ -31,8 +31,9 @@ def _division(t: Tournament, key: str) -> str:
 
 
 @router.post("/director/t/{slug}/d/{key}/reopen")
-def reopen(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
-           key: str) -> Response:
+def reopen(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
     """Reopen the division's last closed round (to correct a sheet)."""
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/round"
@@ -41,13 +42,17 @@ def reopen(request: Request, store: StoreDep, director: TournamentDirectorDep, s
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     n = out.tournament.division(key).stages[-1].rounds[-1].number
-    return redirect(request, back, _("Round %(n)s is open again: correct its sheets, then "
-                                     "close it again.") % {"n": n})
+    return redirect(
+        request,
+        back,
+        _("Round %(n)s is open again: correct its sheets, then close it again.") % {"n": n},
+    )
 
 
 @router.post("/director/t/{slug}/d/{key}/undo-advance")
-def undo_advance(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                 slug: str, key: str) -> Response:
+def undo_advance(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
     """Undo the start of the current stage while it has no result."""
     _ = gettext_of(request)
     back = f"/director/t/{slug}#{key}"
@@ -56,13 +61,22 @@ def undo_advance(request: Request, store: StoreDep, director: TournamentDirector
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     stage = out.tournament.division(key).stages[-1].format.title
-    return redirect(request, back, _("The advancement is undone: %(stage)s is the current "
-                                     "stage again.") % {"stage": stage})
+    return redirect(
+        request,
+        back,
+        _("The advancement is undone: %(stage)s is the current stage again.") % {"stage": stage},
+    )
 
 
 @router.post("/director/t/{slug}/d/{key}/ranking")
-def ranking(request: Request, store: StoreDep, director: TournamentDirectorDep,
-            slug: str, key: str, form: FormDep) -> Response:
+def ranking(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    form: FormDep,
+) -> Response:
     """The ranking mode, the tie-break chain, how tables of 3 count, and the table size
     of the stages that have not started."""
     _ = gettext_of(request)
@@ -81,25 +95,36 @@ def ranking(request: Request, store: StoreDep, director: TournamentDirectorDep,
         if size in ("3", "4"):
             sizes[i] = int(size)
     try:
-        usecases.set_ranking(store, slug, key, mode=text("mode"), chain=chain,
-                             three_table=text("three_table"), table_sizes=sizes,
-                             who=director.name)
+        usecases.set_ranking(
+            store,
+            slug,
+            key,
+            mode=text("mode"),
+            chain=chain,
+            three_table=text("three_table"),
+            table_sizes=sizes,
+            who=director.name,
+        )
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
-    return redirect(request, back, _("Ranking rules saved: the standings are computed "
-                                     "with them from now on."))
+    return redirect(
+        request, back, _("Ranking rules saved: the standings are computed with them from now on.")
+    )
 
 
 @router.get("/t/{slug}/bracket", response_class=HTMLResponse)
-def bracket_page(request: Request, store: StoreDep, slug: str,
-                 division: str | None = None) -> Response:
+def bracket_page(
+    request: Request, store: StoreDep, slug: str, division: str | None = None
+) -> Response:
     """The knockout bracket: each round's tables, the players in the order they
     finished, who went on."""
     t = load_tournament(store, slug)
     keys = [d.key for d in t.divisions if any(f.kind == "knockout" for f in d.formats)]
     if not keys:
-        return render(request, "public/bracket.html", t=t, slug=slug, key=None, keys=keys,
-                      stages=())
+        return render(
+            request, "public/bracket.html", t=t, slug=slug, key=None, keys=keys, stages=()
+        )
     key = division if division in keys else keys[0]
-    return render(request, "public/bracket.html", t=t, slug=slug, key=key, keys=keys,
-                  stages=bracket(t, key))
+    return render(
+        request, "public/bracket.html", t=t, slug=slug, key=key, keys=keys, stages=bracket(t, key)
+    )

@@ -31,9 +31,14 @@ router = APIRouter(dependencies=[Depends(csrf_protect)])
 def _scope(web: WebDep, token: str) -> Scope:
     scope = web.scope_of(token)
     if scope is None:
-        raise HTTPException(404, N_("This score-entry link is not valid: scan the QR code "
-                                    "on the printed sheet again, or ask the director for "
-                                    "the table's link."))
+        raise HTTPException(
+            404,
+            N_(
+                "This score-entry link is not valid: scan the QR code "
+                "on the printed sheet again, or ask the director for "
+                "the table's link."
+            ),
+        )
     return scope
 
 
@@ -45,11 +50,15 @@ def _sheet(store: StoreDep, scope: Scope) -> tuple[Any, ScoreSheet, int]:
         t = snap.tournament
         sheet = table_sheet(t, scope.division, scope.round, scope.table, scope.stage)
         version = snap.versions[(scope.division, scope.stage, scope.round, scope.table)]
-    except (NotFound, usecases.UseCaseError, TournamentError, KeyError, IndexError,
-            ValueError):
-        raise HTTPException(404, N_("This table is not in the tournament any more (the round "
-                                    "was seated again?): ask the director for the new "
-                                    "sheet.")) from None
+    except (NotFound, usecases.UseCaseError, TournamentError, KeyError, IndexError, ValueError):
+        raise HTTPException(
+            404,
+            N_(
+                "This table is not in the tournament any more (the round "
+                "was seated again?): ask the director for the new "
+                "sheet."
+            ),
+        ) from None
     return t, sheet, version
 
 
@@ -60,35 +69,56 @@ def _place(n: int | None) -> str:
 def reaward_lines(r: Reaward, _: Any) -> list[str]:
     """What a correction to an awarded division changes, one sentence a line, in the
     reader's language."""
-    out = [_("Place: %(name)s (#%(number)s) %(before)s → %(after)s")
-           % {"name": p.name, "number": p.number, "before": _place(p.before),
-              "after": _place(p.after)} for p in r.places]
-    out += [_("Prize %(place)s: %(before)s → %(after)s")
-            % {"place": z.place, "before": z.before or "—", "after": z.after or "—"}
-            for z in r.prizes]
-    out += [_("Qualification %(label)s (%(to)s): loses %(lost)s; gains %(gained)s")
-            % {"label": q.label, "to": ", ".join(q.leads_to) or "—",
-               "lost": ", ".join(q.lost) or "—", "gained": ", ".join(q.gained) or "—"}
-            for q in r.seats]
-    out += [_("Ranking %(ranking)s: %(name)s %(before)s → %(after)s points")
-            % {"ranking": x.ranking, "name": x.name, "before": f"{x.before:.2f}",
-               "after": f"{x.after:.2f}"} for x in r.points]
-    out += [_("Certificate printed, now superseded: place %(place)s, %(name)s")
-            % {"place": place, "name": name} for place, name in r.superseded]
+    out = [
+        _("Place: %(name)s (#%(number)s) %(before)s → %(after)s")
+        % {"name": p.name, "number": p.number, "before": _place(p.before), "after": _place(p.after)}
+        for p in r.places
+    ]
+    out += [
+        _("Prize %(place)s: %(before)s → %(after)s")
+        % {"place": z.place, "before": z.before or "—", "after": z.after or "—"}
+        for z in r.prizes
+    ]
+    out += [
+        _("Qualification %(label)s (%(to)s): loses %(lost)s; gains %(gained)s")
+        % {
+            "label": q.label,
+            "to": ", ".join(q.leads_to) or "—",
+            "lost": ", ".join(q.lost) or "—",
+            "gained": ", ".join(q.gained) or "—",
+        }
+        for q in r.seats
+    ]
+    out += [
+        _("Ranking %(ranking)s: %(name)s %(before)s → %(after)s points")
+        % {
+            "ranking": x.ranking,
+            "name": x.name,
+            "before": f"{x.before:.2f}",
+            "after": f"{x.after:.2f}",
+        }
+        for x in r.points
+    ]
+    out += [
+        _("Certificate printed, now superseded: place %(place)s, %(name)s")
+        % {"place": place, "name": name}
+        for place, name in r.superseded
+    ]
     return out
 
 
 def _games(sheet: ScoreSheet) -> list[dict[str, Any]]:
-    return [{"points": list(g.points), "penalties": list(g.penalties), "winner": g.winner}
-            for g in sheet.games]
+    return [
+        {"points": list(g.points), "penalties": list(g.penalties), "winner": g.winner}
+        for g in sheet.games
+    ]
 
 
 def _director(request: Request, store: StoreDep, slug: str) -> Account | None:
     """The signed-in account if it directs this tournament (store/owners.py), else None:
     a director of another tournament holding the link is only its scorer."""
     account = current_account(request)
-    return account if account is not None and owners.may_direct(store, slug, account.id) \
-        else None
+    return account if account is not None and owners.may_direct(store, slug, account.id) else None
 
 
 @router.get("/score/{token}", response_class=HTMLResponse)
@@ -98,12 +128,23 @@ def score_form(request: Request, web: WebDep, store: StoreDep, token: str) -> Re
     div = t.division(scope.division)
     stage = div.stages[scope.stage]
     director = _director(request, store, scope.slug)
-    return render(request, "public/score.html", t=t, div=div, stage=stage, scope=scope,
-                  sheet=sheet, version=version, token=token,
-                  names=[t.name_of(p) for p in sheet.players],
-                  games=_games(sheet), penalties=div.rules.failed_turn_points > 0,
-                  counted=sheet.counted is not None, director=director is not None,
-                  points_text=points_text)
+    return render(
+        request,
+        "public/score.html",
+        t=t,
+        div=div,
+        stage=stage,
+        scope=scope,
+        sheet=sheet,
+        version=version,
+        token=token,
+        names=[t.name_of(p) for p in sheet.players],
+        games=_games(sheet),
+        penalties=div.rules.failed_turn_points > 0,
+        counted=sheet.counted is not None,
+        director=director is not None,
+        points_text=points_text,
+    )
 
 
 def _entries(body: Any, seats: int, count: int) -> list[usecases.GameEntry]:
@@ -117,11 +158,15 @@ def _entries(body: Any, seats: int, count: int) -> list[usecases.GameEntry]:
         pts = g.get("points")
         pen = g.get("penalties") or [0] * seats
         win = g.get("winner")
-        if not (isinstance(pts, list) and len(pts) == seats
-                and all(p is None or _whole(p) for p in pts)
-                and isinstance(pen, list) and len(pen) == seats
-                and all(_whole(p) for p in pen)
-                and (win is None or (type(win) is int and 1 <= win <= seats))):
+        if not (
+            isinstance(pts, list)
+            and len(pts) == seats
+            and all(p is None or _whole(p) for p in pts)
+            and isinstance(pen, list)
+            and len(pen) == seats
+            and all(_whole(p) for p in pen)
+            and (win is None or (type(win) is int and 1 <= win <= seats))
+        ):
             raise HTTPException(400, f"game {i}: points and penalties per seat, a winner seat")
         out.append(usecases.GameEntry(i, tuple(pts), tuple(pen), win))
     return out
@@ -161,8 +206,15 @@ def _check(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respon
     for e in entries:
         if all(p is None for p in e.points) and e.winner is None:
             continue
-        sheet, _p = enter_game(sheet, e.game, e.points, winner=e.winner,
-                               penalties=e.penalties, rules=rules, who="check")
+        sheet, _p = enter_game(
+            sheet,
+            e.game,
+            e.points,
+            winner=e.winner,
+            penalties=e.penalties,
+            rules=rules,
+            who="check",
+        )
         complete = all(p is not None for p in e.points)
         problems.extend(check_game(sheet, e.game, rules, complete=complete))
     return JSONResponse({"problems": [problem_data(p, _) for p in problems]})
@@ -191,49 +243,83 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
     who = director.name if director else f"scorer:table {scope.table}"
     reaward = director is not None and body.get("reaward") is True
     try:
-        out = usecases.enter_sheet(store, scope.slug, scope.division, scope.round,
-                                   scope.table, entries, who=who, why=why,
-                                   version=version if isinstance(version, int) else None,
-                                   stage=scope.stage + 1, may_correct=director is not None,
-                                   reaward=reaward)
+        out = usecases.enter_sheet(
+            store,
+            scope.slug,
+            scope.division,
+            scope.round,
+            scope.table,
+            entries,
+            who=who,
+            why=why,
+            version=version if isinstance(version, int) else None,
+            stage=scope.stage + 1,
+            may_correct=director is not None,
+            reaward=reaward,
+        )
     except AwardsWouldChange as change:  # awarded: what changes, saved on confirmation
-        return JSONResponse({
-            "reaward": True, "error": refusal_text(change, _),
-            "message": _("This division is awarded: the correction changes what is "
-                         "published. Nothing is saved until you confirm; confirmed, the "
-                         "division is awarded again."),
-            "lines": reaward_lines(change.reaward, _) if change.reaward else []},
-            status_code=409)
+        return JSONResponse(
+            {
+                "reaward": True,
+                "error": refusal_text(change, _),
+                "message": _(
+                    "This division is awarded: the correction changes what is "
+                    "published. Nothing is saved until you confirm; confirmed, the "
+                    "division is awarded again."
+                ),
+                "lines": reaward_lines(change.reaward, _) if change.reaward else [],
+            },
+            status_code=409,
+        )
     except usecases.CountedSheet as counted:  # counted since the sheet above was read
         # The sheet as counted comes back: the page marks what differs from what was
         # typed here (and the director's round page shows the table as a conflict).
         theirs = counted.theirs
-        return JSONResponse({
-            "error": _("This sheet is counted: only the director can correct it."),
-            "counted": True,
-            "message": _("This sheet was counted already, from another device. What "
-                         "differs from what you typed is marked; tell the director if the "
-                         "counted sheet is wrong."),
-            "theirs": _games(theirs) if theirs is not None else None}, status_code=403)
+        return JSONResponse(
+            {
+                "error": _("This sheet is counted: only the director can correct it."),
+                "counted": True,
+                "message": _(
+                    "This sheet was counted already, from another device. What "
+                    "differs from what you typed is marked; tell the director if the "
+                    "counted sheet is wrong."
+                ),
+                "theirs": _games(theirs) if theirs is not None else None,
+            },
+            status_code=403,
+        )
     except SheetConflict as conflict:
         theirs = conflict.theirs
-        return JSONResponse({
-            "conflict": True,
-            "message": _("Another device saved this sheet while you were typing. Nothing "
-                         "was saved; what you typed is still here. Compare with the sheet "
-                         "as saved, then save again."),
-            "version": conflict.current,
-            "theirs": _games(theirs) if theirs is not None else None}, status_code=409)
+        return JSONResponse(
+            {
+                "conflict": True,
+                "message": _(
+                    "Another device saved this sheet while you were typing. Nothing "
+                    "was saved; what you typed is still here. Compare with the sheet "
+                    "as saved, then save again."
+                ),
+                "version": conflict.current,
+                "theirs": _games(theirs) if theirs is not None else None,
+            },
+            status_code=409,
+        )
     except usecases.UseCaseError as exc:
         return JSONResponse({"error": refusal_text(exc, _)}, status_code=400)
     # The sheet as the save left it, from the save's own transaction (a round closed
     # before it made the sheet counted: the use case read that, under its lock).
     now = out.sheet
-    return JSONResponse({
-        "counted": out.counted, "version": out.version,
-        "problems": [problem_data(p, _) for p in out.problems],
-        "message": (_("Saved and counted.") if out.counted else
-                    _("Saved as a draft: it is not counted until every check passes."))
-        + ("" if not out.reawards else " " + _("The division is awarded again.")),
-        "reawarded": [line for r in out.reawards for line in reaward_lines(r, _)],
-        "games": _games(now)})
+    return JSONResponse(
+        {
+            "counted": out.counted,
+            "version": out.version,
+            "problems": [problem_data(p, _) for p in out.problems],
+            "message": (
+                _("Saved and counted.")
+                if out.counted
+                else _("Saved as a draft: it is not counted until every check passes.")
+            )
+            + ("" if not out.reawards else " " + _("The division is awarded again.")),
+            "reawarded": [line for r in out.reawards for line in reaward_lines(r, _)],
+            "games": _games(now),
+        }
+    )

@@ -53,33 +53,49 @@ def address_source(request: Request) -> str:
 
 #: What the check of an address found, said to the director: each says what to do.
 REACH_WORDS: dict[str, str] = {
-    "answers": N_("This computer reached meldtour at %(address)s. Now scan the test code "
-                  "with a phone on the venue's Wi-Fi. If the phone cannot open it, the "
-                  "phone is on another network (a guest Wi-Fi, mobile data), or a firewall "
-                  "on this computer blocks port %(port)s: allow it."),
-    "refused": N_("Nothing answers at %(address)s: meldtour listens only to this computer "
-                  "(127.0.0.1), or on another port. Stop the server and start it again "
-                  "with make run (it then listens on the venue's network too)."),
-    "timeout": N_("%(address)s did not answer within %(seconds)s seconds: this computer is "
-                  "probably on another network now (another Wi-Fi), or a firewall drops the "
-                  "connections. Choose an address from the list below, or allow port "
-                  "%(port)s in the firewall."),
-    "unreachable": N_("%(address)s cannot be reached from this computer: it is not on that "
-                      "network. Connect to the venue's Wi-Fi, then choose its address from "
-                      "the list below."),
-    "no_name": N_("The name in %(address)s is not known: check how it is written, or "
-                  "choose this computer's address from the list below."),
-    "certificate": N_("%(address)s answers, but with a certificate this computer does not "
-                      "trust: phones will refuse it too. Use the http:// address, or give "
-                      "the server a valid certificate."),
-    "not_meldtour": N_("Something answers at %(address)s, but it is not meldtour: check the "
-                       "address and its port."),
+    "answers": N_(
+        "This computer reached meldtour at %(address)s. Now scan the test code "
+        "with a phone on the venue's Wi-Fi. If the phone cannot open it, the "
+        "phone is on another network (a guest Wi-Fi, mobile data), or a firewall "
+        "on this computer blocks port %(port)s: allow it."
+    ),
+    "refused": N_(
+        "Nothing answers at %(address)s: meldtour listens only to this computer "
+        "(127.0.0.1), or on another port. Stop the server and start it again "
+        "with make run (it then listens on the venue's network too)."
+    ),
+    "timeout": N_(
+        "%(address)s did not answer within %(seconds)s seconds: this computer is "
+        "probably on another network now (another Wi-Fi), or a firewall drops the "
+        "connections. Choose an address from the list below, or allow port "
+        "%(port)s in the firewall."
+    ),
+    "unreachable": N_(
+        "%(address)s cannot be reached from this computer: it is not on that "
+        "network. Connect to the venue's Wi-Fi, then choose its address from "
+        "the list below."
+    ),
+    "no_name": N_(
+        "The name in %(address)s is not known: check how it is written, or "
+        "choose this computer's address from the list below."
+    ),
+    "certificate": N_(
+        "%(address)s answers, but with a certificate this computer does not "
+        "trust: phones will refuse it too. Use the http:// address, or give "
+        "the server a valid certificate."
+    ),
+    "not_meldtour": N_(
+        "Something answers at %(address)s, but it is not meldtour: check the address and its port."
+    ),
 }
 
 
 def reach_text(found: Reach, _: Gettext) -> str:
-    return _(REACH_WORDS[found.code]) % {"address": found.address, "port": found.port,
-                                          "seconds": f"{REACH_SECONDS:g}"}
+    return _(REACH_WORDS[found.code]) % {
+        "address": found.address,
+        "port": found.port,
+        "seconds": f"{REACH_SECONDS:g}",
+    }
 
 
 def _checks(request: Request) -> dict[str, tuple[Reach, str]]:
@@ -112,20 +128,41 @@ def address_page(request: Request, store: StoreDep, director: DirectorDep) -> Re
     found = [(a, a.url(scheme, port)) for a in network_addresses()]
     check = public_url(request, f"/address/check?n={secrets.token_hex(4)}")
     last = _checks(request).get(base)
-    checked = None if last is None else {"ok": last[0].ok, "text": reach_text(last[0], _),
-                                         "at": last[1][11:19]}
-    changes = [{"at": str(c["at"])[:16].replace("T", " "), "who": c["who"],
-                "before": c["before"] or "—", "after": c["after"] or "—"}
-               for c in address_changes(store)]
-    return render(request, "director/address.html", account=director, base=base,
-                  loopback=is_loopback(base), source=address_source(request), found=found,
-                  check=check, check_qr=qr_data_uri(check), seen=str(request.base_url),
-                  admin=_is_admin(store, director), checked=checked, changes=changes)
+    checked = (
+        None
+        if last is None
+        else {"ok": last[0].ok, "text": reach_text(last[0], _), "at": last[1][11:19]}
+    )
+    changes = [
+        {
+            "at": str(c["at"])[:16].replace("T", " "),
+            "who": c["who"],
+            "before": c["before"] or "—",
+            "after": c["after"] or "—",
+        }
+        for c in address_changes(store)
+    ]
+    return render(
+        request,
+        "director/address.html",
+        account=director,
+        base=base,
+        loopback=is_loopback(base),
+        source=address_source(request),
+        found=found,
+        check=check,
+        check_qr=qr_data_uri(check),
+        seen=str(request.base_url),
+        admin=_is_admin(store, director),
+        checked=checked,
+        changes=changes,
+    )
 
 
 @router.post("/director/address")
-def address_set(request: Request, store: StoreDep, director: DirectorDep,
-                address: str = Form("")) -> Response:
+def address_set(
+    request: Request, store: StoreDep, director: DirectorDep, address: str = Form("")
+) -> Response:
     """The administrator sets the public address (the use case decides who may), and
     the page checks at once that it answers (shown on the page: what to do if not)."""
     _ = gettext_of(request)
@@ -136,12 +173,18 @@ def address_set(request: Request, store: StoreDep, director: DirectorDep,
     except UseCaseError as exc:
         return redirect(request, "/director/address", refusal_text(exc, _), "error")
     if kept is None:
-        return redirect(request, "/director/address",
-                        _("The public address is cleared: the QR codes carry the address "
-                          "this page was opened at."))
+        return redirect(
+            request,
+            "/director/address",
+            _(
+                "The public address is cleared: the QR codes carry the address "
+                "this page was opened at."
+            ),
+        )
     _check(request, kept)  # what it found is on the page (#reach)
-    return redirect(request, "/director/address",
-                    _("The QR codes now carry %(address)s.") % {"address": kept})
+    return redirect(
+        request, "/director/address", _("The QR codes now carry %(address)s.") % {"address": kept}
+    )
 
 
 @router.post("/director/address/check")
@@ -152,9 +195,12 @@ def address_check_again(request: Request, store: StoreDep, director: DirectorDep
     _ = gettext_of(request)
     address = public_address(store) or request.app.state.settings.public_url
     if not address:
-        return redirect(request, "/director/address",
-                        _("No public address is set yet: choose one of this computer's "
-                          "addresses below."), "error")
+        return redirect(
+            request,
+            "/director/address",
+            _("No public address is set yet: choose one of this computer's addresses below."),
+            "error",
+        )
     _check(request, address)  # what it found is on the page (#reach)
     return redirect(request, "/director/address")
 
@@ -163,20 +209,30 @@ def address_check_again(request: Request, store: StoreDep, director: DirectorDep
 def address_check(request: Request) -> Response:
     """What the test QR code opens: proof that a phone reaches this computer."""
     at = datetime.now(UTC).strftime("%H:%M:%S")
-    return render(request, "public/address_check.html", seen=str(request.base_url).rstrip("/"),
-                  at=at)
+    return render(
+        request, "public/address_check.html", seen=str(request.base_url).rstrip("/"), at=at
+    )
 
 
 @router.get("/director/t/{slug}/print", response_class=HTMLResponse)
-def print_page(request: Request, store: StoreDep, director: TournamentDirectorDep,
-               slug: str) -> Response:
+def print_page(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str
+) -> Response:
     """Every printable of the tournament, division by division, and the exports."""
     t = load_tournament(store, slug)
     base = public_base(request)
     views = [division_view(t, d.key) for d in t.divisions]
-    return render(request, "director/print.html", account=director, t=t, slug=slug,
-                  views=views, base=base, loopback=is_loopback(base),
-                  families=len(family_prizes(t)))
+    return render(
+        request,
+        "director/print.html",
+        account=director,
+        t=t,
+        slug=slug,
+        views=views,
+        base=base,
+        loopback=is_loopback(base),
+        families=len(family_prizes(t)),
+    )
 
 
 #: How long the projector shows a page of its list, in seconds.
@@ -184,8 +240,9 @@ PAGE_SECONDS = 12
 
 
 @router.get("/t/{slug}/seats/names", response_class=HTMLResponse)
-def seats_by_name_page(request: Request, store: StoreDep, slug: str,
-                       division: str | None = None) -> Response:
+def seats_by_name_page(
+    request: Request, store: StoreDep, slug: str, division: str | None = None
+) -> Response:
     """The projector's seat list by name (가나다순, Japanese order, alphabetical):
     64 players look for their name, not their table."""
     from ...routes.public import pick_division
@@ -194,5 +251,12 @@ def seats_by_name_page(request: Request, store: StoreDep, slug: str,
     key = pick_division(t, division)
     view = division_view(t, key)
     lines = seats_by_name(t, view.round, locale_of(request)) if view.round else ()
-    return render(request, "public/seat_names.html", t=t, slug=slug, view=view, lines=lines,
-                  seconds=PAGE_SECONDS)
+    return render(
+        request,
+        "public/seat_names.html",
+        t=t,
+        slug=slug,
+        view=view,
+        lines=lines,
+        seconds=PAGE_SECONDS,
+    )

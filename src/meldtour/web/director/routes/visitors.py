@@ -37,17 +37,27 @@ def _page(slug: str, key: str | None = None) -> str:
 
 
 @router.get("/t/{slug}/visitors", response_class=HTMLResponse)
-def visitors(request: Request, store: StoreDep, director: TournamentDirectorDep,
-             slug: str) -> Response:
+def visitors(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str
+) -> Response:
     t = load_tournament(store, slug)
     polls = usecases.polls(store, slug)
     sources = {k: usecases.vote_sources(store, slug, k) for k in polls}
     base = public_base(request)
-    return render(request, "director/visitors.html", account=director, t=t, slug=slug,
-                  polls=polls, sources=sources, burst=BURST, base=base,
-                  loopback=is_loopback(base),
-                  codes=len(usecases.vote_codes(store, slug)),
-                  registrations=usecases.registration_sources(store, slug))
+    return render(
+        request,
+        "director/visitors.html",
+        account=director,
+        t=t,
+        slug=slug,
+        polls=polls,
+        sources=sources,
+        burst=BURST,
+        base=base,
+        loopback=is_loopback(base),
+        codes=len(usecases.vote_codes(store, slug)),
+        registrations=usecases.registration_sources(store, slug),
+    )
 
 
 def _int(text: str, default: int = 0) -> int:
@@ -56,35 +66,60 @@ def _int(text: str, default: int = 0) -> int:
 
 
 @router.post("/t/{slug}/d/{key}/vote/void")
-def void(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
-         key: str, source: str = Form("")) -> Response:
+def void(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    source: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     try:
         n = usecases.void_source(store, slug, key, source.strip()[:16], who=director.name)
     except usecases.UseCaseError as exc:
         return redirect(request, _page(slug, key), refusal_text(exc, _), "error")
-    return redirect(request, _page(slug, key),
-                    _("%(n)s votes from source %(source)s are void.")
-                    % {"n": n, "source": source.strip()[:16]})
+    return redirect(
+        request,
+        _page(slug, key),
+        _("%(n)s votes from source %(source)s are void.") % {"n": n, "source": source.strip()[:16]},
+    )
 
 
 @router.post("/t/{slug}/d/{key}/vote/draw")
-def draw(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
-         key: str, prizes: str = Form("")) -> Response:
+def draw(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    prizes: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     try:
         view = usecases.draw_vote_prizes(store, slug, key, _int(prizes), who=director.name)
     except usecases.UseCaseError as exc:
         return redirect(request, _page(slug, key), refusal_text(exc, _), "error")
     assert view.draw is not None
-    return redirect(request, _page(slug, key),
-                    _("The prizes are drawn: %(n)s of %(right)s right guesses.")
-                    % {"n": len(view.draw.drawn), "right": view.draw.right})
+    return redirect(
+        request,
+        _page(slug, key),
+        _("The prizes are drawn: %(n)s of %(right)s right guesses.")
+        % {"n": len(view.draw.drawn), "right": view.draw.right},
+    )
 
 
 @router.post("/t/{slug}/d/{key}/vote/{what}")
-def vote(request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str,
-         key: str, what: str, codes: str = Form(""), back: str = Form("")) -> Response:
+def vote(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    what: str,
+    codes: str = Form(""),
+    back: str = Form(""),
+) -> Response:
     """Open (with vote codes or without) or close the division's winner-guess vote."""
     _ = gettext_of(request)
     if what not in ("open", "close"):
@@ -97,38 +132,59 @@ def vote(request: Request, store: StoreDep, director: TournamentDirectorDep, slu
             usecases.close_vote(store, slug, key, who=director.name)
     except usecases.UseCaseError as exc:
         return redirect(request, page, refusal_text(exc, _), "error")
-    return redirect(request, page,
-                    _("The vote is open.") if what == "open" else
-                    _("The vote is closed: its results are public."))
+    return redirect(
+        request,
+        page,
+        _("The vote is open.")
+        if what == "open"
+        else _("The vote is closed: its results are public."),
+    )
 
 
 @router.post("/t/{slug}/vote-codes")
-def make_codes(request: Request, store: StoreDep, director: TournamentDirectorDep,
-               slug: str, count: str = Form("")) -> Response:
+def make_codes(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    count: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     try:
         codes = usecases.make_vote_codes(store, slug, _int(count), who=director.name)
     except usecases.UseCaseError as exc:
         return redirect(request, _page(slug) + "#codes", refusal_text(exc, _), "error")
-    return redirect(request, _page(slug) + "#codes",
-                    _("The tournament has %(n)s vote codes: print the cards.")
-                    % {"n": len(codes)})
+    return redirect(
+        request,
+        _page(slug) + "#codes",
+        _("The tournament has %(n)s vote codes: print the cards.") % {"n": len(codes)},
+    )
 
 
 @router.get("/t/{slug}/vote-codes.pdf")
-def codes_pdf(request: Request, store: StoreDep, director: TournamentDirectorDep,
-              slug: str) -> Response:
+def codes_pdf(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str
+) -> Response:
     t = load_tournament(store, slug)
     codes = usecases.vote_codes(store, slug)
-    data = vote_cards.vote_cards(t.name, codes, locale_of(request),
-                                 lambda c: vote_url(request, slug, None, c), shown_code)
-    return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": 'inline; filename="vote-cards.pdf"'})
+    data = vote_cards.vote_cards(
+        t.name, codes, locale_of(request), lambda c: vote_url(request, slug, None, c), shown_code
+    )
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": 'inline; filename="vote-cards.pdf"'},
+    )
 
 
 @router.post("/t/{slug}/sources/withdraw")
-def withdraw_source(request: Request, store: StoreDep, director: TournamentDirectorDep,
-                    slug: str, source: str = Form("")) -> Response:
+def withdraw_source(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    source: str = Form(""),
+) -> Response:
     _ = gettext_of(request)
     page = _page(slug) + "#registrations"
     try:
@@ -136,5 +192,9 @@ def withdraw_source(request: Request, store: StoreDep, director: TournamentDirec
     except usecases.UseCaseError as exc:
         return redirect(request, page, refusal_text(exc, _), "error")
     n = sum(1 for notice in out.notices if notice.what == "withdrawn")
-    return redirect(request, page, _("%(n)s registrations from source %(source)s are "
-                                     "withdrawn.") % {"n": n, "source": source.strip()[:16]})
+    return redirect(
+        request,
+        page,
+        _("%(n)s registrations from source %(source)s are withdrawn.")
+        % {"n": n, "source": source.strip()[:16]},
+    )
