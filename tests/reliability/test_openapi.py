@@ -33,7 +33,7 @@ from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director import accounts
 from meldtour.web.director.deps import CSRF_COOKIE, SESSION_COOKIE, Scope, Web
-from meldtour.web.director.routes.director import create_demo
+from meldtour.web.director.routes.tournaments import create_demo
 
 EXAMPLES = int(os.environ.get("MELDTOUR_SCHEMA_EXAMPLES", "10"))
 STATUS: Counter[int] = Counter()

@@ -146,8 +146,9 @@ def test_a_tournament_from_scratch_and_its_division_edited(client: TestClient) -
 
 
 def test_the_form_no_longer_reaches_into_the_use_cases_private_parts() -> None:
-    source = Path(__file__).parents[2] / "src/meldtour/web/director/routes/director.py"
-    assert "usecases._" not in source.read_text()
+    routes = Path(__file__).parents[2] / "src/meldtour/web/director/routes"
+    for source in routes.glob("*.py"):
+        assert "usecases._" not in source.read_text(), source.name
 
 
 def club(client: TestClient, players: int = 9) -> str:

@@ -37,7 +37,7 @@ from meldtour.tournament import Progress, Tournament
 from meldtour.tournament.simulate import play_round
 from meldtour.tournament.stages import start_stage
 from meldtour.web.director.deps import Scope
-from meldtour.web.director.routes.director import create_demo
+from meldtour.web.director.routes.tournaments import create_demo
 from meldtour.web.i18n import catalog_paths, translations
 
 from .test_director import make_client, sign_up, web

@@ -39,7 +39,7 @@ from ..deps import (
     render,
 )
 from ..views import Gettext, division_view, refusal_text
-from .director import qr_data_uri
+from .common import qr_data_uri
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 

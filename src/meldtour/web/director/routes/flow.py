@@ -1,0 +1,194 @@
+"""A round's flow: seat, lock, reseat, close, advance; the round page; the awards and
+family prizes.
+
+Every change goes through a use case of :mod:`meldtour.application`; its refusal
+is shown in the reader's language (:func:`..views.refusal_text`)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, Response
+
+from meldtour import application as usecases
+from meldtour.application import clock as clock_uc
+from meldtour.tournament import TournamentError, awards
+from meldtour.tournament.side import family_prizes
+
+from ...address import public_url
+from ...deps import load_tournament
+from ..audit_words import local_time, who_text
+from ..deps import (
+    Scope,
+    StoreDep,
+    TournamentDirectorDep,
+    WebDep,
+    csrf_protect,
+    gettext_of,
+    redirect,
+    render,
+)
+from ..rounds_view import actions as round_actions
+from ..views import TABLE_STATES, division_view, points_text
+from .common import division_or_404, qr_data_uri, refused, tournament_zone
+
+router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
+
+
+@router.post("/t/{slug}/d/{key}/seat")
+def seat(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
+    _ = gettext_of(request)
+    try:
+        usecases.seat(store, slug, key, None, who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
+    return redirect(request, f"/director/t/{slug}/d/{key}/round", _("The round is seated."))
+
+
+@router.post("/t/{slug}/d/{key}/lock")
+def lock(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
+    """Lock the current round's seating: it is never reseated after this."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/round"
+    try:
+        usecases.lock_seating(store, slug, key, who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, refused(request, exc), "error")
+    return redirect(request, back, _("The seating is locked."))
+
+
+@router.post("/t/{slug}/d/{key}/reseat")
+def reseat(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
+    """Seat the current round again (after a drop or a late entry), until locked."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/round"
+    try:
+        usecases.reseat(store, slug, key, who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, refused(request, exc), "error")
+    return redirect(request, back, _("The round is seated again."))
+
+
+@router.post("/t/{slug}/d/{key}/close")
+def close(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
+    _ = gettext_of(request)
+    try:
+        usecases.close(store, slug, key, who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(
+            request, f"/director/t/{slug}/d/{key}/round", refused(request, exc), "error"
+        )
+    return redirect(request, f"/director/t/{slug}/d/{key}/round", _("The round is closed."))
+
+
+@router.post("/t/{slug}/d/{key}/advance")
+def advance(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
+    _ = gettext_of(request)
+    try:
+        usecases.advance(store, slug, key, who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
+    return redirect(
+        request,
+        f"/director/t/{slug}#{key}",
+        _("The next stage has started with the players above the cut line."),
+    )
+
+
+@router.get("/t/{slug}/d/{key}/round", response_class=HTMLResponse)
+def round_page(
+    request: Request,
+    web: WebDep,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+) -> Response:
+    t = load_tournament(store, slug)
+    key = division_or_404(t, key)
+    view = division_view(t, key)
+    links = {}
+    if view.round is not None:
+        for table in view.round.tables:
+            token = web.scorer_token(
+                Scope(slug, key, view.stage_index, view.round.number, table.number)
+            )
+            url = public_url(request, f"/score/{token}")
+            links[table.number] = (f"/score/{token}", qr_data_uri(url))
+    lock = None
+    entered = False
+    if view.round is not None:
+        lock = usecases.round_locks(store, slug).get((key, view.stage_index, view.round.number))
+        entered = any(x.sheet.entered_by is not None for x in view.round.tables)
+    # Who locked it, as the subject of the sentence, and when, at the local time.
+    locked_at = (
+        local_time(lock.at, tournament_zone(request, store, slug), with_date=False)
+        if lock is not None
+        else ""
+    )
+    locked_by = who_text(lock.by, gettext_of(request)) if lock is not None else ""
+    return render(
+        request,
+        "director/round.html",
+        account=director,
+        t=t,
+        slug=slug,
+        view=view,
+        links=links,
+        lock=lock,
+        entered=entered,
+        locked_at=locked_at,
+        locked_by=locked_by,
+        board=usecases.round_state(store, slug, key),
+        states=TABLE_STATES,
+        acts=round_actions(t, key, gettext_of(request)),
+        points_text=points_text,
+        clocks=clock_uc.round_clocks(
+            store, clock_uc.TableAt(slug, key, view.stage_index, view.round.number, 0)
+        )
+        if view.round is not None
+        else {},
+    )
+
+
+@router.post("/t/{slug}/d/{key}/award")
+def award(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
+    try:
+        usecases.award(store, slug, key, who=director.name)
+    except usecases.UseCaseError as exc:
+        return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
+    return redirect(request, f"/director/t/{slug}/d/{key}/awards")
+
+
+@router.get("/t/{slug}/d/{key}/awards", response_class=HTMLResponse)
+def awards_page(
+    request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
+) -> Response:
+    t = load_tournament(store, slug)
+    key = division_or_404(t, key)
+    try:
+        lines = awards(t, key)
+    except TournamentError as exc:
+        return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
+    families = [(f, [t.name_of(p) for p in f.members]) for f in family_prizes(t)]
+    return render(
+        request,
+        "director/awards.html",
+        account=director,
+        t=t,
+        slug=slug,
+        view=division_view(t, key),
+        lines=lines,
+        families=families,
+    )
