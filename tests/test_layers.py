@@ -14,7 +14,18 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from meldtour.layers import ADAPTERS, BASE, LAYERS, MODULES, PURE, layer_of, may_import
+from meldtour.layers import (
+    ADAPTERS,
+    APART,
+    BASE,
+    LAYERS,
+    MODULES,
+    OUTER,
+    PURE,
+    layer_of,
+    may_import,
+    may_take_of_store,
+)
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "meldtour"
@@ -217,3 +228,73 @@ def test_nothing_imports_an_adapter() -> None:
             assert layer_of(target) not in ADAPTERS, (
                 f"{arrow(edges, module, target)}: imports the adapter {target}"
             )
+
+
+def store_imports(path: Path, module: str) -> Iterator[tuple[str, str | None, int]]:
+    """Every import of a store module by the file: (the store module, the name taken
+    from it or None for the module itself, the line)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "meldtour.store" or alias.name.startswith("meldtour.store."):
+                    yield alias.name, None, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                dotted = f"{source}.{alias.name}"
+                if dotted in MODULE_FILES and dotted.startswith("meldtour.store"):
+                    yield dotted, None, node.lineno  # ``from meldtour.store import owners``
+                elif source == "meldtour.store" or source.startswith("meldtour.store."):
+                    yield source, alias.name, node.lineno
+
+
+def test_web_and_cli_take_only_the_stores_type_and_errors() -> None:
+    """The web and the command line reach the store only through the application: of
+    the store they take its ``Store`` type and its errors (``layers.STORE_FACE``)."""
+    bad = [
+        f"{MODULE_FILES[m].relative_to(SRC)}:{line}: {source}" + (f".{name}" if name else "")
+        for m in MODULE_FILES
+        if layer_of(m) in OUTER
+        for source, name, line in store_imports(MODULE_FILES[m], m)
+        if not may_take_of_store(source, name)
+    ]
+    assert bad == []
+
+
+def test_the_store_face_check_sees_a_shortcut(tmp_path: Path) -> None:
+    source = tmp_path / "x.py"
+    source.write_text(
+        "from meldtour.store import owners\n"
+        "from meldtour.store.db import Store, open_store\n"
+        "from meldtour.store.errors import NotFound\n"
+        "import meldtour.store.games\n"
+    )
+    found = list(store_imports(source, "meldtour.web.x"))
+    assert [(s, n) for s, n, _ in found if not may_take_of_store(s, n)] == [
+        ("meldtour.store.owners", None),
+        ("meldtour.store.db", "open_store"),
+        ("meldtour.store.games", None),
+    ]
+
+
+def test_public_and_director_pages_import_neither_the_other() -> None:
+    edges = graph()
+
+    def inside(module: str, package: str) -> bool:
+        return module == package or module.startswith(package + ".")
+
+    crossing = [
+        arrow(edges, a, b)
+        for one, other in APART
+        for first, second in ((one, other), (other, one))
+        for a in edges
+        if inside(a, first)
+        for b in edges[a]
+        if inside(b, second)
+    ]
+    assert crossing == []

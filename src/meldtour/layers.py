@@ -73,6 +73,40 @@ PURE: dict[str, frozenset[str]] = {
 ADAPTERS = frozenset({STORE, APPLICATION, LIVE, WEB, CLI})
 
 
+#: What the outer adapters (web, command line) may take of the store: its ``Store`` type
+#: and its errors (``None``: any name of the module). Everything else they reach through
+#: the application's use cases, which decide who may do what.
+STORE_FACE: dict[str, frozenset[str] | None] = {
+    "meldtour.store.db": frozenset({"Store"}),
+    "meldtour.store.errors": None,
+}
+
+#: The layers held to :data:`STORE_FACE`.
+OUTER = frozenset({WEB, CLI})
+
+#: Packages of one layer that never import each other: the public pages and the
+#: director's (what both need is the web's shared base, ``meldtour.web.deps``,
+#: ``.views``, ``.address``).
+APART: tuple[tuple[str, str], ...] = (("meldtour.web.routes", "meldtour.web.director"),)
+
+
+def may_take_of_store(module: str, name: str | None) -> bool:
+    """Whether an outer adapter may import ``name`` from the store's ``module`` (``name``
+    None: the module itself, as in ``import meldtour.store.db``).
+
+    >>> may_take_of_store("meldtour.store.db", "Store")
+    True
+    >>> may_take_of_store("meldtour.store.db", "open_store")
+    False
+    >>> may_take_of_store("meldtour.store.owners", "may_direct")
+    False
+    """
+    if module not in STORE_FACE:
+        return False
+    names = STORE_FACE[module]
+    return names is None or (name is not None and name in names)
+
+
 def layer_of(module: str) -> str:
     """The layer a module (a dotted name under ``meldtour``) belongs to."""
     if module in MODULES:
@@ -91,4 +125,16 @@ def may_import(importer: str, imported: str) -> bool:
     return theirs in (mine, BASE) or theirs in LAYERS[mine]
 
 
-__all__ = ["ADAPTERS", "BASE", "LAYERS", "MODULES", "PURE", "layer_of", "may_import"]
+__all__ = [
+    "ADAPTERS",
+    "APART",
+    "BASE",
+    "LAYERS",
+    "MODULES",
+    "OUTER",
+    "PURE",
+    "STORE_FACE",
+    "layer_of",
+    "may_import",
+    "may_take_of_store",
+]

@@ -38,7 +38,7 @@ from meldtour.store.db import Store
 from meldtour.web.config import DEV_SECRET
 from meldtour.web.director import accounts
 from meldtour.web.director.deps import CSRF_COOKIE, SESSION_COOKIE, open_web_store
-from meldtour.web.director.security import Signer
+from meldtour.web.security import Signer
 from tests.store.backends import BACKENDS, PG_URL, database, pg_available
 
 from .servers import Server

@@ -34,7 +34,7 @@ from meldtour.web.director.deps import (
     Web,
     open_web_store,
 )
-from meldtour.web.director.security import MAX_FAILURES, LoginThrottle, Signer
+from meldtour.web.security import MAX_FAILURES, LoginThrottle, Signer
 
 from .servers import ROOT, free_port
 from .test_authorisation import app_routes

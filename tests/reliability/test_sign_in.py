@@ -20,7 +20,7 @@ import pytest
 from meldtour.application import venue
 from meldtour.web.director import accounts
 from meldtour.web.director.deps import open_web_store
-from meldtour.web.director.security import MAX_FAILURES, Signer
+from meldtour.web.security import MAX_FAILURES, Signer
 
 from .servers import Server
 

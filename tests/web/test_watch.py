@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from meldtour.web.director.watch import Watchers
+from meldtour.web.watch import Watchers
 
 
 def test_many_streams_one_watcher_and_every_stream_sees_the_change() -> None:

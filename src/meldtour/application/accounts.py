@@ -1,7 +1,7 @@
 """Director accounts: a name, a role and a password's hash, and who may change them.
 Each function is one transaction.
 
-The web hashes and checks passwords (argon2: :mod:`meldtour.web.director.security`)
+The web hashes and checks passwords (argon2: :mod:`meldtour.web.security`)
 and hands the use cases a :class:`Passwords`; the use cases decide who may do what,
 with who acts (an :class:`Account`) as their first argument:
 
@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from meldtour.store import accounts as rows
+from meldtour.store import owners as owner_rows
+from meldtour.store import sessions as session_rows
 from meldtour.store.db import Store
 from meldtour.store.repository import now
 
@@ -216,6 +218,41 @@ def account_log(store: Store, who: Account, limit: int = 100) -> list[dict[str, 
         return lines
 
 
+# ---------------------------------------------------------------------------
+# Sessions signed out (a copy of the cookie is refused after)
+
+
+def session_ended(store: Store, nonce: str) -> bool:
+    """Whether the session of this nonce was signed out."""
+    return session_rows.is_revoked(store, nonce)
+
+
+def end_session(store: Store, nonce: str, expires_at: int, at: int) -> None:
+    """Record the session of this nonce as signed out (kept until it would expire)."""
+    session_rows.revoke(store, nonce, expires_at, at)
+
+
+# ---------------------------------------------------------------------------
+# Who directs what
+
+
+def may_direct(store: Store, slug: str, account_id: int) -> bool:
+    """Whether the account may direct the tournament ``slug``: one of its directors or
+    the site's administrator (who may open any, even one that does not exist: the page
+    then answers 404)."""
+    return owner_rows.may_direct(store, slug, account_id)
+
+
+def tournaments_directed(store: Store, account_id: int) -> list[tuple[str, str, str]]:
+    """(slug, name, date) of the tournaments the account may open, newest first."""
+    return owner_rows.tournaments_of(store, account_id)
+
+
+def directors_of(store: Store, slug: str) -> list[str]:
+    """The names of the tournament's directors."""
+    return owner_rows.directors(store, slug)
+
+
 __all__ = [
     "MIN_PASSWORD",
     "Account",
@@ -226,11 +263,16 @@ __all__ = [
     "change_password",
     "count",
     "create",
+    "directors_of",
     "end_other_sessions",
+    "end_session",
     "find",
     "get",
     "is_administrator",
+    "may_direct",
+    "session_ended",
     "set_disabled",
     "sign_in",
     "signed_in",
+    "tournaments_directed",
 ]

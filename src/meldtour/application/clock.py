@@ -244,4 +244,18 @@ def round_clocks(
     return out
 
 
-__all__ = ["TableAt", "TableClock", "confirm_penalties", "record_clock", "round_clocks"]
+__all__ = [
+    "TableAt",
+    "TableClock",
+    "confirm_penalties",
+    "record_clock",
+    "round_clocks",
+    "stored_clock",
+]
+
+
+def stored_clock(
+    store: Store, slug: str, division: str, stage: int, rnd: int, table: int, game: int
+) -> ClockRecord | None:
+    """The clock a phone last sent for one game of a table, if any."""
+    return clocks.get(store, slug, division, stage, rnd, table, game)

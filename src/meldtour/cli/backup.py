@@ -21,16 +21,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from meldtour.store.backup import dumps
-    from meldtour.store.db import StoreError, open_store
+    from meldtour.application.maintenance import backup, open_site
+    from meldtour.store.errors import StoreError
 
     try:
-        store = open_store(args.db)
+        store = open_site(args.db)
     except StoreError as exc:
         print(f"meldtour backup: {exc}", file=sys.stderr)
         return 1
     try:
-        text = dumps(store)
+        text = backup(store)
     finally:
         store.close()
     if args.file == "-":

@@ -52,11 +52,11 @@ def _person(token: str) -> int:
 def _run(
     prog: str, args: argparse.Namespace, handler: Callable[[Any, argparse.Namespace], int]
 ) -> int:
+    from meldtour.application.maintenance import open_site
     from meldtour.core.refusal import Refused
-    from meldtour.store.db import open_store
 
     try:
-        store = open_store(getattr(args, "db", None))
+        store = open_site(getattr(args, "db", None))
     except Refused as exc:
         print(f"meldtour {prog}: {exc}", file=sys.stderr)
         return 1

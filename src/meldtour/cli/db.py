@@ -56,29 +56,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from meldtour.store.config import database_url
-    from meldtour.store.db import current_revision, head_revision, make_engine, upgrade
+    from meldtour.application import maintenance
 
-    url = database_url(args.db)
-    engine = make_engine(url)
-    where = engine.url.render_as_string(hide_password=True)
+    where = maintenance.where(args.db)
     try:
         if args.db_command == "upgrade":
-            before, after = upgrade(engine)
+            schema = maintenance.upgrade_schema(args.db)
+            before, after = schema.before, schema.current
             if before == after:
                 print(f"{where}: schema {after} is current")
             else:
                 print(f"{where}: schema {before or '(none)'} → {after}")
             return 0
         if args.db_command == "status":
-            current, head = current_revision(engine), head_revision()
+            status = maintenance.schema_status(args.db)
+            current, head = status.current, status.head
             state = "current" if current == head else "run `meldtour db upgrade`"
             print(f"{where}: schema {current or '(none)'}, this meldtour needs {head} ({state})")
             return 0 if current == head else 1
     except Exception as exc:  # a database that does not answer, a bad URL
         print(f"meldtour db: {where}: {exc}", file=sys.stderr)
         return 1
-    finally:
-        engine.dispose()
     print("meldtour db: give an action: upgrade or status", file=sys.stderr)
     return 2

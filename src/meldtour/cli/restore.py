@@ -22,8 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from meldtour.store.backup import restore
-    from meldtour.store.db import StoreError, open_store
+    from meldtour.application.maintenance import open_site, restore
+    from meldtour.store.errors import StoreError
 
     try:
         raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, json.JSONDecodeError) as exc:
         print(f"meldtour restore: cannot read {args.file}: {exc}", file=sys.stderr)
         return 1
-    store = open_store(args.db, check=False)
+    store = open_site(args.db, check=False)
     try:
         counts = restore(store, data)
     except StoreError as exc:

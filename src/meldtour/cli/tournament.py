@@ -262,14 +262,15 @@ def _progress(total: int, what: str, enabled: bool) -> Iterator[Callable[[], Non
 
 
 def run(args: argparse.Namespace) -> int:
-    from meldtour.store.db import StoreError, open_store
+    from meldtour.application.maintenance import open_site
+    from meldtour.store.errors import StoreError
 
     action = args.action
     if not action:
         print("meldtour tournament: give an action (see --help)", file=sys.stderr)
         return 2
     try:
-        store = open_store(_opt(args, "db"))
+        store = open_site(_opt(args, "db"))
     except StoreError as exc:
         print(f"meldtour tournament: {said(exc)}", file=sys.stderr)
         return 1
@@ -924,7 +925,7 @@ def cmd_sheet(store: Any, args: argparse.Namespace) -> int:
 def _guard(call: Callable[[], Any], args: argparse.Namespace, typed: Any) -> Any:
     """Run a sheet save; on a conflict keep what was typed in a file and say so."""
     from meldtour.application.circuit.results import AwardsWouldChange
-    from meldtour.store.repository import SheetConflict
+    from meldtour.store.errors import SheetConflict
 
     try:
         return call()

@@ -72,7 +72,6 @@ TEMPLATE_POOLS: Final[Mapping[str, Mapping[str, str]]] = {
         "*": "korea",
     },
     "japan-championship": {"*": "japan"},
-    "club-night": {"*": "japan"},
 }
 #: The pool of a division made from no template the pools know.
 OTHER_POOL: Final = "other"
@@ -82,16 +81,25 @@ NO_POOL: Final = "none"
 KNOWN_POOLS: Final = ("korea", "korea-children", "japan", OTHER_POOL)
 
 
-def default_pool(template: str, division: str) -> str:
-    """The pool a division counts in unless the federation says otherwise.
+def default_pool(template: str, division: str, rules: str = "") -> str:
+    """The pool a division counts in unless the federation says otherwise: its
+    template's (Busan's children apart), else by the rules it plays (``krc…`` the Korean
+    pool, ``japan…`` the Japanese one: a club night counts where its club plays), else
+    the other pool.
 
     >>> default_pool("busan-2015", "lower"), default_pool("japan-championship", "open")
     ('korea-children', 'japan')
+    >>> default_pool("club-night", "club", "krc-2015"), default_pool("club-night", "club", "japan")
+    ('korea', 'japan')
     """
     pools = TEMPLATE_POOLS.get(template)
-    if pools is None:
-        return OTHER_POOL
-    return pools.get(division) or pools.get("*", OTHER_POOL)
+    if pools is not None and (division in pools or "*" in pools):
+        return pools.get(division) or pools["*"]
+    if rules.startswith("krc"):
+        return "korea"
+    if rules.startswith("japan"):
+        return "japan"
+    return OTHER_POOL
 
 
 @dataclass(frozen=True, slots=True)

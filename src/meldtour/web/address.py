@@ -42,6 +42,7 @@ __all__ = [
     "public_base",
     "public_url",
     "reach",
+    "vote_url",
 ]
 
 
@@ -202,3 +203,13 @@ def reach(address: str, timeout: float = REACH_SECONDS) -> Reach:
         return Reach("unreachable", address)
     finally:
         conn.close()
+
+
+def vote_url(request: Request, slug: str, key: str | None = None, code: str | None = None) -> str:
+    """The vote page's address as a phone at the venue opens it (a QR code's): of a
+    division, or of whichever vote is open, with a vote code filled in."""
+    base = public_base(request)
+    query = "&".join(
+        q for q in (f"division={key}" if key else "", f"code={code}" if code else "") if q
+    )
+    return f"{base}/t/{slug}/vote" + (f"?{query}" if query else "")

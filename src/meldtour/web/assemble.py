@@ -28,7 +28,8 @@ from meldtour.live import LiveServer
 from meldtour.live.cluster import Cluster
 from meldtour.live.log import StoreLog
 from meldtour.live.online import seat_tokens
-from meldtour.store.db import DATABASE_DOWN, SchemaError, Store
+from meldtour.store.db import Store
+from meldtour.store.errors import DATABASE_DOWN, SchemaError
 
 from . import errors, redact
 from .config import Settings
@@ -49,6 +50,9 @@ from .director.routes import (
     tournaments,
     venue,
     visitors,
+)
+from .director.routes import (
+    circuit as director_circuit,
 )
 from .limits import BodyLimit, ClientSlots
 from .routes import circuit, play, public, review, site, votes
@@ -92,6 +96,7 @@ def assemble(settings: Settings) -> FastAPI:
         account,
         players,
         circuit,
+        director_circuit,
     ):
         app.include_router(module.router)
     keep_games(app)

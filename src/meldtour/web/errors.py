@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from meldtour.core.refusal import Refusal, Refused, english, render
 
 from .deps import locale_of
-from .deps import render as render_page
+from .deps import render_template as render_page
 from .i18n import N_, translations
 
 #: The words of each status on its page: a title and what to do.

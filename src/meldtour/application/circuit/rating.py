@@ -29,7 +29,7 @@ from meldtour.store import circuit as rows
 from meldtour.store import codec
 from meldtour.store import rating as rating_rows
 from meldtour.store.db import Store
-from meldtour.store.repository import find_tournament, now
+from meldtour.store.repository import find_tournament, load, now
 from meldtour.tournament.rating import (
     KNOWN_POOLS,
     MODEL,
@@ -146,7 +146,7 @@ def pool_events(s: Any) -> dict[str, tuple[RatedEvent, ...]]:
         ranking,
         formats,
     ) in divisions:
-        pool = chosen.get(did) or default_pool(template, key)
+        pool = chosen.get(did) or default_pool(template, key, codec.rules_value(rules).name)
         day = _day(tday) or _day(at)
         if pool == NO_POOL or day is None:
             continue
@@ -310,8 +310,10 @@ def division_pool(store: Store, slug: str, division: str) -> str:
     with store.reading() as s:
         did = _division(s, slug, division)
         chosen = rating_rows.pools(s).get(did)
-        template = str(find_tournament(s, slug).template)
-    return chosen or default_pool(template, division)
+        row = find_tournament(s, slug)
+        template = str(row.template)
+        rules = load(s, slug).value.division(division).rules.name
+    return chosen or default_pool(template, division, rules)
 
 
 POOL_KEY: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")

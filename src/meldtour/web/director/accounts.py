@@ -9,7 +9,7 @@ from meldtour.application import accounts as use
 from meldtour.application.accounts import Account
 from meldtour.store.db import Store
 
-from .security import hash_password, verify_password, waste_time
+from ..security import hash_password, verify_password, waste_time
 
 
 class Argon2:

@@ -32,7 +32,8 @@ from meldtour.live.server import MAX_WAITING
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
 from meldtour.players.levels import LEVELS
 
-from ..deps import client_limiter, client_of, locale_of, render
+from ..deps import SEAT_COOKIE, client_limiter, client_of, locale_of
+from ..deps import render_template as render
 from ..i18n import N_, translations
 from ..limits import TooLarge, parse_json
 from ..play_words import (
@@ -50,7 +51,7 @@ from ..rules_text import PRESET_TITLES
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
-COOKIE = "meldtour_seat_"
+COOKIE = SEAT_COOKIE
 
 # ---------------------------------------------------------------- refusals in words
 

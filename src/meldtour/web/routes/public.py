@@ -18,21 +18,27 @@ from limits import RateLimitItemPerMinute
 from starlette.concurrency import run_in_threadpool
 
 from meldtour import application as usecases
-from meldtour.application import circuit
-from meldtour.store.repository import NotFound
+from meldtour.application import accounts, circuit
+from meldtour.store.errors import NotFound
 from meldtour.tournament import Tournament, TournamentError
 
-from ..deps import client_limiter, client_of, load_tournament, locale_of, source_of
-from ..director import accounts
-from ..director.deps import (
+from ..deps import (
     StoreDep,
+    client_limiter,
+    client_of,
     csrf_protect,
     get_web,
     gettext_of,
+    load_tournament,
+    locale_of,
+    pick_division,
     redirect,
     render,
+    source_of,
 )
-from ..director.views import (
+from ..i18n import environment
+from ..limits import STREAMS_OVER, ClientSlots, HeldStream
+from ..views import (
     STATUS,
     TEMPLATE_TITLES,
     division_view,
@@ -42,20 +48,8 @@ from ..director.views import (
     standings_rows,
     went_out,
 )
-from ..i18n import environment
-from ..limits import STREAMS_OVER, ClientSlots, HeldStream
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
-
-
-def pick_division(t: Tournament, key: str | None) -> str:
-    if key:
-        try:
-            return t.division(key).key
-        except TournamentError as exc:
-            raise HTTPException(404, exc.refusal) from None
-    started = [d.key for d in t.divisions if d.stages]
-    return (started or [t.divisions[0].key])[0]
 
 
 @router.get("/tournaments", response_class=HTMLResponse)

@@ -30,7 +30,8 @@ from meldtour.core.views import event_for
 from meldtour.live import LiveServer
 from meldtour.solver import finder, solve
 
-from ..deps import locale_of, render
+from ..deps import locale_of
+from ..deps import render_template as render
 from ..i18n import N_, translations
 from ..play_words import LEVEL_NAMES, TABLE_TEXTS, TEXTS
 from ..rules_text import PRESET_TITLES

@@ -8,7 +8,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from meldtour import __version__
 from meldtour.core.rules import PRESETS
 
-from ..deps import gettext_of, render
+from ..deps import gettext_of
+from ..deps import render_template as render
 from ..i18n import N_
 from ..rules_text import PRESET_TITLES, describe
 

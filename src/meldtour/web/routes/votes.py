@@ -11,21 +11,24 @@ from limits import RateLimitItemPerMinute
 from meldtour import application as usecases
 from meldtour.application.votes import CODE_VOTER, normal_code, shown_code
 
-from ..address import public_base
-from ..deps import client_limiter, client_of, load_tournament, source_of
-from ..director.deps import (
+from ..address import vote_url
+from ..deps import (
     StoreDep,
+    client_limiter,
+    client_of,
     csrf_protect,
     flash,
     get_web,
     gettext_of,
     give_voter_key,
+    load_tournament,
+    pick_division,
     redirect,
     render,
+    source_of,
     voter_key,
 )
-from ..director.views import refusal_text
-from .public import pick_division
+from ..views import refusal_text
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -64,16 +67,6 @@ def _keep_code(request: Request, response: Response, code: str) -> None:
         secure=web.secure_cookies,
         path="/",
     )
-
-
-def vote_url(request: Request, slug: str, key: str | None = None, code: str | None = None) -> str:
-    """The vote page's address as a phone at the venue opens it (a QR code's): of a
-    division, or of whichever vote is open, with a vote code filled in."""
-    base = public_base(request)
-    query = "&".join(
-        q for q in (f"division={key}" if key else "", f"code={code}" if code else "") if q
-    )
-    return f"{base}/t/{slug}/vote" + (f"?{query}" if query else "")
 
 
 @router.get("/t/{slug}/vote", response_class=HTMLResponse)

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from meldtour.application import UseCaseError
 from meldtour.application import accounts as use
 
+from ...views import refusal_text
 from ..accounts import PASSWORDS
 from ..audit_words import audit_lines, zone_name, zone_of
 from ..deps import (
@@ -27,7 +28,6 @@ from ..deps import (
     render,
     start_session,
 )
-from ..views import refusal_text
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 

@@ -18,12 +18,12 @@ from starlette.concurrency import run_in_threadpool
 
 from meldtour import application as usecases
 from meldtour.application import clock as clock_uc
-from meldtour.store import clocks
-from meldtour.store.repository import SheetConflict
+from meldtour.store.errors import SheetConflict
 from meldtour.tournament.clock import ClockSettings
 from meldtour.web.limits import TooLarge, parse_json
 
 from ...deps import load_tournament
+from ...views import division_view, refusal_text
 from ..deps import (
     Scope,
     StoreDep,
@@ -33,7 +33,6 @@ from ..deps import (
     gettext_of,
     render,
 )
-from ..views import division_view, refusal_text
 from .score import _director, _scope, _sheet
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
@@ -53,7 +52,7 @@ def clock_page(request: Request, web: WebDep, store: StoreDep, token: str) -> Re
     settings = ClockSettings.of(rules)
     stored = {}
     for g in range(1, len(sheet.games) + 1):
-        rec = clocks.get(
+        rec = clock_uc.stored_clock(
             store, scope.slug, scope.division, scope.stage, scope.round, scope.table, g
         )
         if rec is not None and rec.players == sheet.players:

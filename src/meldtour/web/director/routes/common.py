@@ -14,9 +14,9 @@ from meldtour import application as usecases
 from meldtour.store.db import Store
 from meldtour.tournament import Tournament, TournamentError
 
+from ...views import refusal_text
 from ..audit_words import zone_of
 from ..deps import gettext_of
-from ..views import refusal_text
 
 
 def tournament_zone(request: Request, store: Store, slug: str) -> ZoneInfo:

@@ -14,9 +14,9 @@ from meldtour.application import circuit
 from meldtour.core.refusal import render as render_refusal
 
 from ...deps import load_tournament
+from ...views import STATUS, division_view
 from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
 from ..rounds_view import actions as round_actions
-from ..views import STATUS, division_view
 from .common import division_or_404, refused
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])

@@ -16,6 +16,7 @@ from meldtour.tournament.side import family_prizes
 
 from ...address import public_url
 from ...deps import load_tournament
+from ...views import TABLE_STATES, division_view, points_text
 from ..audit_words import local_time, who_text
 from ..deps import (
     Scope,
@@ -28,7 +29,6 @@ from ..deps import (
     render,
 )
 from ..rounds_view import actions as round_actions
-from ..views import TABLE_STATES, division_view, points_text
 from .common import division_or_404, qr_data_uri, refused, tournament_zone
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])

@@ -13,21 +13,19 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from meldtour import application as usecases
+from meldtour.application import online
 from meldtour.core.refusal import Refusal
 from meldtour.core.refusal import render as render_refusal
 from meldtour.live import LiveServer
 from meldtour.live.online import CLUB_TEMPLATES, OnlineRefused, OnlineRounds
 from meldtour.players.levels import LEVELS
-from meldtour.store import games as game_log
-from meldtour.store import online
 from meldtour.store.db import Store
 from meldtour.tournament import TournamentError
 
-from ...deps import load_tournament
+from ...deps import SEAT_COOKIE, load_tournament
 from ...play_words import LEVEL_NAMES
-from ...routes.play import COOKIE
+from ...views import division_view, refusal_text
 from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
-from ..views import division_view, refusal_text
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -65,9 +63,7 @@ def _lines(store: Store, live: LiveServer, games: list[online.OnlineGame]) -> li
         if here is not None:
             moves, over = here.version, here.over
         else:
-            logged = game_log.load_game(store, g.game_id)
-            moves = 0 if logged is None else len(logged.moves)
-            over = logged is not None and logged.result is not None
+            moves, over = online.logged_progress(store, g.game_id)
         out.append(GameLine(g, "filled" if g.filled else "over" if over else "playing", moves))
     return out
 
@@ -85,12 +81,16 @@ async def online_page(
     except TournamentError as exc:
         raise HTTPException(404, exc.refusal) from None
     view = division_view(t, key)
-    tid, _slug, template = await asyncio.to_thread(online.tournament_of, store, slug)
+    template, games = await asyncio.to_thread(
+        online.round_games,
+        store,
+        slug,
+        key,
+        view.stage_index,
+        view.round.number if view.round is not None else 0,
+    )
     tables: dict[int, list[GameLine]] = {}
     if view.round is not None:
-        games = await asyncio.to_thread(
-            online.round_games, store, tid, key, view.stage_index, view.round.number
-        )
         for line in await asyncio.to_thread(_lines, store, live, games):
             tables.setdefault(line.game.table, []).append(line)
     # Each seat's link, derived again (only its hash is stored); None where it cannot be.
@@ -147,7 +147,7 @@ async def seat_link(request: Request, game_id: str, token: str) -> Response:
     response = RedirectResponse(f"/play/t/{gid}", status_code=303)
     # Secure outside development, as the lobby's seat cookie (routes/play.py).
     response.set_cookie(
-        COOKIE + gid,
+        SEAT_COOKIE + gid,
         token,
         max_age=7 * 24 * 3600,
         httponly=True,

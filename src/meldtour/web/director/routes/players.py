@@ -32,9 +32,9 @@ from meldtour.tournament import Registration, Tournament, TournamentError
 from ...deps import FormDep, load_tournament
 from ...i18n import N_
 from ...uploads import read_list
+from ...views import STATUS, refusal_text
 from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect
 from ..deps import render as render_page
-from ..views import STATUS, refusal_text
 
 router = APIRouter(prefix="/director")
 

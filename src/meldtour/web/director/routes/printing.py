@@ -25,8 +25,8 @@ from ... import pdf
 from ...address import public_base
 from ...deps import load_tournament
 from ...i18n import N_, translations
+from ...views import CRITERIA, STATUS, refusal_text
 from ..deps import Scope, StoreDep, TournamentDirectorDep, WebDep, gettext_of, locale_of
-from ..views import CRITERIA, STATUS, refusal_text
 
 router = APIRouter(prefix="/director")
 
@@ -87,7 +87,7 @@ def printable(
         if kind == "standings":
             if index < 0:
                 raise TournamentError("usecase.no_stage_started")
-            from ..views import cut_of
+            from ...views import cut_of
 
             return _pdf(
                 pdf.standings_pdf(t, key, locale, index, cut_of(div, index)), f"standings-{key}.pdf"

@@ -17,8 +17,8 @@ from meldtour.tournament.board import bracket
 from meldtour.tournament.standings import TIE_BREAKS
 
 from ...deps import FormDep, load_tournament
+from ...views import refusal_text
 from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
-from ..views import refusal_text
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 

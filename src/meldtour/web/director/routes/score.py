@@ -12,18 +12,18 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from meldtour import application as usecases
+from meldtour.application import accounts
 from meldtour.application.circuit.results import AwardsWouldChange, Reaward
-from meldtour.store import owners
-from meldtour.store.repository import NotFound, SheetConflict
+from meldtour.store.errors import NotFound, SheetConflict
 from meldtour.tournament import Problem, ScoreSheet, TournamentError
 from meldtour.tournament.sheets import check_game, enter_game
 from meldtour.tournament.stages import table_sheet
 from meldtour.web.limits import TooLarge, parse_json
 
 from ...i18n import N_
+from ...views import points_text, problem_data, refusal_text
 from ..accounts import Account
 from ..deps import Scope, StoreDep, WebDep, csrf_protect, current_account, gettext_of, render
-from ..views import points_text, problem_data, refusal_text
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -115,10 +115,11 @@ def _games(sheet: ScoreSheet) -> list[dict[str, Any]]:
 
 
 def _director(request: Request, store: StoreDep, slug: str) -> Account | None:
-    """The signed-in account if it directs this tournament (store/owners.py), else None:
-    a director of another tournament holding the link is only its scorer."""
+    """The signed-in account if it directs this tournament
+    (:func:`meldtour.application.accounts.may_direct`), else None: a director of another
+    tournament holding the link is only its scorer."""
     account = current_account(request)
-    return account if account is not None and owners.may_direct(store, slug, account.id) else None
+    return account if account is not None and accounts.may_direct(store, slug, account.id) else None
 
 
 @router.get("/score/{token}", response_class=HTMLResponse)

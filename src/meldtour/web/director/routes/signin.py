@@ -12,9 +12,10 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from meldtour import application as usecases
-from meldtour.store import owners
+from meldtour.application.accounts import is_administrator
 
 from ...deps import client_of
+from ...security import MIN_PASSWORD
 from .. import accounts
 from ..deps import (
     DirectorDep,
@@ -27,7 +28,6 @@ from ..deps import (
     render,
     start_session,
 )
-from ..security import MIN_PASSWORD
 from .common import refused
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
@@ -148,7 +148,7 @@ def add_account(
     password: str = Form(""),
 ) -> Response:
     _ = gettext_of(request)
-    if owners.administrator_id(store) != director.id:
+    if not is_administrator(store, director):
         raise HTTPException(
             403, _("Only the site's administrator (the first account) creates accounts.")
         )

@@ -13,9 +13,8 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import FormData
 
 from meldtour import application as usecases
-from meldtour.application import circuit
+from meldtour.application import accounts, circuit
 from meldtour.core.rules import PRESETS
-from meldtour.store import owners
 from meldtour.store.db import Store
 from meldtour.tournament import StageFormat, TournamentError
 from meldtour.tournament.seating import SEATERS, seaters_for
@@ -23,6 +22,7 @@ from meldtour.tournament.templates import TEMPLATES, from_template
 
 from ...address import address_notice
 from ...deps import FormDep, load_tournament
+from ...views import KINDS, TEMPLATE_TITLES, division_view
 from ..audit_words import audit_lines, zone_name
 from ..deps import (
     DirectorDep,
@@ -37,7 +37,6 @@ from ..deps import (
 )
 from ..rounds_view import MODES, STEPS, THREE_TABLE, TIE_BREAKS
 from ..rounds_view import actions as round_actions
-from ..views import KINDS, TEMPLATE_TITLES, division_view
 from .common import division_or_404, form_number, form_text, refused, tournament_zone
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
@@ -61,14 +60,14 @@ DEMO_PLAYERS = [
 
 @router.get("", response_class=HTMLResponse)
 def dashboard(request: Request, store: StoreDep, director: DirectorDep) -> Response:
-    rows = owners.tournaments_of(store, director.id)
+    rows = accounts.tournaments_directed(store, director.id)
     return render(
         request,
         "director/dashboard.html",
         account=director,
         tournaments=rows,
         address=address_notice(request, store),
-        admin=owners.administrator_id(store) == director.id,
+        admin=accounts.is_administrator(store, director),
         templates=TEMPLATE_TITLES,
         presets=list(PRESETS),
     )
@@ -270,7 +269,7 @@ def overview(
         info=usecases.info(store, slug),
         polls=usecases.polls(store, slug),
         presets=list(PRESETS),
-        directors=owners.directors(store, slug),
+        directors=accounts.directors_of(store, slug),
     )
 
 

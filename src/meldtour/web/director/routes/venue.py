@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
-from meldtour.application import UseCaseError
+from meldtour.application import UseCaseError, accounts
 from meldtour.application.venue import (
     AdministratorOnly,
     address_changes,
@@ -21,13 +21,13 @@ from meldtour.application.venue import (
     public_address,
     set_public_address,
 )
-from meldtour.store import owners
 from meldtour.tournament.collation import seats_by_name
 from meldtour.tournament.side import family_prizes
 
 from ...address import REACH_SECONDS, Reach, network_addresses, public_base, public_url, reach
-from ...deps import load_tournament
+from ...deps import load_tournament, pick_division
 from ...i18n import N_
+from ...views import Gettext, division_view, refusal_text
 from ..deps import (
     DirectorDep,
     StoreDep,
@@ -38,7 +38,6 @@ from ..deps import (
     redirect,
     render,
 )
-from ..views import Gettext, division_view, refusal_text
 from .common import qr_data_uri
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
@@ -114,7 +113,7 @@ def _check(request: Request, address: str) -> Reach:
 
 
 def _is_admin(store: StoreDep, director: DirectorDep) -> bool:
-    return owners.administrator_id(store) == director.id
+    return accounts.is_administrator(store, director)
 
 
 @router.get("/director/address", response_class=HTMLResponse)
@@ -245,7 +244,6 @@ def seats_by_name_page(
 ) -> Response:
     """The projector's seat list by name (가나다순, Japanese order, alphabetical):
     64 players look for their name, not their table."""
-    from ...routes.public import pick_division
 
     t = load_tournament(store, slug)
     key = pick_division(t, division)

@@ -12,9 +12,9 @@ from meldtour import application as usecases
 from meldtour.application.votes import shown_code
 
 from ... import vote_cards
-from ...address import is_loopback, public_base
+from ...address import is_loopback, public_base, vote_url
 from ...deps import load_tournament
-from ...routes.votes import vote_url
+from ...views import refusal_text
 from ..deps import (
     StoreDep,
     TournamentDirectorDep,
@@ -24,7 +24,6 @@ from ..deps import (
     redirect,
     render,
 )
-from ..views import refusal_text
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 

@@ -24,7 +24,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from limits import RateLimitItemPerSecond
 from limits.strategies import MovingWindowRateLimiter
 
-from ..counters import counter_storage
+from .counters import counter_storage
 
 _hasher = PasswordHasher()
 

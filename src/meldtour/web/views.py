@@ -16,7 +16,7 @@ from meldtour.tournament.model import Division, Round, Stage
 from meldtour.tournament.round_names import RoundName, round_name
 from meldtour.tournament.standings import score_text
 
-from ..i18n import N_
+from .i18n import N_
 
 Gettext = Callable[[str], str]
 
