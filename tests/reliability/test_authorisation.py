@@ -186,6 +186,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/director/rankings/{key}"): "administrator",
     ("POST", "/director/rankings"): "administrator",
     ("POST", "/director/rankings/{key}"): "administrator",
+    ("POST", "/director/rating-pools"): "administrator",
     # score entry by the table's link
     ("GET", "/score/{token}"): "scorer",
     ("POST", "/score/{token}/check"): "scorer",

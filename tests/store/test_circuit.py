@@ -66,7 +66,7 @@ def _play(store: Store) -> None:
         c.count_division(store, "krf", slug, div, who="d", level=level)
     # a Korean club night: the federation rates it with the Korean adults (a club
     # night's template rates in the Japanese pool)
-    c.set_pool(store, "c1", "club", "korea", who="d", why="a Korean club")
+    c.set_pool(store, "c1", "club", "korea", who=c.Acting.operator("d"), why="a Korean club")
 
 
 def _ratings(store: Store) -> list[c.RatingLine]:

@@ -24,9 +24,9 @@ from meldtour.tournament.refusals import status
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director.deps import Web
-from meldtour.web.views import refusal_text
 from meldtour.web.i18n import translations
 from meldtour.web.routes import public
+from meldtour.web.views import refusal_text
 
 from .test_director import csrf, make_client, sign_up, web
 

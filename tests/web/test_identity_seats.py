@@ -448,3 +448,35 @@ def test_the_people_page_merges_with_the_value_that_stands(site: Any) -> None:
     )
     assert "Merged: 1 registrations" in r.text
     assert circuit.person(store, one).member_number == "KRF-3002"
+
+
+def test_a_pasted_list_claims_a_seat_by_its_code(site: Any) -> None:
+    """A list's claim-code column reaches the saved registration through the preview:
+    the holder registered by her code, on her seat; a wrong code is refused by name."""
+    client, web, who = site
+    sign_in(client, web, who["admin"])
+    store = web.store()
+    holder = next(h for h in circuit.holders(store, "sel27", who=OP) if h.name == "박지호")
+    r = post(
+        client,
+        web,
+        "/director/t/sel27/players/preview?lang=en",
+        paste=f"name,division,claim\n박지호,general,{holder.claim}\n",
+    )
+    assert r.status_code == 200
+    assert f'name="claim0" value="{holder.claim}"' in r.text
+    form = {
+        "count": "1",
+        "line0": "1",
+        "name0": "박지호",
+        "division0": "general",
+        "go": "save",
+    }
+    r = post(client, web, "/director/t/sel27/players/import?lang=en", **form, claim0="ZZZZ-ZZZZ")
+    assert r.status_code == 422 and "is not the claim code of a holder" in r.text
+    before = registered(web, "sel27")
+    assert holder.person not in before.values()
+    r = post(client, web, "/director/t/sel27/players/import?lang=en", **form, claim0=holder.claim)
+    assert r.status_code == 200, r.text
+    after = registered(web, "sel27")
+    assert holder.person in after.values() and len(after) == len(before) + 1

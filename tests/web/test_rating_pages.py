@@ -15,7 +15,7 @@ from meldtour import application as uc
 from meldtour.application import circuit
 
 from ..circuit_play import play_out
-from .test_director import make_client, sign_up, web
+from .test_director import csrf, make_client, sign_up, web
 
 ADULTS = ["김민지", "이서준", "박지호", "최하은", "정도윤", "강서연", "조민준", "윤지우"]
 KIDS = ["김하늘", "이도윤", "박서아", "최지안", "정하린", "강시우", "조유나", "윤서진"]
@@ -85,3 +85,38 @@ def test_bad_parameters_are_refused_in_the_readers_language(client: TestClient) 
     assert r.status_code == 400 and "YYYY-MM-DD" in r.text
     assert client.get("/rating?pool=" + "x" * 5000).status_code == 404
     assert client.get("/rating.csv?pool=a%00b").status_code in (400, 404)  # NUL: refused
+
+
+def test_the_administrator_chooses_a_divisions_pool_on_the_rankings_page(
+    client: TestClient,
+) -> None:
+    """The federation's choice of a pool, on the page: the Busan 일반부 moved to a pool
+    of its own and back; the rating page follows; a bad key is refused by name."""
+    page = client.get("/director/rankings?lang=ko").text
+    assert 'data-pool="busan/general"' in page and 'data-pool="busan/lower"' in page
+    assert "레이팅 풀" in page and "한국 (성인)" in page
+    token = csrf(client, "/director/rankings")
+    form = {"csrf": token, "slug": "busan", "division": "general"}
+    r = client.post(
+        "/director/rating-pools?lang=en", data={**form, "pool": "own", "own": "busan-x"}
+    )
+    assert r.status_code == 200 and "counts in the rating pool busan-x now" in r.text
+    assert circuit.division_pool(web(client).store(), "busan", "general") == "busan-x"
+    assert all(n in client.get("/rating?pool=busan-x").text for n in ADULTS)
+    assert "no rating pool 'korea'" in client.get("/rating?pool=korea&lang=en").text
+    r = client.post("/director/rating-pools?lang=en", data={**form, "pool": "own", "own": "X Y"})
+    assert "key is letters, digits and -" in r.text
+    r = client.post("/director/rating-pools?lang=en", data={**form, "pool": "default"})
+    assert circuit.division_pool(web(client).store(), "busan", "general") == "korea"
+
+
+def test_a_club_night_counts_where_its_rules_are_played(client: TestClient) -> None:
+    """A Korean club night (the club-night template under the Korean rules) is rated in
+    the Korean pool; under the Japanese rules, in the Japanese one."""
+    store = web(client).store()
+    for slug, rules in (("club-kr", "krc-2015"), ("club-jp", "japan")):
+        uc.create_tournament(store, "club-night", who="d", seed=3, slug=slug, date="2026-07-01")
+        uc.edit_division(store, slug, "club", uc.DivisionEdit(rules=rules), who="d")
+        assert circuit.division_pool(store, slug, "club") == {"krc-2015": "korea"}.get(
+            rules, "japan"
+        )

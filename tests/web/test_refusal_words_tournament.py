@@ -26,8 +26,8 @@ from meldtour.application import UseCaseError
 from meldtour.core.refusal import TEMPLATES, Refusal, render
 from meldtour.tournament import TournamentError
 from meldtour.tournament.refusals import status
-from meldtour.web.views import refusal_text
 from meldtour.web.i18n import translations
+from meldtour.web.views import refusal_text
 
 #: The code prefixes of the tournament engine, the store and the use cases.
 PREFIXES = (

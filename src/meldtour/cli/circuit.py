@@ -339,7 +339,7 @@ def _rating(store: Any, args: argparse.Namespace) -> int:
             args.tournament,
             args.division,
             None if args.default else args.pool,
-            who=_who(args),
+            who=c.Acting.operator(_who(args)),
             why=args.why,
         )
         if args.json:

@@ -115,10 +115,12 @@ from .ranking_form import (
 )
 from .rating import (
     RATING,
+    DivisionPool,
     PersonRating,
     RatingLine,
     RatingTable,
     division_pool,
+    division_pools,
     ordinals,
     person_ratings,
     pool_events,
@@ -158,6 +160,7 @@ __all__ = [
     "Candidate",
     "Decided",
     "DivisionChoice",
+    "DivisionPool",
     "Entry",
     "EventPoints",
     "Holder",
@@ -193,6 +196,7 @@ __all__ = [
     "directs",
     "discriminator",
     "division_pool",
+    "division_pools",
     "everything",
     "grant_qualification",
     "hidden",

@@ -44,6 +44,7 @@ from meldtour.tournament.rating import (
 )
 
 from ..errors import UseCaseError
+from .acting import Acting, require_directs
 from .common import _division
 
 register_codes(
@@ -320,19 +321,21 @@ POOL_KEY: Final = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 
 
 def set_pool(
-    store: Store, slug: str, division: str, pool: str | None, *, who: str, why: str = ""
+    store: Store, slug: str, division: str, pool: str | None, *, who: Acting, why: str = ""
 ) -> str:
     """The division counts in ``pool`` from now on (``None``: its template's pool
-    again; ``none``: it is not rated); audited. The pool it counts in now."""
+    again; ``none``: it is not rated); audited. The pool it counts in now. Only the
+    tournament's directors (or the site's administrator, or the command line) choose."""
     if pool is not None and not POOL_KEY.fullmatch(pool):
         raise UseCaseError("rating.pool_key", key=repr(pool[:60]))
     with store.transaction() as s:
+        require_directs(s, who, slug)
         did = _division(s, slug, division)
-        before = rating_rows.set_pool(s, did, pool, who=who, at=now())
+        before = rating_rows.set_pool(s, did, pool, who=who.name, at=now())
         rows.audit(
             s,
             at=now(),
-            who=who,
+            who=who.name,
             action="rating_pool",
             entity="division",
             key=f"{slug}/{division}",
@@ -343,12 +346,60 @@ def set_pool(
     return division_pool(store, slug, division)
 
 
+@dataclass(frozen=True, slots=True)
+class DivisionPool:
+    """An awarded division and the rating pool it counts in."""
+
+    slug: str
+    tournament: str
+    division: str
+    division_name: str
+    date: str
+    pool: str
+    chosen: bool  # the federation's choice (else the template's or the rules')
+
+
+def division_pools(store: Store) -> list[DivisionPool]:
+    """Every awarded division with its pool, newest tournament first."""
+    with store.reading() as s:
+        chosen = rating_rows.pools(s)
+        out = []
+        for (
+            did,
+            _tid,
+            slug,
+            tname,
+            template,
+            tday,
+            _at,
+            key,
+            dname,
+            rules,
+            *_,
+        ) in rating_rows.awarded(s):
+            default = default_pool(template, key, codec.rules_value(rules).name)
+            out.append(
+                DivisionPool(
+                    slug,
+                    tname,
+                    key,
+                    dname,
+                    tday or "",
+                    chosen.get(did) or default,
+                    did in chosen,
+                )
+            )
+    return sorted(out, key=lambda d: (d.date, d.slug, d.division), reverse=True)
+
+
 __all__ = [
     "RATING",
+    "DivisionPool",
     "PersonRating",
     "RatingLine",
     "RatingTable",
     "division_pool",
+    "division_pools",
     "ordinals",
     "person_ratings",
     "pool_events",

@@ -412,6 +412,41 @@ def rankings_page(request: Request, store: StoreDep, director: DirectorDep) -> R
         "director/rankings.html",
         account=director,
         rankings=circuit.rankings(store, stored=True),
+        pools=circuit.division_pools(store),
+        pool_choices=POOL_CHOICES,
+    )
+
+
+#: The pools offered for a division (besides a federation's own key and "not rated").
+POOL_CHOICES = ("korea", "korea-children", "japan", "other")
+
+
+@director.post("/rating-pools")
+def pool_post(
+    request: Request,
+    store: StoreDep,
+    director: DirectorDep,
+    slug: str = Form("", max_length=200),
+    division: str = Form("", max_length=80),
+    pool: str = Form("", max_length=60),
+    own: str = Form("", max_length=60),
+) -> Response:
+    """A division's rating pool: one of meldtour's, the federation's own key, ``none``
+    (not rated) or ``default`` (its template's or its rules' again)."""
+    _ = gettext_of(request)
+    _rankings_admin(request, store, director)
+    chosen = own.strip().lower() if pool == "own" else pool
+    try:
+        now_in = circuit.set_pool(
+            store, slug, division, None if chosen == "default" else chosen, who=acting(director)
+        )
+    except usecases.UseCaseError as exc:
+        return redirect(request, "/director/rankings#pools", refusal_text(exc, _), "error")
+    return redirect(
+        request,
+        "/director/rankings#pools",
+        _("%(division)s counts in the rating pool %(pool)s now.")
+        % {"division": f"{slug}/{division}", "pool": now_in},
     )
 
 

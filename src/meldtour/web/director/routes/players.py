@@ -73,6 +73,7 @@ FIELD_WORDS = {
     "member": N_("Member number"),
     "birth_year": N_("Birth year"),
     "person": N_("Who this is"),
+    "claim": N_("Claim code"),
     "": "",
 }
 
@@ -370,6 +371,7 @@ def import_players(
                 _text(form, f"generation{i}", 20),
                 member=_text(form, f"member{i}", 60),
                 birth_year=_text(form, f"birth_year{i}", 20),
+                claim=_text(form, f"claim{i}", 40),
             )
         )
         choices[number] = _text(form, f"keep{i}", 10)
