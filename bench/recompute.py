@@ -1,6 +1,7 @@
 """A full recompute of what is published (issue 25): 100 events × 64 players.
 
     .venv/bin/python bench/recompute.py [--events 100] [--runs 3] [--pg URL] [--sqlite-only]
+        [--keep DIR] [--postgresql-only]
 
 Builds a season of ``--events`` Busan-style general divisions of 64 players (2 seatings
 × 4 games at 16 tables, then the final of 4; every sheet entered through the use case
@@ -15,7 +16,11 @@ and on PostgreSQL (a schema of its own). Then times, medians of ``--runs``:
 - ``correction``: one sheet of the last event corrected after its awards and awarded
   again (the gate: figures before and after, the places, the awards, the ratings).
 
-The build (the sheets) takes far longer than the figures and is not timed.
+The build (the sheets) takes far longer than the figures and is not timed. With
+``--keep DIR`` the season is built once and kept (SQLite in ``DIR``, PostgreSQL in the
+schema ``bench_recompute_<events>``): a later run with the same ``--keep`` only
+measures, e.g. on a quiet machine. Each figure is the wall time and, in brackets, this
+process's CPU time (the database server's is not in it).
 """
 
 from __future__ import annotations
@@ -132,32 +137,42 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--pg", default=PG)
     ap.add_argument("--sqlite-only", action="store_true")
+    ap.add_argument("--postgresql-only", action="store_true")
+    ap.add_argument("--keep", metavar="DIR", help="build once into DIR (and a kept schema)")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        backends = [("sqlite", f"sqlite:///{tmp}/recompute.db")]
-        schema = f"bench_{uuid.uuid4().hex[:10]}"
+    with contextlib.ExitStack() as stack:
+        where = args.keep or stack.enter_context(tempfile.TemporaryDirectory())
+        Path(where).mkdir(parents=True, exist_ok=True)
+        schema = f"bench_recompute_{args.events}" if args.keep else f"bench_{uuid.uuid4().hex[:10]}"
+        backends = []
+        if not args.postgresql_only:
+            backends.append(("sqlite", f"sqlite:///{where}/recompute-{args.events}.db"))
+        admin = None
         if not args.sqlite_only:
             backends.append(("postgresql", f"{args.pg}?options=-csearch_path%3D{schema}"))
             admin = create_engine(args.pg)
             with admin.begin() as conn:
-                conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+                conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
         try:
             for kind, url in backends:
                 store = fresh(url)
-                t0 = time.perf_counter()
-                build(store, args.events)
-                built = time.perf_counter() - t0
+                built = "kept"
+                if not uc.all_tournaments(store):
+                    t0 = time.perf_counter()
+                    build(store, args.events)
+                    built = f"built in {time.perf_counter() - t0:.0f} s"
                 figures = measure(store, args.events, args.runs)
                 print(
-                    f"{kind}: {args.events} events × 64 players (built in {built:.0f} s): "
-                    + ", ".join(f"{k} {v:.2f} s" for k, v in figures.items()),
+                    f"{kind}: {args.events} events × 64 players ({built}): "
+                    + ", ".join(f"{k} {w:.2f} s ({c:.2f} CPU)" for k, (w, c) in figures.items()),
                     flush=True,
                 )
                 store.close()
         finally:
-            if not args.sqlite_only:
-                with admin.begin() as conn:
-                    conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+            if admin is not None:
+                if not args.keep:
+                    with admin.begin() as conn:
+                        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
                 admin.dispose()
 
 

@@ -20,6 +20,7 @@ from meldtour.tournament import (
 )
 from meldtour.tournament.stages import Placing
 
+from .acting import Who, name_of, require_tournament
 from .cache import read, slug_of
 from .circuit import record_results
 from .divisions import resolve_division
@@ -59,7 +60,7 @@ class AwardLine:
 
 
 def award(
-    store: Store, slug: str | None, division: str | None, *, who: str
+    store: Store, slug: str | None, division: str | None, *, who: Who
 ) -> tuple[AwardLine, ...]:
     """Record the division's awards (once it is finished); its games count for the
     ratings from then on (:mod:`.circuit.rating`).
@@ -69,6 +70,7 @@ def award(
     at = now()
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         t = loaded.value
         try:
             key = resolve_division(t, division)
@@ -84,7 +86,7 @@ def award(
         audit.record(
             s,
             at=at,
-            who=who,
+            who=name_of(who),
             action="award",
             tournament_id=loaded.row.id,
             entity="award",

@@ -25,6 +25,7 @@ from meldtour.tournament.clock import (
 )
 from meldtour.tournament.stages import table_sheet
 
+from .acting import Who
 from .cache import snapshot
 from .errors import UseCaseError
 from .sheets import GameEntry, SheetOutcome, enter_sheet, get_sheet
@@ -125,7 +126,7 @@ def record_clock(
 
 
 def confirm_penalties(
-    store: Store, at: TableAt, game: int, penalties: Sequence[int], *, who: str
+    store: Store, at: TableAt, game: int, penalties: Sequence[int], *, who: Who
 ) -> SheetOutcome:
     """Put the time-out penalties the scorer confirmed (points per seat) onto the
     game's row of the sheet, added to penalties written there for other reasons and

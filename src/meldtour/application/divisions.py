@@ -20,6 +20,7 @@ from meldtour.tournament import (
 from meldtour.tournament.division_names import match_division
 from meldtour.tournament.registration import refuse_invisible
 
+from .acting import Who
 from .errors import UseCaseError, engine_error
 from .unit import Outcome, act
 
@@ -66,7 +67,7 @@ def _rules(preset: str) -> RuleSet:
     return find_rules(preset)
 
 
-def add_division(store: Store, slug: str | None, spec: DivisionSpec, *, who: str) -> Outcome:
+def add_division(store: Store, slug: str | None, spec: DivisionSpec, *, who: Who) -> Outcome:
     """Add a division to a tournament."""
 
     def step(t: Tournament) -> Progress:
@@ -97,7 +98,7 @@ class DivisionEdit:
 
 
 def edit_division(
-    store: Store, slug: str | None, division: str, edit: DivisionEdit, *, who: str
+    store: Store, slug: str | None, division: str, edit: DivisionEdit, *, who: Who
 ) -> Outcome:
     """Change a division's settings: its name at any time; its cap, rules preset,
     stages, eligibility, seating groups and late entry until check-in closes. A larger

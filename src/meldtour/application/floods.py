@@ -19,6 +19,7 @@ from meldtour.store.repository import load
 from meldtour.tournament import Notice, Progress, Tournament
 from meldtour.tournament.registration import withdraw
 
+from .acting import Who
 from .errors import UseCaseError
 from .unit import Outcome, act
 
@@ -61,7 +62,7 @@ def registration_sources(store: Store, slug: str | None) -> list[RegistrationSou
 
 
 def withdraw_source(
-    store: Store, slug: str | None, source: str, *, who: str, why: str = ""
+    store: Store, slug: str | None, source: str, *, who: Who, why: str = ""
 ) -> Outcome:
     """Withdraw every registration from ``source`` that is still registered or
     waitlisted (checked-in players stay); refused when there is none."""

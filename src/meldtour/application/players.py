@@ -19,6 +19,7 @@ from meldtour.tournament.entries import (
     undo_check_in,
 )
 
+from .acting import Who
 from .divisions import division_key
 from .roster import name_key
 from .unit import Outcome, act
@@ -36,7 +37,7 @@ class PlayerEdit:
 
 
 def edit_player(
-    store: Store, slug: str | None, player: int, edit: PlayerEdit, *, who: str
+    store: Store, slug: str | None, player: int, edit: PlayerEdit, *, who: Who
 ) -> Outcome:
     """Mend a player's name, tags and generation, and move them to ``edit.division``
     (refused once either division has started)."""
@@ -58,12 +59,12 @@ def edit_player(
     return act(store, slug, who, "edit_player", step)
 
 
-def undo_check_in_player(store: Store, slug: str | None, player: int, *, who: str) -> Outcome:
+def undo_check_in_player(store: Store, slug: str | None, player: int, *, who: Who) -> Outcome:
     """A check-in made by mistake, undone while check-in is open."""
     return act(store, slug, who, "undo_check_in", lambda t: undo_check_in(t, player))
 
 
-def reinstate_player(store: Store, slug: str | None, player: int, *, who: str) -> Outcome:
+def reinstate_player(store: Store, slug: str | None, player: int, *, who: Who) -> Outcome:
     """A no-show who arrived late plays under their own number."""
     return act(store, slug, who, "reinstate", lambda t: reinstate(t, player))
 

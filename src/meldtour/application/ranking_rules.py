@@ -15,6 +15,7 @@ from meldtour.store.db import Store
 from meldtour.tournament import Notice, Progress, StandingRules, Tournament, TournamentError
 from meldtour.tournament.stages import stage_ranking
 
+from .acting import Who
 from .divisions import division_key
 from .unit import Outcome, act
 
@@ -48,7 +49,7 @@ def set_ranking(
     chain: Sequence[str],
     three_table: str,
     table_sizes: Mapping[int, int] | None = None,
-    who: str,
+    who: Who,
 ) -> Outcome:
     """Set the division's ranking mode, tie-break chain and tables-of-3 rule, and the
     table size of stages not started (by index from 0)."""

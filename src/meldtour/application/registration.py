@@ -24,6 +24,7 @@ from meldtour.tournament import (
     withdraw,
 )
 
+from .acting import Who, name_of
 from .circuit import Decided, PersonChoice, chosen_people, decide, record
 from .divisions import division_key, resolve_division
 from .errors import UseCaseError, engine_error
@@ -57,7 +58,7 @@ def register_players(
     slug: str | None,
     entries: Sequence[PlayerEntry],
     *,
-    who: str,
+    who: Who,
     tick: Callable[[], Any] | None = None,
 ) -> Outcome:
     """Register players in order (past a division's cap they are waitlisted), each as
@@ -89,7 +90,7 @@ def register_players(
 
 
 def _people(
-    new: Sequence[int], entries: Sequence[PlayerEntry], who: str
+    new: Sequence[int], entries: Sequence[PlayerEntry], who: Who
 ) -> tuple[
     Callable[[Any, Loaded, Tournament], Mapping[int, int]],
     Callable[[Any, Loaded], Sequence[Notice]],
@@ -103,7 +104,7 @@ def _people(
         return chosen_people(decided)
 
     def then(s: Any, loaded: Loaded) -> Sequence[Notice]:
-        return record(s, loaded, decided, who=who)
+        return record(s, loaded, decided, who=name_of(who))
 
     return people, then
 
@@ -139,7 +140,7 @@ def check_in_players(
     slug: str | None,
     players: Iterable[str],
     *,
-    who: str,
+    who: Who,
     everyone_but: bool = False,
     division: str | None = None,
 ) -> Outcome:
@@ -167,7 +168,7 @@ def check_in_players(
     return act(store, slug, who, "check_in", step)
 
 
-def close_check_in(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
+def close_check_in(store: Store, slug: str | None, division: str | None, *, who: Who) -> Outcome:
     """Start the division: whoever has not checked in is a no-show."""
 
     def step(t: Tournament) -> Progress:
@@ -180,7 +181,7 @@ def close_check_in(store: Store, slug: str | None, division: str | None, *, who:
 # Withdrawals, drops and late entries
 
 
-def withdraw_player(store: Store, slug: str | None, player: str, *, who: str) -> Outcome:
+def withdraw_player(store: Store, slug: str | None, player: str, *, who: Who) -> Outcome:
     """A player withdraws before the division starts; the first on the waitlist moves
     up."""
 
@@ -190,7 +191,7 @@ def withdraw_player(store: Store, slug: str | None, player: str, *, who: str) ->
     return act(store, slug, who, "withdraw", step)
 
 
-def drop_player(store: Store, slug: str | None, player: str, *, who: str, why: str = "") -> Outcome:
+def drop_player(store: Store, slug: str | None, player: str, *, who: Who, why: str = "") -> Outcome:
     """A player leaves during the event: their counted games stay, they are not seated
     again and cannot advance."""
 
@@ -206,7 +207,7 @@ def enter_late(
     division: str | None,
     name: str,
     *,
-    who: str,
+    who: Who,
     tags: Sequence[str] = (),
     generation: int | None = None,
     member_number: str | None = None,

@@ -25,6 +25,7 @@ from meldtour.tournament import (
 from meldtour.tournament.board import RoundBoard, round_board
 from meldtour.tournament.undo import reopen_round, reseat_round, undo_stage
 
+from .acting import Who, name_of, require_tournament
 from .circuit import seed_order
 from .divisions import division_key, resolve_division
 from .errors import UseCaseError
@@ -43,7 +44,7 @@ def current_round(t: Tournament, division: str) -> tuple[int, int, bool]:
 
 
 def seat(
-    store: Store, slug: str | None, division: str | None, round_number: int | None, *, who: str
+    store: Store, slug: str | None, division: str | None, round_number: int | None, *, who: Who
 ) -> Outcome:
     """Seat round ``round_number`` of the current stage. Closes check-in and starts
     the first stage when they are not yet, and closes the round before if all its
@@ -84,7 +85,7 @@ def seat(
     return act(store, slug, who, "seat", step)
 
 
-def close(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
+def close(store: Store, slug: str | None, division: str | None, *, who: Who) -> Outcome:
     """Close the current round (all its sheets counted)."""
 
     def step(t: Tournament) -> Progress:
@@ -93,7 +94,7 @@ def close(store: Store, slug: str | None, division: str | None, *, who: str) -> 
     return act(store, slug, who, "close_round", step)
 
 
-def advance(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
+def advance(store: Store, slug: str | None, division: str | None, *, who: Who) -> Outcome:
     """Start the division's next stage with the players above the cut; the last round
     of the stage before is closed first if all its sheets are counted."""
 
@@ -135,16 +136,16 @@ def round_locks(store: Store, slug: str | None) -> dict[RoundKey, RoundLock]:
         }
 
 
-def lock_row(s: Any, loaded: Loaded, key: RoundKey, *, who: str, why: str) -> bool:
+def lock_row(s: Any, loaded: Loaded, key: RoundKey, *, who: Who, why: str) -> bool:
     """Lock the round's seating in this unit of work (audited); False if it was."""
     row = loaded.rounds[key]
     if row.locked_at is not None:
         return False
-    row.locked_at, row.locked_by = now(), who
+    row.locked_at, row.locked_by = now(), name_of(who)
     audit.record(
         s,
         at=row.locked_at,
-        who=who,
+        who=name_of(who),
         action="lock_seating",
         tournament_id=loaded.row.id,
         entity="round",
@@ -156,11 +157,12 @@ def lock_row(s: Any, loaded: Loaded, key: RoundKey, *, who: str, why: str) -> bo
     return True
 
 
-def lock_seating(store: Store, slug: str | None, division: str | None, *, who: str) -> RoundLock:
+def lock_seating(store: Store, slug: str | None, division: str | None, *, who: Who) -> RoundLock:
     """Lock the seating of the division's current round: it is never reseated after
     this. (The first score sheet saved in a round locks it too.)"""
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         t = loaded.value
         key = resolve_division(t, division)
         index, number, _closed = current_round(t, key)
@@ -171,13 +173,14 @@ def lock_seating(store: Store, slug: str | None, division: str | None, *, who: s
         return RoundLock(row.locked_at or "", row.locked_by or "")
 
 
-def reseat(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
+def reseat(store: Store, slug: str | None, division: str | None, *, who: Who) -> Outcome:
     """Seat the current round again with a new draw (after a drop or a late entry, or
     to mix the tables), while its seating is not locked and nothing is entered on its
     sheets. The new seating differs from the old one, or the step is refused; the
     draw's seed text is in the audit line, so it is repeatable."""
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         t = loaded.value
         try:
             key = resolve_division(t, division)
@@ -196,7 +199,7 @@ def reseat(store: Store, slug: str | None, division: str | None, *, who: str) ->
         audit.record(
             s,
             at=now(),
-            who=who,
+            who=name_of(who),
             action="reseat",
             tournament_id=loaded.row.id,
             entity="round",
@@ -210,12 +213,12 @@ def reseat(store: Store, slug: str | None, division: str | None, *, who: str) ->
         loaded.value = t.with_division(
             replace(div, stages=(*div.stages[:index], replace(back, rounds=back.rounds[:-1])))
         )
-        changes = save(s, loaded, progress.tournament, who=who, action="reseat")
+        changes = save(s, loaded, progress.tournament, who=name_of(who), action="reseat")
         touch(loaded)
     return Outcome(progress.tournament, progress.notices, (), tuple(changes))
 
 
-def reopen(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
+def reopen(store: Store, slug: str | None, division: str | None, *, who: Who) -> Outcome:
     """Reopen the current stage's last round, closed (to correct a sheet before the
     next round): refused once a later round or stage is seated."""
 
@@ -225,12 +228,13 @@ def reopen(store: Store, slug: str | None, division: str | None, *, who: str) ->
     return act(store, slug, who, "reopen_round", step)
 
 
-def undo_advance(store: Store, slug: str | None, division: str | None, *, who: str) -> Outcome:
+def undo_advance(store: Store, slug: str | None, division: str | None, *, who: Who) -> Outcome:
     """Undo the start of the division's current stage (an advancement), with its seated
     rounds, while none of its sheets has anything entered. The round closed before it
     stays closed (reopen it next, if that is what is wanted)."""
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         t = loaded.value
         try:
             key = resolve_division(t, division)
@@ -243,7 +247,7 @@ def undo_advance(store: Store, slug: str | None, division: str | None, *, who: s
         audit.record(
             s,
             at=now(),
-            who=who,
+            who=name_of(who),
             action="undo_advance",
             tournament_id=loaded.row.id,
             entity="stage",

@@ -34,6 +34,7 @@ from meldtour.tournament import (
 )
 from meldtour.tournament.stages import table_sheet
 
+from .acting import Who, name_of, require_tournament
 from .cache import prime, snapshot
 from .circuit.results import reaward as reaward_gate
 from .divisions import division_key, resolve_division
@@ -119,7 +120,7 @@ def enter_sheet(
     table: int,
     games: Sequence[GameEntry],
     *,
-    who: str,
+    who: Who,
     why: str = "",
     version: int | None = None,
     stage: int | None = None,
@@ -158,7 +159,7 @@ def enter_sheet(
                     g.points,
                     winner=g.winner,
                     penalties=g.penalties,
-                    who=who,
+                    who=name_of(who),
                     at=at,
                     stage=index,
                 )
@@ -168,7 +169,7 @@ def enter_sheet(
         notices: tuple[Notice, ...] = ()
         if submit:
             t, notices, more = submit_table(
-                t, key, round_number, table, who=who, at=at, why=why, stage=index
+                t, key, round_number, table, who=name_of(who), at=at, why=why, stage=index
             )
             problems = list(more) or problems
         return Progress(t, notices, tuple(dict.fromkeys(problems)))
@@ -208,7 +209,7 @@ def correct_sheet(
     table: int,
     changes: Mapping[tuple[int, int, str], int | None],
     *,
-    who: str,
+    who: Who,
     why: str,
     version: int | None = None,
     stage: int | None = None,
@@ -230,7 +231,7 @@ def correct_sheet(
             cells[sheet.cell(game, seat, fld)] = value  # type: ignore[arg-type]
         try:
             return correct_table(
-                t, key, round_number, table, cells, who=who, why=why, at=now(), stage=index
+                t, key, round_number, table, cells, who=name_of(who), why=why, at=now(), stage=index
             )
         except Refused as exc:
             raise engine_error(exc) from None
@@ -263,7 +264,7 @@ def _sheet_action(
     stage: int | None,
     step: Callable[[Tournament], Progress],
     *,
-    who: str,
+    who: Who,
     why: str,
     version: int | None,
     action: str,
@@ -281,6 +282,7 @@ def _sheet_action(
     try:
         with store.transaction() as s:
             loaded = load(s, slug, "share")
+            require_tournament(s, who, loaded.row.slug)
             try:
                 progress = step(loaded.value)
             except TournamentError as exc:
@@ -288,13 +290,19 @@ def _sheet_action(
             key: SheetKey = found["key"]
             expected = {key: version} if version is not None else None
             changes = save(
-                s, loaded, progress.tournament, who=who, action=action, why=why, expected=expected
+                s,
+                loaded,
+                progress.tournament,
+                who=name_of(who),
+                action=action,
+                why=why,
+                expected=expected,
             )
             if changes:  # a saved sheet means play has begun: the seating is locked
                 lock_row(s, loaded, key[:3], who=who, why="a score sheet was saved")
             # an awarded division: its published results again, or the refusal
             again = reaward_gate(
-                s, loaded, progress.tournament, confirmed=reaward, who=who, why=why
+                s, loaded, progress.tournament, confirmed=reaward, who=name_of(who), why=why
             )
             sheet = table_sheet(progress.tournament, key[0], round_number, table, key[1])
             out = SheetOutcome(
@@ -363,7 +371,7 @@ def _record_counted(
     key: SheetKey,
     counted: CountedSheet,
     *,
-    who: str,
+    who: Who,
     action: str,
     yours: Any,
     same: Callable[[ScoreSheet], bool] | None,
@@ -383,7 +391,7 @@ def _record_counted(
             audit.record(
                 s,
                 at=now(),
-                who=who,
+                who=name_of(who),
                 action=f"{action}_conflict",
                 tournament_id=loaded.row.id,
                 entity="sheet",
@@ -400,7 +408,7 @@ def _record_conflict(
     slug: str | None,
     conflict: SheetConflict,
     *,
-    who: str,
+    who: Who,
     action: str,
     why: str,
     yours: Any,
@@ -419,7 +427,7 @@ def _record_conflict(
         audit.record(
             s,
             at=now(),
-            who=who,
+            who=name_of(who),
             action=f"{action}_conflict",
             tournament_id=loaded.row.id,
             entity="sheet",

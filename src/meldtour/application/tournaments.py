@@ -17,6 +17,7 @@ from meldtour.tournament import Tournament, TournamentError
 from meldtour.tournament.registration import refuse_invisible
 from meldtour.tournament.templates import from_template
 
+from .acting import Who, name_of, require_tournament
 from .divisions import DivisionSpec
 from .errors import UseCaseError
 
@@ -56,7 +57,7 @@ def create_tournament(
     store: Store,
     template: str,
     *,
-    who: str,
+    who: Who,
     name: str = "",
     date: str = "",
     seed: int = 0,
@@ -80,7 +81,7 @@ def _insert(
     value: Tournament,
     template: str,
     *,
-    who: str,
+    who: Who,
     name: str,
     slug: str | None,
     venue: str,
@@ -119,7 +120,7 @@ def _insert(
         audit.record(
             s,
             at=at,
-            who=who,
+            who=name_of(who),
             action="create_tournament",
             tournament_id=row.id,
             entity="tournament",
@@ -134,7 +135,7 @@ def _insert(
             },
             why="",
         )
-        save(s, loaded, value, who=who, action="create_tournament")
+        save(s, loaded, value, who=name_of(who), action="create_tournament")
         if owner is not None:
             if not owners.account_exists(s, owner):
                 raise UseCaseError("owner.no_account", name=f"#{owner}")
@@ -152,7 +153,7 @@ def _visible(name: str) -> None:
 def create_blank_tournament(
     store: Store,
     *,
-    who: str,
+    who: Who,
     name: str,
     date: str = "",
     venue: str = "",
@@ -197,7 +198,7 @@ def info(store: Store, slug: str | None) -> TournamentInfo:
 
 
 def edit_tournament(
-    store: Store, slug: str | None, *, who: str, name: str, date: str, venue: str
+    store: Store, slug: str | None, *, who: Who, name: str, date: str, venue: str
 ) -> TournamentInfo:
     """Change the tournament's name, date and venue (audited)."""
     if not name.strip():
@@ -205,14 +206,15 @@ def edit_tournament(
     _visible(name)
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         new = replace(loaded.value, name=name.strip(), date=date.strip())
-        save(s, loaded, new, who=who, action="edit_tournament")
+        save(s, loaded, new, who=name_of(who), action="edit_tournament")
         row = loaded.row
         if row.venue != venue.strip():
             audit.record(
                 s,
                 at=now(),
-                who=who,
+                who=name_of(who),
                 action="edit_tournament",
                 tournament_id=row.id,
                 entity="tournament",
@@ -226,23 +228,24 @@ def edit_tournament(
         return TournamentInfo(row.slug, row.name, row.date, row.venue, row.template)
 
 
-def add_director(store: Store, slug: str, name: str, *, who: str) -> bool:
+def add_director(store: Store, slug: str, name: str, *, who: Who) -> bool:
     """Make the existing account ``name`` a co-director of ``slug``, with its audit
     line, in one transaction. ``False`` if it already was one."""
     with store.transaction() as s:
         tid = owners.tournament_id(s, slug)
         if tid is None:
             raise UseCaseError("store.no_tournament", slug=repr(slug))
+        require_tournament(s, who, slug)
         aid = owners.account_id(s, name)
         if aid is None:
             raise UseCaseError("owner.no_account", name=repr(name))
         at = now()
-        if not owners.add(s, tid, aid, added_by=who, at=at):
+        if not owners.add(s, tid, aid, added_by=name_of(who), at=at):
             return False
         audit.record(
             s,
             at=at,
-            who=who,
+            who=name_of(who),
             action="add director",
             tournament_id=tid,
             entity="director",

@@ -11,6 +11,7 @@ from meldtour.store.db import Store
 from meldtour.store.repository import Change, Loaded, Lock, SheetKey, load, save, touch
 from meldtour.tournament import Notice, Problem, Progress, Tournament, TournamentError
 
+from .acting import Who, name_of, require_tournament
 from .errors import UseCaseError
 
 #: What every unit of work does after it saved a tournament, in the same transaction
@@ -35,7 +36,7 @@ class Outcome:
 def act(
     store: Store,
     slug: str | None,
-    who: str,
+    who: Who,
     action: str,
     step: Callable[[Tournament], Progress],
     *,
@@ -49,9 +50,11 @@ def act(
     ``people`` (the session, the rows as read and the tournament after the step) says
     which person each new registration is, before it is written (or refuses it all);
     ``then`` (the session and the rows as saved) does what else belongs to the same
-    unit of work and may add notices (or refuse it all)."""
+    unit of work and may add notices (or refuse it all). ``who`` with an account may
+    change only a tournament they direct (or any, the site's administrator)."""
     with store.transaction() as s:
         loaded = load(s, slug, lock)
+        require_tournament(s, who, loaded.row.slug)
         try:
             progress = step(loaded.value)
         except TournamentError as exc:
@@ -61,7 +64,7 @@ def act(
             s,
             loaded,
             progress.tournament,
-            who=who,
+            who=name_of(who),
             action=action,
             why=why,
             expected=expected,

@@ -32,6 +32,7 @@ from meldtour.tournament.side import PollError, Vote, WinnerPoll, draw_prizes, o
 from meldtour.tournament.side import cast_vote as side_cast_vote
 from meldtour.tournament.stages import stage_ranking
 
+from .acting import Who, name_of, require_tournament
 from .divisions import resolve_division
 from .errors import UseCaseError
 
@@ -174,13 +175,14 @@ def polls(store: Store, slug: str | None) -> dict[str, PollView]:
 
 
 def open_vote(
-    store: Store, slug: str | None, division: str | None, *, who: str, codes: bool = False
+    store: Store, slug: str | None, division: str | None, *, who: Who, codes: bool = False
 ) -> PollView:
     """Open the winner-guess vote of the division's current stage: the finalists are
     the stage's players still in it. A closed vote of the same stage opens again.
     With ``codes``, only votes with one of the tournament's vote codes count."""
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         t = loaded.value
         key = resolve_division(t, division)
         div = t.division(key)
@@ -206,7 +208,7 @@ def open_vote(
                 division_id=div_row.id,
                 stage=index,
                 finalists=list(stage.active),
-                opened_by=who,
+                opened_by=name_of(who),
                 opened_at=at,
             )
         elif not row.closed:
@@ -217,7 +219,7 @@ def open_vote(
         audit.record(
             s,
             at=at,
-            who=who,
+            who=name_of(who),
             action="open_vote",
             tournament_id=loaded.row.id,
             entity="vote",
@@ -230,10 +232,11 @@ def open_vote(
         return _poll_view(s, key, row)
 
 
-def close_vote(store: Store, slug: str | None, division: str | None, *, who: str) -> PollView:
+def close_vote(store: Store, slug: str | None, division: str | None, *, who: Who) -> PollView:
     """Close the division's open vote; its results are public from now on."""
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         key = resolve_division(loaded.value, division)
         row = _open_poll(s, loaded, key)
         row.closed, row.closed_at = True, now()
@@ -241,7 +244,7 @@ def close_vote(store: Store, slug: str | None, division: str | None, *, who: str
         audit.record(
             s,
             at=row.closed_at,
-            who=who,
+            who=name_of(who),
             action="close_vote",
             tournament_id=loaded.row.id,
             entity="vote",
@@ -358,12 +361,13 @@ def vote_sources(store: Store, slug: str | None, division: str | None) -> list[V
 
 
 def void_source(
-    store: Store, slug: str | None, division: str | None, source: str, *, who: str, why: str = ""
+    store: Store, slug: str | None, division: str | None, source: str, *, who: Who, why: str = ""
 ) -> int:
     """Void the votes of the division's open vote that came from ``source``
     (audited); how many were voided."""
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         key = resolve_division(loaded.value, division)
         row = _open_poll(s, loaded, key)
         if row.draw:
@@ -374,7 +378,7 @@ def void_source(
         audit.record(
             s,
             at=now(),
-            who=who,
+            who=name_of(who),
             action="void_votes",
             tournament_id=loaded.row.id,
             entity="vote",
@@ -386,13 +390,14 @@ def void_source(
         return n
 
 
-def make_vote_codes(store: Store, slug: str | None, count: int, *, who: str) -> list[str]:
+def make_vote_codes(store: Store, slug: str | None, count: int, *, who: Who) -> list[str]:
     """Make ``count`` new vote codes for the tournament (audited; the codes themselves
     are not in the log); all its codes, in order."""
     if not 1 <= count <= MAX_CODES:
         raise UseCaseError("usecase.vote_code_count", most=MAX_CODES)
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         have = poll_rows.codes(s, loaded.row.id)
         if len(have) + count > MAX_CODES:
             raise UseCaseError("usecase.vote_code_count", most=MAX_CODES - len(have))
@@ -408,7 +413,7 @@ def make_vote_codes(store: Store, slug: str | None, count: int, *, who: str) -> 
         audit.record(
             s,
             at=at,
-            who=who,
+            who=name_of(who),
             action="vote_codes",
             tournament_id=loaded.row.id,
             entity="vote",
@@ -428,7 +433,7 @@ def vote_codes(store: Store, slug: str | None) -> list[str]:
 
 
 def draw_vote_prizes(
-    store: Store, slug: str | None, division: str | None, prizes: int, *, who: str
+    store: Store, slug: str | None, division: str | None, prizes: int, *, who: Who
 ) -> PollView:
     """Draw ``prizes`` voters among those who guessed the winner of the vote's stage:
     the vote closed, the stage decided; recorded once, with its seed (audited)."""
@@ -436,6 +441,7 @@ def draw_vote_prizes(
         raise UseCaseError("usecase.vote_prizes", most=100)
     with store.transaction() as s:
         loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
         t = loaded.value
         key = resolve_division(t, division)
         row = _latest_poll(s, loaded, key)
@@ -485,7 +491,7 @@ def draw_vote_prizes(
         audit.record(
             s,
             at=at,
-            who=who,
+            who=name_of(who),
             action="draw_prizes",
             tournament_id=loaded.row.id,
             entity="vote",

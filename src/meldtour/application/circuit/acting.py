@@ -16,51 +16,22 @@ anything:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from meldtour.core.refusal import register as register_codes
 from meldtour.store import circuit as rows
 
+from ..acting import Acting, directs, everything, require_directs
 from ..errors import UseCaseError
 
 register_codes(
     {
-        "circuit.not_your_tournament": "%(tournament)s is not a tournament you direct",
         "circuit.administrator_only": "people span the site's tournaments: only the site's "
         "administrator merges, splits and sets them",
         "circuit.not_your_qualification": "%(key)s is granted by tournaments you do not "
         "direct (%(tournaments)s)",
     }
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Acting:
-    """Who acts: ``name`` for the audit log, ``account`` the director's account (``None``:
-    the command line's local operator, who may act on all)."""
-
-    name: str
-    account: int | None = None
-
-    @classmethod
-    def operator(cls, name: str) -> Acting:
-        """The command line (a local operator: unrestricted, as for tournaments)."""
-        return cls(name, None)
-
-
-def everything(s: Any, acting: Acting) -> bool:
-    """Whether the actor may act on all: the operator or the site's administrator."""
-    return acting.account is None or rows.administrator(s) == acting.account
-
-
-def directs(s: Any, acting: Acting, slug: str) -> bool:
-    return everything(s, acting) or rows.directs(s, acting.account or 0, slug)
-
-
-def require_directs(s: Any, acting: Acting, slug: str) -> None:
-    if not directs(s, acting, slug):
-        raise UseCaseError("circuit.not_your_tournament", tournament=repr(slug))
 
 
 def require_everything(s: Any, acting: Acting) -> None:

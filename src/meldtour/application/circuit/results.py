@@ -30,6 +30,7 @@ from meldtour.store.repository import Loaded, load, now
 from meldtour.tournament import Tournament, TournamentError, awards, final_ranking
 from meldtour.tournament.rating import rate_pool
 
+from ..acting import Who, name_of, require_tournament
 from ..errors import UseCaseError
 from ..unit import AFTER_SAVE
 from .qualifying import _holders
@@ -372,12 +373,13 @@ def record_printed(s: Any, loaded: Loaded, division: str, *, who: str) -> None:
     )
 
 
-def certificates_printed(store: Store, slug: str, division: str, *, who: str) -> None:
+def certificates_printed(store: Store, slug: str, division: str, *, who: Who) -> None:
     """Record that the division's certificates were printed (see :func:`record_printed`)."""
     with store.transaction() as s:
         loaded = load(s, slug)
+        require_tournament(s, who, loaded.row.slug)
         if division in _awarded(s, loaded):
-            record_printed(s, loaded, division, who=who)
+            record_printed(s, loaded, division, who=name_of(who))
 
 
 def now_day() -> date:

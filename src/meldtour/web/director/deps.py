@@ -13,6 +13,7 @@ from fastapi.responses import Response
 
 from meldtour.application import accounts
 from meldtour.application.accounts import Account
+from meldtour.application.acting import Acting
 
 from ..deps import (
     CSRF_COOKIE,
@@ -111,6 +112,12 @@ def end_session(web: Web, response: Response, request: Request | None = None) ->
     )
 
 
+def acting(account: Account) -> Acting:
+    """The signed-in director as the use cases take who acts: the name for the audit
+    log and the account, which the use case checks against the tournament."""
+    return Acting(account.name, account.id)
+
+
 __all__ = [
     "CSRF_COOKIE",
     "FLASH_COOKIE",
@@ -123,6 +130,7 @@ __all__ = [
     "TournamentDirectorDep",
     "Web",
     "WebDep",
+    "acting",
     "csrf_protect",
     "current_account",
     "end_session",

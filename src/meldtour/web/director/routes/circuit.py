@@ -27,17 +27,12 @@ from ..deps import (
     DirectorDep,
     StoreDep,
     TournamentDirectorDep,
+    acting,
     csrf_protect,
     gettext_of,
     redirect,
     render,
 )
-
-
-def acting(account: Any) -> circuit.Acting:
-    """The signed-in director, as the circuit's use cases take who acts."""
-    return circuit.Acting(account.name, account.id)
-
 
 director = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 

@@ -15,7 +15,15 @@ from meldtour.core.refusal import render as render_refusal
 
 from ...deps import load_tournament
 from ...views import STATUS, division_view
-from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
+from ..deps import (
+    StoreDep,
+    TournamentDirectorDep,
+    acting,
+    csrf_protect,
+    gettext_of,
+    redirect,
+    render,
+)
 from ..rounds_view import actions as round_actions
 from .common import division_or_404, refused
 
@@ -63,7 +71,7 @@ def mark_present(
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/checkin" + (f"?q={q}" if q else "")
     try:
-        out = usecases.check_in_players(store, slug, [str(player)], who=director.name)
+        out = usecases.check_in_players(store, slug, [str(player)], who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refused(request, exc), "error")
     return redirect(
@@ -77,7 +85,7 @@ def start(
 ) -> Response:
     _ = gettext_of(request)
     try:
-        out = usecases.close_check_in(store, slug, key, who=director.name)
+        out = usecases.close_check_in(store, slug, key, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(
             request, f"/director/t/{slug}/d/{key}/checkin", refused(request, exc), "error"
@@ -104,7 +112,7 @@ def withdraw(
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/checkin"
     try:
-        out = usecases.withdraw_player(store, slug, str(player), who=director.name)
+        out = usecases.withdraw_player(store, slug, str(player), who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refused(request, exc), "error")
     return redirect(
@@ -127,7 +135,7 @@ def drop(
     back = f"/director/t/{slug}/d/{key}/checkin"
     try:
         out = usecases.drop_player(
-            store, slug, str(player), who=director.name, why=" ".join(why.split())[:200]
+            store, slug, str(player), who=acting(director), why=" ".join(why.split())[:200]
         )
     except usecases.UseCaseError as exc:
         return redirect(request, back, refused(request, exc), "error")
@@ -201,7 +209,7 @@ def late(
             slug,
             key,
             name,
-            who=director.name,
+            who=acting(director),
             tags=tags,
             member_number=said.member_number,
             birth_year=said.birth_year,

@@ -23,6 +23,7 @@ from ..deps import (
     StoreDep,
     TournamentDirectorDep,
     WebDep,
+    acting,
     csrf_protect,
     gettext_of,
     redirect,
@@ -40,7 +41,7 @@ def seat(
 ) -> Response:
     _ = gettext_of(request)
     try:
-        usecases.seat(store, slug, key, None, who=director.name)
+        usecases.seat(store, slug, key, None, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}/d/{key}/round", _("The round is seated."))
@@ -54,7 +55,7 @@ def lock(
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/round"
     try:
-        usecases.lock_seating(store, slug, key, who=director.name)
+        usecases.lock_seating(store, slug, key, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refused(request, exc), "error")
     return redirect(request, back, _("The seating is locked."))
@@ -68,7 +69,7 @@ def reseat(
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/round"
     try:
-        usecases.reseat(store, slug, key, who=director.name)
+        usecases.reseat(store, slug, key, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refused(request, exc), "error")
     return redirect(request, back, _("The round is seated again."))
@@ -80,7 +81,7 @@ def close(
 ) -> Response:
     _ = gettext_of(request)
     try:
-        usecases.close(store, slug, key, who=director.name)
+        usecases.close(store, slug, key, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(
             request, f"/director/t/{slug}/d/{key}/round", refused(request, exc), "error"
@@ -94,7 +95,7 @@ def advance(
 ) -> Response:
     _ = gettext_of(request)
     try:
-        usecases.advance(store, slug, key, who=director.name)
+        usecases.advance(store, slug, key, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
     return redirect(
@@ -165,7 +166,7 @@ def award(
     request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
 ) -> Response:
     try:
-        usecases.award(store, slug, key, who=director.name)
+        usecases.award(store, slug, key, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}/d/{key}/awards")

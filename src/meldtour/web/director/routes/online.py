@@ -25,7 +25,15 @@ from meldtour.tournament import TournamentError
 from ...deps import SEAT_COOKIE, load_tournament
 from ...play_words import LEVEL_NAMES
 from ...views import division_view, refusal_text
-from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
+from ..deps import (
+    StoreDep,
+    TournamentDirectorDep,
+    acting,
+    csrf_protect,
+    gettext_of,
+    redirect,
+    render,
+)
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 

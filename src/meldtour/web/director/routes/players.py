@@ -33,7 +33,7 @@ from ...deps import FormDep, load_tournament
 from ...i18n import N_
 from ...uploads import read_list
 from ...views import STATUS, refusal_text
-from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect
+from ..deps import StoreDep, TournamentDirectorDep, acting, csrf_protect, gettext_of, redirect
 from ..deps import render as render_page
 
 router = APIRouter(prefix="/director")
@@ -423,7 +423,7 @@ def _register(
     _ = gettext_of(request)
     entries = [replace(x.entry(), line=None if lines is None else x.row.line) for x in kept]
     try:
-        out = usecases.register_players(store, slug, entries, who=director.name)
+        out = usecases.register_players(store, slug, entries, who=acting(director))
     except usecases.UseCaseError as exc:
         t = load_tournament(store, slug)
         return _preview(
@@ -512,7 +512,7 @@ def edit_player(
             generation=int(generation) if generation else None,
             division=_text(form, "division", 80) or None,
         )
-        out = usecases.edit_player(store, slug, player, edit, who=director.name)
+        out = usecases.edit_player(store, slug, player, edit, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, here, refusal_text(exc, _), "error")
     if not out.notices:
@@ -538,7 +538,7 @@ def undo_check_in(
     _ = gettext_of(request)
     back = _back(form, slug, _page(f"/p/{player}", slug))
     try:
-        out = usecases.undo_check_in_player(store, slug, player, who=director.name)
+        out = usecases.undo_check_in_player(store, slug, player, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     return redirect(
@@ -560,7 +560,7 @@ def reinstate(
     _ = gettext_of(request)
     back = _back(form, slug, _page(f"/p/{player}", slug))
     try:
-        out = usecases.reinstate_player(store, slug, player, who=director.name)
+        out = usecases.reinstate_player(store, slug, player, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     reg = out.tournament.registration(player)

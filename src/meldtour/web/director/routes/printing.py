@@ -26,7 +26,7 @@ from ...address import public_base
 from ...deps import load_tournament
 from ...i18n import N_, translations
 from ...views import CRITERIA, STATUS, refusal_text
-from ..deps import Scope, StoreDep, TournamentDirectorDep, WebDep, gettext_of, locale_of
+from ..deps import Scope, StoreDep, TournamentDirectorDep, WebDep, acting, gettext_of, locale_of
 
 router = APIRouter(prefix="/director")
 
@@ -95,7 +95,7 @@ def printable(
         if kind == "certificates":
             data = pdf.certificates(t, key, locale)
             # kept, so that a correction after the awards lists those it supersedes
-            certificates_printed(store, slug, key, who=director.name)
+            certificates_printed(store, slug, key, who=acting(director))
             return _pdf(data, f"certificates-{key}.pdf")
         if kind == "ranking":
             return _pdf(pdf.ranking_pdf(t, key, locale), f"ranking-{key}.pdf")

@@ -18,7 +18,15 @@ from meldtour.tournament.standings import TIE_BREAKS
 
 from ...deps import FormDep, load_tournament
 from ...views import refusal_text
-from ..deps import StoreDep, TournamentDirectorDep, csrf_protect, gettext_of, redirect, render
+from ..deps import (
+    StoreDep,
+    TournamentDirectorDep,
+    acting,
+    csrf_protect,
+    gettext_of,
+    redirect,
+    render,
+)
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -38,7 +46,7 @@ def reopen(
     _ = gettext_of(request)
     back = f"/director/t/{slug}/d/{key}/round"
     try:
-        out = usecases.reopen(store, slug, key, who=director.name)
+        out = usecases.reopen(store, slug, key, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     n = out.tournament.division(key).stages[-1].rounds[-1].number
@@ -57,7 +65,7 @@ def undo_advance(
     _ = gettext_of(request)
     back = f"/director/t/{slug}#{key}"
     try:
-        out = usecases.undo_advance(store, slug, key, who=director.name)
+        out = usecases.undo_advance(store, slug, key, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
     stage = out.tournament.division(key).stages[-1].format.title
@@ -103,7 +111,7 @@ def ranking(
             chain=chain,
             three_table=text("three_table"),
             table_sizes=sizes,
-            who=director.name,
+            who=acting(director),
         )
     except usecases.UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")

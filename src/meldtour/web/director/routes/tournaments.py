@@ -28,6 +28,7 @@ from ..deps import (
     DirectorDep,
     StoreDep,
     TournamentDirectorDep,
+    acting,
     csrf_protect,
     current_account,
     gettext_of,
@@ -146,7 +147,7 @@ def new_blank_tournament(
         )
         slug, _t = usecases.create_blank_tournament(
             store,
-            who=director.name,
+            who=acting(director),
             name=name,
             date=form_text(form, "date", limit=20),
             venue=form_text(form, "venue"),
@@ -181,7 +182,7 @@ def new_tournament(
         slug, _t = usecases.create_tournament(
             store,
             template,
-            who=director.name,
+            who=acting(director),
             name=name,
             date=date.strip()[:20],
             slug=slug,
@@ -287,7 +288,7 @@ def add_director(
     name = name.strip()
     back = f"/director/t/{slug}#directors"
     try:
-        added = usecases.add_director(store, slug, name, who=director.name)
+        added = usecases.add_director(store, slug, name, who=acting(director))
     except usecases.UseCaseError:
         return redirect(
             request,
@@ -320,7 +321,7 @@ def edit_tournament(
         usecases.edit_tournament(
             store,
             slug,
-            who=director.name,
+            who=acting(director),
             name=name.strip()[:120],
             date=date.strip()[:20],
             venue=" ".join(venue.split())[:200],
@@ -349,7 +350,7 @@ def add_division(
             form_text(form, "rules", "standard"),
             (stage,) if stage else (),
         )
-        usecases.add_division(store, slug, spec, who=director.name)
+        usecases.add_division(store, slug, spec, who=acting(director))
     except (usecases.UseCaseError, TournamentError) as exc:
         return redirect(request, f"/director/t/{slug}", refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}#{key}", _("Settings saved."))
@@ -386,7 +387,7 @@ def division_settings(
                 groups_hard=form.get("hard") == "1",
                 late_entry=form.get("late_entry") == "1",
             )
-        usecases.edit_division(store, slug, div.key, edit, who=director.name)
+        usecases.edit_division(store, slug, div.key, edit, who=acting(director))
     except (usecases.UseCaseError, TournamentError) as exc:
         return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
     return redirect(request, f"/director/t/{slug}#{key}", _("Settings saved."))

@@ -18,6 +18,7 @@ from ...views import refusal_text
 from ..deps import (
     StoreDep,
     TournamentDirectorDep,
+    acting,
     csrf_protect,
     gettext_of,
     locale_of,
@@ -75,7 +76,7 @@ def void(
 ) -> Response:
     _ = gettext_of(request)
     try:
-        n = usecases.void_source(store, slug, key, source.strip()[:16], who=director.name)
+        n = usecases.void_source(store, slug, key, source.strip()[:16], who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, _page(slug, key), refusal_text(exc, _), "error")
     return redirect(
@@ -96,7 +97,7 @@ def draw(
 ) -> Response:
     _ = gettext_of(request)
     try:
-        view = usecases.draw_vote_prizes(store, slug, key, _int(prizes), who=director.name)
+        view = usecases.draw_vote_prizes(store, slug, key, _int(prizes), who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, _page(slug, key), refusal_text(exc, _), "error")
     assert view.draw is not None
@@ -126,9 +127,9 @@ def vote(
     page = f"/director/t/{slug}#{key}" if back == "tournament" else _page(slug, key)
     try:
         if what == "open":
-            usecases.open_vote(store, slug, key, who=director.name, codes=codes == "1")
+            usecases.open_vote(store, slug, key, who=acting(director), codes=codes == "1")
         else:
-            usecases.close_vote(store, slug, key, who=director.name)
+            usecases.close_vote(store, slug, key, who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, page, refusal_text(exc, _), "error")
     return redirect(
@@ -150,7 +151,7 @@ def make_codes(
 ) -> Response:
     _ = gettext_of(request)
     try:
-        codes = usecases.make_vote_codes(store, slug, _int(count), who=director.name)
+        codes = usecases.make_vote_codes(store, slug, _int(count), who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, _page(slug) + "#codes", refusal_text(exc, _), "error")
     return redirect(
@@ -187,7 +188,7 @@ def withdraw_source(
     _ = gettext_of(request)
     page = _page(slug) + "#registrations"
     try:
-        out = usecases.withdraw_source(store, slug, source.strip()[:16], who=director.name)
+        out = usecases.withdraw_source(store, slug, source.strip()[:16], who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, page, refusal_text(exc, _), "error")
     n = sum(1 for notice in out.notices if notice.what == "withdrawn")
