@@ -15,10 +15,10 @@ from meldtour.live import LiveServer
 from meldtour.live.game import LiveGame
 from meldtour.live.handle import GameHandle
 from meldtour.tournament.sheets import GameResult
-from meldtour.tournament.standings import StandingRules, rank_players
+from meldtour.tournament.standings import StandingRules, TieBreak, rank_players
 
 #: The tie-breaks a table's match uses after its ranking: no lot (a tie is shown as one).
-CHAIN = ("best_game", "second_best", "head_to_head")
+CHAIN: tuple[TieBreak, ...] = ("best_game", "second_best", "head_to_head")
 
 
 async def _result(live: LiveServer, game_id: str) -> dict[str, Any] | None:
