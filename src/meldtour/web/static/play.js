@@ -701,7 +701,7 @@
         return false;
       case "ArrowUp": {
         if (at.where === "rack") {
-          const m = lastTile !== null ? melds.findIndex((x) => x.some((y) => y.id === lastTile)) : -1;
+          const m = lastMeld();
           return m >= 0 ? toMeld(m, true) : editing && focusOn("new") || toMeld(melds.length - 1, true);
         }
         if (at.where === "new") return toMeld(melds.length - 1, true);
@@ -715,6 +715,16 @@
       default:
         return false;
     }
+  }
+
+  // The meld last added to: the last tile's (put on the table), else the meld started
+  // this turn, else the table's last meld (-1: none).
+  function lastMeld() {
+    for (const id of [lastTile, started]) {
+      const m = id === null ? -1 : melds.findIndex((x) => x.some((y) => y.id === id));
+      if (m >= 0) return m;
+    }
+    return melds.length - 1;
   }
 
   function quickPut(to, at) {
@@ -749,7 +759,7 @@
       KeyS: () => { setSort(sortMode === "colour" ? "number" : "colour"); render(); },
       KeyN: () => quickPut({ where: "new" }, at),
       KeyA: () => {
-        const m = lastTile !== null ? melds.findIndex((x) => x.some((y) => y.id === lastTile)) : -1;
+        const m = lastMeld();
         return m >= 0 && quickPut({ where: "meld", meld: m }, at);
       },
     };
