@@ -1023,16 +1023,23 @@
     const t = document.createElement("table");
     t.className = "scores";
     const head = t.insertRow();
-    for (const c of ["", T.score, T.penalty, T.final_rack, T.why]) { const th = document.createElement("th"); th.textContent = c; head.append(th); }
+    for (const c of ["", T.score, T.penalty, T.final_rack]) { const th = document.createElement("th"); th.textContent = c; head.append(th); }
     view.players.forEach((_, seat) => {
       const r = t.insertRow();
       r.insertCell().textContent = nameOf(seat);
       r.insertCell().textContent = view.scores[seat];
       r.insertCell().textContent = view.penalties[seat] || "";
       r.insertCell().append(chips(view.final_racks ? view.final_racks[seat] : []));
-      const why = r.insertCell();
-      why.className = "why-cell";
-      why.textContent = whyOf(seat).join(" · ");
+      // Why the rack counts what it counts, on a line of its own under the player's.
+      const why = whyOf(seat);
+      if (!why.length) return;
+      const w = t.insertRow();
+      w.className = "why-row";
+      w.dataset.seat = seat;
+      const cell = w.insertCell();
+      cell.colSpan = 4;
+      cell.className = "why-cell";
+      cell.textContent = `${T.why}: ${why.join(" · ")}`;
     });
     const rule = document.createElement("p");
     rule.className = "why-rule muted small";
