@@ -45,7 +45,8 @@ async def go_out(game: LiveGame) -> None:
     drain(sub)
     board = [OUT[:7], OUT[7:]]
     await game.receive(
-        sub, {"type": "move", "id": "out", "version": game.version, "action": "play", "board": board}
+        sub,
+        {"type": "move", "id": "out", "version": game.version, "action": "play", "board": board},
     )
     await next_of(sub, "ack")
     await until(lambda: game.over)

@@ -104,6 +104,7 @@ def test_a_four_game_matchs_running_total_and_final_standing(
                 expect(moment).to_contain_text("루미큐브!")
                 expect(moment).to_contain_text("승자: 보라")
                 if k == 4:
+                    page.wait_for_timeout(500)  # its entrance over
                     shoot(page, "match-rummikub-390-ko", full=False)
                 moment.tap()
                 match = page.locator("#match")

@@ -65,7 +65,10 @@ def desk(browser: Any, width: int = 1280) -> Any:
 
 def phone(browser: Any) -> Any:
     page = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
     ).new_page()
     page.set_default_timeout(20_000)
     return page
@@ -174,7 +177,11 @@ def test_chips_in_turn_order_the_new_tile_outline_and_hints_per_turn(
     live.create_table(
         TableConfig.make(
             "japan",
-            [SeatConfig("human"), SeatConfig("computer", "beginner"), SeatConfig("computer", "beginner")],
+            [
+                SeatConfig("human"),
+                SeatConfig("computer", "beginner"),
+                SeatConfig("computer", "beginner"),
+            ],
             deal=deal(ANN, BO, CY, first=1),
             turn_seconds=120,
             bot_delay=0.1,

@@ -1259,7 +1259,7 @@
       if (s.kind === "computer") {
         li.textContent = `${i + 1}. ${seatName(i)} · ${T.computer}`;
       } else if (s.taken) {
-        li.textContent = `${i + 1}. ${s.name}`;
+        li.textContent = `${i + 1}. ${s.name}${i === me ? ` (${T.you})` : ""}`;
       } else if (me === null) {
         const form = document.createElement("form");
         form.method = "post";
