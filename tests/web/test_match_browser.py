@@ -96,9 +96,22 @@ def test_a_four_game_matchs_running_total_and_final_standing(
                 page.wait_for_selector("#rack .tile")
                 ids.append(page.url.rsplit("/", 1)[1].split("?")[0])
                 expect(page.locator("#match-no")).to_have_text(f"4판 중 {k}판")
+                watcher = None
+                if k == 4:  # a spectator in Japanese at a desk sees the moment too
+                    watcher = context(browser, 1280)
+                    watcher.goto(f"{base}/play/t/{ids[-1]}?lang=ja")
+                    expect(watcher.locator("#watching")).to_be_visible()
                 page.locator("#b-hint").tap()
                 expect(page.locator("#rack .tile")).to_have_count(0)
                 page.locator("#b-done").tap()
+                if watcher is not None:
+                    seen = watcher.locator("#rummikub")
+                    expect(seen).to_be_visible()
+                    expect(seen).to_contain_text("ラミィキューブ！")
+                    expect(seen).to_contain_text("勝者：보라")
+                    watcher.wait_for_timeout(500)
+                    shoot(watcher, "match-rummikub-1280-ja", full=False)
+                    watcher.context.close()
                 moment = page.locator("#rummikub")
                 expect(moment).to_be_visible()
                 expect(moment).to_contain_text("루미큐브!")
@@ -143,6 +156,11 @@ def test_a_four_game_matchs_running_total_and_final_standing(
                 wide = other.evaluate("() => document.documentElement.scrollWidth")
                 assert wide <= width, f"{wide} px at {width}"
                 shoot(other, f"match-{width}-{lang}")
+                # The score page, from the log, holds the match's standing too.
+                other.goto(f"{base}/play/t/{ids[-1]}/score?lang={lang}")
+                expect(other.locator("#match tr[data-seat='0'] td.total")).to_have_text("400")
+                expect(other.locator("#match h2")).to_have_text(words)
+                shoot(other, f"match-score-{width}-{lang}")
                 other.context.close()
         finally:
             browser.close()

@@ -14,6 +14,7 @@ from meldtour.core.rules import RuleSet
 from meldtour.live import LiveServer
 from meldtour.live.game import LiveGame
 from meldtour.live.handle import GameHandle
+from meldtour.live.table import TableConfig
 from meldtour.tournament.sheets import GameResult
 from meldtour.tournament.standings import StandingRules, TieBreak, rank_players
 
@@ -83,10 +84,14 @@ def standing(rules: RuleSet, seats: int, results: list[dict[str, Any]]) -> list[
 async def match_json(live: LiveServer, game: GameHandle) -> dict[str, Any] | None:
     """The match ``game`` belongs to, for its page (None: a single game's table): how
     many games, which one this is, and the standing after the games over so far."""
-    config = game.config
+    return await match_of(live, game.id, game.config)
+
+
+async def match_of(live: LiveServer, game_id: str, config: TableConfig) -> dict[str, Any] | None:
+    """The same for a game known by its id and set-up (a game over, from its log)."""
     if config.match_games == 1:
         return None
-    ids = [*config.match_before, game.id]
+    ids = [*config.match_before, game_id]
     results = []
     for gid in ids:
         r = await _result(live, gid)
