@@ -160,6 +160,8 @@ def test_a_four_game_matchs_running_total_and_final_standing(
                 other.goto(f"{base}/play/t/{ids[-1]}/score?lang={lang}")
                 expect(other.locator("#match tr[data-seat='0'] td.total")).to_have_text("400")
                 expect(other.locator("#match h2")).to_have_text(words)
+                wide = other.evaluate("() => document.documentElement.scrollWidth")
+                assert wide <= width, f"the score page is {wide} px at {width}"
                 shoot(other, f"match-score-{width}-{lang}")
                 other.context.close()
         finally:
