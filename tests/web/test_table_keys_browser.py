@@ -221,6 +221,18 @@ def test_chips_in_turn_order_the_new_tile_outline_and_hints_per_turn(
             page.wait_for_function("() => document.getElementById('b-done').disabled")
             expect(fresh).to_have_count(1)
             assert fresh.first.get_attribute("data-tile") != first_drawn
+            shoot(page, "chips-390-ko")
+            # Every reader sees the chips in the order of play.
+            for width, lang in ((1280, "ko"), (1280, "ja"), (390, "ja")):
+                other = desk(browser, width) if width > 600 else phone(browser)
+                other.goto(f"{base}/play/t/jp?lang={lang}")
+                expect(other.locator("#players li")).to_have_count(3)
+                seen = other.evaluate(
+                    "() => [...document.querySelectorAll('#players li')].map(li => li.dataset.seat)"
+                )
+                assert seen == ["1", "2", "0"], seen
+                shoot(other, f"chips-{width}-{lang}")
+                other.context.close()
         finally:
             browser.close()
 
