@@ -10,6 +10,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from meldtour.core.state import Deal
 from meldtour.core.tiles import full_set, parse_tiles
@@ -114,3 +115,28 @@ async def _restart(store: Store) -> None:
     fifth = await again.rematch(fourth)
     assert fifth.config.match_before == () and fifth.config.match_games == 4
     await again.close()
+
+
+def test_the_creator_who_gives_a_name_sits_at_once(client: TestClient) -> None:
+    live: LiveServer = client.app.state.live  # type: ignore[attr-defined]
+    form = {"preset": "krc-2015", "seat_count": "2", "seat0": "human", "seat1": "human"}
+    made = client.post(
+        "/play/tables", data={**form, "name": "Ann", "match_games": "2"}, follow_redirects=False
+    )
+    assert made.status_code == 303
+    gid = made.headers["location"].rsplit("/", 1)[1]
+    game = live.get(gid)
+    assert game is not None and game.names[0] == "Ann" and game.config.match_games == 2
+    assert game.seat_of(client.cookies.get(f"meldtour_seat_{gid}")) == 0
+    assert game.config.free_seats(game.keys) == [1]
+    # A name with a right-to-left mark: the table is made, the seat stays free, and why.
+    bad = client.post("/play/tables", data={**form, "name": "A\u202en"}, follow_redirects=False)
+    assert bad.status_code == 303 and bad.headers["location"].endswith("?error=invisible")
+    other = live.get(bad.headers["location"].split("/")[-1].split("?")[0])
+    assert other is not None and other.names[0] is None
+    # Without a name, as before: the seats are chosen at the table.
+    plain = client.post("/play/tables", data=form, follow_redirects=False)
+    alone = live.get(plain.headers["location"].rsplit("/", 1)[1])
+    assert alone is not None and alone.names == [None, None]
+    # A match is 1, 2 or 4 games.
+    assert client.post("/play/tables", data={**form, "match_games": "3"}).status_code == 400
