@@ -8,7 +8,9 @@ and their results are read from the game log, so a restart keeps the total."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from meldtour.core.rules import RuleSet
 from meldtour.live import LiveServer
@@ -17,6 +19,10 @@ from meldtour.live.handle import GameHandle
 from meldtour.live.table import TableConfig
 from meldtour.tournament.sheets import GameResult
 from meldtour.tournament.standings import StandingRules, TieBreak, rank_players
+
+#: Results of games over read from the log, per live server (the most recent ``KEPT``).
+_FINISHED: WeakKeyDictionary[LiveServer, OrderedDict[str, dict[str, Any]]] = WeakKeyDictionary()
+KEPT = 2000
 
 #: The tie-breaks a table's match uses after its ranking: no lot (a tie is shown as one).
 CHAIN: tuple[TieBreak, ...] = ("best_game", "second_best", "head_to_head")
@@ -33,8 +39,18 @@ async def _result(live: LiveServer, game_id: str) -> dict[str, Any] | None:
             "penalties": list(state.penalties),
             "winner": state.winner,
         }
+    kept = _FINISHED.setdefault(live, OrderedDict())
+    if game_id in kept:
+        return kept[game_id]
     logged = await live.log.load(game_id)
-    return None if logged is None or logged.result is None else dict(logged.result)
+    if logged is None or logged.result is None:
+        return None
+    # A game over never changes: its result is read from the log once (a match's page
+    # asks for its earlier games each time it opens).
+    kept[game_id] = result = dict(logged.result)
+    while len(kept) > KEPT:
+        kept.popitem(last=False)
+    return result
 
 
 def standing(rules: RuleSet, seats: int, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
