@@ -1,6 +1,6 @@
 """The hint for learners: the solver's best play for the seat to move, to that seat
 alone, at casual tables only (never at a tournament's table, nor when the host turned
-hints off), a few a minute at most."""
+hints off), a few a turn at most."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import dataclasses
 from typing import Any
 
 from meldtour.live import LiveServer, ManualClock, TableConfig
-from meldtour.live.game import HINT_WINDOW, HINTS_PER_WINDOW
+from meldtour.live.game import HINTS_PER_TURN
 
 from .helpers import drain, next_of
 from .test_protocol import seated as seated_on
@@ -56,21 +56,28 @@ def test_a_hint_is_the_best_play_for_that_seat_alone() -> None:
     asyncio.run(main())
 
 
-def test_hints_are_rate_limited() -> None:
+def test_hints_are_counted_per_turn() -> None:
     async def main() -> None:
         clock = ManualClock()
-        game, a, _b, _w = await seated(two_people(hints=True), clock)
+        game, a, b, _w = await seated(two_people(hints=True), clock)
         drain(a)
-        for i in range(HINTS_PER_WINDOW):
+        for i in range(HINTS_PER_TURN):
             await game.receive(a, {"type": "hint", "id": f"h{i}", "version": 0})
-            assert (await next_of(a, "hint"))["id"] == f"h{i}"
+            hint = await next_of(a, "hint")
+            assert hint["id"] == f"h{i}" and hint["left"] == HINTS_PER_TURN - i - 1
         await game.receive(a, {"type": "hint", "id": "over", "version": 0})
         refused = await next_of(a, "refused")
         assert refused["code"] == "live.hint.too_many" and refused["hint"] is True
-        assert refused["params"] == {"n": HINTS_PER_WINDOW}
-        clock.advance(HINT_WINDOW + 1)
-        await game.receive(a, {"type": "hint", "id": "again", "version": 0})
-        assert (await next_of(a, "hint"))["id"] == "again"
+        assert refused["params"] == {"n": HINTS_PER_TURN}
+        # The next turns: the other player's, then Ann's own again, with a full count.
+        await game.receive(a, {"type": "move", "id": "d1", "version": 0, "action": "draw"})
+        assert (await next_of(a, "ack"))["version"] == 1
+        drain(b)
+        await game.receive(b, {"type": "move", "id": "d2", "version": 1, "action": "draw"})
+        assert (await next_of(b, "ack"))["version"] == 2
+        await game.receive(a, {"type": "hint", "id": "again", "version": 2})
+        again = await next_of(a, "hint")
+        assert again["id"] == "again" and again["left"] == HINTS_PER_TURN - 1
         await game.close()
 
     asyncio.run(main())

@@ -81,6 +81,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/play/t/{game_id}/rematch"): "public",
     ("WS", "/play/t/{game_id}/ws"): "ws",
     ("GET", "/play/t/{game_id}/score"): "public",
+    ("GET", "/play/t/{game_id}/match"): "public",
     ("GET", "/play/t/{game_id}/replay"): "public",
     ("GET", "/play/t/{game_id}/analysis"): "public",
     ("GET", "/online/seat/{game_id}/{token}"): "seat",

@@ -137,7 +137,7 @@ def test_a_rematch_seats_the_players_again_at_a_new_game(client: TestClient) -> 
     new = live.get(new_id)
     assert new is not None and new.started  # Ann is back; the computer needs no seat
     assert new.names[0] == "Ann" and new.seat_of(client.cookies.get(f"meldtour_seat_{new_id}")) == 0
-    assert new.config.seats == old.config.seats and new.config.deal is None
+    assert new.config.seats == old.config.seats and new.config.deal == old.config.deal
     assert old.table_json()["rematch"] == new_id
     again = client.post("/play/t/r/rematch", follow_redirects=False)
     assert again.headers["location"] == first.headers["location"]

@@ -97,7 +97,7 @@ def test_names_the_result_on_a_phone_and_no_buttons_after_the_game(
             expect(page.locator("#result")).to_be_visible()
             expect(page.locator("#buttons")).to_be_hidden()
             expect(page.locator("#b-done")).to_be_hidden()
-            names = page.locator("#result table.scores tr td:first-child")
+            names = page.locator("#result table.scores tr:not(.why-row) td:first-child")
             expect(names).to_have_count(2)
             expect(names.nth(1)).to_have_text("욕심쟁이 2")
             for i in range(2):  # each name on one line

@@ -98,10 +98,10 @@ def chat_limiter() -> MovingWindowRateLimiter:
     return MovingWindowRateLimiter(MemoryStorage())
 
 
-#: Hints one seat may ask for in ``HINT_WINDOW`` seconds (each turn's hint is worked
-#: out once: asking again that turn repeats it, and counts).
-HINTS_PER_WINDOW = 6
-HINT_WINDOW = 60.0
+#: Hints one seat may ask for in one turn (each turn's hint is worked out once: asking
+#: again that turn repeats it, and counts). Counted per turn, not per minute: against
+#: fast computer players a minute holds many turns (issue 28).
+HINTS_PER_TURN = 3
 
 
 #: The table's refusals of a request to sit down.
@@ -133,7 +133,7 @@ register(
         "live.hint.tournament": "No hints at a tournament's table.",
         "live.hint.off": "The host of this table has turned hints off.",
         "live.hint.not_your_turn": "A hint is for your own turn.",
-        "live.hint.too_many": "At most %(n)s hints a minute: try again in a moment.",
+        "live.hint.too_many": "At most %(n)s hints a turn: your next turn gives you more.",
     }
 )
 
@@ -240,9 +240,9 @@ class LiveGame:
         #: The game the same table plays next (a rematch), once someone asked for it.
         self.rematch: str | None = None
         self.rematch_task: asyncio.Future[Any] | None = None
-        #: Per seat: when its recent hints were asked for, and the last one worked out
-        #: (the version it was for, the answer).
-        self.hints_asked: dict[int, deque[float]] = {}
+        #: Per seat: the turn of its latest hints and how many it asked for then, and
+        #: the last one worked out (the version it was for, the answer).
+        self.hints_asked: dict[int, tuple[int, int]] = {}
         self.hint_kept: dict[int, tuple[int, dict[str, Any]]] = {}
         factory = make or (lambda level, name, seed: make_player(level, name, seed))
         for i, seat in enumerate(config.seats):
@@ -671,15 +671,16 @@ class LiveGame:
             code, params = "game.over", {"end": state.end}
         elif state.current != seat:
             code = "live.hint.not_your_turn"
-        if code is None and seat is not None:
-            now = self.clock.now()
-            asked = self.hints_asked.setdefault(seat, deque())
-            while asked and asked[0] <= now - HINT_WINDOW:
-                asked.popleft()
-            if len(asked) >= HINTS_PER_WINDOW:
-                code, params = "live.hint.too_many", {"n": HINTS_PER_WINDOW}
+        asked = 0
+        if code is None and seat is not None and state is not None:
+            turn, asked = self.hints_asked.get(seat, (state.turn_no, 0))
+            if turn != state.turn_no:
+                asked = 0
+            if asked >= HINTS_PER_TURN:
+                code, params = "live.hint.too_many", {"n": HINTS_PER_TURN}
             else:
-                asked.append(now)
+                asked += 1
+                self.hints_asked[seat] = (state.turn_no, asked)
         if code is not None or state is None or seat is None:
             sub.send(refused(rid, Refusal(code or "live.not_started", params), hint=True))
             return
@@ -700,7 +701,8 @@ class LiveGame:
                 },
             )
             self.hint_kept[seat] = kept
-        sub.send({"type": "hint", "id": rid, "version": version, **kept[1]})
+        left = HINTS_PER_TURN - asked
+        sub.send({"type": "hint", "id": rid, "version": version, "left": left, **kept[1]})
 
     def _move_of(self, seat: int, message: dict[str, Any]) -> Move:
         at = self.clock.now()

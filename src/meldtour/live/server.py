@@ -255,12 +255,18 @@ class LiveServer:
     async def rematch(self, game: LiveGame) -> LiveGame:
         """The next game at ``game``'s table, once it is over: the same rules and seats
         (computers at the same levels), a new shuffle; one per game, whoever asks first
-        (the others are given the same). It waits for the people like a lobby table."""
+        (the others are given the same). It waits for the people like a lobby table.
+        Within a match it is the match's next game (the running total goes on); after a
+        match's last game, the first of a new match. A given deal (a teaching position)
+        is dealt again."""
         if not game.over:
             raise ValueError("the game is not over")
         task = game.rematch_task
         if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
-            config = dataclasses.replace(game.config, seed=secret_seed(), deal=None)
+            before = (*game.config.match_before, game.id)
+            if len(before) >= game.config.match_games:
+                before = ()
+            config = dataclasses.replace(game.config, seed=secret_seed(), match_before=before)
             task = game.rematch_task = asyncio.ensure_future(self.open_table(config, lobby=True))
         new: LiveGame = await asyncio.shield(task)
         if game.rematch != new.id:

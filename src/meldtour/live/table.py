@@ -18,6 +18,8 @@ from meldtour.players.levels import LEVELS
 SeatKind = Literal["human", "computer"]
 MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 600
+#: How many games a table's match may have (the tournament's seatings play 4).
+MATCH_GAMES = (1, 2, 4)
 
 
 def secret_seed() -> int:
@@ -62,10 +64,19 @@ class TableConfig:
     hints: bool = False
     #: A tournament's table: never a hint, whatever ``hints`` says.
     tournament: bool = False
+    #: The games of the table's match (1, 2 or 4: the tournament's "seating"), and the
+    #: match's games played before this one (their ids in the log, which keeps their
+    #: results: the running total survives a restart).
+    match_games: int = 1
+    match_before: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.seats) <= 4:
             raise ValueError(f"a table has 2 to 4 seats, not {len(self.seats)}")
+        if self.match_games not in MATCH_GAMES:
+            raise ValueError(f"a match is 1, 2 or 4 games, not {self.match_games}")
+        if len(self.match_before) >= self.match_games:
+            raise ValueError(f"no game {len(self.match_before) + 1} in {self.match_games}")
 
     @staticmethod
     def make(
@@ -110,6 +121,8 @@ class TableConfig:
             "hints": self.hints,
             "tournament": self.tournament,
         }
+        if self.match_games != 1:
+            out["match"] = {"games": self.match_games, "before": list(self.match_before)}
         if self.deal is not None:
             out["deal"] = {
                 "racks": [format_tiles(r) for r in self.deal.racks],
@@ -138,4 +151,6 @@ class TableConfig:
             float(data.get("redeal_grace", 5.0)),
             bool(data.get("hints", False)),
             bool(data.get("tournament", False)),
+            int(data.get("match", {}).get("games", 1)),
+            tuple(str(g) for g in data.get("match", {}).get("before", ())),
         )

@@ -139,10 +139,6 @@ TABLE_TEXTS = {
     "tile_moved": N_("{tile}, just moved"),
     "tile_picked": N_("{tile} picked up: choose a meld, or New meld"),
     "meld_label": N_("Meld {i}"),
-    "keys_hint": N_(
-        "Keyboard: Tab to a tile, Enter picks it up, Enter on a meld or on "
-        "New meld puts it there, Escape puts it back."
-    ),
     "signals": N_("Signals"),
     "sound": N_("Sound"),
     "vibrate": N_("Vibration"),
@@ -157,7 +153,43 @@ TABLE_TEXTS = {
     "sorted_by_colour": N_("The rack stays sorted by colour"),
     "sorted_by_number": N_("The rack stays sorted by number"),
     "illegal_costs": N_("The table is not valid: Done now is a failed turn ({points} points)"),
+    # The end of a game: the shout, the match's running total and its final standing.
+    "rummikub": N_("Rummikub!"),
+    "match_after": N_("The match after game {i} of {n}"),
+    "match_final": N_("The match is over: final standing"),
+    "match_game_no": N_("Game {i} of {n}"),
+    "match_game": N_("Game {i}"),
+    "match_total": N_("Total"),
+    "match_wins": N_("Wins"),
+    "match_place": N_("Place"),
+    "match_winner": N_("{name} wins the match"),
+    "match_next": N_("Next game of the match ({i} of {n})"),
+    "match_new": N_("Start a new match at this table"),
+    "match_rule_wins": N_("Ranked by wins, then by points"),
+    "match_rule_points": N_("Ranked by points"),
+    "match_rule_league": N_("Ranked by points, a win counting {n} more"),
+    # Why a rack counts what it counts, under the result.
+    "why": N_("Why"),
+    "why_rule": N_(
+        "A loser pays what is left on their rack: the numbers on its tiles, {joker} for a "
+        "joker; a player who never made the initial meld pays {no_meld}, or {could_meld} if "
+        "they could have made it. The penalty column holds the points of failed turns and "
+        "time-outs."
+    ),
+    "why_joker": N_("a joker left on the rack: {p} points"),
+    "why_jokers": N_("{k} jokers left on the rack: {p} points each"),
+    "why_no_meld": N_("no initial meld: {p} points"),
+    "why_could_meld": N_("could have made the initial meld and did not: {p} points"),
+    "why_penalty": N_("failed turns and time-outs: {p} points"),
 }
+
+#: The keyboard's hint under the table (and its single keys: static/play.js).
+KEYS_HINT = N_(
+    "Keyboard: the arrow keys move between tiles and melds; Enter or Space picks a tile "
+    "up and puts it before the tile you are on; N puts it in a new meld, A at the end of "
+    "the meld you last added to; Escape puts it back. D: Done · X: Draw · Z: Undo · "
+    "S: Sort."
+)
 
 #: Words that count, as (one, many): the page picks by the number, as
 #: :meth:`~meldtour.web.i18n.Translations.ngettext` does.
@@ -192,4 +224,6 @@ HINT_TEXTS = {
     "back": N_("Put it back"),
     "none_draw": N_("Hint: no play goes down from your rack: draw a tile"),
     "none_pass": N_("Hint: no play goes down from your rack: pass"),
+    "button": N_("Hint ({n} a turn)"),
+    "button_left": N_("Hint ({left} of {n} left this turn)"),
 }

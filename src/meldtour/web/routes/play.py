@@ -26,18 +26,20 @@ from meldtour.core.refusal import render as render_refusal
 from meldtour.core.rules import PRESETS
 from meldtour.core.tiles import TILES, format_tiles
 from meldtour.live import LiveServer, SeatConfig, TableConfig, TableError
-from meldtour.live.game import PHRASES, TABLE_CODES, LiveGame
+from meldtour.live.game import HINTS_PER_TURN, PHRASES, TABLE_CODES, LiveGame
 from meldtour.live.handle import GameHandle
 from meldtour.live.server import MAX_WAITING
-from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
+from meldtour.live.table import MATCH_GAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
 from meldtour.players.levels import LEVELS
 
 from ..deps import SEAT_COOKIE, client_limiter, client_of, locale_of
 from ..deps import render_template as render
 from ..i18n import N_, translations
 from ..limits import TooLarge, parse_json
+from ..match import match_json
 from ..play_words import (
     HINT_TEXTS,
+    KEYS_HINT,
     LEVEL_NAMES,
     LEVEL_TEXTS,
     PHRASE_WORDS,
@@ -203,6 +205,7 @@ async def lobby(request: Request) -> HTMLResponse:
         playing=playing,
         min_seconds=MIN_TURN_SECONDS,
         max_seconds=MAX_TURN_SECONDS,
+        match_games=MATCH_GAMES,
     )
 
 
@@ -235,6 +238,8 @@ async def create_table(
     seat3: str = Form("greedy"),
     watch_drafts: bool = Form(False),
     hints: bool = Form(False),
+    match_games: int = Form(1),
+    name: str = Form(""),
 ) -> RedirectResponse:
     if preset not in PRESETS:
         raise HTTPException(400, f"unknown rules preset {preset!r}")
@@ -257,6 +262,7 @@ async def create_table(
             seed=secret_seed(),
             watch_drafts=watch_drafts,
             hints=hints,
+            match_games=match_games,
         )
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
@@ -279,7 +285,30 @@ async def create_table(
             ),
         )
     game = await live.open_table(config, lobby=True)
-    return RedirectResponse(f"/play/t/{game.id}", status_code=303)
+    response = RedirectResponse(f"/play/t/{game.id}", status_code=303)
+    if name.strip() and config.seats[0].kind == "human":
+        # The creator who gave a name sits at the first seat at once (one step: no
+        # second screen to sit down); a bad name leaves the seat free, and says why.
+        try:
+            token = await game.join(0, name)
+        except TableError as exc:
+            return RedirectResponse(f"/play/t/{game.id}?error={exc.key}", status_code=303)
+        _seat_cookie(request, response, game.id, token)
+    return response
+
+
+def _seat_cookie(request: Request, response: Response, game_id: str, token: str) -> None:
+    """The seat's secret token, kept by the player's browser for a week."""
+    settings = request.app.state.settings
+    response.set_cookie(
+        COOKIE + game_id,
+        token,
+        max_age=7 * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        path="/play",
+        secure=not settings.is_development,
+    )
 
 
 @router.get("/play/t/{game_id}", response_class=HTMLResponse)
@@ -308,6 +337,14 @@ async def table_page(request: Request, game_id: str) -> Response:
         "phrases": [[k, _(PHRASE_WORDS[k])] for k in PHRASES],  # in this order
         "can_rematch": await _can_rematch(request, game),
         "initial_meld": rules.initial_meld,
+        "match": await match_json(live, game),
+        "hints_per_turn": HINTS_PER_TURN,
+        # How a rack counts at the end, for the result's words.
+        "counts": {
+            "joker": rules.joker_penalty,
+            "no_meld": rules.no_meld_penalty,
+            "could_meld": rules.could_meld_penalty,
+        },
         # The rule set's penalty policy (core/penalties.py): the points of a player's
         # 1st, 2nd, … failed turn and the sentence that says one.
         "penalty": {
@@ -335,6 +372,7 @@ async def table_page(request: Request, game_id: str) -> Response:
         hint_texts={k: _(v) for k, v in HINT_TEXTS.items()},
         error=TEMPLATES[error] if error in TABLE_CODES else None,
         levels=LEVEL_NAMES,
+        keys_hint=KEYS_HINT,
         preset_title=PRESET_TITLES.get(game.config.rules.name),
     )
 
@@ -349,16 +387,7 @@ async def join(
     except TableError as exc:
         return RedirectResponse(f"/play/t/{game_id}?error={exc.key}", status_code=303)
     response = RedirectResponse(f"/play/t/{game_id}", status_code=303)
-    settings = request.app.state.settings
-    response.set_cookie(
-        COOKIE + game_id,
-        token,
-        max_age=7 * 24 * 3600,
-        httponly=True,
-        samesite="lax",
-        path="/play",
-        secure=not settings.is_development,
-    )
+    _seat_cookie(request, response, game_id, token)
     return response
 
 
@@ -397,17 +426,16 @@ async def rematch(request: Request, game_id: str) -> Response:
         token = await new.join(seat, game.names[seat] or "?")
     except TableError:
         return response  # taken meanwhile: the page shows the seats
-    settings = request.app.state.settings
-    response.set_cookie(
-        COOKIE + new.id,
-        token,
-        max_age=7 * 24 * 3600,
-        httponly=True,
-        samesite="lax",
-        path="/play",
-        secure=not settings.is_development,
-    )
+    _seat_cookie(request, response, new.id, token)
     return response
+
+
+@router.get("/play/t/{game_id}/match")
+async def match(request: Request, game_id: str) -> dict[str, Any]:
+    """The table's match: the standing after the games over so far (the page asks
+    again when a game ends)."""
+    game = await _game(request, game_id)
+    return {"match": await match_json(_live(request), game)}
 
 
 # ---------------------------------------------------------------- the socket

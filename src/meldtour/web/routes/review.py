@@ -28,11 +28,13 @@ from meldtour.core.state import GameState
 from meldtour.core.tiles import format_tiles
 from meldtour.core.views import event_for
 from meldtour.live import LiveServer
+from meldtour.live.table import TableConfig
 from meldtour.solver import finder, solve
 
 from ..deps import locale_of
 from ..deps import render_template as render
 from ..i18n import N_, translations
+from ..match import match_of
 from ..play_words import LEVEL_NAMES, TABLE_TEXTS, TEXTS
 from ..rules_text import PRESET_TITLES
 from .play import COOKIE, tiles_in_words
@@ -273,9 +275,15 @@ async def score_page(request: Request, game_id: str) -> Response:
         row["score"] = scores[row["seat"]] if scores else None
     ranked = sorted(players, key=lambda r: -(r["score"] or 0))
     rules = game.record.rules
+    match = None
+    if game.table.get("match"):  # a game of a table's match: its standing after it
+        config = TableConfig.from_json(game.table)
+        match = await match_of(request.app.state.live, game.id, config)
     return render(
         request,
         "score.html",
+        match=match,
+        names={row["seat"]: row["name"] for row in players},
         game=game,
         players=ranked,
         me=seat,

@@ -12,12 +12,19 @@
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : ""));
   let before = null;   // our arrangement before the hint was laid
   let shownFor = null; // the turn the hint is for
+  // Hints are counted per turn (the server's rule, said on the button): how many are
+  // left this turn, once one was asked for.
+  const perTurn = JSON.parse(document.getElementById("boot").textContent).hints_per_turn;
+  let left = null;     // {turn, left}
 
   function update() {
     const t = api.table();
     button.hidden = !(t && t.hints) || api.seat === null;
     button.disabled = !api.myTurn();
     if (shownFor !== null && shownFor !== api.turn()) close();
+    const n = left && left.turn === api.turn() ? left.left : null;
+    const label = n === null ? fill(T.button, { n: perTurn }) : fill(T.button_left, { left: n, n: perTurn });
+    if (button.textContent !== label) button.textContent = label;
   }
 
   function close() {
@@ -51,11 +58,13 @@
   api.listen((m) => {
     if (m.type === "hint") {
       if (m.version !== api.version()) return;
+      if (typeof m.left === "number") left = { turn: api.turn(), left: m.left };
       if (m.action !== "play") { show(m.action === "draw" ? T.none_draw : T.none_pass, false); return; }
       before = api.lay(m.board);
       const n = m.tiles.length;
       show(fill(n === 1 ? T.shown_one : T.shown, { n }), before !== null);
     } else if (m.type === "refused" && m.hint) {
+      if (m.code === "live.hint.too_many") left = { turn: api.turn(), left: 0 };
       show(m.reason, false);
     }
     setTimeout(update, 0);

@@ -186,6 +186,10 @@
       .flatMap((e) => e.private.tiles));
     const shifted = moved ? noteMove(before, events, view.board.map(meldTiles)) || 0 : 0;
     const keep = myTurn() && turnKey === key && !first && !redealt;
+    // A tile drawn stays outlined as new until the end of the player's next turn (or
+    // until it is played): a turn of ours that ends takes the outline off the tiles
+    // drawn before it (a tile drawn by this very end gets it).
+    if (wasMine && !myTurn()) for (const x of rack) x.fresh = false;
     if (!keep) {
       turnKey = key;
       started = null;
@@ -196,6 +200,10 @@
     }
     if (v.watched_draft) watched = v.watched_draft;
     for (const e of events) logEvent(e, shifted);
+    if (v.end !== null) {
+      if (!first && events.some((e) => e.kind === "game_end")) shout(); else shouted = true;
+      askMatch();
+    }
     render();
     if (myTurn() && !wasMine && !first) signalTurn();
     else if (myTurn() && first) signalTitle();
@@ -414,6 +422,7 @@
       where = { ...to, index };
     }
     item.fresh = false;
+    if (to.where !== "rack") lastTile = item.id;  // "A" adds to this tile's meld
     if (from.where === "meld" && melds[from.meld] && melds[from.meld].length === 0 && where.where === "meld" && where.meld > from.meld) where.meld--;
     lastPlace = where;
     if (from.where === "rack" && to.where === "rack") {
@@ -630,6 +639,7 @@
   }
 
   let lastPlace = null;  // where the last tile moved went (the keyboard's focus follows it)
+  let lastTile = null;   // the last tile put on the table (its meld is "the meld you last added to")
   function putPicked(to) {
     const from = picked;
     picked = null;
@@ -646,6 +656,117 @@
   function onZoneKey(e, to) {
     if ((e.key === "Enter" || e.key === " ") && picked && e.target === e.currentTarget) { e.preventDefault(); putPicked(to); }
     else if (e.key === "Escape" && picked) { e.preventDefault(); picked = null; render(); }
+  }
+
+  // The arrow keys and single keys (issue 28): Left and Right go from tile to tile (the
+  // rack's, or along the table's melds), Up and Down between the rack and the table's
+  // melds; N puts the picked tile (or the one the focus is on) in a new meld, A at the
+  // end of the meld last added to (the focus stays on the rack, at the next tile); D is
+  // Done, X Draw (or Pass), Z Undo, S the sort. Never while typing in a field. Keys go
+  // by their place (KeyD…), so a Korean or Japanese layout or an input method does not
+  // change them.
+  const typing = (el) => el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+  const placeOf = (key) => {
+    if (!key) return null;
+    const p = key.split(":");
+    if (p[0] === "rack" && p.length === 2) return { where: "rack", index: Number(p[1]) };
+    if (p[0] === "meld" && p.length === 3) return { where: "meld", meld: Number(p[1]), index: Number(p[2]) };
+    if (p[0] === "meld" && p.length === 2) return { where: "row", meld: Number(p[1]) };
+    if (p[0] === "new") return { where: "new" };
+    return null;
+  };
+  let rackAt = 0;  // where the focus was on the rack, to come back to it
+  function focusOn(key) {
+    const el = document.querySelector(`[data-key="${key}"]`);
+    if (el) { el.focus(); return true; }
+    return false;
+  }
+  function arrow(e, at) {
+    const shown = step === null;
+    const editing = myTurn() && shown;
+    if (at.where === "rack") rackAt = at.index;
+    const last = (m) => (melds[m] ? melds[m].length - 1 : 0);
+    const toRack = () => (rack.length ? focusOn(`rack:${Math.min(rackAt, rack.length - 1)}`) : false);
+    const toMeld = (m, end) => (melds[m] ? focusOn(`meld:${m}:${end ? last(m) : 0}`) : editing && focusOn("new"));
+    switch (e.key) {
+      case "ArrowLeft":
+        if (at.where === "rack") return at.index > 0 && focusOn(`rack:${at.index - 1}`);
+        if (at.where === "meld") return at.index > 0 ? focusOn(`meld:${at.meld}:${at.index - 1}`) : at.meld > 0 && toMeld(at.meld - 1, true);
+        if (at.where === "new") return melds.length > 0 && toMeld(melds.length - 1, true);
+        return false;
+      case "ArrowRight":
+        if (at.where === "rack") return at.index < rack.length - 1 && focusOn(`rack:${at.index + 1}`);
+        if (at.where === "meld") return at.index < last(at.meld) ? focusOn(`meld:${at.meld}:${at.index + 1}`) : toMeld(at.meld + 1, false);
+        if (at.where === "row") return toMeld(at.meld, false);
+        return false;
+      case "ArrowUp": {
+        if (at.where === "rack") {
+          const m = lastMeld();
+          return m >= 0 ? toMeld(m, true) : editing && focusOn("new") || toMeld(melds.length - 1, true);
+        }
+        if (at.where === "new") return toMeld(melds.length - 1, true);
+        return at.meld > 0 && toMeld(at.meld - 1, false);
+      }
+      case "ArrowDown":
+        if (at.where === "rack") return false;
+        if (at.where === "new") return toRack();
+        if (at.meld < melds.length - 1) return toMeld(at.meld + 1, false);
+        return editing && focusOn("new") || toRack();
+      default:
+        return false;
+    }
+  }
+
+  // The meld last added to: the last tile's (put on the table), else the meld started
+  // this turn, else the table's last meld (-1: none).
+  function lastMeld() {
+    for (const id of [lastTile, started]) {
+      const m = id === null ? -1 : melds.findIndex((x) => x.some((y) => y.id === id));
+      if (m >= 0) return m;
+    }
+    return melds.length - 1;
+  }
+
+  function quickPut(to, at) {
+    // The picked tile, or else the tile the focus is on.
+    const from = picked || (at && (at.where === "rack" || at.where === "meld") ? at : null);
+    if (!from || !myTurn()) return false;
+    picked = null;
+    lastPlace = null;
+    if (!moveTile(from, to)) { render(); return true; }
+    if (from.where === "rack" && rack.length) focusKey = `rack:${Math.min(from.index, rack.length - 1)}`;
+    else if (lastPlace) focusKey = keyOf(lastPlace);
+    render();
+    return true;
+  }
+
+  function onKey(e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || !view || me === null) return;
+    if (view.end !== null) return;
+    const at = placeOf(document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null);
+    if (e.key.startsWith("Arrow")) {
+      if (!at && !e.shiftKey) {  // nothing focused yet: the rack's first tile
+        if (rack.length && focusOn(`rack:${Math.min(rackAt, rack.length - 1)}`)) e.preventDefault();
+        return;
+      }
+      if (at && arrow(e, at)) e.preventDefault();
+      return;
+    }
+    const acts = {
+      KeyD: () => $("b-done").click(),
+      KeyX: () => $("b-draw").click(),
+      KeyZ: () => $("b-undo").click(),
+      KeyS: () => { setSort(sortMode === "colour" ? "number" : "colour"); render(); },
+      KeyN: () => quickPut({ where: "new" }, at),
+      KeyA: () => {
+        const m = lastMeld();
+        return m >= 0 && quickPut({ where: "meld", meld: m }, at);
+      },
+    };
+    const act = acts[e.code];
+    if (!act) return;
+    e.preventDefault();
+    act();
   }
 
   function onZoneClick(e, to) {
@@ -725,7 +846,9 @@
     $("pool").textContent = fill(T.pool, { n: view.pool_left });
     const players = $("players");
     players.textContent = "";
-    view.players.forEach((_, seat) => {
+    // In turn order (under `japan` the seat draw sets an order that is not the seats').
+    const order = view.order && view.order.length === view.players.length ? view.order : view.players.map((_, i) => i);
+    order.forEach((seat) => {
       const li = document.createElement("li");
       li.dataset.seat = seat;
       li.className = seat === view.current && view.end === null ? "current" : "";
@@ -907,9 +1030,23 @@
       r.insertCell().textContent = view.scores[seat];
       r.insertCell().textContent = view.penalties[seat] || "";
       r.insertCell().append(chips(view.final_racks ? view.final_racks[seat] : []));
+      // Why the rack counts what it counts, on a line of its own under the player's.
+      const why = whyOf(seat);
+      if (!why.length) return;
+      const w = t.insertRow();
+      w.className = "why-row";
+      w.dataset.seat = seat;
+      const cell = w.insertCell();
+      cell.colSpan = 4;
+      cell.className = "why-cell";
+      cell.textContent = `${T.why}: ${why.join(" · ")}`;
     });
+    const rule = document.createElement("p");
+    rule.className = "why-rule muted small";
+    rule.textContent = fill(T.why_rule, boot.counts);
     const links = document.createElement("nav");
     links.className = "after-links";
+    const nextInMatch = match && !match.over && match.no < match.games;
     if (boot.can_rematch && me !== null) {
       const form = document.createElement("form");
       form.method = "post";
@@ -917,7 +1054,8 @@
       const b = document.createElement("button");
       b.className = "primary";
       b.id = "b-rematch";
-      b.textContent = table.rematch ? T.rematch_join : T.rematch;
+      b.textContent = nextInMatch ? fill(T.match_next, { i: match.no + 1, n: match.games })
+        : match ? T.match_new : table.rematch ? T.rematch_join : T.rematch;
       form.append(b);
       links.append(form);
     } else if (table.rematch) {
@@ -935,7 +1073,114 @@
       a.textContent = T[key];
       links.append(a);
     }
-    box.append(h, t, links);
+    box.append(h, t, rule);
+    if (match) box.append(matchTable());
+    box.append(links);
+  }
+
+  // Why each player's rack counts what it counts (issue 28): its jokers, a missing
+  // initial meld (100, or 200 when it could have been made), the penalty points.
+  function whyOf(seat) {
+    const out = [];
+    const rack = view.final_racks ? view.final_racks[seat] : [];
+    const c = boot.counts;
+    if (!view.melded[seat] && rack.length) {
+      const paid = -view.scores[seat];
+      out.push(paid === c.could_meld && c.could_meld !== c.no_meld ? fill(T.why_could_meld, { p: c.could_meld })
+        : fill(T.why_no_meld, { p: paid === c.no_meld ? c.no_meld : `${c.no_meld}/${c.could_meld}` }));
+    } else {
+      const jokers = rack.filter((t) => t === "J").length;
+      if (jokers === 1) out.push(fill(T.why_joker, { p: c.joker }));
+      else if (jokers > 1) out.push(fill(T.why_jokers, { k: jokers, p: c.joker }));
+    }
+    if (view.penalties[seat]) out.push(fill(T.why_penalty, { p: view.penalties[seat] }));
+    return out;
+  }
+
+  // ------------------------------------------------------------ the match
+
+  // A table of several games (1, 2 or 4): the running total after each game and the
+  // standing by the rule set's match ranking, worked out by the server from the log
+  // (boot.match, asked again when a game ends). null: a single game's table.
+  let match = boot.match;
+  let matchAsked = null;
+  function askMatch() {
+    const want = view && view.end !== null ? match && match.no : match && match.played;
+    if (!match || matchAsked === version || match.played >= want) return;
+    matchAsked = version;
+    const ask = (tries) => fetch(`/play/t/${boot.id}/match`).then((r) => r.json()).then((d) => {
+      if (!d.match) return;
+      if (d.match.played < want && tries > 0) { setTimeout(() => ask(tries - 1), 700); return; }
+      match = d.match;
+      render();
+    }, () => {});
+    ask(5);
+  }
+
+  function renderMatchNo() {
+    const el = $("match-no");
+    el.hidden = !match;
+    if (match) el.textContent = fill(T.match_game_no, { i: match.no, n: match.games });
+  }
+  renderHooks.push(renderMatchNo);
+
+  function matchTable() {
+    const sec = document.createElement("section");
+    sec.className = "match";
+    sec.id = "match";
+    const h = document.createElement("h3");
+    h.textContent = match.over ? T.match_final : fill(T.match_after, { i: match.played, n: match.games });
+    sec.append(h);
+    if (match.over) {
+      const top = match.lines.filter((l) => l.rank === 1);
+      const p = document.createElement("p");
+      p.className = "match-winner";
+      p.textContent = top.map((l) => fill(T.match_winner, { name: nameOf(l.seat) })).join(" · ");
+      sec.append(p);
+    }
+    const t = document.createElement("table");
+    t.className = "scores match-scores";
+    const head = t.insertRow();
+    const cols = [T.match_place, "", ...Array.from({ length: match.games }, (_, k) => fill(T.match_game, { i: k + 1 })), T.match_wins, T.match_total];
+    for (const c of cols) { const th = document.createElement("th"); th.textContent = c; head.append(th); }
+    for (const line of [...match.lines].sort((a, b) => a.rank - b.rank || a.seat - b.seat)) {
+      const r = t.insertRow();
+      r.dataset.seat = line.seat;
+      if (match.over && line.rank === 1) r.className = "winner";
+      r.insertCell().textContent = match.played ? line.rank : "";
+      r.insertCell().textContent = nameOf(line.seat);
+      for (let k = 0; k < match.games; k++) {
+        const cell = r.insertCell();
+        cell.className = "num";
+        cell.textContent = k < line.games.length ? line.games[k] : "";
+      }
+      const w = r.insertCell(); w.className = "num"; w.textContent = line.wins;
+      const tot = r.insertCell(); tot.className = "num total"; tot.textContent = line.points;
+    }
+    const rule = document.createElement("p");
+    rule.className = "muted small";
+    rule.textContent = match.ranking === "points" ? T.match_rule_points
+      : match.ranking === "league" ? fill(T.match_rule_league, { n: 100 }) : T.match_rule_wins;
+    sec.append(t, rule);
+    return sec;
+  }
+
+  // ------------------------------------------------------------ "Rummikub!"
+
+  // The end of a game, as it happens: the winner announced over the table for a few
+  // seconds (a tap takes it away); "Rummikub!" when a player went out.
+  let shouted = false;
+  function shout() {
+    if (shouted || view.end === null) return;
+    shouted = true;
+    const box = $("rummikub");
+    box.querySelector("strong").textContent = view.end === "out" ? T.rummikub : T.game_over;
+    box.querySelector("span").textContent = view.winner !== null ? fill(T.winner, { name: nameOf(view.winner) }) : "";
+    box.hidden = false;
+    box.classList.toggle("mine", view.winner === me);
+    const away = () => { box.hidden = true; };
+    box.addEventListener("click", away, { once: true });
+    setTimeout(away, 5000);
   }
 
   // ------------------------------------------------------------ the redeal right
@@ -1014,7 +1259,7 @@
       if (s.kind === "computer") {
         li.textContent = `${i + 1}. ${seatName(i)} · ${T.computer}`;
       } else if (s.taken) {
-        li.textContent = `${i + 1}. ${s.name}`;
+        li.textContent = `${i + 1}. ${s.name}${i === me ? ` (${T.you})` : ""}`;
       } else if (me === null) {
         const form = document.createElement("form");
         form.method = "post";
@@ -1283,6 +1528,7 @@
   button("b-fwd", () => showStep(step === null ? null : step + 1));
   button("b-now", () => showStep(null));
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && picked) { picked = null; render(); } });
+  document.addEventListener("keydown", onKey);
 
   // What another part of the page may use (a hint button, say): the view, the draft,
   // a place for a button, and a call after each redraw.
