@@ -36,6 +36,7 @@ from meldtour.tournament.side import FamilyPrize
 
 from .i18n import N_, translations
 from .round_words import round_words
+from .standing_words import score_column
 
 FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
 #: Face in NotoSansCJK-*.ttc: 0 Japanese, 1 Korean (2–4 Chinese).
@@ -411,24 +412,23 @@ def standings_pdf(
     doc.text_line(f"{div.name} · {div.stages[index].format.title}", 14, bold=True, h=9)
     doc.text_line(_("Standings"), 18, bold=True, h=11)
     width = doc.w - doc.l_margin - doc.r_margin
-    widths = [14.0, 16.0, width - 14 - 16 - 18 - 22 - 22 - 34, 18.0, 22.0, 22.0, 34.0]
-    head = [_("Rank"), "No.", _("Player"), _("Wins"), _("Points"), _("Score"), _("Decided by")]
+    # One column per meaning: the score only where the ranking sorts on another figure.
+    score = score_column(div.standing_rules, _)
+    wide = 40.0 if score else 0.0
+    widths = [14.0, 16.0, width - 14 - 16 - 18 - 22 - wide - 34, 18.0, 22.0]
+    head = [_("Rank"), "No.", _("Player"), _("Wins"), _("Points")]
+    if score:
+        widths.append(wide)
+        head.append(score)
+    widths.append(34.0)
+    head.append(_("Decided by"))
     doc.grid_row(head, widths, bold=True, fill=True, h=8, size=9)
     for i, s in enumerate(table, 1):
-        doc.grid_row(
-            [
-                str(s.rank),
-                str(s.player),
-                t.name_of(s.player),
-                str(s.wins),
-                _points(s.points),
-                str(round(float(s.score), 1)).removesuffix(".0"),
-                crit.get(str(s.decided_by), str(s.decided_by)),
-            ],
-            widths,
-            h=7,
-            size=9,
-        )
+        cells = [str(s.rank), str(s.player), t.name_of(s.player), str(s.wins), _points(s.points)]
+        if score:
+            cells.append(str(round(float(s.score), 1)).removesuffix(".0"))
+        cells.append(crit.get(str(s.decided_by), str(s.decided_by)))
+        doc.grid_row(cells, widths, h=7, size=9)
         if cut is not None and i == cut:
             doc.set_draw_color(179, 38, 30)
             doc.set_line_width(0.8)

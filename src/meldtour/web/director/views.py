@@ -14,7 +14,7 @@ from meldtour.core.rules import PRESETS
 from meldtour.tournament import Problem, Tournament, final_ranking, stage_standings
 from meldtour.tournament.model import Division, Round, Stage
 from meldtour.tournament.round_names import RoundName, round_name
-from meldtour.tournament.standings import StandingRules, score_text
+from meldtour.tournament.standings import score_text
 
 from ..i18n import N_
 
@@ -154,18 +154,6 @@ def standings_rows(
     ]
     stage = div.stages[i]
     return rows, cut_of(div, i), stage.format.title
-
-
-def score_column(rules: StandingRules, _: Gettext) -> str | None:
-    """The heading of the standings' score column by what the division's ranking
-    sorts on, or ``None`` where it would repeat the points (KRC, the Japanese
-    championship: wins, then the points as written): a league's 100 a win plus the
-    points, or points with tables of 3 scaled by 4/3 — one column per meaning."""
-    if rules.mode == "league":
-        return _("League score (%(n)s a win + points)") % {"n": rules.win_points}
-    if rules.three_table == "scale":
-        return _("Points, tables of 3 × 4/3")
-    return None
 
 
 def final_rows(t: Tournament, key: str) -> list[tuple[int, int, str, str]]:

@@ -39,12 +39,12 @@ from ..director.views import (
     final_rows,
     player_day,
     refusal_text,
-    score_column,
     standings_rows,
     went_out,
 )
 from ..i18n import environment
 from ..limits import STREAMS_OVER, ClientSlots, HeldStream
+from ..standing_words import score_column
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
