@@ -144,6 +144,8 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/t/{slug}/bracket"): "public",
     ("POST", "/director/t/{slug}/d/{key}/award"): "tournament",
     ("GET", "/director/t/{slug}/d/{key}/awards"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/prizes"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/signers"): "tournament",
     ("GET", "/director/t/{slug}/audit"): "tournament",
     ("GET", "/director/t/{slug}/players"): "tournament",
     ("POST", "/director/t/{slug}/players/add"): "tournament",

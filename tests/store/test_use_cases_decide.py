@@ -43,6 +43,8 @@ CHANGES: dict[str, Callable[[Store, Any], object]] = {
     "seat": lambda s, w: uc.seat(s, "club", "club", None, who=w),
     "lock the seating": lambda s, w: uc.lock_seating(s, "club", "club", who=w),
     "open the vote": lambda s, w: uc.open_vote(s, "club", "club", who=w),
+    "set the prizes": lambda s, w: uc.set_prizes(s, "club", "club", [(1, 1, "Trophy")], who=w),
+    "set the signers": lambda s, w: uc.set_signers(s, "club", ["The referee"], who=w),
 }
 
 

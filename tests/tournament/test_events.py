@@ -369,5 +369,7 @@ def test_tohoku_league_with_a_carried_final() -> None:
     final = stage_standings(t, "tohoku", 1)
     assert all(s.games == 8 for s in final)
     assert all(s.score == 100 * s.wins + s.points for s in final)
-    (winner,) = awards(t, "tohoku")
-    assert winner.player == final.standings[0].player
+    # One prize, but four played the final: the four are placed (issue #27, 8).
+    placed = awards(t, "tohoku")
+    assert [a.place for a in placed] == [1, 2, 3, 4]
+    assert [a.player for a in placed] == [s.player for s in final.standings]

@@ -3,14 +3,21 @@ from the director's pages alone, in Korean, in Debian's Chromium — no command 
 
 - the first account and the tournament from the busan-2015 template;
 - 128 players pasted as one list with two errors and a duplicate, mended in the
-  preview; a name edited; a check-in undone; a no-show reinstated at the desk;
+  preview, the divisions as a person types them (초등 저학년부), one value that
+  matches none (4~6학년, 32 lines) set by one "apply to every line" control, the save
+  button's count following the dropped line; a name edited; a check-in undone; a
+  no-show reinstated at the desk;
 - the public address set from the laptop's network addresses and checked by decoding
   the test QR code (zbar);
 - the three divisions seated and scored from phones (the scorer's page: one sheet
   typed into its boxes, the others sent by the page's own request), one wrong sheet
   corrected by the director with a reason, a closed round reopened;
-- the knockout bracket; the winner-guess vote with vote cards, and its prize draw;
-- awards and the certificates PDF, rendered and checked for the winner's name.
+- the projector's standings paging through the 64 players by themselves;
+- the knockout bracket; the winner-guess vote with vote cards (a second phone typing
+  a used card is asked first), and its prize draw naming the card;
+- prizes per place (1위 부산시장상 + WRC 선발전 출전권 + 트로피, 2–4위 출전권 + 보드게임)
+  and the signer lines, on the awards page and the certificates PDF, rendered and
+  checked for the winner's name and prize.
 
 The director works at 1280 px, the scorers and the voter at phone width."""
 
@@ -220,22 +227,30 @@ def test_the_busan_day_from_the_pages_in_korean(
     lines = ["이름,부,가족,세대"]
     lines += [f"{n},일반부,," for n in general]  # lines 2-65
     lines += [f"{general[5]},일반부,,"]  # line 66: line 7 again
-    lines += [f"{n},lower,," for n in lower[:10]]  # lines 67-76
+    lines += [f"{n},초등 저학년부,," for n in lower[:10]]  # lines 67-76, as typed
     lines += [",lower,,"]  # line 77: no name
     lines += [f"{lower[10]},lower,,셋"]  # line 78: a generation in words
     lines += [f"{n},lower,," for n in lower[11:31]]  # lines 79-98
-    lines += [f"{n},upper,," for n in upper]  # lines 99-130
+    lines += [f"{n},4~6학년,," for n in upper]  # lines 99-130: matches no division
     director.goto(f"/director/t/{slug}/players")
     director.get_by_label("목록 붙여 넣기").fill("\n".join(lines))
     director.get_by_role("button", name="목록 확인").click()
-    expect(director.locator("#summary")).to_contain_text("오류가 있는 줄: 77, 78")
+    expect(director.locator("#summary")).to_contain_text("오류가 있는 줄: 77, 78, 99, 100")
     expect(director.locator("#summary")).to_contain_text("중복 여부를 정할 줄: 66")
+    # One control for the 32 lines of "4~6학년" (not a drop-down per line).
+    apply = director.locator("#apply .apply-line")
+    expect(apply).to_have_count(1)
+    expect(apply).to_contain_text("“4~6학년” · 32줄")
+    expect(director.locator("#saveall")).to_have_text("선수 129명 저장")
     shot(director, "preview")
+    apply.locator("select").select_option("upper")
     director.locator("#line77 input[name^=name]").fill("문가영")
     director.locator("#line78 input[name^=generation]").fill("")
     director.locator("#line66").get_by_label("같은 사람입니다: 이 줄 빼기").check()
-    director.get_by_role("button", name="다시 확인").click()
+    expect(director.locator("#saveall")).to_have_text("선수 128명 저장")  # follows the drop
+    director.get_by_role("button", name="적용하고 다시 확인").click()
     expect(director.locator("#summary")).to_contain_text("오류 없음")
+    expect(director.locator("#apply")).to_have_count(0)
     director.get_by_role("button", name="선수 128명 저장").click()
     expect(director.locator("p.flash.ok")).to_contain_text("선수 128명을 등록했습니다.")
     t = usecases.read(store, slug)
@@ -301,6 +316,21 @@ def test_the_busan_day_from_the_pages_in_korean(
         view = usecases.read(store, slug).division("general")
         if reopened or len(view.stages) != 1:
             return
+        # Round 1 counted: the projector's standings page through the 64 by themselves.
+        projector = desk.new_page()
+        projector.set_viewport_size({"width": 1280, "height": 800})
+        projector.goto(f"/t/{slug}/standings?division=general&view=projector&seconds=3")
+        expect(projector.locator("header.bar")).to_have_count(0)  # no site menu
+        expect(projector.locator("table.standings tbody tr")).to_have_count(64)
+        head = projector.locator("table.standings thead").inner_text()
+        assert "승수" in head and "점수" in head and "득점" not in head  # one per meaning
+        paged = projector.locator("#paged")
+        assert int(paged.get_attribute("data-pages") or 0) >= 3
+        shown = projector.locator("table.standings tbody tr:visible").count()
+        assert 8 <= shown < 64
+        shot(projector, "projector-standings")
+        expect(paged).to_have_attribute("data-page", "2", timeout=5000)
+        projector.close()
         # A wrong sheet, corrected by the director with a reason (the sheet is counted).
         href = page.locator("section.tablecard a.scorelink").nth(1).get_attribute("href")
         assert href
@@ -323,7 +353,9 @@ def test_the_busan_day_from_the_pages_in_korean(
         expect(page.locator("p.flash.ok")).to_contain_text("1라운드를 다시 열었습니다")
         reopened.append(True)
 
-    play_stage_votes(director, phone, slug, store, reopen_once)
+    second = context(browser, base, "ko", phone=True)
+    other = second.new_page()
+    play_stage_votes(director, phone, other, slug, store, reopen_once)
     assert reopened and any(
         a["why"] == "기록지 옮겨 적기 실수" for a in usecases.audit_log(store, slug)
     )
@@ -336,12 +368,37 @@ def test_the_busan_day_from_the_pages_in_korean(
     expect(director.locator('[data-round="4"] .bt')).to_have_count(1)
     shot(director, "bracket")
 
-    # Awards, and the certificates: the winner's name on the first page.
+    # Prizes per place and the signer lines, set on the awards page; then the awards,
+    # and the certificates: the winner's name and prize on the first page.
+    director.goto(f"/director/t/{slug}/d/general/awards")
+    lines_ = director.locator("#prizes .prize-line")
+    lines_.nth(0).locator('input[name="first"]').fill("1")
+    lines_.nth(0).locator('input[name="title"]').fill("부산시장상 + WRC 선발전 출전권 + 트로피")
+    lines_.nth(1).locator('input[name="first"]').fill("2")
+    lines_.nth(1).locator('input[name="last"]').fill("4")
+    lines_.nth(1).locator('input[name="title"]').fill("WRC 선발전 출전권 + 보드게임")
+    director.get_by_role("button", name="상 저장").click()
+    expect(director.locator("p.flash.ok")).to_contain_text("상을 저장했습니다")
+    director.locator('#signers input[name="signer"]').nth(0).fill("부산광역시장")
+    director.locator('#signers input[name="signer"]').nth(1).fill("대한루미큐브협회 심판장")
+    director.get_by_role("button", name="서명란 저장").click()
+    expect(director.locator("p.flash.ok")).to_contain_text("서명란을 저장했습니다")
     for key in ("general", "lower", "upper"):
         assert step_of(director, slug, key) == "awards"
         director.locator(f"section#{key} [data-step] button.primary").click()
         director.wait_for_load_state("domcontentloaded")
-    winner = final_ranking(usecases.read(store, slug), "general")[0].name
+    ranking = final_ranking(usecases.read(store, slug), "general")
+    winner = ranking[0].name
+    director.goto(f"/director/t/{slug}/d/general/awards")
+    places = director.locator("#places tbody tr")
+    expect(places).to_have_count(4)
+    expect(places.nth(0)).to_contain_text("부산시장상 + WRC 선발전 출전권 + 트로피")
+    for i in (1, 2, 3):
+        expect(places.nth(i)).to_contain_text("WRC 선발전 출전권 + 보드게임")
+    line = ranking[0].standing
+    assert line is not None  # wins and points on the awards list
+    expect(places.nth(0).locator("td.num").nth(1)).to_have_text(str(line.wins))
+    shot(director, "awards")
     pdf = director.request.get(f"/director/t/{slug}/d/general/pdf/certificates")
     assert pdf.status == 200 and pdf.body().startswith(b"%PDF")
     path = tmp_path / "certificates.pdf"
@@ -353,6 +410,7 @@ def test_the_busan_day_from_the_pages_in_korean(
         check=True,
     ).stdout
     assert winner in first and "상장" in first, first[:300]
+    assert "부산시장상 + WRC 선발전 출전권 + 트로피" in first and "부산광역시장" in first
     subprocess.run(
         ["pdftoppm", "-png", "-r", "50", "-f", "1", "-l", "1", str(path), str(tmp_path / "cert")],
         check=True,
@@ -364,12 +422,16 @@ def test_the_busan_day_from_the_pages_in_korean(
     (SHOTS / "busan-day.json").write_text(json.dumps({"seconds": round(elapsed)}))
     desk.close()
     phones.close()
+    second.close()
 
 
-def play_stage_votes(director: Page, phone: Page, slug: str, store: Any, on_round: Any) -> None:
+def play_stage_votes(
+    director: Page, phone: Page, other: Page, slug: str, store: Any, on_round: Any
+) -> None:
     """The general division: the preliminaries; at the final, the winner-guess vote
-    with vote cards (a phone votes with a card's code), closed after the final's first
-    game; the final played; the prize draw."""
+    with vote cards (a phone votes with card #1; a second phone typing it is asked
+    first and changes nothing; cards #2–#4 vote for the other finalists), closed after
+    the final's first game; the final played; the prize draw, naming the card."""
     for _ in range(60):
         step = step_of(director, slug, "general")
         stages = usecases.read(store, slug).division("general").stages
@@ -388,6 +450,17 @@ def play_stage_votes(director: Page, phone: Page, slug: str, store: Any, on_roun
             phone.get_by_label("이름(경품 추첨용, 선택)").fill("관람객 김")
             phone.get_by_role("button", name="투표하기").click()
             expect(phone.locator("p.flash.ok")).to_be_visible()
+            other.goto(f"/t/{slug}/vote?code={code}")
+            other.locator(f'input[name="finalist"][value="{finalists[1]}"]').check()
+            other.get_by_role("button", name="투표하기").click()
+            expect(other.locator("#cardused")).to_contain_text(
+                "카드 #1: 이미 다른 휴대폰에서 투표한 카드입니다"
+            )
+            assert usecases.polls(store, slug)["general"].tally[finalists[0]] == 1
+            for n, code_n in enumerate(usecases.vote_codes(store, slug)[1:4], 1):
+                usecases.cast_vote(
+                    store, slug, "general", f"busan-card-{n}", finalists[n], code=code_n
+                )
             director.goto(f"/director/t/{slug}/visitors")
             director.locator("#vote-general").get_by_role("button", name="투표 마감").click()
             expect(director.locator("p.flash.ok")).to_be_visible()
@@ -413,4 +486,10 @@ def play_stage_votes(director: Page, phone: Page, slug: str, store: Any, on_roun
     expect(director.locator("p.flash.ok")).to_contain_text("경품 추첨을 마쳤습니다")
     phone.goto(f"/t/{slug}/vote?division=general")
     expect(phone.locator("#draw")).to_contain_text("경품 추첨")
+    # One card guessed each finalist: the winner's card is drawn, named by its number
+    # (and by the name given with card #1).
+    finalists = usecases.polls(store, slug)["general"].finalists
+    k = finalists.index(final_ranking(usecases.read(store, slug), "general")[0].player)
+    drawn = phone.locator("#draw ol.drawn li")
+    expect(drawn).to_have_text(f"카드 #{k + 1} · 관람객 김" if k == 0 else f"카드 #{k + 1}")
     shot(phone, "vote-draw")

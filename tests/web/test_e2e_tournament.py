@@ -320,7 +320,7 @@ def test_a_whole_tournament_in_korean(server: str, browser: Browser) -> None:
     # Awards and the three-generation family prize.
     director.goto(f"/director/t/{slug}")
     post_button(director, "시상")
-    expect(director.locator("ol.awards li")).to_have_count(4)
+    expect(director.locator("#places tbody tr")).to_have_count(4)
     expect(director.locator("body")).to_contain_text("3대 가족상")
     shot(director, "10-awards")
 

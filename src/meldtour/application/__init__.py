@@ -27,7 +27,17 @@ from __future__ import annotations
 from meldtour.store.repository import NotFound, SheetConflict
 
 from .audit import audit_log, audit_mark
-from .awards import AwardLine, award, awarded, ranking, standings
+from .awards import (
+    AwardLine,
+    AwardSettings,
+    award,
+    award_settings,
+    awarded,
+    ranking,
+    set_prizes,
+    set_signers,
+    standings,
+)
 from .cache import Snapshot, read, slug_of, snapshot
 from .divisions import DivisionEdit, DivisionSpec, add_division, edit_division, resolve_division
 from .errors import CountedSheet, UseCaseError
@@ -98,6 +108,7 @@ from .votes import (
 
 __all__ = [
     "AwardLine",
+    "AwardSettings",
     "CountedSheet",
     "DivisionEdit",
     "DivisionSpec",
@@ -125,6 +136,7 @@ __all__ = [
     "audit_log",
     "audit_mark",
     "award",
+    "award_settings",
     "awarded",
     "cast_vote",
     "check_in_players",
@@ -167,7 +179,9 @@ __all__ = [
     "round_state",
     "search_players",
     "seat",
+    "set_prizes",
     "set_ranking",
+    "set_signers",
     "slug_of",
     "slugs",
     "snapshot",

@@ -18,6 +18,8 @@ from meldtour.tournament import (
     final_ranking,
     stage_standings,
 )
+from meldtour.tournament.prizes import PlacePrize, parse_prizes, prizes_data, prizes_value
+from meldtour.tournament.registration import refuse_invisible
 from meldtour.tournament.stages import Placing
 
 from .acting import Who, name_of, require_tournament
@@ -117,4 +119,112 @@ def awarded(store: Store, slug: str | None) -> list[tuple[str, int, int, str]]:
     return out
 
 
-__all__ = ["AwardLine", "award", "awarded", "ranking", "standings"]
+#: The most signer lines a certificate has.
+MAX_SIGNERS = 3
+#: The longest signer line.
+MAX_SIGNER = 80
+
+
+@dataclass(frozen=True, slots=True)
+class AwardSettings:
+    """What the awards say beyond the places: the division's prize per place or range
+    of places, and the certificates' signer lines (none: the director's and the chief
+    referee's, in the reader's words)."""
+
+    prizes: tuple[PlacePrize, ...]
+    signers: tuple[str, ...]
+
+
+def award_settings(store: Store, slug: str | None, division: str | None) -> AwardSettings:
+    with store.reading() as s:
+        loaded = load(s, slug)
+        key = resolve_division(loaded.value, division)
+        row = loaded.divisions[key]
+        return AwardSettings(
+            prizes_value(row.prize_titles), tuple(str(x) for x in loaded.row.signers or ())
+        )
+
+
+def set_prizes(
+    store: Store,
+    slug: str | None,
+    division: str | None,
+    lines: list[tuple[int, int, str]],
+    *,
+    who: Who,
+) -> tuple[PlacePrize, ...]:
+    """Set the division's prize per place or range of places (audited, old and new):
+    a line without a title is left out; refused, nothing changed, for places out of
+    order or a place with two prizes."""
+    try:
+        prizes = parse_prizes(lines)
+    except TournamentError as exc:
+        raise UseCaseError.of(exc) from None
+    with store.transaction() as s:
+        loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
+        key = resolve_division(loaded.value, division)
+        row = loaded.divisions[key]
+        before = prizes_value(row.prize_titles)
+        if before == prizes:
+            return prizes
+        row.prize_titles = prizes_data(prizes)
+        audit.record(
+            s,
+            at=now(),
+            who=name_of(who),
+            action="set_prizes",
+            tournament_id=loaded.row.id,
+            entity="division",
+            key=key,
+            before={"prizes": prizes_data(before)},
+            after={"prizes": prizes_data(prizes)},
+            why="",
+        )
+    return prizes
+
+
+def set_signers(store: Store, slug: str | None, signers: list[str], *, who: Who) -> tuple[str, ...]:
+    """Set the certificates' signer lines (audited; blank lines left out, none: the
+    default two)."""
+    lines = tuple(" ".join(x.split()) for x in signers if x.strip())
+    if len(lines) > MAX_SIGNERS or any(len(x) > MAX_SIGNER for x in lines):
+        raise UseCaseError("usecase.signers", most=MAX_SIGNERS, length=MAX_SIGNER)
+    try:
+        for line in lines:
+            refuse_invisible(line)
+    except TournamentError as exc:
+        raise UseCaseError.of(exc) from None
+    with store.transaction() as s:
+        loaded = load(s, slug, "update")
+        require_tournament(s, who, loaded.row.slug)
+        before = tuple(loaded.row.signers or ())
+        if before == lines:
+            return lines
+        loaded.row.signers = list(lines) or None
+        audit.record(
+            s,
+            at=now(),
+            who=name_of(who),
+            action="set_signers",
+            tournament_id=loaded.row.id,
+            entity="tournament",
+            key="signers",
+            before={"signers": list(before)},
+            after={"signers": list(lines)},
+            why="",
+        )
+    return lines
+
+
+__all__ = [
+    "AwardLine",
+    "AwardSettings",
+    "award",
+    "award_settings",
+    "awarded",
+    "ranking",
+    "set_prizes",
+    "set_signers",
+    "standings",
+]

@@ -78,7 +78,8 @@ def card_label(number: int) -> str:
 @dataclass(frozen=True)
 class DrawView:
     """A recorded prize draw: the winner, how many guessed right, the drawn voters
-    (each as the name the voter gave, or the end of the code), and the seed."""
+    (each as the name the voter gave, may be empty), the drawn voters' cards (each as
+    its printed number, ``#12``; empty for a vote without a card) and the seed."""
 
     winner: int
     right: int
@@ -87,6 +88,13 @@ class DrawView:
     drawn_voters: tuple[str, ...]
     seed: str
     at: str
+    drawn_cards: tuple[str, ...] = ()
+
+    @property
+    def winners(self) -> tuple[tuple[str, str], ...]:
+        """Each drawn voter as it is announced: (card, name), either may be empty."""
+        cards = self.drawn_cards or ("",) * len(self.drawn)
+        return tuple(zip(cards, self.drawn, strict=True))
 
 
 @dataclass(frozen=True)
@@ -128,6 +136,7 @@ def _draw_view(row: WinnerPollRow) -> DrawView | None:
         tuple(str(x) for x in d.get("drawn_voters", ())),
         str(d["seed"]),
         str(d["at"]),
+        tuple(str(x) for x in d.get("drawn_cards", ())),
     )
 
 
@@ -266,11 +275,17 @@ def cast_vote(
     name: str = "",
     code: str = "",
     source: str = "",
+    confirm: bool = False,
 ) -> PollView:
     """A visitor's guess: one vote per voter key (or per vote code, where the vote
     takes codes); voting again, while the vote is open, changes the vote. (Two votes
     of one voter at once: the second finds the first's row on its retry and changes
-    it.)"""
+    it.)
+
+    A card's vote changes only from the device that cast it (``voter`` is the
+    device's key): from another device it is refused (``usecase.vote_card_used``,
+    naming the card by its printed number) unless ``confirm`` says that the person
+    knows the card already voted; the confirmed device holds the card from then on."""
     if not re.fullmatch(r"[A-Za-z0-9_-]{8,64}", voter):
         raise UseCaseError("usecase.voter_key")
     try:
@@ -278,9 +293,9 @@ def cast_vote(
     except TournamentError as exc:
         raise UseCaseError.of(exc) from None
     try:
-        return _cast_vote(store, slug, division, voter, finalist, name, code, source)
+        return _cast_vote(store, slug, division, voter, finalist, name, code, source, confirm)
     except RowExists:
-        return _cast_vote(store, slug, division, voter, finalist, name, code, source)
+        return _cast_vote(store, slug, division, voter, finalist, name, code, source, confirm)
 
 
 def _cast_vote(
@@ -292,7 +307,9 @@ def _cast_vote(
     name: str,
     code: str,
     source: str,
+    confirm: bool,
 ) -> PollView:
+    device = voter
     with store.transaction() as s:
         loaded = load(s, slug)
         key = resolve_division(loaded.value, division)
@@ -306,6 +323,7 @@ def _cast_vote(
             if typed is None or not poll_rows.has_code(s, loaded.row.id, typed):
                 raise UseCaseError("usecase.vote_code_unknown", code=code.strip()[:20])
             voter = CODE_VOTER + typed
+            card = _card_of(s, loaded.row.id, typed)
         poll = WinnerPoll(tuple(row.finalists), closed=row.closed)
         try:
             side_cast_vote(poll, voter, finalist)
@@ -321,13 +339,26 @@ def _cast_vote(
                 finalist=finalist,
                 at=now(),
                 source=source[:16],
+                device=device if voter != device else "",
             )
         else:
+            if voter != device and vote.device != device:
+                if not confirm:
+                    raise UseCaseError("usecase.vote_card_used", card=card)
+                vote.device = device
             vote.finalist, vote.at = finalist, now()
             if name.strip():
                 vote.name = name.strip()[:80]
         s.flush()
         return _poll_view(s, key, row)
+
+
+def _card_of(s: Any, tournament_id: int, code: str) -> str:
+    """A card as the public sees it: its printed number (its place among the codes)."""
+    for n, c in enumerate(poll_rows.codes(s, tournament_id), 1):
+        if c == code:
+            return card_label(n)
+    return ""
 
 
 def my_vote(
@@ -468,10 +499,7 @@ def draw_vote_prizes(
         by_voter = {v.voter: v for v in rows}
         card_numbers = {c: n for n, c in enumerate(poll_rows.codes(s, loaded.row.id), 1)}
 
-        def label(voter: str) -> str:
-            v = by_voter[voter]
-            if v.name:
-                return v.name
+        def card(voter: str) -> str:
             if voter.startswith(CODE_VOTER):
                 code = voter[len(CODE_VOTER) :]
                 return card_label(card_numbers[code]) if code in card_numbers else ""
@@ -483,7 +511,8 @@ def draw_vote_prizes(
             "right": len(drawn.draw.right),
             "prizes": prizes,
             "seed": seed,
-            "drawn": [label(v) for v in drawn.draw.drawn],
+            "drawn": [by_voter[v].name for v in drawn.draw.drawn],
+            "drawn_cards": [card(v) for v in drawn.draw.drawn],
             "drawn_voters": list(drawn.draw.drawn),
             "at": at,
             "by": who,
@@ -497,7 +526,10 @@ def draw_vote_prizes(
             entity="vote",
             key=f"{key}/stage {row.stage + 1}",
             before=None,
-            after={k: row.draw[k] for k in ("winner", "right", "prizes", "seed", "drawn")},
+            after={
+                k: row.draw[k]
+                for k in ("winner", "right", "prizes", "seed", "drawn", "drawn_cards")
+            },
             why="",
         )
         s.flush()

@@ -99,6 +99,8 @@ class TournamentRow(Base):
     date: Mapped[str] = mapped_column(String(40))
     #: Where the day is played (shown on the public page); not part of the engine's value.
     venue: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    #: The certificates' signer lines (``None``: the director's and the chief referee's).
+    signers: Mapped[list[str] | None] = mapped_column(Json, nullable=True, default=None)
     seed: Mapped[int] = mapped_column(BigInteger)
     template: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[str] = mapped_column(String(40))
@@ -127,6 +129,11 @@ class DivisionRow(Base):
     late_entry: Mapped[bool] = mapped_column(Boolean)
     prizes: Mapped[int] = mapped_column(Integer)
     started: Mapped[bool] = mapped_column(Boolean)
+    #: The prize or award title of each place or range of places (not the engine's):
+    #: ``[{"first": 1, "last": 1, "title": "..."}]``.
+    prize_titles: Mapped[list[dict[str, Any]] | None] = mapped_column(
+        Json, nullable=True, default=None
+    )
 
     tournament: Mapped[TournamentRow] = relationship(back_populates="divisions")
 
@@ -289,6 +296,9 @@ class WinnerVoteRow(Base):
     #: A short hash of the voter's address (never the address): a burst from one
     #: source is plain to the director, who may void it.
     source: Mapped[str] = mapped_column(String(16), default="", server_default="")
+    #: The browser key of the device that cast a card's vote: another device changes
+    #: it only with a confirmation that the card already voted.
+    device: Mapped[str] = mapped_column(String(64), default="", server_default="")
 
 
 class VoteCodeRow(Base):

@@ -75,11 +75,25 @@ def vote_of(s: Any, poll_id: int, voter: str) -> WinnerVoteRow | None:
 
 
 def add_vote(
-    s: Any, *, poll_id: int, voter: str, name: str, finalist: int, at: str, source: str = ""
+    s: Any,
+    *,
+    poll_id: int,
+    voter: str,
+    name: str,
+    finalist: int,
+    at: str,
+    source: str = "",
+    device: str = "",
 ) -> None:
     s.add(
         WinnerVoteRow(
-            poll_id=poll_id, voter=voter, name=name, finalist=finalist, at=at, source=source
+            poll_id=poll_id,
+            voter=voter,
+            name=name,
+            finalist=finalist,
+            at=at,
+            source=source,
+            device=device,
         )
     )
 

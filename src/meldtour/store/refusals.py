@@ -107,6 +107,10 @@ TEMPLATES: Final = {
     "usecase.vote_code_count": "make between 1 and %(most)s vote codes",
     "usecase.vote_no_source": "no vote of this vote came from source %(source)s",
     "usecase.vote_drawn": "the prizes of this vote are drawn already",
+    "usecase.signers": "a certificate has at most %(most)s signer lines of %(length)s "
+    "characters each",
+    "usecase.vote_card_used": "card %(card)s has already voted on another phone: its "
+    "vote changes only when you confirm",
     "usecase.vote_draw_undecided": "%(div)s: the prizes are drawn once the winner is known",
     "usecase.vote_prizes": "draw 1 to %(most)s prizes",
     "usecase.no_source_registrations": "no registration from source %(source)s is "

@@ -578,10 +578,14 @@ class Award:
 
 
 def awards(t: Tournament, division: str) -> tuple[Award, ...]:
-    """Places 1 to the division's number of prizes, once its last stage is finished."""
+    """Places 1 to the division's number of prizes, once its last stage is finished;
+    a final's every player is placed (four played the Tohoku final: four places,
+    though the division gives three prizes)."""
     div = t.division(division)
     if len(div.stages) < len(div.formats) or not div.stages[-1].finished:
         raise TournamentError("division.not_finished", div=div.name)
+    last = div.stages[-1]
+    places = max(div.prizes, len(last.entrants) if last.format.kind == "final" else 0)
     return tuple(
-        Award(p.place, p.player, p.name, division) for p in final_ranking(t, division)[: div.prizes]
+        Award(p.place, p.player, p.name, division) for p in final_ranking(t, division)[:places]
     )

@@ -29,12 +29,14 @@ from meldtour.core.rules import RuleSet
 from meldtour.tournament import Tournament, awards, final_ranking, stage_standings
 from meldtour.tournament.collation import seats_by_name
 from meldtour.tournament.model import Division, Round, Stage, Table
+from meldtour.tournament.prizes import PlacePrize, title_of
 from meldtour.tournament.round_names import round_name
 from meldtour.tournament.sheets import penalty_marks
 from meldtour.tournament.side import FamilyPrize
 
 from .i18n import N_, translations
 from .round_words import round_words
+from .standing_words import score_column
 
 FONT_DIRS = (Path("/usr/share/fonts/opentype/noto"), Path("/usr/share/fonts/truetype/noto"))
 #: Face in NotoSansCJK-*.ttc: 0 Japanese, 1 Korean (2–4 Chinese).
@@ -410,24 +412,23 @@ def standings_pdf(
     doc.text_line(f"{div.name} · {div.stages[index].format.title}", 14, bold=True, h=9)
     doc.text_line(_("Standings"), 18, bold=True, h=11)
     width = doc.w - doc.l_margin - doc.r_margin
-    widths = [14.0, 16.0, width - 14 - 16 - 18 - 22 - 22 - 34, 18.0, 22.0, 22.0, 34.0]
-    head = [_("Rank"), "No.", _("Player"), _("Wins"), _("Points"), _("Score"), _("Decided by")]
+    # One column per meaning: the score only where the ranking sorts on another figure.
+    score = score_column(div.standing_rules, _)
+    wide = 40.0 if score else 0.0
+    widths = [14.0, 16.0, width - 14 - 16 - 18 - 22 - wide - 34, 18.0, 22.0]
+    head = [_("Rank"), "No.", _("Player"), _("Wins"), _("Points")]
+    if score:
+        widths.append(wide)
+        head.append(score)
+    widths.append(34.0)
+    head.append(_("Decided by"))
     doc.grid_row(head, widths, bold=True, fill=True, h=8, size=9)
     for i, s in enumerate(table, 1):
-        doc.grid_row(
-            [
-                str(s.rank),
-                str(s.player),
-                t.name_of(s.player),
-                str(s.wins),
-                _points(s.points),
-                str(round(float(s.score), 1)).removesuffix(".0"),
-                crit.get(str(s.decided_by), str(s.decided_by)),
-            ],
-            widths,
-            h=7,
-            size=9,
-        )
+        cells = [str(s.rank), str(s.player), t.name_of(s.player), str(s.wins), _points(s.points)]
+        if score:
+            cells.append(str(round(float(s.score), 1)).removesuffix(".0"))
+        cells.append(crit.get(str(s.decided_by), str(s.decided_by)))
+        doc.grid_row(cells, widths, h=7, size=9)
         if cut is not None and i == cut:
             doc.set_draw_color(179, 38, 30)
             doc.set_line_width(0.8)
@@ -479,27 +480,39 @@ def _body(doc: _Doc, text: str) -> None:
     doc.multi_cell(doc.w - 80, 9, text, align="C", new_x="LMARGIN", new_y="NEXT")
 
 
-def _signatures(doc: _Doc, t: Tournament) -> None:
-    """The date, and two lines to sign: the tournament's director and its chief referee."""
+def _signatures(doc: _Doc, t: Tournament, signers: Sequence[str] = ()) -> None:
+    """The date, and a line to sign for each signer: the director's choice (the
+    awards page), else the tournament's director and its chief referee."""
     _ = doc._
     doc.set_y(doc.h - 52)
     doc.text_line(day_of(t.date, doc.locale), 13, align="C", h=8)
     doc.ln(3)
     y = doc.get_y() + 8
-    half = (doc.w - 60) / 2
-    for i, title in enumerate((_("Tournament director"), _("Chief referee"))):
-        x = 30 + i * (half + 10)
+    director, referee = _("Tournament director"), _("Chief referee")
+    titles = list(signers) or [f"{t.name} {director}", referee]
+    n = len(titles)
+    width = (doc.w - 60 - 10 * (n - 1)) / n
+    for i, title in enumerate(titles):
+        x = 30 + i * (width + 10)
         doc.set_xy(x, y - 8)
-        doc.set_font("cjk", "", 11)
-        doc.cell(half, 6, f"{t.name} {title}" if i == 0 else title, align="L")
-        doc.line(x, y + 4, x + half - 5, y + 4)
-        doc.set_xy(x + half - 16, y - 2)
+        doc.set_font("cjk", "", 11 if n < 3 else 10)
+        doc.cell(width, 6, title, align="L")
+        doc.line(x, y + 4, x + width - 5, y + 4)
+        doc.set_xy(x + width - 16, y - 2)
         doc.cell(12, 6, _("(seal)"), align="R")
 
 
-def certificates(t: Tournament, division: str, locale: str, prizes: int | None = None) -> bytes:
-    """An award certificate for each place that wins a prize: the place, the name, a
-    sentence in the reader's language, the date and two lines to sign.
+def certificates(
+    t: Tournament,
+    division: str,
+    locale: str,
+    prizes: int | None = None,
+    titles: Sequence[PlacePrize] = (),
+    signers: Sequence[str] = (),
+) -> bytes:
+    """An award certificate for each place that wins a prize: the place, the name, the
+    place's prize (``titles``, as the awards page sets them), a sentence in the
+    reader's language, the date and the lines to sign (``signers``, else two).
 
     Refused (``division.not_finished``) until the division's last stage is finished:
     no certificate names a place before that place is decided."""
@@ -518,7 +531,10 @@ def certificates(t: Tournament, division: str, locale: str, prizes: int | None =
         doc.text_line(f"{div.name}  {_place(placing.place, _)}", 20, bold=True, align="C", h=12)
         doc.ln(2)
         doc.fit_line(_("Name: %(name)s") % {"name": placing.name}, 28, bold=True, h=16, align="C")
-        doc.ln(4)
+        prize = title_of(titles, placing.place)
+        if prize:
+            doc.fit_line(prize, 17, bold=True, h=10, align="C")
+        doc.ln(4 if not prize else 1)
         _body(
             doc,
             _(
@@ -527,11 +543,13 @@ def certificates(t: Tournament, division: str, locale: str, prizes: int | None =
             )
             % {"n": placing.place, "division": div.name, "tournament": t.name, "date": day},
         )
-        _signatures(doc, t)
+        _signatures(doc, t, signers)
     return bytes(doc.output())
 
 
-def family_certificates(t: Tournament, prizes: Sequence[FamilyPrize], locale: str) -> bytes:
+def family_certificates(
+    t: Tournament, prizes: Sequence[FamilyPrize], locale: str, signers: Sequence[str] = ()
+) -> bytes:
     """A certificate for each family prize (a family, or three generations of one,
     who played the day together): the family, its members, a sentence, signatures."""
     if not prizes:
@@ -571,7 +589,7 @@ def family_certificates(t: Tournament, prizes: Sequence[FamilyPrize], locale: st
             )
         )
         _body(doc, text % {"tournament": t.name, "date": day})
-        _signatures(doc, t)
+        _signatures(doc, t, signers)
     return bytes(doc.output())
 
 

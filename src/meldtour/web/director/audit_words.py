@@ -94,6 +94,8 @@ ACTIONS: Mapping[str, str] = {
     "undo_check_in": N_("%(who)s undid a check-in: %(what)s."),
     "void_votes": N_("%(who)s voided the votes of one source: %(what)s."),
     "vote_codes": N_("%(who)s made vote codes: %(what)s."),
+    "set_prizes": N_("%(who)s set a division's prizes per place: %(what)s."),
+    "set_signers": N_("%(who)s set the certificates' signer lines: %(what)s."),
     "public_address": N_(
         "%(who)s changed the public address that every QR code carries: %(what)s."
     ),

@@ -38,6 +38,7 @@ from ..deps import (
 )
 from ..i18n import environment
 from ..limits import STREAMS_OVER, ClientSlots, HeldStream
+from ..standing_words import score_column
 from ..views import (
     STATUS,
     TEMPLATE_TITLES,
@@ -228,6 +229,7 @@ def _standings_fragment(request: Request, t: Tournament, key: str, projector: bo
             finals=finals,
             projector=projector,
             out=went_out(t, key) if finals else {},
+            score_label=score_column(t.division(key).standing_rules, _),
         )
     )
 
@@ -238,8 +240,15 @@ def etag_of(html: str) -> str:
 
 @router.get("/t/{slug}/standings", response_class=HTMLResponse)
 def standings_page(
-    request: Request, store: StoreDep, slug: str, division: str | None = None, view: str = ""
+    request: Request,
+    store: StoreDep,
+    slug: str,
+    division: str | None = None,
+    view: str = "",
+    seconds: str = "",
 ) -> Response:
+    """The standings, live; with ``view=projector`` the projector's page (the whole
+    screen, big type, a page of rows every ``seconds``, 12 by default, 3 to 60)."""
     t = load_tournament(store, slug)
     key = pick_division(t, division)
     projector = view == "projector"
@@ -251,13 +260,14 @@ def standings_page(
     }
     return render(
         request,
-        "public/standings.html",
+        "public/standings_projector.html" if projector else "public/standings.html",
         t=t,
         slug=slug,
         key=key,
         projector=projector,
         fragment=fragment,
         events=f"/t/{slug}/standings/events?{urlencode(query)}",
+        seconds=min(60, max(3, int(seconds))) if seconds.isdigit() and len(seconds) < 4 else 12,
     )
 
 

@@ -3,6 +3,8 @@ takes codes), its QR poster for the venue, and the prize draw's result."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import segno
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
@@ -69,6 +71,16 @@ def _keep_code(request: Request, response: Response, code: str) -> None:
     )
 
 
+@dataclass(frozen=True)
+class CardUsed:
+    """A vote with a card that already voted on another phone, held for the person
+    to confirm: the refusal's sentence and what they chose."""
+
+    text: str
+    finalist: int
+    name: str
+
+
 @router.get("/t/{slug}/vote", response_class=HTMLResponse)
 def vote_page(
     request: Request, store: StoreDep, slug: str, division: str | None = None, code: str = ""
@@ -76,6 +88,17 @@ def vote_page(
     """The winner-guess vote of a division: the finalists while it is open (one vote
     per browser, or per vote code; voting again changes it), the results once the
     director closed it, and the prize draw once it is made."""
+    return _vote_page(request, store, slug, division, code)
+
+
+def _vote_page(
+    request: Request,
+    store: StoreDep,
+    slug: str,
+    division: str | None,
+    code: str,
+    card_used: CardUsed | None = None,
+) -> Response:
     t = load_tournament(store, slug)
     polls = usecases.polls(store, slug)
     if division is None and polls:
@@ -104,6 +127,7 @@ def vote_page(
         ranked=ranked,
         code=shown_code(typed) if typed else "",
         won=won,
+        card_used=card_used,
     )
 
 
@@ -116,6 +140,7 @@ def vote_post(
     finalist: str = Form(""),
     name: str = Form(""),
     code: str = Form(""),
+    confirm: str = Form(""),
 ) -> Response:
     _ = gettext_of(request)
     t = load_tournament(store, slug)
@@ -150,8 +175,19 @@ def vote_post(
             name=" ".join(name.split())[:80],
             code=code,
             source=source_of(request, slug),
+            confirm=confirm == "yes",
         )
     except usecases.UseCaseError as exc:
+        if exc.code == "usecase.vote_card_used":
+            # The page again, asking: the card voted on another phone (its vote and
+            # prize name stay as they are unless the person confirms).
+            held = CardUsed(refusal_text(exc, _), int(finalist), " ".join(name.split())[:80])
+            page = _vote_page(request, store, slug, key, typed or "", held)
+            page.status_code = 409
+            for header, value in response.headers.items():
+                if header.lower() == "set-cookie":
+                    page.headers.append(header, value)
+            return page
         if exc.code == "usecase.vote_code_unknown":
             limiter.hit(WRONG_CODES_PER_CLIENT, "meldtour-vote-code", client)
         return redirect(request, back, refusal_text(exc, _), "error")

@@ -7,6 +7,30 @@
     if (!window.confirm(f.dataset.confirm)) ev.preventDefault();
   }));
 
+  // ------------------------------------------------------ the list's preview
+  // The save button counts the lines that will be saved: a line dropped (its box
+  // ticked, or "the same person: drop this line" chosen) is no longer counted.
+  const saveAll = document.getElementById("saveall");
+  if (saveAll && saveAll.form) {
+    const preview = saveAll.form;
+    const total = +preview.elements["count"].value;
+    const recount = () => {
+      let dropped = 0;
+      for (let i = 0; i < total; i++) {
+        const keep = preview.elements["keep" + i];
+        if (!keep) continue;
+        const boxes = keep.length !== undefined && !keep.tagName ? Array.from(keep) : [keep];
+        if (boxes.some((b) => b.value === "drop" && b.checked)) dropped++;
+      }
+      saveAll.textContent = saveAll.dataset.words.replace("{n}", String(total - dropped));
+      saveAll.dataset.count = String(total - dropped);
+    };
+    preview.addEventListener("change", (ev) => {
+      if (ev.target && String(ev.target.name || "").startsWith("keep")) recount();
+    });
+    recount();
+  }
+
   // ------------------------------------------------------------- score form
   const form = document.getElementById("sheet");
   if (form) {

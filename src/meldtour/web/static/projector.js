@@ -17,7 +17,7 @@
     if (document.fullscreenElement) document.exitFullscreen();
     else document.documentElement.requestFullscreen().catch(() => {});
   });
-  const items = [...box.querySelectorAll(".item")];
+  let items = [...box.querySelectorAll(".item")];
   let pages = [];
   let page = 0;
   const fits = () => box.scrollHeight <= box.clientHeight + 1;
@@ -48,7 +48,14 @@
     box.dataset.pages = String(pages.length);
     count.textContent = pages.length > 1 ? `${page + 1} / ${pages.length}` : "";
   };
-  if (!items.length) return;
+  // A live page (the standings) replaces its rows as sheets are saved: the pages are
+  // made again from the new rows, on the page it was showing.
+  let relaid = 0;
+  new MutationObserver((changes) => {
+    if (!changes.some((c) => c.type === "childList")) return;
+    clearTimeout(relaid);
+    relaid = setTimeout(() => { items = [...box.querySelectorAll(".item")]; layout(); }, 50);
+  }).observe(box, { childList: true, subtree: true });
   layout();
   let resized = 0;
   window.addEventListener("resize", () => { clearTimeout(resized); resized = setTimeout(layout, 200); });

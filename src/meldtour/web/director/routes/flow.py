@@ -6,12 +6,17 @@ is shown in the reader's language (:func:`..views.refusal_text`)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from meldtour import application as usecases
 from meldtour.application import clock as clock_uc
-from meldtour.tournament import TournamentError, awards
+from meldtour.application.awards import MAX_SIGNERS
+from meldtour.tournament import TournamentError, awards, final_ranking
+from meldtour.tournament.prizes import PlacePrize, title_of
 from meldtour.tournament.side import family_prizes
 
 from ...address import public_url
@@ -172,17 +177,57 @@ def award(
     return redirect(request, f"/director/t/{slug}/d/{key}/awards")
 
 
+@dataclass(frozen=True)
+class AwardRow:
+    """A line of the awards list: the place, the player, the wins and points behind
+    the place (none for a knockout's), and the place's prize."""
+
+    place: int
+    player: int
+    name: str
+    wins: int | None
+    points: int | None
+    prize: str
+
+
+#: Empty prize lines the awards page offers after those set.
+SPARE_PRIZE_LINES = 3
+
+
 @router.get("/t/{slug}/d/{key}/awards", response_class=HTMLResponse)
 def awards_page(
     request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
 ) -> Response:
+    """The division's places with their wins, points and prizes (once it is
+    finished), the prize of each place or range of places, and the certificates'
+    signer lines (both may be set before the day ends)."""
     t = load_tournament(store, slug)
     key = division_or_404(t, key)
+    said = usecases.award_settings(store, slug, key)
+    rows: list[AwardRow] = []
+    finished = True
     try:
-        lines = awards(t, key)
-    except TournamentError as exc:
-        return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
+        placed = awards(t, key)
+    except TournamentError:
+        placed, finished = (), False
+    if placed:
+        lines = {p.player: p.standing for p in final_ranking(t, key)}
+        for a in placed:
+            line = lines.get(a.player)
+            rows.append(
+                AwardRow(
+                    a.place,
+                    a.player,
+                    a.name,
+                    line.wins if line else None,
+                    line.points if line else None,
+                    title_of(said.prizes, a.place),
+                )
+            )
     families = [(f, [t.name_of(p) for p in f.members]) for f in family_prizes(t)]
+    _ = gettext_of(request)
+    director_word, referee_word = _("Tournament director"), _("Chief referee")
+    spare = [PlacePrize(0, 0, "")] * SPARE_PRIZE_LINES
     return render(
         request,
         "director/awards.html",
@@ -190,6 +235,65 @@ def awards_page(
         t=t,
         slug=slug,
         view=division_view(t, key),
-        lines=lines,
+        lines=rows,
+        finished=finished,
         families=families,
+        prize_lines=list(said.prizes) + spare,
+        signers=list(said.signers) + [""] * (MAX_SIGNERS - len(said.signers)),
+        default_signers=[f"{t.name} {director_word}", referee_word],
     )
+
+
+def _place(text: str) -> int:
+    text = text.strip()
+    return int(text) if text.isdigit() and len(text) <= 4 else -1
+
+
+@router.post("/t/{slug}/d/{key}/prizes")
+def prizes_post(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    first: Annotated[list[str] | None, Form()] = None,
+    last: Annotated[list[str] | None, Form()] = None,
+    title: Annotated[list[str] | None, Form()] = None,
+) -> Response:
+    """The prize of each place or range of places: a line's places are its first and
+    last (the last may be left empty: one place); a line without a title is left out."""
+    lines: list[tuple[int, int, str]] = []
+    rows = zip(first or [], last or [], title or [], strict=False)
+    for a, b, text in list(rows)[:50]:
+        if not text.strip():
+            continue
+        lines.append((_place(a), _place(b) if b.strip() else _place(a), text[:200]))
+    page = f"/director/t/{slug}/d/{key}/awards#prizes"
+    try:
+        usecases.set_prizes(store, slug, key, lines, who=acting(director))
+    except usecases.UseCaseError as exc:
+        return redirect(request, page, refused(request, exc), "error")
+    _ = gettext_of(request)
+    return redirect(request, page, _("The prizes are saved."))
+
+
+@router.post("/t/{slug}/d/{key}/signers")
+def signers_post(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    signer: Annotated[list[str] | None, Form()] = None,
+) -> Response:
+    """The certificates' signer lines (the tournament's: every division's
+    certificates carry them)."""
+    page = f"/director/t/{slug}/d/{key}/awards#signers"
+    try:
+        usecases.set_signers(
+            store, slug, [x[:200] for x in (signer or [])[:10]], who=acting(director)
+        )
+    except usecases.UseCaseError as exc:
+        return redirect(request, page, refused(request, exc), "error")
+    _ = gettext_of(request)
+    return redirect(request, page, _("The signer lines are saved."))

@@ -28,7 +28,6 @@ from ...views import division_view, refusal_text
 from ..deps import (
     StoreDep,
     TournamentDirectorDep,
-    acting,
     csrf_protect,
     gettext_of,
     redirect,

@@ -225,9 +225,48 @@ def _preview(
         error=error,
         field_words=FIELD_WORDS,
         bad=[x.row.line for x in lines if x.errors and not x.dropped],
+        unmatched=unmatched_divisions(lines),
         undecided=[x.row.line for x in lines if x.undecided and not x.dropped],
         known=[x.row.line for x in lines if x.known and not x.dropped],
     )
+
+
+@dataclass(frozen=True)
+class Unmatched:
+    """A division as the list wrote it that matches none of the tournament's (``""``:
+    no division given), and its lines: one control sets a division for them all."""
+
+    value: str
+    lines: tuple[int, ...]
+
+
+#: The most distinct unmatched division values the preview offers a control for.
+MAX_UNMATCHED = 40
+
+
+def unmatched_divisions(lines: list[Line]) -> list[Unmatched]:
+    """The distinct division values of the kept lines that match no division, in the
+    order they first appear."""
+    found: dict[str, list[int]] = {}
+    for x in lines:
+        if "division" in x.errors and not x.dropped:
+            found.setdefault(x.row.division, []).append(x.row.line)
+    return [Unmatched(v, tuple(n)) for v, n in list(found.items())[:MAX_UNMATCHED]]
+
+
+def apply_divisions(t: Tournament, form: FormData, rows: list[RosterRow]) -> list[RosterRow]:
+    """The rows with each "apply to every line with this value" the director chose:
+    every row whose division is the value gets the chosen division."""
+    count = _text(form, "apply_count", 4)
+    chosen: dict[str, str] = {}
+    keys = {d.key for d in t.divisions}
+    for j in range(min(int(count) if count.isdigit() else 0, MAX_UNMATCHED)):
+        key = _text(form, f"apply_div{j}", 80)
+        if key in keys:
+            chosen[_text(form, f"apply_val{j}", 80)] = key
+    if not chosen:
+        return rows
+    return [replace(r, division=chosen[r.division]) if r.division in chosen else r for r in rows]
 
 
 def _default_division(t: Tournament, form: FormData) -> str | None:
@@ -377,6 +416,7 @@ def import_players(
         choices[number] = _text(form, f"keep{i}", 10)
         people[number] = _text(form, f"person{i}", 12)
     default = _default_division(t, form)
+    rows = apply_divisions(t, form, rows)
     lines = _lines(request, store, slug, t, rows, choices, default, people, director=director)
     if form.get("go") != "save":
         return _preview(request, t, slug, director, lines, default)

@@ -10,6 +10,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
+from meldtour import application as usecases
 from meldtour.application.circuit.results import certificates_printed
 from meldtour.application.spreadsheet import csv_text, safe_cell
 from meldtour.tournament import (
@@ -93,7 +94,8 @@ def printable(
                 pdf.standings_pdf(t, key, locale, index, cut_of(div, index)), f"standings-{key}.pdf"
             )
         if kind == "certificates":
-            data = pdf.certificates(t, key, locale)
+            said = usecases.award_settings(store, slug, key)
+            data = pdf.certificates(t, key, locale, titles=said.prizes, signers=said.signers)
             # kept, so that a correction after the awards lists those it supersedes
             certificates_printed(store, slug, key, who=acting(director))
             return _pdf(data, f"certificates-{key}.pdf")
@@ -105,7 +107,8 @@ def printable(
                 raise HTTPException(
                     409, gettext_of(request)("No family qualifies for a family prize.")
                 )
-            return _pdf(pdf.family_certificates(t, prizes, locale), f"family-{slug}.pdf")
+            signers = usecases.award_settings(store, slug, key).signers
+            return _pdf(pdf.family_certificates(t, prizes, locale, signers), f"family-{slug}.pdf")
     except (TournamentError, ValueError, IndexError) as exc:
         raise HTTPException(409, refusal_text(exc, gettext_of(request))) from None
     raise HTTPException(404, "unknown printable")
