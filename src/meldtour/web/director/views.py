@@ -48,6 +48,14 @@ KINDS = {"seatings": N_("seatings"), "knockout": N_("knockout"), "final": N_("fi
 TEMPLATE_TITLES = {
     "busan-2015": N_("Korea Rummikub Championship, Busan 2015 (three divisions)"),
     "japan-championship": N_("Japanese championship (24 players, final of 4)"),
+    "japan-qualifier": N_(
+        "Japanese championship qualifier (league scoring, final of 4 with the points carried)"
+    ),
+    "tokyo-monthly": N_("Tokyo monthly (league scoring: 100 a win plus points, 8 games)"),
+    "tohoku": N_(
+        "Tohoku event, the championship's Tohoku qualifier (6 games, final of 4 with the"
+        " points carried)"
+    ),
     "club-night": N_("Club night (league scoring, tables change every 2 games)"),
 }
 
