@@ -315,7 +315,7 @@ def test_no_korean_string_needs_a_parenthesised_particle() -> None:
                     assert not PARENTHESISED.search(str(m.string)), (path.name, m.id)
     ko, ja = translations("ko").gettext, translations("ja").gettext
     assert ko("second-best game") == "두 번째로 좋은 게임 점수"
-    assert ja("second-best game") == "2番目に良いゲームの得点"
+    assert ja("second-best game") == "2番目に良いゲームのスコア"  # 得点: 100 × wins + スコア
     assert ko("no tournament %(slug)s") % {"slug": "'x'"} == "없는 대회입니다: 'x'"
 
 

@@ -69,6 +69,12 @@ def preset_of(div: Division) -> str | None:
     return base if base in PRESETS else None
 
 
+def family_event(t: Tournament) -> bool:
+    """Whether the tournament gives family prizes: some player entered with a family
+    (``family:…`` tag). Without one, the pages say nothing of family prizes."""
+    return any(r.tag_values("family") for r in t.registrations)
+
+
 def points_text(value: int | None) -> str:
     if value is None:
         return ""
@@ -154,7 +160,7 @@ def standings_rows(
             t.name_of(s.player),
             s.wins,
             points_text(s.points),
-            score_text(s.score),
+            score_text(s.score).replace("-", "−"),  # one minus sign, as the points'
             s.games,
             _(CRITERIA.get(str(s.decided_by), str(s.decided_by))),
         )

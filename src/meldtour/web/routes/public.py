@@ -234,6 +234,10 @@ def _standings_fragment(request: Request, t: Tournament, key: str, projector: bo
             finals=finals,
             projector=projector,
             out=went_out(t, key) if finals else {},
+            scaled=any("." in r.score for r in rows),
+            win_points=view.div.standing_rules.win_points
+            if view.div.standing_rules.mode == "league"
+            else None,
         )
     )
 

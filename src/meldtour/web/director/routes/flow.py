@@ -28,7 +28,7 @@ from ..deps import (
     render,
 )
 from ..rounds_view import actions as round_actions
-from ..views import TABLE_STATES, division_view, points_text
+from ..views import TABLE_STATES, division_view, family_event, points_text
 from .common import division_or_404, qr_data_uri, refused, tournament_zone
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
@@ -191,4 +191,5 @@ def awards_page(
         view=division_view(t, key),
         lines=lines,
         families=families,
+        family_event=family_event(t),
     )

@@ -141,6 +141,7 @@ def score_form(request: Request, web: WebDep, store: StoreDep, token: str) -> Re
         names=[t.name_of(p) for p in sheet.players],
         games=_games(sheet),
         penalties=div.rules.failed_turn_points > 0,
+        penalty_points=div.rules.failed_turn_points,
         counted=sheet.counted is not None,
         director=director is not None,
         points_text=points_text,

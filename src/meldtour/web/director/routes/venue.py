@@ -38,7 +38,7 @@ from ..deps import (
     redirect,
     render,
 )
-from ..views import Gettext, division_view, refusal_text
+from ..views import Gettext, division_view, family_event, refusal_text
 from .common import qr_data_uri
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
@@ -232,6 +232,7 @@ def print_page(
         base=base,
         loopback=is_loopback(base),
         families=len(family_prizes(t)),
+        family_event=family_event(t),
     )
 
 
