@@ -175,13 +175,21 @@ def test_the_audit_log_reads_as_sentences_at_local_time(client: TestClient) -> N
     assert "boss 님이 대회를 만들었습니다: 데모 — KRC 2015 부산." in text
     assert "boss 님이 라운드 자리를 배정했습니다: 일반부 예선 1라운드." in text
     assert "boss 님이 선수의 출석을 확인했습니다: #1 김민준, #2 김서연, #3 김하준 외 9건." in text
-    assert "1번 테이블 기록원이 점수 기록지를 저장했습니다: 일반부 예선 1라운드 1번 테이블." in text
+    # a draft (one game of four) says it is not counted yet, and what it wrote
+    assert (
+        "1번 테이블 기록원이 점수 기록지를 임시 저장했습니다 (아직 집계 전): "
+        "일반부 예선 1라운드 1번 테이블."
+    ) in text
+    assert "1게임 " in text and ": — → +35" in text
     assert "UTC" not in text and "scorer:" not in text and "check_in" not in text
     # Local time: the store's UTC plus nine hours in Seoul.
     last = lines[-1]["at"]
     assert local_time(last, ZoneInfo("Asia/Seoul")) in text
     ja = main(client.get("/director/t/demo/audit?lang=ja").text)
-    assert "1番卓の記録係が記録用紙を保存しました: 일반부 예선 第1ラウンド 1番卓。" in ja
+    assert (
+        "1番卓の記録係が記録用紙を下書き保存しました（まだ集計されていません）: "
+        "일반부 예선 第1ラウンド 1番卓。"
+    ) in ja
     assert "bossさんが選手の出席を確認しました" in ja and "時刻は韓国時間です" in ja
     # The round page says when the seating was locked, in local time too.
     usecases.lock_seating(web(client).store(), "demo", "general", who="boss")
