@@ -105,7 +105,23 @@ def environment(locale: str) -> Environment:
     env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["asset"] = asset
     env.globals["round_name"] = round_namer(t.gettext)
+    env.globals["preset_title"] = preset_titler(t.gettext)
+    from .tag_words import tag_text  # (tag_words imports this module)
+
+    env.globals["tag_text"] = lambda tag: tag_text(str(tag), t.gettext)
     return env
+
+
+def preset_titler(gettext: Callable[[str], str]) -> Callable[[str], str]:
+    """A rules preset by its title in the reader's language (``krc-2015`` → 한국 루미큐브
+    챔피언십, 부산 2015): a preset's key is not a word for people."""
+    from .rules_text import PRESET_TITLES  # (rules_text imports this module)
+
+    def title(key: str) -> str:
+        heading = PRESET_TITLES.get(key)
+        return gettext(heading) if heading else key
+
+    return title
 
 
 @cache

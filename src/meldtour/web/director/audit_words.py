@@ -30,6 +30,7 @@ from meldtour.tournament import Tournament, TournamentError
 from meldtour.tournament.templates import TEMPLATE_ZONES
 
 from ..i18n import N_
+from ..tag_words import tag_text
 
 Gettext = Callable[[str], str]
 
@@ -146,8 +147,6 @@ FIELDS: Mapping[str, str] = {
     "date": N_("date"),
     "venue": N_("venue"),
 }
-#: Tag kinds by their words (``family:이영수네`` is shown as 가족: 이영수네).
-TAG_KINDS: Mapping[str, str] = {"family": N_("family"), "club": N_("club")}
 #: How many changes a line lists before "and N more".
 MAX_CHANGES = 6
 
@@ -258,14 +257,6 @@ def _signed(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"+{value}" if value > 0 else str(value).replace("-", "−")
     return str(value)
-
-
-def tag_text(tag: str, gettext: Gettext) -> str:
-    """A tag as people read it: ``family:이영수네`` → 가족: 이영수네."""
-    kind, sep, value = tag.partition(":")
-    if sep and kind in TAG_KINDS:
-        return f"{gettext(TAG_KINDS[kind])}: {value}"
-    return tag
 
 
 def _sheet_changes(
@@ -473,7 +464,6 @@ __all__ = [
     "changes_text",
     "local_time",
     "sentence",
-    "tag_text",
     "who_text",
     "zone_name",
     "zone_of",
