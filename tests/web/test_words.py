@@ -289,10 +289,11 @@ def test_the_director_makes_a_korean_tournament_with_a_readable_slug(client: Tes
     assert client.get("/t/2015-%EB%B6%80%EC%82%B0-%EC%98%A4%ED%94%88").status_code == 200
     nfd = unicodedata.normalize("NFD", "/t/2015-부산-오픈")
     assert client.get(nfd).status_code == 200
-    # Files named after it download (an ASCII fallback and the UTF-8 name).
-    r = client.get("/director/t/2015-부산-오픈/export/players.csv")
+    # Files named after the tournament, in words, download (an ASCII fallback and the
+    # UTF-8 name).
+    r = client.get("/director/t/2015-부산-오픈/export/players.csv?lang=ko")
     assert r.status_code == 200
-    assert "filename*=UTF-8''2015-%EB%B6%80%EC%82%B0" in r.headers["content-disposition"]
+    assert "filename*=UTF-8''2015%20%EB%B6%80%EC%82%B0" in r.headers["content-disposition"]
     # Japanese, with no name: the template's Japanese name, and its slug.
     r = client.post(
         "/director/new?lang=ja",

@@ -29,8 +29,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from meldtour.tournament import Tournament, TournamentError
 from meldtour.tournament.templates import TEMPLATE_ZONES
 
-from ..i18n import N_
-from ..tag_words import tag_text
+from ..i18n import N_, tag_text
 
 Gettext = Callable[[str], str]
 

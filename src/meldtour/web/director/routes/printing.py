@@ -24,9 +24,8 @@ from meldtour.tournament.side import family_prizes
 from ... import pdf
 from ...address import public_base
 from ...deps import load_tournament
-from ...i18n import N_, translations
+from ...i18n import N_, tag_text, translations
 from ...round_words import round_namer
-from ...tag_words import tag_text
 from ..deps import Scope, StoreDep, TournamentDirectorDep, WebDep, gettext_of, locale_of
 from ..views import CRITERIA, STATUS, refusal_text
 
