@@ -124,7 +124,7 @@ def test_a_refused_director_and_an_expired_form(client: TestClient, tmp_path: Pa
         other.post("/director/login", data={"csrf": token, "name": "other", "password": PASSWORD})
         r = other.get("/director/t/demo?lang=ko", headers=PAGE)
         assert r.status_code == 403
-        assert "이 대회의 디렉터가 아닙니다" in main(r.text) and "허용되지 않습니다" in main(r.text)
+        assert "이 대회의 운영자가 아닙니다" in main(r.text) and "허용되지 않습니다" in main(r.text)
         r = other.get("/director/t/demo?lang=ja", headers=PAGE)
         assert r.status_code == 403 and "許可されていません" in main(r.text)
     r = client.post(

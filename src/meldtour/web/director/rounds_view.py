@@ -29,6 +29,7 @@ TIE_BREAKS = {
     "lot": N_("lot"),
 }
 STEPS = {
+    "register": N_("register the players (paste a list on the players page)"),
     "check_in": N_("check the players in at the desk"),
     "close_check_in": N_("close check-in and seat round 1"),
     "seat": N_("seat the next round"),

@@ -1,0 +1,83 @@
+"""The words of the day (issue #27): one word for the director (운영자 / 運営者), one for a
+place (순위), the next step when nobody is registered yet, the division's state during
+check-in, the question before closing check-in when everyone came, and Japanese
+卓 / ラウンドを終了 on screen and in print alike."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from meldtour import application as usecases
+from meldtour.web.i18n import catalog_paths, translations
+
+from .test_director import csrf, make_client, sign_up, web
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with make_client(tmp_path) as c:
+        sign_up(c)
+        r = c.post(
+            "/director/new?lang=ko",
+            data={"csrf": csrf(c, "/director"), "template": "tohoku", "name": "도호쿠"},
+        )
+        assert r.status_code == 200
+        yield c
+
+
+def text(html: str) -> str:
+    found = re.search(r"<main>(.*)</main>", html, re.S)
+    assert found
+    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", found.group(1))))
+
+
+def slug_of(client: TestClient) -> str:
+    (row,) = usecases.all_tournaments(web(client).store())
+    return str(row[0])
+
+
+def test_the_next_step_and_the_state_follow_the_desk(client: TestClient) -> None:
+    slug = slug_of(client)
+    page = client.get(f"/director/t/{slug}?lang=ko").text
+    assert 'data-step="register"' in page
+    assert "다음 할 일: 선수 등록" in text(page) and "데스크에서 선수 체크인" not in text(page)
+    assert f'class="button primary" href="/director/t/{slug}/players"' in page
+    store = web(client).store()
+    usecases.register_players(
+        store, slug, [usecases.PlayerEntry(n, "tohoku") for n in "가나다라"], who="boss"
+    )
+    assert 'data-step="check_in"' in client.get(f"/director/t/{slug}?lang=ko").text
+    usecases.check_in_players(store, slug, ["가"], who="boss")
+    page = text(client.get(f"/director/t/{slug}?lang=ko").text)
+    assert "체크인 진행 중" in page and "참가 신청 중" not in page
+    assert "체크인 진행 중" in text(client.get(f"/t/{slug}?lang=ko").text)
+    usecases.check_in_players(store, slug, ["나", "다", "라"], who="boss")
+    page = html_lib.unescape(client.get(f"/director/t/{slug}?lang=ja").text)
+    assert "登録した4人全員が出席し" in page and "0人" not in page
+
+
+def test_one_word_each() -> None:
+    for path in catalog_paths("ko"):
+        assert "디렉터" not in path.read_text(), path.name
+        assert "감사 기록" not in path.read_text(), path.name
+    for path in catalog_paths("ja"):
+        assert "ディレクター" not in path.read_text(), path.name
+        assert not re.search("ラウンド.?締め", path.read_text()), path.name
+    ko, ja = translations("ko").gettext, translations("ja").gettext
+    assert ko("Place") == ko("Rank") == "순위"
+    assert ko("Korea Rummikub Championship, Busan 2015").startswith("한국 루미큐브 챔피언십")
+    assert ko("Korea Rummikub Championship, Busan 2015 (three divisions)").startswith(
+        "한국 루미큐브 챔피언십"
+    )
+    # a tournament table is 卓 on screen and in print
+    assert ja("Table %(n)d") % {"n": 1} == ja("Table %(n)s") % {"n": 1} == "1番卓"
+    assert "卓" in ja("%(stage)s · %(round)s · table %(table)d")
+    assert ja("Close the round") == "ラウンドを終了"
+    # 得点 is the league score (100 × wins + points), スコア the points (seed 004)
+    assert ja("Score") == ja("score") == "得点" and ja("Points") == ja("points") == "スコア"
