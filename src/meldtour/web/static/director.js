@@ -79,6 +79,8 @@
       result.hidden = false;
       result.className = "flash " + kind;
       result.textContent = text;
+      // at the top of the sheet, brought into view: a phone's Save is at the bottom
+      result.scrollIntoView({ block: "start", behavior: "instant" });
     }
     function showTheirs(theirs, games) {
       const tbody = theirs.querySelector("tbody");

@@ -66,8 +66,12 @@ def mark_present(
         out = usecases.check_in_players(store, slug, [str(player)], who=director.name)
     except usecases.UseCaseError as exc:
         return redirect(request, back, refused(request, exc), "error")
+    # Checked in: the desk's search box is empty again, ready for the next number
+    # (the flash names who came); a refusal keeps the search.
     return redirect(
-        request, back, _("%(name)s is present.") % {"name": out.tournament.name_of(player)}
+        request,
+        f"/director/t/{slug}/d/{key}/checkin",
+        _("%(name)s is present.") % {"name": out.tournament.name_of(player)},
     )
 
 
