@@ -109,3 +109,25 @@ def test_the_audit_log_says_what_changed(client: TestClient) -> None:
     ja = text(client.get(f"/director/t/{SLUG}/audit?lang=ja").text)
     assert "変更履歴" in ja and "第1ゲーム 이영수: −5 → −6" in ja
     assert "下書き保存しました" in ja
+
+
+def test_the_vote_sources_are_in_the_tournaments_time_as_the_audit_log(
+    client: TestClient,
+) -> None:
+    from zoneinfo import ZoneInfo
+
+    from meldtour.web.director.audit_words import local_time
+
+    from .test_votes import post_vote, seated_club
+
+    store = web(client).store()
+    slug = seated_club(store)  # a club night: Japan time
+    usecases.open_vote(store, slug, None, who="d")
+    assert "Your vote for" in post_vote(client, slug, "3")
+    (source,) = usecases.vote_sources(store, slug, "club")
+    page = text(client.get(f"/director/t/{slug}/visitors?lang=ko").text)
+    tokyo = local_time(source.first_at, ZoneInfo("Asia/Tokyo"), with_date=False, seconds=True)
+    assert tokyo in page and "일본 시간" in page
+    assert source.first_at[11:19] not in page  # not the server's UTC
+    audit = text(client.get(f"/director/t/{slug}/audit?lang=ko").text)
+    assert "일본 시간" in audit

@@ -184,8 +184,11 @@ def zone_name(zone: ZoneInfo, gettext: Gettext) -> str:
     return gettext(label) if label else zone.key
 
 
-def local_time(at: str | None, zone: ZoneInfo, with_date: bool = True) -> str:
-    """An ISO time in UTC (the store's) as the zone's local ``YYYY-MM-DD HH:MM``."""
+def local_time(
+    at: str | None, zone: ZoneInfo, with_date: bool = True, *, seconds: bool = False
+) -> str:
+    """An ISO time in UTC (the store's) as the zone's local ``YYYY-MM-DD HH:MM``
+    (``HH:MM:SS`` with ``seconds``)."""
     if not at:
         return ""
     try:
@@ -196,7 +199,8 @@ def local_time(at: str | None, zone: ZoneInfo, with_date: bool = True) -> str:
         from datetime import UTC
 
         when = when.replace(tzinfo=UTC)
-    return when.astimezone(zone).strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
+    clock = "%H:%M:%S" if seconds else "%H:%M"
+    return when.astimezone(zone).strftime(f"%Y-%m-%d {clock}" if with_date else clock)
 
 
 def who_text(who: str, gettext: Gettext) -> str:
