@@ -81,3 +81,24 @@ def test_one_word_each() -> None:
     assert ja("Close the round") == "ラウンドを終了"
     # 得点 is the league score (100 × wins + points), スコア the points (seed 004)
     assert ja("Score") == ja("score") == "得点" and ja("Points") == ja("points") == "スコア"
+
+
+def test_the_public_page_finds_a_table_by_search(client: TestClient) -> None:
+    slug = slug_of(client)
+    store = web(client).store()
+    usecases.register_players(
+        store,
+        slug,
+        [usecases.PlayerEntry(f"선수{i:02d}", "tohoku") for i in range(1, 41)]
+        + [usecases.PlayerEntry("佐藤 一郎", "tohoku")],
+        who="boss",
+    )
+    page = client.get(f"/t/{slug}?lang=ko").text
+    assert page.count(f'href="/t/{slug}/p/') == 0  # 41 players: a search, not 41 links
+    assert "선수 41명: 이름이나 번호를 입력해" in text(page)
+    found = client.get(f"/t/{slug}", params={"q": "#7", "lang": "ko"}).text
+    assert found.count(f'href="/t/{slug}/p/') == 1 and "선수07" in found
+    found = client.get(f"/t/{slug}", params={"q": "佐藤", "lang": "ja"}).text
+    assert found.count(f'href="/t/{slug}/p/') == 1 and f'href="/t/{slug}/p/41"' in found
+    none = text(client.get(f"/t/{slug}", params={"q": "박", "lang": "ko"}).text)
+    assert "박에 해당하는 선수가 없습니다" in none

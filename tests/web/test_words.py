@@ -77,7 +77,10 @@ def test_errors_are_pages_in_the_visitors_language(
 def test_json_clients_keep_json(client: TestClient) -> None:
     r = client.get("/t/unknown")
     assert r.status_code == 404
-    assert r.json()["detail"] == "no tournament 'unknown': there are demo"
+    # an unknown address does not list the other tournaments' (issue #27)
+    assert r.json()["detail"] == "no tournament 'unknown'"
+    page = client.get("/t/unknown?lang=ko", headers=PAGE).text
+    assert "demo" not in main(page) and "없는 대회입니다: 'unknown'" in main(page)
     r = client.get("/score/not-a-token")
     assert r.status_code == 404 and "score-entry link is not valid" in r.json()["detail"]
     r = client.post("/director/login", data={"name": "a\x00b", "password": "x"})
