@@ -172,3 +172,40 @@ def test_the_layout_of_the_day(site: tuple[str, Web], browser: Browser) -> None:
             shot(phone, f"counted-{lang}-{width}")
     desk.close()
     phones.close()
+
+
+def test_a_form_sent_after_the_session_expired_keeps_what_was_typed(
+    site: tuple[str, Web], browser: Browser
+) -> None:
+    base, web = site
+    ctx = context(browser, base, "ko")
+    page = ctx.new_page()
+    sign_in(page)
+    page.goto(f"/director/t/{SLUG}")
+    page.locator("details.panel summary").first.click()
+    form = page.locator(f'form[action="/director/t/{SLUG}/edit"]')
+    form.locator('input[name="venue"]').fill("부산 벡스코 제2전시장")
+    # the session expires while the director types (the CSRF cookie stays)
+    kept = [c for c in ctx.cookies() if c["name"] != "mt_session"]
+    ctx.clear_cookies()
+    ctx.add_cookies(kept)  # type: ignore[arg-type]
+    form.get_by_role("button").click()
+    page.wait_for_url(re.compile(r"/director/login"))
+    sign_in_here(page)
+    page.wait_for_url(re.compile(rf"/director/t/{SLUG}$"))
+    expect(page.locator("#draft-restored")).to_contain_text("다시 로그인하기 전에 입력한 내용")
+    expect(form.locator('input[name="venue"]')).to_have_value("부산 벡스코 제2전시장")
+    shot(page, "draft-restored-ko-1280")
+    form.get_by_role("button").click()
+    page.wait_for_load_state("domcontentloaded")
+    assert usecases.info(web.store(), SLUG).venue == "부산 벡스코 제2전시장"
+    # once sent and saved, it does not come back
+    page.goto(f"/director/t/{SLUG}")
+    expect(page.locator("#draft-restored")).to_have_count(0)
+    ctx.close()
+
+
+def sign_in_here(page: Page) -> None:
+    page.locator('input[name="name"]').fill("boss")
+    page.locator('input[name="password"]').fill(PASSWORD)
+    page.locator('form[action="/director/login"] button').click()

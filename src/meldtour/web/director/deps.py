@@ -14,6 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -151,8 +152,22 @@ def current_account(request: Request) -> Account | None:
 def require_director(request: Request) -> Account:
     account = current_account(request)
     if account is None or account.role != "director":
-        raise LoginRequired(request.url.path)
+        raise LoginRequired(back_after_sign_in(request))
     return account
+
+
+def back_after_sign_in(request: Request) -> str:
+    """Where signing in leads back to: the page asked for, or — for a form sent when
+    the session had expired — the page of the form (its page keeps what was typed:
+    director.js), never the form's POST address."""
+    if request.method in ("GET", "HEAD"):
+        return request.url.path
+    referer = urlsplit(request.headers.get("referer", ""))
+    same_site = referer.netloc in ("", request.url.netloc)
+    path = referer.path
+    if same_site and path.startswith("/director") and not path.startswith("//"):
+        return path
+    return "/director"
 
 
 DirectorDep = Annotated[Account, Depends(require_director)]

@@ -7,6 +7,56 @@
     if (!window.confirm(f.dataset.confirm)) ev.preventDefault();
   }));
 
+  // ------------------------------------------------------------- a form sent too late
+  // A form sent after the session expired leads to the sign-in page, and signing in
+  // leads back to the form's page: what was typed comes back into the form. Each
+  // form sent is kept here for a moment; the sign-in page marks it to keep; any other
+  // page (the server answered) forgets it, unless it is its own page coming back.
+  const DRAFT = "meldtour.sent-form";
+  const signIn = document.querySelector('form[action="/director/login"]');
+  let draft = null;
+  try { draft = JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { draft = null; }
+  if (draft && signIn) {
+    if (!draft.held && Date.now() - draft.at < 10 * 60 * 1000) {
+      draft.held = true;
+      localStorage.setItem(DRAFT, JSON.stringify(draft));
+    }
+  } else if (draft) {
+    localStorage.removeItem(DRAFT);
+    const form = draft.held && draft.path === location.pathname
+      ? [...document.querySelectorAll("form")].find((f) => f.getAttribute("action") === draft.action)
+      : null;
+    if (form) {
+      for (const [name, values] of Object.entries(draft.values)) {
+        const fields = [...form.elements].filter((e) => e.name === name);
+        fields.forEach((e, i) => {
+          if (e.type === "checkbox" || e.type === "radio") e.checked = values.includes(e.value);
+          else if (i < values.length) e.value = values[i];
+        });
+      }
+      for (let d = form.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
+      const note = document.createElement("p");
+      note.className = "flash warn";
+      note.id = "draft-restored";
+      note.textContent = (document.getElementById("draft-words") || {}).textContent || "";
+      form.before(note);
+      note.scrollIntoView({ block: "center" });
+    }
+  }
+  document.querySelectorAll('form[method="post"]').forEach((f) => f.addEventListener("submit", () => {
+    if (f === signIn || f.querySelector('input[type="password"], input[type="file"]')) return;
+    const values = {};
+    for (const e of f.elements) {
+      if (!e.name || e.name === "csrf" || e.disabled) continue;
+      if ((e.type === "checkbox" || e.type === "radio") && !e.checked) { values[e.name] = values[e.name] || []; continue; }
+      (values[e.name] = values[e.name] || []).push(e.value);
+    }
+    try {
+      localStorage.setItem(DRAFT, JSON.stringify(
+        { path: location.pathname, action: f.getAttribute("action"), values, at: Date.now() }));
+    } catch (e) { /* a full or closed storage: nothing kept */ }
+  }));
+
   // ------------------------------------------------------------- score form
   const form = document.getElementById("sheet");
   if (form) {
