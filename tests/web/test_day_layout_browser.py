@@ -1,6 +1,7 @@
 """The layout of the day (issue #27) in Debian's Chromium: the tie-break drop-down shows
 its whole name (두 번째로 좋은 게임 점수); the desk's search box is empty again after a
-check-in; the score page's answer is in view at the top; the header is two lines on a
+check-in; the score page's answer is in view at the top, its running totals shown
+before saving; the header is two lines on a
 390-px phone (never three); a counted sheet shows values, not boxes to type in; a final
 entered game by game marks nothing red in the games not played yet. Screenshots at 390
 and 1280 px in Korean and Japanese go to ``shots/``."""
@@ -148,6 +149,12 @@ def test_the_layout_of_the_day(site: tuple[str, Web], browser: Browser) -> None:
     for s, value in enumerate((21, -6, -7, -8), 1):
         phone.locator(f"#p1_{s}").fill(str(value))
     phone.locator('input[name="w1"][value="1"]').check()
+    # the running totals, before saving, to compare with the paper
+    first, second = (phone.locator(f'#totals tr[data-seat="{s}"]') for s in (1, 2))
+    expect(first.locator(".points")).to_have_text("+21")
+    expect(first.locator(".wins")).to_have_text("1")
+    expect(second.locator(".points")).to_have_text("−6")
+    expect(second.locator(".wins")).to_have_text("0")
     phone.get_by_role("button", name="기록지 저장").click()
     result = phone.locator("#result")
     expect(result).to_contain_text("임시 저장")

@@ -116,6 +116,27 @@
       }
       post("/check", { games: data }).then((r) => r.json()).then((d) => show(d.problems || []));
     }
+    // The running totals (wins, points with penalties) as typed, before saving: what
+    // the scorer compares with the paper sheet's last line.
+    function totals() {
+      const box = document.getElementById("totals");
+      if (!box) return;
+      const data = rows();
+      for (let s = 1; s <= seats; s++) {
+        let wins = 0, points = 0, any = false;
+        for (const r of data) {
+          const v = r.points[s - 1];
+          if (v !== null && !Number.isNaN(v)) { points += v - (r.penalties[s - 1] || 0); any = true; }
+          if (r.winner === s) wins += 1;
+        }
+        const tr = box.querySelector('tr[data-seat="' + s + '"]');
+        tr.querySelector(".wins").textContent = String(wins);
+        tr.querySelector(".points").textContent = !any ? "" : (points > 0 ? "+" : "") + String(points).replace("-", "−");
+      }
+    }
+    totals();
+    form.addEventListener("input", totals);
+    form.addEventListener("change", totals);
     form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 200); });
     form.addEventListener("change", () => { clearTimeout(timer); timer = setTimeout(check, 50); });
     form.querySelectorAll("button.sign").forEach((b) => b.addEventListener("click", () => {
