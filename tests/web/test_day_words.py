@@ -102,3 +102,31 @@ def test_the_public_page_finds_a_table_by_search(client: TestClient) -> None:
     assert found.count(f'href="/t/{slug}/p/') == 1 and f'href="/t/{slug}/p/41"' in found
     none = text(client.get(f"/t/{slug}", params={"q": "박", "lang": "ko"}).text)
     assert "박에 해당하는 선수가 없습니다" in none
+
+
+def test_bulk_check_in_on_the_web(client: TestClient) -> None:
+    slug = slug_of(client)
+    store = web(client).store()
+    usecases.register_players(
+        store, slug, [usecases.PlayerEntry(f"선수{i}", "tohoku") for i in range(1, 9)], who="boss"
+    )
+    desk = f"/director/t/{slug}/d/tohoku/checkin"
+    token = csrf(client, desk)
+    assert "여러 선수를 한 번에 출석 처리" in client.get(desk + "?lang=ko").text
+    r = client.post(f"{desk}-many?lang=ko", data={"csrf": token, "players": "1, 2\n#3\n선수4"})
+    assert "선수 4명을 출석 처리했습니다." in text(r.text)
+    present = {r.player for r in usecases.read(store, slug).in_division("tohoku", "checked_in")}
+    assert present == {1, 2, 3, 4}
+    # everyone but #8 (who phoned to say they are late)
+    r = client.post(f"{desk}-many?lang=ko", data={"csrf": token, "players": "8", "all_but": "1"})
+    assert "선수 3명을 출석 처리했습니다." in text(r.text)
+    t = usecases.read(store, slug)
+    assert (
+        t.registration(8).status == "registered" and len(t.in_division("tohoku", "checked_in")) == 7
+    )
+    # nothing named: a refusal, nothing changes; an unknown number: refused
+    r = client.post(f"{desk}-many?lang=ko", data={"csrf": token, "players": ""})
+    assert "출석 처리할 선수를 적어 주세요." in text(r.text)
+    r = client.post(f"{desk}-many?lang=ko", data={"csrf": token, "players": "99"})
+    assert "flash error" in r.text
+    assert usecases.read(store, slug).registration(8).status == "registered"
