@@ -123,7 +123,13 @@ def test_the_layout_of_the_day(site: tuple[str, Web], browser: Browser) -> None:
     page.locator("ul.desk li").first.get_by_role("button", name="출석").click()
     expect(page.locator("p.flash.ok")).to_contain_text("김민다")
     expect(page.locator('form.search input[name="q"]')).to_have_value("")
-    shot(page, "desk-ko-1280")
+    for lang in ("ko", "ja"):
+        for width in (1280, 390):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.goto(f"/director/t/{SLUG}/d/general/checkin?lang={lang}")
+            page.locator("#bulk summary").click()
+            shot(page, f"desk-{lang}-{width}")
+    page.set_viewport_size({"width": 1280, "height": 900})
     usecases.check_in_players(store, SLUG, NAMES, who="boss")
     usecases.close_check_in(store, SLUG, "general", who="boss")
     usecases.seat(store, SLUG, "general", None, who="boss")

@@ -251,6 +251,8 @@ def test_a_tohoku_event_from_its_template_in_japanese(
                 ("standings", f"/t/{slug}/standings?division=tohoku"),
                 ("awards", f"/director/t/{slug}/d/tohoku/awards"),
                 ("print", f"/director/t/{slug}/print"),
+                ("audit", f"/director/t/{slug}/audit"),
+                ("public", f"/t/{slug}"),
             ):
                 director.goto(f"{path}{'&' if '?' in path else '?'}lang={lang}")
                 shot(director, f"{page}-{lang}-{width}")
