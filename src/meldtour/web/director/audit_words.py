@@ -263,8 +263,15 @@ def _signed(value: Any) -> str:
 
 
 def _sheet_changes(
-    before: Mapping[str, Any], after: Mapping[str, Any], t: Tournament | None, gettext: Gettext
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    t: Tournament | None,
+    gettext: Gettext,
+    *,
+    typed_over: bool = False,
 ) -> list[str]:
+    """The cells a save changed; with ``typed_over``, only those that held a value
+    before (a sheet typed in for the first time lists no "— → −7" for every cell)."""
     players = list(after.get("players") or before.get("players") or [])
 
     def name(seat: int) -> str:
@@ -289,13 +296,13 @@ def _sheet_changes(
                 y = b[seat] if seat < len(b) else None
                 if field == "penalties":
                     x, y = x or None, y or None
-                if x != y:
+                if x != y and not (typed_over and x is None):
                     what = gettext(label) % {"game": g, "name": name(seat)}
                     out.append(
                         gettext(CHANGED) % {"what": what, "before": _signed(x), "after": _signed(y)}
                     )
         x, y = old.get("winner"), new.get("winner")
-        if x != y:
+        if x != y and not (typed_over and x is None):
             out.append(
                 gettext(CHANGED)
                 % {
@@ -327,7 +334,8 @@ def changes_text(line: Mapping[str, Any], t: Tournament | None, gettext: Gettext
         return []
     entity = line.get("entity")
     if entity == "sheet":
-        return _sheet_changes(before, after, t, gettext)
+        typed_over = line.get("action") == "enter_sheet"  # a correction lists every cell
+        return _sheet_changes(before, after, t, gettext, typed_over=typed_over)
     if entity == "vote" and line.get("action") == "vote_codes":
         return []
     out = []
