@@ -76,6 +76,7 @@ def test_the_desk_finds_and_checks_in_players_of_every_division(client: TestClie
     assert "출석" in found[0] and "일치하는 선수가 없습니다" not in html
     text = form(client, f"{desk}/36?lang=ko", {"q": "36"}, page=desk + "?q=36")
     assert flash(text) == "ok: 김초등4 님 출석 확인."
+    assert 'name="q" value=""' in text  # the search box is empty for the next number
     t = usecases.read(store, slug)
     assert t.registration(36).status == "checked_in" and t.registration(36).division == "upper"
     # A name part finds both divisions' players, each marked with their division.

@@ -380,7 +380,7 @@ def test_exports_numbers_are_numbers_and_columns_in_the_language(local: TestClie
     assert r.text.lstrip("\ufeff").startswith("Number,Name,Division")
     # The final ranking: a division still playing has no places yet.
     r = local.get("/director/t/demo/export/ranking.csv?lang=en")
-    assert r.text.lstrip("\ufeff").strip() == "Division,Place,Player,Name,Decided in,Wins,Points"
+    assert r.text.lstrip("\ufeff").strip() == "Division,Place,Number,Name,Decided in,Wins,Points"
     r = local.get("/director/t/demo/d/general/pdf/certificates?lang=en")
     assert r.status_code == 409
 
@@ -400,7 +400,7 @@ def test_ranking_export_of_a_finished_division() -> None:
 
     t = finished_club()
     rows = list(TABLES["ranking"](t, translations("ko").gettext))
-    assert rows[0][:3] == ["division", "place", "player"]  # named per language on export
+    assert rows[0][:3] == ["division", "place", "number"]  # named per language on export
     ranking = final_ranking(t, "open")
     assert [r[1] for r in rows[1:]] == list(range(1, len(ranking) + 1))
     assert rows[1][3] == ranking[0].name

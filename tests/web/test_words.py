@@ -77,7 +77,10 @@ def test_errors_are_pages_in_the_visitors_language(
 def test_json_clients_keep_json(client: TestClient) -> None:
     r = client.get("/t/unknown")
     assert r.status_code == 404
-    assert r.json()["detail"] == "no tournament 'unknown': there are demo"
+    # an unknown address does not list the other tournaments' (issue #27)
+    assert r.json()["detail"] == "no tournament 'unknown'"
+    page = client.get("/t/unknown?lang=ko", headers=PAGE).text
+    assert "demo" not in main(page) and "없는 대회입니다: 'unknown'" in main(page)
     r = client.get("/score/not-a-token")
     assert r.status_code == 404 and "score-entry link is not valid" in r.json()["detail"]
     r = client.post("/director/login", data={"name": "a\x00b", "password": "x"})
@@ -124,7 +127,7 @@ def test_a_refused_director_and_an_expired_form(client: TestClient, tmp_path: Pa
         other.post("/director/login", data={"csrf": token, "name": "other", "password": PASSWORD})
         r = other.get("/director/t/demo?lang=ko", headers=PAGE)
         assert r.status_code == 403
-        assert "이 대회의 디렉터가 아닙니다" in main(r.text) and "허용되지 않습니다" in main(r.text)
+        assert "이 대회의 운영자가 아닙니다" in main(r.text) and "허용되지 않습니다" in main(r.text)
         r = other.get("/director/t/demo?lang=ja", headers=PAGE)
         assert r.status_code == 403 and "許可されていません" in main(r.text)
     r = client.post(
@@ -175,13 +178,21 @@ def test_the_audit_log_reads_as_sentences_at_local_time(client: TestClient) -> N
     assert "boss 님이 대회를 만들었습니다: 데모 — KRC 2015 부산." in text
     assert "boss 님이 라운드 자리를 배정했습니다: 일반부 예선 1라운드." in text
     assert "boss 님이 선수의 출석을 확인했습니다: #1 김민준, #2 김서연, #3 김하준 외 9건." in text
-    assert "1번 테이블 기록원이 점수 기록지를 저장했습니다: 일반부 예선 1라운드 1번 테이블." in text
+    # a draft (one game of four) says it is not counted yet, and what it wrote
+    assert (
+        "1번 테이블 기록원이 점수 기록지를 임시 저장했습니다 (아직 집계 전): "
+        "일반부 예선 1라운드 1번 테이블."
+    ) in text
+    assert ": — → +35" not in text  # typed in for the first time: no cell "changed"
     assert "UTC" not in text and "scorer:" not in text and "check_in" not in text
     # Local time: the store's UTC plus nine hours in Seoul.
     last = lines[-1]["at"]
     assert local_time(last, ZoneInfo("Asia/Seoul")) in text
     ja = main(client.get("/director/t/demo/audit?lang=ja").text)
-    assert "1番卓の記録係が記録用紙を保存しました: 일반부 예선 第1ラウンド 1番卓。" in ja
+    assert (
+        "1番卓の記録係が記録用紙を下書き保存しました（まだ集計されていません）: "
+        "일반부 예선 第1ラウンド 1番卓。"
+    ) in ja
     assert "bossさんが選手の出席を確認しました" in ja and "時刻は韓国時間です" in ja
     # The round page says when the seating was locked, in local time too.
     usecases.lock_seating(web(client).store(), "demo", "general", who="boss")
@@ -281,10 +292,11 @@ def test_the_director_makes_a_korean_tournament_with_a_readable_slug(client: Tes
     assert client.get("/t/2015-%EB%B6%80%EC%82%B0-%EC%98%A4%ED%94%88").status_code == 200
     nfd = unicodedata.normalize("NFD", "/t/2015-부산-오픈")
     assert client.get(nfd).status_code == 200
-    # Files named after it download (an ASCII fallback and the UTF-8 name).
-    r = client.get("/director/t/2015-부산-오픈/export/players.csv")
+    # Files named after the tournament, in words, download (an ASCII fallback and the
+    # UTF-8 name).
+    r = client.get("/director/t/2015-부산-오픈/export/players.csv?lang=ko")
     assert r.status_code == 200
-    assert "filename*=UTF-8''2015-%EB%B6%80%EC%82%B0" in r.headers["content-disposition"]
+    assert "filename*=UTF-8''2015%20%EB%B6%80%EC%82%B0" in r.headers["content-disposition"]
     # Japanese, with no name: the template's Japanese name, and its slug.
     r = client.post(
         "/director/new?lang=ja",
@@ -315,7 +327,7 @@ def test_no_korean_string_needs_a_parenthesised_particle() -> None:
                     assert not PARENTHESISED.search(str(m.string)), (path.name, m.id)
     ko, ja = translations("ko").gettext, translations("ja").gettext
     assert ko("second-best game") == "두 번째로 좋은 게임 점수"
-    assert ja("second-best game") == "2番目に良いゲームの得点"
+    assert ja("second-best game") == "2番目に良いゲームのスコア"  # 得点: 100 × wins + スコア
     assert ko("no tournament %(slug)s") % {"slug": "'x'"} == "없는 대회입니다: 'x'"
 
 

@@ -35,6 +35,7 @@ from typing import Any
 from meldtour.cli.db import add_db_argument
 from meldtour.cli.db import print_json as _print_json
 from meldtour.cli.db import who_of as _who
+from meldtour.tournament.templates import TEMPLATES
 
 HELP = "Run a tournament from the terminal: players, check-in, seating, sheets, standings."
 
@@ -78,9 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         return p
 
     p = add("new", "create a tournament from a template")
-    p.add_argument(
-        "--template", required=True, choices=("busan-2015", "japan-championship", "club-night")
-    )
+    p.add_argument("--template", required=True, choices=tuple(TEMPLATES))
     p.add_argument("--name", default="", help="the tournament's name")
     p.add_argument("--date", default="", help="its date, YYYY-MM-DD")
     p.add_argument("--seed", type=int, default=0, help="seed of every draw (default 0)")

@@ -15,7 +15,9 @@ from .stages import _seed, close_round, results_of, start_stage
 from .standings import rank_players
 
 TableState = Literal["empty", "draft", "conflict", "counted"]
-Step = Literal["check_in", "close_check_in", "seat", "scores", "close_round", "advance", "awards"]
+Step = Literal[
+    "register", "check_in", "close_check_in", "seat", "scores", "close_round", "advance", "awards"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,8 @@ def next_step(t: Tournament, division: str) -> Step:
     if not div.started:  # the desk while players are still to check in
         present = len(t.in_division(division, "checked_in"))
         waiting = len(t.in_division(division, "registered"))
+        if not present and not waiting:  # nobody to check in yet: register players first
+            return "register"
         return "close_check_in" if present >= 3 and not waiting else "check_in"
     if not div.stages or not div.stages[-1].rounds:
         return "seat"

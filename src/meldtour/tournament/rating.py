@@ -72,6 +72,9 @@ TEMPLATE_POOLS: Final[Mapping[str, Mapping[str, str]]] = {
         "*": "korea",
     },
     "japan-championship": {"*": "japan"},
+    "japan-qualifier": {"*": "japan"},
+    "tokyo-monthly": {"*": "japan"},
+    "tohoku": {"*": "japan"},
 }
 #: The pool of a division made from no template the pools know.
 OTHER_POOL: Final = "other"

@@ -10,9 +10,21 @@ in (:data:`WORDS`: Korean, Japanese, English), and says where it is played
   elementary 1–3 and 4–6 (32 each: one-game knockout tables, top 2 go on);
 - ``japan-championship``: 24 players, 5 balanced seatings × 2 games, then a 2-game
   final of the top 4 with points carried (004);
+- ``japan-qualifier``: a regional qualifier of the Japanese championship (004: "予選大会で
+  勝ち点100点制で決勝ラウンドを設ける場合も、同様に点数を「持ち越し」て"): league scoring,
+  4 balanced seatings × 2 games, then a 2-game final of the top 4 with points carried;
+- ``tokyo-monthly``: the Tokyo monthly (月例会, 004): league scoring (100 a win plus
+  points: 8 games, 3 wins and +156 make 456), 4 balanced seatings × 2 games, no final;
+- ``tohoku``: the Tohoku event of 1 August 2009, the championship's Tohoku qualifier
+  (004): league scoring, 3 balanced seatings × 2 games (the seed's "6〜8回戦": a fourth
+  seating is one edit), then a 2-game final of the top 4 with points carried; the
+  winner goes to the championship;
 - ``club-night``: a Tokyo-monthly style evening (004): league scoring (100 a win plus
   points), 4 balanced seatings × 2 games, tables of 3 scaled, late entry allowed,
   clubs kept apart where possible.
+
+The league templates scale a table of 3's points by 4/3 (``three_table="scale"``): its
+winner takes about three quarters of what a table of 4 gives.
 """
 
 from __future__ import annotations
@@ -20,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from meldtour.core.rules import find_rules
+from meldtour.core.rules import RuleSet, find_rules
 
 from .model import Division, StageFormat, Tournament, TournamentError
 from .standings import StandingRules
@@ -42,6 +54,12 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "japan": "루미큐브 일본 선수권",
         "japan division": "일본 선수권",
         "club": "클럽 나이트",
+        "qualifier": "루미큐브 일본 선수권 지역 예선",
+        "qualifier division": "지역 예선",
+        "monthly": "루미큐브 도쿄 월례회",
+        "monthly division": "월례회",
+        "tohoku": "루미큐브 도호쿠 대회",
+        "tohoku division": "도호쿠 대회",
     },
     "ja": {
         "busan": "KRC 2015 釜山",
@@ -57,6 +75,12 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "japan": "ラミィキューブ日本選手権",
         "japan division": "日本選手権",
         "club": "クラブナイト",
+        "qualifier": "ラミィキューブ日本選手権 地区予選会",
+        "qualifier division": "地区予選",
+        "monthly": "ラミィキューブ東京月例会",
+        "monthly division": "月例会",
+        "tohoku": "ラミィキューブ東北大会",
+        "tohoku division": "東北大会",
     },
     "en": {
         "busan": "KRC 2015 Busan",
@@ -72,6 +96,12 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "japan": "Rummikub Japan Championship",
         "japan division": "Japan Championship",
         "club": "Club night",
+        "qualifier": "Rummikub Japan Championship regional qualifier",
+        "qualifier division": "Regional qualifier",
+        "monthly": "Rummikub Tokyo monthly",
+        "monthly division": "Monthly",
+        "tohoku": "Rummikub Tohoku event",
+        "tohoku division": "Tohoku event",
     },
 }
 
@@ -79,6 +109,9 @@ WORDS: Final[dict[str, dict[str, str]]] = {
 TEMPLATE_ZONES: Final[dict[str, str]] = {
     "busan-2015": "Asia/Seoul",
     "japan-championship": "Asia/Tokyo",
+    "japan-qualifier": "Asia/Tokyo",
+    "tokyo-monthly": "Asia/Tokyo",
+    "tohoku": "Asia/Tokyo",
     "club-night": "Asia/Tokyo",
 }
 
@@ -120,6 +153,76 @@ def japan_championship(name: str, date: str, seed: int, locale: str = "en") -> T
     return Tournament(name or w["japan"], date or "2009-08-30", (div,), seed=seed)
 
 
+def _league() -> tuple[RuleSet, StandingRules]:
+    """The Japanese rules with league scoring (004: 勝ち点100点の得点方式): 100 a win
+    plus the points, tables of 3 scaled by 4/3."""
+    rules = find_rules("japan").replace(match_ranking="league", name="japan (league)")
+    return rules, StandingRules(mode="league", three_table="scale")
+
+
+def _carried_final(w: dict[str, str]) -> StageFormat:
+    """004's final round: the top 4, 2 games, the points carried (持ち越し)."""
+    return StageFormat("final", games=2, entrants=4, carry=True, name=w["final"])
+
+
+def japan_qualifier(name: str, date: str, seed: int, locale: str = "en") -> Tournament:
+    w = WORDS[locale]
+    rules, ranking = _league()
+    div = Division(
+        "qualifier",
+        w["qualifier division"],
+        32,
+        rules,
+        (
+            StageFormat(
+                "seatings", games=2, seatings=4, seating="balanced", name=w["preliminaries"]
+            ),
+            _carried_final(w),
+        ),
+        ranking=ranking,
+    )
+    return Tournament(name or w["qualifier"], date or "", (div,), seed=seed)
+
+
+def tokyo_monthly(name: str, date: str, seed: int, locale: str = "en") -> Tournament:
+    w = WORDS[locale]
+    rules, ranking = _league()
+    div = Division(
+        "monthly",
+        w["monthly division"],
+        32,
+        rules,
+        (
+            StageFormat(
+                "seatings", games=2, seatings=4, seating="balanced", name=w["monthly division"]
+            ),
+        ),
+        ranking=ranking,
+        late_entry=True,
+        prizes=3,
+    )
+    return Tournament(name or w["monthly"], date or "", (div,), seed=seed)
+
+
+def tohoku(name: str, date: str, seed: int, locale: str = "en") -> Tournament:
+    w = WORDS[locale]
+    rules, ranking = _league()
+    div = Division(
+        "tohoku",
+        w["tohoku division"],
+        32,
+        rules,
+        (
+            StageFormat(
+                "seatings", games=2, seatings=3, seating="balanced", name=w["preliminaries"]
+            ),
+            _carried_final(w),
+        ),
+        ranking=ranking,
+    )
+    return Tournament(name or w["tohoku"], date or "2009-08-01", (div,), seed=seed)
+
+
 def club_night(name: str, date: str, seed: int, locale: str = "en") -> Tournament:
     w = WORDS[locale]
     rules = find_rules("japan").replace(match_ranking="league", name="japan (league)")
@@ -148,6 +251,9 @@ CIRCUITS: Final = ("korea", "japan", "club", "open")
 TEMPLATE_CIRCUITS: Final[dict[str, dict[str, tuple[str, str] | None]]] = {
     "busan-2015": {"general": ("korea", "national"), "lower": None, "upper": None},
     "japan-championship": {"open": ("japan", "national")},
+    "japan-qualifier": {"qualifier": ("japan", "regional")},
+    "tokyo-monthly": {"monthly": ("japan", "monthly")},
+    "tohoku": {"tohoku": ("japan", "regional")},
     "club-night": {"club": ("club", "monthly")},
 }
 
@@ -175,6 +281,9 @@ def default_circuit(template: str, division: str, rules: str) -> tuple[str, str]
 TEMPLATES: Final[dict[str, Callable[[str, str, int, str], Tournament]]] = {
     "busan-2015": busan_2015,
     "japan-championship": japan_championship,
+    "japan-qualifier": japan_qualifier,
+    "tokyo-monthly": tokyo_monthly,
+    "tohoku": tohoku,
     "club-night": club_night,
 }
 
@@ -206,4 +315,7 @@ __all__ = [
     "default_circuit",
     "from_template",
     "japan_championship",
+    "japan_qualifier",
+    "tohoku",
+    "tokyo_monthly",
 ]

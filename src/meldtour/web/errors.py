@@ -111,11 +111,19 @@ def _said(locale: str) -> frozenset[str]:
     return frozenset(translations(locale).messages.values())
 
 
+def for_visitors(refusal: Refusal) -> Refusal:
+    """A refusal as a visitor may read it: an unknown tournament's address does not
+    list the other tournaments' (the command line's refusal does, for its operator)."""
+    if refusal.code == "store.no_tournament_known":
+        return Refusal("store.no_tournament", {"slug": refusal.params.get("slug", "")})
+    return refusal
+
+
 def detail_text(detail: Any, locale: str) -> str | None:
     """What a detail says in ``locale``, or ``None`` when it has no words there."""
     gettext = translations(locale).gettext
     if isinstance(detail, Refusal):
-        return render(detail, gettext)
+        return render(for_visitors(detail), gettext)
     if not isinstance(detail, str) or not detail:
         return None
     if detail in {s.phrase for s in HTTPStatus}:
@@ -127,7 +135,7 @@ def detail_text(detail: Any, locale: str) -> str | None:
 
 
 def english_detail(detail: Any) -> Any:
-    return english(detail) if isinstance(detail, Refusal) else detail
+    return english(for_visitors(detail)) if isinstance(detail, Refusal) else detail
 
 
 def error_page(
@@ -196,9 +204,12 @@ def install(app: FastAPI) -> None:
         status = 404 if type(exc).__name__ == "NotFound" else 400
         if wants_page(request.headers):
             return error_page(
-                request, status, render(exc.refusal, translations(locale_of(request)).gettext)
+                request,
+                status,
+                render(for_visitors(exc.refusal), translations(locale_of(request)).gettext),
             )
-        return JSONResponse({"detail": str(exc), "code": exc.code}, status_code=status)
+        said = for_visitors(exc.refusal)
+        return JSONResponse({"detail": english(said), "code": said.code}, status_code=status)
 
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid)

@@ -13,6 +13,8 @@ from babel import Locale, negotiate_locale
 from babel.messages.pofile import read_po
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from meldtour.core.rules import RULE_PRESETS
+
 from .round_words import round_namer
 
 LOCALES = ("ko", "ja", "en")
@@ -105,7 +107,32 @@ def environment(locale: str) -> Environment:
     env.install_gettext_callables(t.gettext, t.ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["asset"] = asset
     env.globals["round_name"] = round_namer(t.gettext)
+    env.globals["preset_title"] = preset_titler(t.gettext)
+    env.globals["tag_text"] = lambda tag: tag_text(str(tag), t.gettext)
     return env
+
+
+def preset_titler(gettext: Callable[[str], str]) -> Callable[[str], str]:
+    """A rules preset by its title in the reader's language (``krc-2015`` → 한국 루미큐브
+    챔피언십, 부산 2015): a preset's key is not a word for people."""
+
+    def title(key: str) -> str:
+        preset = RULE_PRESETS.get(key)
+        return gettext(preset.heading) if preset is not None and preset.heading else key
+
+    return title
+
+
+#: Tag kinds by their words: ``family:이영수네`` is 가족: 이영수네 (a kind is a key).
+TAG_KINDS: dict[str, str] = {"family": N_("family"), "club": N_("club")}
+
+
+def tag_text(tag: str, gettext: Callable[[str], str]) -> str:
+    """A tag as people read it: ``family:이영수네`` → 가족: 이영수네; another as it is."""
+    kind, sep, value = tag.partition(":")
+    if sep and kind in TAG_KINDS:
+        return f"{gettext(TAG_KINDS[kind])}: {value}"
+    return tag
 
 
 @cache

@@ -48,6 +48,14 @@ KINDS = {"seatings": N_("seatings"), "knockout": N_("knockout"), "final": N_("fi
 TEMPLATE_TITLES = {
     "busan-2015": N_("Korea Rummikub Championship, Busan 2015 (three divisions)"),
     "japan-championship": N_("Japanese championship (24 players, final of 4)"),
+    "japan-qualifier": N_(
+        "Japanese championship qualifier (league scoring, final of 4 with the points carried)"
+    ),
+    "tokyo-monthly": N_("Tokyo monthly (league scoring: 100 a win plus points, 8 games)"),
+    "tohoku": N_(
+        "Tohoku event, the championship's Tohoku qualifier (6 games, final of 4 with the"
+        " points carried)"
+    ),
     "club-night": N_("Club night (league scoring, tables change every 2 games)"),
 }
 
@@ -59,6 +67,12 @@ def preset_of(div: Division) -> str | None:
         return name
     base = name.split(" ")[0]
     return base if base in PRESETS else None
+
+
+def family_event(t: Tournament) -> bool:
+    """Whether the tournament gives family prizes: some player entered with a family
+    (``family:…`` tag). Without one, the pages say nothing of family prizes."""
+    return any(r.tag_values("family") for r in t.registrations)
 
 
 def points_text(value: int | None) -> str:
@@ -146,7 +160,7 @@ def standings_rows(
             t.name_of(s.player),
             s.wins,
             points_text(s.points),
-            score_text(s.score),
+            score_text(s.score).replace("-", "−"),  # one minus sign, as the points'
             s.games,
             _(CRITERIA.get(str(s.decided_by), str(s.decided_by))),
         )

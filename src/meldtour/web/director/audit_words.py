@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from meldtour.tournament import Tournament, TournamentError
 from meldtour.tournament.templates import TEMPLATE_ZONES
 
-from ..i18n import N_
+from ..i18n import N_, tag_text
 
 Gettext = Callable[[str], str]
 
@@ -52,6 +52,8 @@ ACTIONS: Mapping[str, str] = {
     "close_round": N_("%(who)s closed a round: %(what)s."),
     "advance": N_("%(who)s started the next stage: %(what)s."),
     "enter_sheet": N_("%(who)s saved a score sheet: %(what)s."),
+    "enter_sheet_draft": N_("%(who)s saved a draft of a score sheet (not counted yet): %(what)s."),
+    "enter_sheet_counted": N_("%(who)s saved a score sheet and it was counted: %(what)s."),
     "correct_sheet": N_("%(who)s corrected a counted score sheet: %(what)s."),
     "enter_sheet_conflict": N_(
         "%(who)s tried to save a score sheet another device had "
@@ -129,6 +131,26 @@ TABLE = N_("%(division)s, %(stage)s, round %(round)s, table %(table)s")
 STAGE_N = N_("stage %(n)s")
 MORE = N_("%(what)s and %(n)s more")
 
+#: What changed, old → new (the audit line's before and after).
+CHANGED = N_("%(what)s: %(before)s → %(after)s")
+GAME_SEAT = N_("game %(game)s %(name)s")
+GAME_PENALTY = N_("game %(game)s %(name)s ×")
+GAME_WINNER = N_("game %(game)s winner")
+VOTE_CODES = N_("%(n)s vote codes")
+#: The fields of a registration, a division and the tournament a change names.
+FIELDS: Mapping[str, str] = {
+    "name": N_("name"),
+    "division": N_("division"),
+    "tags": N_("groups"),
+    "generation": N_("generation"),
+    "cap": N_("cap"),
+    "eligibility": N_("who may enter"),
+    "date": N_("date"),
+    "venue": N_("venue"),
+}
+#: How many changes a line lists before "and N more".
+MAX_CHANGES = 6
+
 #: Reasons the app itself writes (stored as these English words): said in the reader's
 #: language; a person's reason is shown as typed.
 REASONS: frozenset[str] = frozenset({N_("a score sheet was saved")})
@@ -164,8 +186,11 @@ def zone_name(zone: ZoneInfo, gettext: Gettext) -> str:
     return gettext(label) if label else zone.key
 
 
-def local_time(at: str | None, zone: ZoneInfo, with_date: bool = True) -> str:
-    """An ISO time in UTC (the store's) as the zone's local ``YYYY-MM-DD HH:MM``."""
+def local_time(
+    at: str | None, zone: ZoneInfo, with_date: bool = True, *, seconds: bool = False
+) -> str:
+    """An ISO time in UTC (the store's) as the zone's local ``YYYY-MM-DD HH:MM``
+    (``HH:MM:SS`` with ``seconds``)."""
     if not at:
         return ""
     try:
@@ -176,7 +201,8 @@ def local_time(at: str | None, zone: ZoneInfo, with_date: bool = True) -> str:
         from datetime import UTC
 
         when = when.replace(tzinfo=UTC)
-    return when.astimezone(zone).strftime("%Y-%m-%d %H:%M" if with_date else "%H:%M")
+    clock = "%H:%M:%S" if seconds else "%H:%M"
+    return when.astimezone(zone).strftime(f"%Y-%m-%d {clock}" if with_date else clock)
 
 
 def who_text(who: str, gettext: Gettext) -> str:
@@ -230,6 +256,115 @@ def what_text(entity: str, key: str, t: Tournament | None, gettext: Gettext) -> 
     return key
 
 
+def _signed(value: Any) -> str:
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"+{value}" if value > 0 else str(value).replace("-", "−")
+    return str(value)
+
+
+def _sheet_changes(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    t: Tournament | None,
+    gettext: Gettext,
+    *,
+    typed_over: bool = False,
+) -> list[str]:
+    """The cells a save changed; with ``typed_over``, only those that held a value
+    before (a sheet typed in for the first time lists no "— → −7" for every cell)."""
+    players = list(after.get("players") or before.get("players") or [])
+
+    def name(seat: int) -> str:
+        p = players[seat] if seat < len(players) else None
+        if t is None or p is None:
+            return f"#{p}" if p is not None else str(seat + 1)
+        try:
+            return t.name_of(p)
+        except (TournamentError, KeyError):
+            return f"#{p}"
+
+    old_games = list(before.get("games") or [])
+    new_games = list(after.get("games") or [])
+    out: list[str] = []
+    for g, new in enumerate(new_games, 1):
+        old = old_games[g - 1] if g <= len(old_games) else {}
+        for field, label in (("points", GAME_SEAT), ("penalties", GAME_PENALTY)):
+            a = list(old.get(field) or [])
+            b = list(new.get(field) or [])
+            for seat in range(max(len(a), len(b))):
+                x = a[seat] if seat < len(a) else None
+                y = b[seat] if seat < len(b) else None
+                if field == "penalties":
+                    x, y = x or None, y or None
+                if x != y and not (typed_over and x is None):
+                    what = gettext(label) % {"game": g, "name": name(seat)}
+                    out.append(
+                        gettext(CHANGED) % {"what": what, "before": _signed(x), "after": _signed(y)}
+                    )
+        x, y = old.get("winner"), new.get("winner")
+        if x != y and not (typed_over and x is None):
+            out.append(
+                gettext(CHANGED)
+                % {
+                    "what": gettext(GAME_WINNER) % {"game": g},
+                    "before": name(x - 1) if isinstance(x, int) else "—",
+                    "after": name(y - 1) if isinstance(y, int) else "—",
+                }
+            )
+    return out
+
+
+def _field_text(field: str, value: Any, t: Tournament | None, gettext: Gettext) -> str:
+    if field == "tags":
+        return ", ".join(tag_text(str(v), gettext) for v in value or ()) or "—"
+    if field == "division" and t is not None and isinstance(value, str):
+        try:
+            return t.division(value).name
+        except TournamentError:
+            return value
+    return _signed(value) if value not in (None, "") else "—"
+
+
+def changes_text(line: Mapping[str, Any], t: Tournament | None, gettext: Gettext) -> list[str]:
+    """What one audit line changed, old → new, in the reader's words: a sheet's cells
+    (``1게임 이영수 −5 → −6``), a player's name, a division's cap; nothing for a line
+    that only records (a seating's new round)."""
+    before, after = line.get("before"), line.get("after")
+    if not isinstance(before, Mapping) or not isinstance(after, Mapping):
+        return []
+    entity = line.get("entity")
+    if entity == "sheet":
+        typed_over = line.get("action") == "enter_sheet"  # a correction lists every cell
+        return _sheet_changes(before, after, t, gettext, typed_over=typed_over)
+    if entity == "vote" and line.get("action") == "vote_codes":
+        return []
+    out = []
+    for field, label in FIELDS.items():
+        if field in before and field in after and before[field] != after[field]:
+            out.append(
+                gettext(CHANGED)
+                % {
+                    "what": gettext(label),
+                    "before": _field_text(field, before[field], t, gettext),
+                    "after": _field_text(field, after[field], t, gettext),
+                }
+            )
+    return out
+
+
+def _action_of(group: Sequence[Mapping[str, Any]]) -> str:
+    """The sentence's action: a saved sheet says whether it was a draft or counted."""
+    action = str(group[0].get("action", ""))
+    if action == "enter_sheet":
+        sheets = [g for g in group if g.get("entity") == "sheet"]
+        after = sheets[-1].get("after") if sheets else None
+        if isinstance(after, Mapping) and "counted" in after:
+            return "enter_sheet_counted" if after.get("counted") else "enter_sheet_draft"
+    return action
+
+
 @dataclass(frozen=True, slots=True)
 class AuditLine:
     """One change as the page shows it: its local day and time, its sentence and
@@ -240,6 +375,7 @@ class AuditLine:
     sentence: str
     why: str
     lines: int
+    changes: tuple[str, ...] = ()
 
     @property
     def when(self) -> str:
@@ -303,22 +439,42 @@ def audit_lines(
         if why in REASONS:
             why = gettext(why)
         day, _, hour = local_time(first.get("at"), zone).partition(" ")
+        action = _action_of(group)
+        if action == "vote_codes":
+            whats = [
+                gettext(VOTE_CODES) % {"n": _count(g.get("after")) - _count(g.get("before"))}
+                for g in group
+            ]
+        changes = [c for g in (shown or group) for c in changes_text(g, t, gettext)]
+        if len(changes) > MAX_CHANGES:
+            more = gettext(MORE) % {
+                "what": changes[MAX_CHANGES - 1],
+                "n": len(changes) - MAX_CHANGES,
+            }
+            changes = [*changes[: MAX_CHANGES - 1], more]
         out.append(
             AuditLine(
                 day,
                 hour,
-                sentence(str(first.get("action", "")), str(first.get("who", "")), whats, gettext),
+                sentence(action, str(first.get("who", "")), whats, gettext),
                 why,
                 len(group),
+                tuple(changes),
             )
         )
     return out
+
+
+def _count(value: Any) -> int:
+    n = value.get("codes") if isinstance(value, Mapping) else None
+    return n if isinstance(n, int) else 0
 
 
 __all__ = [
     "ACTIONS",
     "AuditLine",
     "audit_lines",
+    "changes_text",
     "local_time",
     "sentence",
     "who_text",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 import time
 from typing import Annotated
+from urllib.parse import urlsplit
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import Response
@@ -52,8 +53,22 @@ class LoginRequired(Exception):
 def require_director(request: Request) -> Account:
     account = current_account(request)
     if account is None or account.role != "director":
-        raise LoginRequired(request.url.path)
+        raise LoginRequired(back_after_sign_in(request))
     return account
+
+
+def back_after_sign_in(request: Request) -> str:
+    """Where signing in leads back to: the page asked for, or — for a form sent when
+    the session had expired — the page of the form (its page keeps what was typed:
+    director.js), never the form's POST address."""
+    if request.method in ("GET", "HEAD"):
+        return request.url.path
+    referer = urlsplit(request.headers.get("referer", ""))
+    same_site = referer.netloc in ("", request.url.netloc)
+    path = referer.path
+    if same_site and path.startswith("/director") and not path.startswith("//"):
+        return path
+    return "/director"
 
 
 DirectorDep = Annotated[Account, Depends(require_director)]

@@ -29,6 +29,7 @@ TIE_BREAKS = {
     "lot": N_("lot"),
 }
 STEPS = {
+    "register": N_("register the players (paste a list on the players page)"),
     "check_in": N_("check the players in at the desk"),
     "close_check_in": N_("close check-in and seat round 1"),
     "seat": N_("seat the next round"),
@@ -61,11 +62,17 @@ def actions(t: Tournament, key: str, _: Gettext) -> Actions:
     step = next_step(t, key)
     present = len(t.in_division(key, "checked_in"))
     absent = len(t.in_division(key, "registered"))
-    start = _(
-        "Close check-in for %(div)s? %(present)s players present take part; "
-        "%(absent)s registered players who have not checked in become no-shows and "
-        "are not seated."
-    ) % {"div": div.name, "present": present, "absent": absent}
+    if absent:
+        start = _(
+            "Close check-in for %(div)s? %(present)s players present take part; "
+            "%(absent)s registered players who have not checked in become no-shows and "
+            "are not seated."
+        ) % {"div": div.name, "present": present, "absent": absent}
+    else:  # nobody becomes a no-show: no "0 players become no-shows"
+        start = _(
+            "Close check-in for %(div)s? All %(present)s registered players are present "
+            "and take part."
+        ) % {"div": div.name, "present": present}
     close = advance = ""
     stage = div.stages[-1] if div.stages else None
     rnd = stage.rounds[-1] if stage is not None and stage.rounds else None

@@ -68,11 +68,18 @@ def tournaments(request: Request, store: StoreDep) -> Response:
     )
 
 
+#: Up to this many players, the public page lists them all under "Find your table";
+#: beyond, a player searches by name or number (Busan's 128 are too many to scroll).
+LISTED_PLAYERS = 30
+
+
 @router.get("/t/{slug}", response_class=HTMLResponse)
-def tournament_page(request: Request, store: StoreDep, slug: str) -> Response:
+def tournament_page(request: Request, store: StoreDep, slug: str, q: str = "") -> Response:
     t = load_tournament(store, slug)
     views = [division_view(t, d.key) for d in t.divisions]
     finals = {v.div.key: final_rows(t, v.div.key)[: v.div.prizes] for v in views if v.finished}
+    q = q.strip()[:80]
+    found = usecases.search_players(t.registrations, q) if q else ()
     return render(
         request,
         "public/tournament.html",
@@ -80,6 +87,9 @@ def tournament_page(request: Request, store: StoreDep, slug: str) -> Response:
         slug=slug,
         views=views,
         finals=finals,
+        q=q,
+        found=found,
+        listed=t.registrations if len(t.registrations) <= LISTED_PLAYERS else (),
         info=usecases.info(store, slug),
         polls=usecases.polls(store, slug),
     )
@@ -230,6 +240,10 @@ def _standings_fragment(request: Request, t: Tournament, key: str, projector: bo
             projector=projector,
             out=went_out(t, key) if finals else {},
             score_label=score_column(t.division(key).standing_rules, _),
+            scaled=any("." in r.score for r in rows),
+            win_points=view.div.standing_rules.win_points
+            if view.div.standing_rules.mode == "league"
+            else None,
         )
     )
 

@@ -31,6 +31,56 @@
     recount();
   }
 
+  // ------------------------------------------------------------- a form sent too late
+  // A form sent after the session expired leads to the sign-in page, and signing in
+  // leads back to the form's page: what was typed comes back into the form. Each
+  // form sent is kept here for a moment; the sign-in page marks it to keep; any other
+  // page (the server answered) forgets it, unless it is its own page coming back.
+  const DRAFT = "meldtour.sent-form";
+  const signIn = document.querySelector('form[action="/director/login"]');
+  let draft = null;
+  try { draft = JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { draft = null; }
+  if (draft && signIn) {
+    if (!draft.held && Date.now() - draft.at < 10 * 60 * 1000) {
+      draft.held = true;
+      localStorage.setItem(DRAFT, JSON.stringify(draft));
+    }
+  } else if (draft) {
+    localStorage.removeItem(DRAFT);
+    const form = draft.held && draft.path === location.pathname
+      ? [...document.querySelectorAll("form")].find((f) => f.getAttribute("action") === draft.action)
+      : null;
+    if (form) {
+      for (const [name, values] of Object.entries(draft.values)) {
+        const fields = [...form.elements].filter((e) => e.name === name);
+        fields.forEach((e, i) => {
+          if (e.type === "checkbox" || e.type === "radio") e.checked = values.includes(e.value);
+          else if (i < values.length) e.value = values[i];
+        });
+      }
+      for (let d = form.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
+      const note = document.createElement("p");
+      note.className = "flash warn";
+      note.id = "draft-restored";
+      note.textContent = (document.getElementById("draft-words") || {}).textContent || "";
+      form.before(note);
+      note.scrollIntoView({ block: "center" });
+    }
+  }
+  document.querySelectorAll('form[method="post"]').forEach((f) => f.addEventListener("submit", () => {
+    if (f === signIn || f.querySelector('input[type="password"], input[type="file"]')) return;
+    const values = {};
+    for (const e of f.elements) {
+      if (!e.name || e.name === "csrf" || e.disabled) continue;
+      if ((e.type === "checkbox" || e.type === "radio") && !e.checked) { values[e.name] = values[e.name] || []; continue; }
+      (values[e.name] = values[e.name] || []).push(e.value);
+    }
+    try {
+      localStorage.setItem(DRAFT, JSON.stringify(
+        { path: location.pathname, action: f.getAttribute("action"), values, at: Date.now() }));
+    } catch (e) { /* a full or closed storage: nothing kept */ }
+  }));
+
   // ------------------------------------------------------------- score form
   const form = document.getElementById("sheet");
   if (form) {
@@ -90,6 +140,27 @@
       }
       post("/check", { games: data }).then((r) => r.json()).then((d) => show(d.problems || []));
     }
+    // The running totals (wins, points with penalties) as typed, before saving: what
+    // the scorer compares with the paper sheet's last line.
+    function totals() {
+      const box = document.getElementById("totals");
+      if (!box) return;
+      const data = rows();
+      for (let s = 1; s <= seats; s++) {
+        let wins = 0, points = 0, any = false;
+        for (const r of data) {
+          const v = r.points[s - 1];
+          if (v !== null && !Number.isNaN(v)) { points += v - (r.penalties[s - 1] || 0); any = true; }
+          if (r.winner === s) wins += 1;
+        }
+        const tr = box.querySelector('tr[data-seat="' + s + '"]');
+        tr.querySelector(".wins").textContent = String(wins);
+        tr.querySelector(".points").textContent = !any ? "" : (points > 0 ? "+" : "") + String(points).replace("-", "−");
+      }
+    }
+    totals();
+    form.addEventListener("input", totals);
+    form.addEventListener("change", totals);
     form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 200); });
     form.addEventListener("change", () => { clearTimeout(timer); timer = setTimeout(check, 50); });
     form.querySelectorAll("button.sign").forEach((b) => b.addEventListener("click", () => {
@@ -103,6 +174,8 @@
       result.hidden = false;
       result.className = "flash " + kind;
       result.textContent = text;
+      // at the top of the sheet, brought into view: a phone's Save is at the bottom
+      result.scrollIntoView({ block: "start", behavior: "instant" });
     }
     function showTheirs(theirs, games) {
       const tbody = theirs.querySelector("tbody");

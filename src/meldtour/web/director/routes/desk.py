@@ -74,9 +74,46 @@ def mark_present(
         out = usecases.check_in_players(store, slug, [str(player)], who=acting(director))
     except usecases.UseCaseError as exc:
         return redirect(request, back, refused(request, exc), "error")
+    # Checked in: the desk's search box is empty again, ready for the next number
+    # (the flash names who came); a refusal keeps the search.
     return redirect(
-        request, back, _("%(name)s is present.") % {"name": out.tournament.name_of(player)}
+        request,
+        f"/director/t/{slug}/d/{key}/checkin",
+        _("%(name)s is present.") % {"name": out.tournament.name_of(player)},
     )
+
+
+#: The most players one bulk check-in names (a division's cap is far below).
+BULK_MAX = 1000
+
+
+@router.post("/t/{slug}/d/{key}/checkin-many")
+def mark_many_present(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    players: str = Form(""),
+    all_but: str = Form(""),
+) -> Response:
+    """Bulk check-in: the numbers or names given (one a line, or separated by commas),
+    or — with ``all_but`` — every registered player of the division but those."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/checkin"
+    tokens = [x.strip() for line in players[:20_000].splitlines() for x in line.split(",")]
+    tokens = [x for x in tokens if x][:BULK_MAX]
+    if not tokens and not all_but:
+        return redirect(request, back, _("Name the players to mark present."), "error")
+    before = len(load_tournament(store, slug).in_division(key, "checked_in"))
+    try:
+        out = usecases.check_in_players(
+            store, slug, tokens, who=acting(director), everyone_but=bool(all_but), division=key
+        )
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, refused(request, exc), "error")
+    n = len(out.tournament.in_division(key, "checked_in")) - before
+    return redirect(request, back, _("%(n)s players marked present.") % {"n": n})
 
 
 @router.post("/t/{slug}/d/{key}/start")

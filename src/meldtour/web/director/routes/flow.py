@@ -21,7 +21,7 @@ from meldtour.tournament.side import family_prizes
 
 from ...address import public_url
 from ...deps import load_tournament
-from ...views import TABLE_STATES, division_view, points_text
+from ...views import TABLE_STATES, division_view, family_event, points_text
 from ..audit_words import local_time, who_text
 from ..deps import (
     Scope,
@@ -241,6 +241,7 @@ def awards_page(
         prize_lines=list(said.prizes) + spare,
         signers=list(said.signers) + [""] * (MAX_SIGNERS - len(said.signers)),
         default_signers=[f"{t.name} {director_word}", referee_word],
+        family_event=family_event(t),
     )
 
 

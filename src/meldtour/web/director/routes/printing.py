@@ -25,7 +25,8 @@ from meldtour.tournament.side import family_prizes
 from ... import pdf
 from ...address import public_base
 from ...deps import load_tournament
-from ...i18n import N_, translations
+from ...i18n import N_, tag_text, translations
+from ...round_words import round_namer
 from ...views import CRITERIA, STATUS, refusal_text
 from ..deps import Scope, StoreDep, TournamentDirectorDep, WebDep, acting, gettext_of, locale_of
 
@@ -39,6 +40,27 @@ def disposition(kind: str, name: str) -> str:
     slug: an ASCII fallback, and the name itself as RFC 6266's ``filename*``."""
     fallback = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
     return f"{kind}; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+#: What each printable and export is called in its file's name.
+FILE_WORDS = {
+    "seats": N_("seat list and table cards"),
+    "names": N_("seat list by name"),
+    "sheets": N_("score sheets"),
+    "standings": N_("standings"),
+    "certificates": N_("certificates"),
+    "ranking": N_("Final ranking"),
+    "family": N_("family-prize certificates"),
+    "players": N_("players"),
+}
+
+
+def file_name(*parts: str, ext: str = "pdf") -> str:
+    """A file's name in the reader's words (``부산 2015 일반부 점수 기록지 1라운드.pdf``),
+    not the app's keys; no character a file system refuses."""
+    name = " ".join(" ".join(p.split()) for p in parts if p)
+    name = "".join("_" if c in '/\\:*?"<>|' or ord(c) < 32 else c for c in name)
+    return f"{name[:150]}.{ext}"
 
 
 def _pdf(data: bytes, name: str) -> Response:
@@ -64,19 +86,25 @@ def printable(
 ) -> Response:
     t = load_tournament(store, slug)
     locale = locale_of(request)
+    _ = gettext_of(request)
     try:
         div = t.division(key)
+
+        def named(*more: str) -> str:
+            return file_name(t.name, div.name, _(FILE_WORDS[kind]), *more)
+
         index = (stage - 1) if stage else len(div.stages) - 1
         if kind in ("sheets", "seats", "names"):
             if index < 0 or not div.stages[index].rounds:
                 raise TournamentError("usecase.no_round_seated_yet")
             number = round or div.stages[index].rounds[-1].number
             if kind == "seats":
-                return _pdf(pdf.seat_list(t, key, index, number, locale), f"seats-{key}.pdf")
+                rnd = round_namer(_)(div.stages[index], number)
+                return _pdf(pdf.seat_list(t, key, index, number, locale), named(rnd))
             if kind == "names":
                 return _pdf(
                     pdf.seat_names(t, key, index, number, locale),
-                    f"seats-by-name-{key}-r{number}.pdf",
+                    named(round_namer(_)(div.stages[index], number)),
                 )
             base = public_base(request)
 
@@ -84,23 +112,25 @@ def printable(
                 return f"{base}/score/" + web.scorer_token(Scope(slug, key, index, number, n))
 
             data = pdf.score_sheets(t, key, index, number, locale, url, [table] if table else None)
-            return _pdf(data, f"sheets-{key}-r{number}.pdf")
+            rnd = round_namer(_)(div.stages[index], number)
+            return _pdf(data, named(rnd, _("Table %(n)s") % {"n": table} if table else ""))
         if kind == "standings":
             if index < 0:
                 raise TournamentError("usecase.no_stage_started")
             from ...views import cut_of
 
             return _pdf(
-                pdf.standings_pdf(t, key, locale, index, cut_of(div, index)), f"standings-{key}.pdf"
+                pdf.standings_pdf(t, key, locale, index, cut_of(div, index)),
+                named(div.stages[index].format.title),
             )
         if kind == "certificates":
             said = usecases.award_settings(store, slug, key)
             data = pdf.certificates(t, key, locale, titles=said.prizes, signers=said.signers)
             # kept, so that a correction after the awards lists those it supersedes
             certificates_printed(store, slug, key, who=acting(director))
-            return _pdf(data, f"certificates-{key}.pdf")
+            return _pdf(data, named())
         if kind == "ranking":
-            return _pdf(pdf.ranking_pdf(t, key, locale), f"ranking-{key}.pdf")
+            return _pdf(pdf.ranking_pdf(t, key, locale), named())
         if kind == "family":
             prizes = family_prizes(t)
             if not prizes:
@@ -108,7 +138,10 @@ def printable(
                     409, gettext_of(request)("No family qualifies for a family prize.")
                 )
             signers = usecases.award_settings(store, slug, key).signers
-            return _pdf(pdf.family_certificates(t, prizes, locale, signers), f"family-{slug}.pdf")
+            return _pdf(
+                pdf.family_certificates(t, prizes, locale, signers),
+                file_name(t.name, _(FILE_WORDS["family"])),
+            )
     except (TournamentError, ValueError, IndexError) as exc:
         raise HTTPException(409, refusal_text(exc, gettext_of(request))) from None
     raise HTTPException(404, "unknown printable")
@@ -145,16 +178,22 @@ COLUMNS = {
 
 def _players(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     yield ["number", "name", "division", "status", "tags", "generation", "late"]
+    names = {d.key: d.name for d in t.divisions}
     for r in t.registrations:
         yield [
             r.player,
             r.name,
-            r.division,
+            names.get(r.division, r.division),
             _(STATUS.get(r.status, r.status)),
-            " ".join(sorted(r.tags)),
+            ", ".join(tag_text(tag, _) for tag in sorted(r.tags)),
             r.generation,
-            int(r.late),
+            _yes(r.late, _),
         ]
+
+
+def _yes(value: bool, _: Gettext) -> str:
+    """A yes/no column in words (a spreadsheet's 0 and 1 say nothing)."""
+    return _("yes") if value else _("no")
 
 
 def _sheets(t: Tournament, _: Gettext) -> Iterator[list[object]]:
@@ -165,7 +204,7 @@ def _sheets(t: Tournament, _: Gettext) -> Iterator[list[object]]:
         "table",
         "game",
         "seat",
-        "player",
+        "number",
         "name",
         "points",
         "penalty",
@@ -173,15 +212,15 @@ def _sheets(t: Tournament, _: Gettext) -> Iterator[list[object]]:
         "counted",
     ]
     for div in t.divisions:
-        for s, stage in enumerate(div.stages, 1):
+        for stage in div.stages:
             for rnd in stage.rounds:
                 for table in rnd.tables:
                     sheet = table.sheet
                     for g, line in enumerate(sheet.games, 1):
                         for seat, player in enumerate(sheet.players, 1):
                             yield [
-                                div.key,
-                                s,
+                                div.name,
+                                stage.format.title,
                                 rnd.number,
                                 table.number,
                                 g,
@@ -190,8 +229,8 @@ def _sheets(t: Tournament, _: Gettext) -> Iterator[list[object]]:
                                 t.name_of(player),
                                 line.points[seat - 1],
                                 line.penalties[seat - 1],
-                                int(line.winner == seat),
-                                int(table.counted),
+                                _yes(line.winner == seat, _),
+                                _yes(table.counted, _),
                             ]
 
 
@@ -206,7 +245,7 @@ def _standings(t: Tournament, _: Gettext) -> Iterator[list[object]]:
         "division",
         "stage",
         "rank",
-        "player",
+        "number",
         "name",
         "wins",
         "points",
@@ -218,7 +257,7 @@ def _standings(t: Tournament, _: Gettext) -> Iterator[list[object]]:
         for i, stage in enumerate(div.stages):
             for s in stage_standings(t, div.key, i):
                 yield [
-                    div.key,
+                    div.name,
                     stage.format.title,
                     s.rank,
                     s.player,
@@ -234,7 +273,7 @@ def _standings(t: Tournament, _: Gettext) -> Iterator[list[object]]:
 def _ranking(t: Tournament, _: Gettext) -> Iterator[list[object]]:
     """The final ranking of every finished division (a division still playing has no
     places yet, and is left out)."""
-    yield ["division", "place", "player", "name", "decided_in", "wins", "points"]
+    yield ["division", "place", "number", "name", "decided_in", "wins", "points"]
     for div in t.divisions:
         try:
             awards(t, div.key)
@@ -243,7 +282,7 @@ def _ranking(t: Tournament, _: Gettext) -> Iterator[list[object]]:
         for p in final_ranking(t, div.key):
             s = p.standing
             yield [
-                div.key,
+                div.name,
                 p.place,
                 p.player,
                 p.name,
@@ -273,7 +312,7 @@ def export(
     _ = translations(locale_of(request)).gettext
     rows = list(TABLES[what](t, _))
     rows[0] = [_(COLUMNS[str(c)]) for c in rows[0]]
-    name = f"{slug}-{what}.{fmt}"
+    name = file_name(t.name, _(FILE_WORDS.get(what, what)), ext=fmt)
     if fmt == "csv":
         # A BOM so that spreadsheet programs read Korean and Japanese names as UTF-8.
         return Response(
@@ -289,6 +328,7 @@ def export(
     ws.title = what
     for row in rows:
         ws.append([safe_cell(v) for v in row])
+    ws.freeze_panes = "A2"  # the column names stay in view
     out = io.BytesIO()
     wb.save(out)
     return Response(

@@ -142,6 +142,7 @@ def score_form(request: Request, web: WebDep, store: StoreDep, token: str) -> Re
         names=[t.name_of(p) for p in sheet.players],
         games=_games(sheet),
         penalties=div.rules.failed_turn_points > 0,
+        penalty_points=div.rules.failed_turn_points,
         counted=sheet.counted is not None,
         director=director is not None,
         points_text=points_text,
@@ -309,11 +310,18 @@ def _save(request: Request, store: StoreDep, scope: Scope, body: Any) -> Respons
     # The sheet as the save left it, from the save's own transaction (a round closed
     # before it made the sheet counted: the use case read that, under its lock).
     now = out.sheet
+    # A game not played yet (a final entered game by game) is no problem to show: its
+    # empty cells are not red, only the games typed so far are checked.
+    unplayed = {
+        g
+        for g, line in enumerate(now.games, 1)
+        if all(p is None for p in line.points) and line.winner is None
+    }
     return JSONResponse(
         {
             "counted": out.counted,
             "version": out.version,
-            "problems": [problem_data(p, _) for p in out.problems],
+            "problems": [problem_data(p, _) for p in out.problems if p.cell.game not in unplayed],
             "message": (
                 _("Saved and counted.")
                 if out.counted

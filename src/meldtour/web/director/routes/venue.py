@@ -27,7 +27,7 @@ from meldtour.tournament.side import family_prizes
 from ...address import REACH_SECONDS, Reach, network_addresses, public_base, public_url, reach
 from ...deps import load_tournament, pick_division
 from ...i18n import N_
-from ...views import Gettext, division_view, refusal_text
+from ...views import Gettext, division_view, family_event, refusal_text
 from ..deps import (
     DirectorDep,
     StoreDep,
@@ -231,6 +231,7 @@ def print_page(
         base=base,
         loopback=is_loopback(base),
         families=len(family_prizes(t)),
+        family_event=family_event(t),
     )
 
 

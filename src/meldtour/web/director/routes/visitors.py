@@ -15,6 +15,7 @@ from ... import vote_cards
 from ...address import is_loopback, public_base, vote_url
 from ...deps import load_tournament
 from ...views import refusal_text
+from ..audit_words import local_time, zone_name
 from ..deps import (
     StoreDep,
     TournamentDirectorDep,
@@ -25,6 +26,7 @@ from ..deps import (
     redirect,
     render,
 )
+from .common import tournament_zone
 
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 
@@ -44,9 +46,13 @@ def visitors(
     polls = usecases.polls(store, slug)
     sources = {k: usecases.vote_sources(store, slug, k) for k in polls}
     base = public_base(request)
+    zone = tournament_zone(request, store, slug)
     return render(
         request,
         "director/visitors.html",
+        # the tournament's clock, as the audit log's (not the server's UTC)
+        clock=lambda at: local_time(at, zone, with_date=False, seconds=True),
+        zone=zone_name(zone, gettext_of(request)),
         account=director,
         t=t,
         slug=slug,
