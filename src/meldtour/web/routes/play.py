@@ -47,6 +47,7 @@ from ..play_words import (
     TO_THE_PLAYER,
 )
 from ..rules_text import PRESET_TITLES
+from . import players_online
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -192,6 +193,7 @@ async def lobby(request: Request) -> HTMLResponse:
     await live.ensure_recovered()
     # Alone, this process's tables; in a cluster, every process's (from the shared log).
     open_tables, playing = await live.lobby(20)
+    online = await asyncio.to_thread(players_online.lobby_context, request, playing)
     return render(
         request,
         "lobby.html",
@@ -202,6 +204,7 @@ async def lobby(request: Request) -> HTMLResponse:
         playing=playing,
         min_seconds=MIN_TURN_SECONDS,
         max_seconds=MAX_TURN_SECONDS,
+        online=online,
     )
 
 
@@ -335,6 +338,9 @@ async def table_page(request: Request, game_id: str) -> Response:
         error=TEMPLATES[error] if error in TABLE_CODES else None,
         levels=LEVEL_NAMES,
         preset_title=PRESET_TITLES.get(game.config.rules.name),
+        seat_ratings=await asyncio.to_thread(
+            players_online.seat_ratings, request, game.id, game.table_json()
+        ),
     )
 
 
@@ -347,6 +353,7 @@ async def join(
         token = await game.join(seat, name)
     except TableError as exc:
         return RedirectResponse(f"/play/t/{game_id}?error={exc.key}", status_code=303)
+    await asyncio.to_thread(players_online.after_join, request, game_id, seat)
     response = RedirectResponse(f"/play/t/{game_id}", status_code=303)
     settings = request.app.state.settings
     response.set_cookie(
@@ -396,6 +403,7 @@ async def rematch(request: Request, game_id: str) -> Response:
         token = await new.join(seat, game.names[seat] or "?")
     except TableError:
         return response  # taken meanwhile: the page shows the seats
+    await asyncio.to_thread(players_online.after_join, request, new.id, seat)
     settings = request.app.state.settings
     response.set_cookie(
         COOKIE + new.id,
