@@ -328,3 +328,32 @@ def test_quick_play_refuses_bad_input(client: TestClient) -> None:
     assert "mt_quick" not in bidi.cookies
     assert client.post("/play/quick", data={"preset": "standard", "name": "A"}).status_code == 403
     assert find_rules("standard").turn_seconds > 0
+
+
+def test_quick_play_seats_accounts_as_theirs_and_rates_them_by_their_figure(
+    client: TestClient,
+) -> None:
+    from meldtour.application import quickplay as queue
+
+    store = client.app.state.director.store()  # type: ignore[attr-defined]
+    a, b = Other(client), Other(client)
+    ids = [sign_up(a, "Ann"), sign_up(b, "Bo")]
+    for c in (a, b):
+        join_quick(c, "", wait=5)
+    # An account waits once: pressing play again replaces the first entry.
+    join_quick(a, "", wait=5)
+    waiting = queue.waiting(store, "standard/30", time.time() - queue.QUIET)
+    assert sorted(e.account_id or 0 for e in waiting) == sorted(ids)
+    assert all(e.rating == ratings.NEWCOMER for e in waiting)
+    deadline = time.monotonic() + 15
+    while (s := a.get("/play/quick/state").json())["state"] == "waiting":
+        assert time.monotonic() < deadline
+        time.sleep(0.3)
+    gid = s["url"].rsplit("/", 1)[1]
+    assert b.get("/play/quick/state").json()["url"] == s["url"]
+    game = live_of(client).get(gid)
+    assert game is not None and [x.kind for x in game.config.seats].count("computer") == 2
+    owners = players.seat_accounts(store, gid, 4)
+    assert sorted(o or 0 for o in owners if o is not None) == sorted(ids)
+    assert owners[2:] == [None, None]
+    assert sorted(n or "" for n in game.names[:2]) == ["Ann", "Bo"]
