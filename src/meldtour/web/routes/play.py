@@ -193,7 +193,9 @@ async def lobby(request: Request) -> HTMLResponse:
     await live.ensure_recovered()
     # Alone, this process's tables; in a cluster, every process's (from the shared log).
     open_tables, playing = await live.lobby(20)
-    online = await asyncio.to_thread(players_online.lobby_context, request, playing)
+    online = await asyncio.to_thread(
+        players_online.lobby_context, request, [*playing, *open_tables]
+    )
     return render(
         request,
         "lobby.html",

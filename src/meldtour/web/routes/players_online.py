@@ -23,6 +23,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 
 from meldtour.application import UseCaseError
 from meldtour.application import online_rating as ratings
@@ -37,7 +38,7 @@ from meldtour.live.quickplay import QuickPlay
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from meldtour.store.db import Store
 
-from ..deps import client_of, gettext_of
+from ..deps import client_limiter, client_of, gettext_of
 from ..director.accounts import PASSWORDS
 from ..director.deps import csrf_protect, get_web, redirect, render
 from ..director.security import Signer
@@ -49,6 +50,9 @@ PLAYER_COOKIE = "mt_player"
 QUICK_COOKIE = "mt_quick"
 SEAT_COOKIE = "meldtour_seat_"
 SESSION_SECONDS = 30 * 24 * 3600
+#: What one client address may do in a while: accounts made, and times in the queue.
+SIGNUPS_PER_CLIENT = RateLimitItemPerHour(10)
+QUEUES_PER_CLIENT = RateLimitItemPerMinute(30, 10)
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
 
@@ -259,6 +263,10 @@ async def signup(
 ) -> Response:
     _ = gettext_of(request)
     store = _store(request)
+    if not client_limiter(request).hit(SIGNUPS_PER_CLIENT, "meldtour-signup", client_of(request)):
+        raise HTTPException(
+            429, _("Many accounts were made from this address lately: try again later.")
+        )
     try:
         player = await asyncio.to_thread(
             players.sign_up, store, name[:200], password[:1000], again[:1000], PASSWORDS
@@ -489,6 +497,10 @@ async def quick_join(
             400,
             _("The time per turn is %(least)d to %(most)d seconds.")
             % {"least": MIN_TURN_SECONDS, "most": MAX_TURN_SECONDS},
+        )
+    if not client_limiter(request).hit(QUEUES_PER_CLIENT, "meldtour-quick", client_of(request)):
+        raise HTTPException(
+            429, _("You have pressed play many times in a short time: wait a few minutes.")
         )
     store = _store(request)
     player = await asyncio.to_thread(player_of, request)
