@@ -87,10 +87,17 @@ async def _restart_and_two_processes(store: Store) -> None:
         waiting = queue.waiting(store, FAMILY, time.time() - queue.QUIET)
         assert [e.name for e in waiting] == ["P0", "P1", "P2"]
         wait_in(store, "t3", "P3", time.time())
-        # Both processes match at once: one table, each player seated once.
-        seated = [*await qa.tick(FAMILY), *await qb.tick(FAMILY)]
+        # Both processes match at once: one offer, each player offered one seat.
+        await asyncio.gather(qa.tick(FAMILY), qb.tick(FAMILY))
+        await asyncio.gather(qa.tick(FAMILY), qb.tick(FAMILY))
+        offers = queue.offers(store, FAMILY)
+        assert len(offers) == 1 and len(next(iter(offers.values()))) == 4
+        # Each page takes its seat; then both processes tick at once: one table opened.
+        for i in range(4):
+            assert queue.accept(store, f"t{i}", time.time())
         both = await asyncio.gather(qa.tick(FAMILY), qb.tick(FAMILY))
-        seated += [s for found in both for s in found]
+        seated = [s for found in both for s in found]
+        seated += [*await qa.tick(FAMILY), *await qb.tick(FAMILY)]
         assert len(seated) == 1 and sorted(seated[0].people) == ["P0", "P1", "P2", "P3"]
         gid = seated[0].game_id
         looks = [queue.look(store, f"t{i}", time.time()) for i in range(4)]
@@ -103,16 +110,22 @@ async def _restart_and_two_processes(store: Store) -> None:
             for i, e in enumerate(looks):
                 assert e is not None and game.seat_of(e.token) == e.seat, i
 
-        # Both processes seat the very same group at the same moment (past the lock):
-        # the database's all-or-nothing seating lets one through.
+        # Both processes offer the very same group at the same moment (past the lock),
+        # and then both open it: the database's all-or-nothing writes let one through.
         for i in range(4, 8):
             wait_in(store, f"t{i}", f"P{i}", time.time())
         group = queue.waiting(store, FAMILY, time.time() - queue.QUIET)
         assert len(group) == 4
-        raced = await asyncio.gather(qa._seat(store, group), qb._seat(store, group))
-        assert sum(1 for r in raced if r is not None) == 1
-        games = {queue.look(store, f"t{i}", time.time()).game_id for i in range(4, 8)}  # type: ignore[union-attr]
-        assert len(games) == 1 and None not in games
+        now = time.time()
+        offered = await asyncio.gather(qa._offer(store, group, now), qb._offer(store, group, now))
+        assert sum(1 for r in offered if r is not None) == 1
+        gid = next(r for r in offered if r is not None)
+        for i in range(4, 8):
+            assert queue.accept(store, f"t{i}", time.time())
+        taken = queue.offers(store, FAMILY)[gid]
+        opened = await asyncio.gather(qa._open(store, gid, taken), qb._open(store, gid, taken))
+        assert sum(1 for r in opened if r is not None) == 1
+        assert await a.find(gid) is not None and await b.find(gid) is not None
     finally:
         await a.close()
         await b.close()

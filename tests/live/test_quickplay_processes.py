@@ -7,6 +7,7 @@ of their own that both processes recognise."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -49,10 +50,19 @@ def test_the_queue_survives_a_killed_process_and_is_shared_with_another(
         for i in range(3):
             join(guests[i], a.base, f"G{i}")
         state = guests[0].get(f"{a.base}/play/quick/state").json()
-        assert state == {"state": "waiting", "waiting": 3, "left": state["left"]}
+        assert state["state"] == "waiting" and state["waiting"] == 3 and not state["found"]
         a.kill()
-        # A starts again (the same site: its database, its Redis prefix) beside B.
-        again = App(pg_url, tmp_path, **env)
+        # A starts again (the same site: its database, its Redis prefix) beside B; the
+        # waiting pages ask B meanwhile (a page that stops asking leaves the queue).
+        started: list[App] = []
+        starting = threading.Thread(target=lambda: started.append(App(pg_url, tmp_path, **env)))
+        starting.start()
+        while starting.is_alive():
+            for g in guests[:3]:
+                s = g.get(f"{b.base}/play/quick/state").json()
+                assert s["state"] == "waiting" and not s["found"], s
+            time.sleep(1)
+        again = started[0]
         join(guests[3], b.base, "G3")
         seated: dict[int, dict[str, object]] = {}
         deadline = time.monotonic() + 30
@@ -63,7 +73,7 @@ def test_the_queue_survives_a_killed_process_and_is_shared_with_another(
                     continue
                 base = (again.base, b.base)[(i + len(seated)) % 2]
                 s = g.get(f"{base}/play/quick/state").json()
-                assert s["state"] in ("waiting", "seated"), s
+                assert s["state"] in ("waiting", "seated"), s  # offered: still waiting
                 if s["state"] == "seated":
                     seated[i] = s
             time.sleep(0.3)

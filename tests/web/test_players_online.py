@@ -256,14 +256,10 @@ def test_quick_play_seats_strangers_then_computers_fill(client: TestClient) -> N
     assert quitter.get("/play/quick/state").json()["state"] == "gone"
     assert guests[0].get("/play/quick/state").json()["waiting"] == 3
     # After the wait (5 s), the three sit together with one computer.
-    deadline = time.monotonic() + 15
-    while (s := guests[0].get("/play/quick/state").json())["state"] == "waiting":
-        assert time.monotonic() < deadline
-        time.sleep(0.3)
-    assert s["state"] == "seated"
-    gid = s["url"].rsplit("/", 1)[1]
-    seen = [s] + [c.get("/play/quick/state").json() for c in guests[1:]]
-    assert {x["url"] for x in seen} == {f"/play/t/{gid}"}
+    seen = poll_all(guests)
+    urls = {x["url"] for x in seen}
+    assert len(urls) == 1
+    gid = urls.pop().rsplit("/", 1)[1]
     game = live_of(client).get(gid)
     assert game is not None and game.started
     assert [x.kind for x in game.config.seats] == ["human", "human", "human", "computer"]
@@ -274,6 +270,23 @@ def test_quick_play_seats_strangers_then_computers_fill(client: TestClient) -> N
     assert len(seats) == 3 and {game.seat_of(t) for t in seats} == {0, 1, 2}
     # The queue is empty: a look again says gone.
     assert guests[1].get("/play/quick/state").json()["state"] == "gone"
+
+
+def poll_all(guests: list[Any], timeout: float = 20) -> list[dict[str, Any]]:
+    """Every guest's page asks as the waiting page does, until each is seated; their
+    last answers."""
+    seated: dict[int, dict[str, Any]] = {}
+    deadline = time.monotonic() + timeout
+    while len(seated) < len(guests):
+        assert time.monotonic() < deadline, seated
+        for i, c in enumerate(guests):
+            if i not in seated:
+                s = c.get("/play/quick/state").json()
+                assert s["state"] in ("waiting", "seated"), s
+                if s["state"] == "seated":
+                    seated[i] = s
+        time.sleep(0.2)
+    return [seated[i] for i in range(len(guests))]
 
 
 def test_four_waiting_are_seated_at_once_and_a_quiet_page_is_replaced(
@@ -300,7 +313,8 @@ def test_four_waiting_are_seated_at_once_and_a_quiet_page_is_replaced(
     for i, c in enumerate(guests):
         join_quick(c, f"Q{i}", wait=300)
     s = guests[3].get("/play/quick/state").json()
-    assert s["state"] == "seated", s
+    assert s["state"] == "waiting" and s["found"], s  # offered: each page takes its seat
+    s = poll_all(guests)[0]
     game = live_of(client).get(s["url"].rsplit("/", 1)[1])
     assert game is not None and sorted(game.names) == ["Q0", "Q1", "Q2", "Q3"]
     assert queue.look(store, "gone", time.time()) is None
@@ -345,15 +359,37 @@ def test_quick_play_seats_accounts_as_theirs_and_rates_them_by_their_figure(
     waiting = queue.waiting(store, "standard/30", time.time() - queue.QUIET)
     assert sorted(e.account_id or 0 for e in waiting) == sorted(ids)
     assert all(e.rating == ratings.NEWCOMER for e in waiting)
-    deadline = time.monotonic() + 15
-    while (s := a.get("/play/quick/state").json())["state"] == "waiting":
-        assert time.monotonic() < deadline
-        time.sleep(0.3)
+    s, t = poll_all([a, b])
     gid = s["url"].rsplit("/", 1)[1]
-    assert b.get("/play/quick/state").json()["url"] == s["url"]
+    assert t["url"] == s["url"]
     game = live_of(client).get(gid)
     assert game is not None and [x.kind for x in game.config.seats].count("computer") == 2
     owners = players.seat_accounts(store, gid, 4)
     assert sorted(o or 0 for o in owners if o is not None) == sorted(ids)
     assert owners[2:] == [None, None]
     assert sorted(n or "" for n in game.names[:2]) == ["Ann", "Bo"]
+
+
+def test_a_page_gone_at_the_start_is_replaced_not_waited_for(client: TestClient) -> None:
+    """Four are matched; one page never asks again (its player went away): after the
+    offer's time the three wait again, first in line, and sit with the next comer."""
+    from meldtour.application import quickplay as queue
+
+    guests = [Other(client) for _ in range(4)]
+    for i, c in enumerate(guests):
+        join_quick(c, f"R{i}", wait=300)
+    assert guests[0].get("/play/quick/state").json()["found"]
+    deadline = time.monotonic() + queue.ACCEPT + 10
+    while True:  # the three ask on; R3 does not
+        states = [c.get("/play/quick/state").json() for c in guests[:3]]
+        if not any(x.get("found") for x in states):
+            break
+        assert time.monotonic() < deadline, states
+        time.sleep(0.3)
+    assert all(x["state"] == "waiting" for x in states)
+    assert guests[3].get("/play/quick/state").json() == {"state": "gone"}
+    late = Other(client)
+    join_quick(late, "Late", wait=300)
+    seen = poll_all([*guests[:3], late])
+    game = live_of(client).get(seen[0]["url"].rsplit("/", 1)[1])
+    assert game is not None and sorted(n or "" for n in game.names) == ["Late", "R0", "R1", "R2"]

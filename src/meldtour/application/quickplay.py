@@ -28,6 +28,9 @@ from .errors import UseCaseError
 MIN_WAIT, MAX_WAIT, DEFAULT_WAIT = 5, 300, 30
 #: A waiting page that has not asked for this many seconds has gone: it leaves the queue.
 QUIET = 12.0
+#: Seconds every page of a group has to take its offered seat: a page that does not
+#: (disconnected at the start) is replaced — the others wait again, first in line.
+ACCEPT = 6.0
 
 register(
     {
@@ -53,6 +56,9 @@ class Entry:
     seat: int | None = None
     token: str | None = None
     table: dict[str, Any] | None = None
+    offered_at: float | None = None
+    accepted_at: float | None = None
+    opened_at: float | None = None
 
 
 def _entry(row: Any) -> Entry:
@@ -71,6 +77,9 @@ def _entry(row: Any) -> Entry:
         None if row.seat is None else int(row.seat),
         row.token,
         None if row.table is None else dict(row.table),
+        row.offered_at,
+        row.accepted_at,
+        row.opened_at,
     )
 
 
@@ -159,17 +168,56 @@ def seat_group(
     game_id: str,
     seats: Sequence[tuple[str, int, str]],
     table: dict[str, Any],
+    at: float = 0.0,
 ) -> bool:
     """Seat a group at a new game: each ``(entry id, seat, token)``; all or nothing —
     False, and nothing written, when one of them is no longer waiting."""
     try:
         with store.transaction() as s:
             for eid, seat, token in seats:
-                if not rows.seat_entry(s, eid, game_id, seat, token, table):
+                if not rows.seat_entry(s, eid, game_id, seat, token, table, at):
                     raise _Taken(eid)
     except _Taken:
         return False
     return True
+
+
+def offers(store: Store, family: str) -> dict[str, list[Entry]]:
+    """The seats offered and not yet at an open table, by game."""
+    out: dict[str, list[Entry]] = {}
+    with store.reading() as s:
+        for row in rows.offered(s, family):
+            out.setdefault(str(row.game_id), []).append(_entry(row))
+    return out
+
+
+def accept(store: Store, ticket: str, at: float) -> bool:
+    """The page has taken its offered seat (it has the seat's cookie now)."""
+    with store.transaction() as s:
+        return rows.accept(s, entry_id(ticket), at)
+
+
+def opening(store: Store, game_id: str, n: int, at: float) -> bool:
+    """Claim the opening of a game whose ``n`` seats are all taken: True for one caller
+    only, and only if every page took its seat; otherwise nothing is written."""
+
+    class _Not(Exception):
+        pass
+
+    try:
+        with store.transaction() as s:
+            if not rows.mark_opened(s, game_id, n, at):
+                raise _Not
+    except _Not:
+        return False
+    return True
+
+
+def withdraw(store: Store, game_id: str) -> None:
+    """An offer not taken in time by every page: who took theirs waits again, who did
+    not has gone."""
+    with store.transaction() as s:
+        rows.withdraw(s, game_id)
 
 
 def unseat(store: Store, game_id: str) -> None:
@@ -179,7 +227,7 @@ def unseat(store: Store, game_id: str) -> None:
 
 
 def seated(store: Store, ticket: str) -> None:
-    """The page has its seat: the entry goes."""
+    """The page is on its way to the open table: the entry goes."""
     with store.transaction() as s:
         rows.drop_entry(s, entry_id(ticket))
 
@@ -190,20 +238,25 @@ def queue_size(store: Store, family: str) -> int:
 
 
 __all__ = [
+    "ACCEPT",
     "DEFAULT_WAIT",
     "MAX_WAIT",
     "MIN_WAIT",
     "QUIET",
     "Entry",
+    "accept",
     "check_wait",
     "entry_id",
     "families",
     "join",
     "leave",
     "look",
+    "offers",
+    "opening",
     "queue_size",
     "seat_group",
     "seated",
     "unseat",
     "waiting",
+    "withdraw",
 ]

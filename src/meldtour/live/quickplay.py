@@ -22,9 +22,14 @@ A tick, for one family:
    they sit with whoever else waits, and computer players fill the free seats, at the
    level whose fixed rating is nearest the people's mean.
 
-The table is opened by this process (a lobby-less table: it is not listed as open),
-all its people seated at once, and started; each page is handed its seat's token once
-(the seat cookie) and goes to the table.
+A group is first *offered* its seats: each page takes its own on its next ask (its
+seat cookie). Once every page of the group has, the table is opened by the process
+that sees it (a lobby-less table, all its people seated at once) and started, and the
+pages go to it. A page that does not take its seat within
+:data:`~meldtour.application.quickplay.ACCEPT` seconds has gone: the offer is
+withdrawn, the others wait again (first in line: their arrival is kept) and are
+seated with someone else or the computers — a player disconnected at the start is
+replaced, not waited for.
 """
 
 from __future__ import annotations
@@ -142,53 +147,75 @@ class QuickPlay:
                             await cluster.redis.delete(key)
 
     async def tick(self, family: str) -> list[Seated]:
-        """Seat whoever can be seated in ``family`` now (see the module)."""
+        """Open the tables whose pages have all taken their seats, withdraw the offers
+        not taken in time, and offer seats to whoever can be seated now (see the
+        module); returns the tables opened."""
         store = self.store()
         now = self.clock()
         async with self._lock(family) as held:
             if not held:
                 return []  # another process is matching this family just now
-            entries = await asyncio.to_thread(queue.waiting, store, family, now - queue.QUIET)
             out = []
+            for gid, group in (await asyncio.to_thread(queue.offers, store, family)).items():
+                if all(e.accepted_at is not None for e in group):
+                    opened = await self._open(store, gid, group)
+                    if opened is not None:
+                        out.append(opened)
+                elif now - (group[0].offered_at or 0.0) > queue.ACCEPT:
+                    log.info("quick play: table %s not taken by every page; offered again", gid)
+                    await asyncio.to_thread(queue.withdraw, store, gid)
+            entries = await asyncio.to_thread(queue.waiting, store, family, now - queue.QUIET)
             for group in pick(entries, now):
-                seated = await self._seat(store, group)
-                if seated is not None:
-                    out.append(seated)
+                await self._offer(store, group, now)
             return out
 
-    async def _seat(self, store: Store, group: list[Entry]) -> Seated | None:
+    async def _offer(self, store: Store, group: list[Entry], now: float) -> str | None:
+        """Offer a group its seats (each page takes its own on its next ask); None when
+        one of them was taken meanwhile (by another process's match)."""
         first = group[0]
         mean = sum(e.rating for e in group) / len(group)
         level = ratings.level_near(mean)
-        levels = tuple([""] * len(group) + [level] * (SEATS - len(group)))
-        seats = [SeatConfig("human")] * len(group) + [SeatConfig("computer", level)] * (
-            SEATS - len(group)
-        )
-        config = TableConfig.make(
-            first.preset,
-            seats,
-            turn_seconds=first.turn_seconds or None,
-            seed=secret_seed(),
-            bot_delay=self.bot_delay,
-        )
+        levels = [""] * len(group) + [level] * (SEATS - len(group))
         gid = secrets.token_urlsafe(6)
-        tokens = [secrets.token_urlsafe(18) for _ in group]
+        table = {
+            "names": [e.name for e in group],
+            "levels": levels,
+            "preset": first.preset,
+            "turn_seconds": first.turn_seconds,
+        }
+        assignments = [(e.id, i, secrets.token_urlsafe(18)) for i, e in enumerate(group)]
+        if not await asyncio.to_thread(queue.seat_group, store, gid, assignments, table, now):
+            return None
+        return gid
+
+    async def _open(self, store: Store, gid: str, group: list[Entry]) -> Seated | None:
+        """Open and start a table every page of its group has taken its seat at."""
+        if not await asyncio.to_thread(queue.opening, store, gid, len(group), self.clock()):
+            return None
+        group = sorted(group, key=lambda e: e.seat or 0)
+        table = group[0].table or {}
+        levels = tuple(str(x) for x in table.get("levels", []))
+        seats = [SeatConfig("human") if not lv else SeatConfig("computer", lv) for lv in levels]
         names = [e.name for e in group]
-        table = {"names": names, "levels": list(levels)}
-        assignments = [(e.id, i, tokens[i]) for i, e in enumerate(group)]
-        if not await asyncio.to_thread(queue.seat_group, store, gid, assignments, table):
-            return None  # someone of the group was taken meanwhile: the next tick tries
+        free = len(levels) - len(group)
         try:
+            config = TableConfig.make(
+                str(table.get("preset")),
+                seats,
+                turn_seconds=int(table.get("turn_seconds") or 0) or None,
+                seed=secret_seed(),
+                bot_delay=self.bot_delay,
+            )
             game = await self.server.open_table(
                 config,
                 gid,
-                names=[*names, *([None] * (SEATS - len(group)))],
-                keys=[*map(_hash, tokens), *([None] * (SEATS - len(group)))],
+                names=[*names, *([None] * free)],
+                keys=[*(_hash(e.token or "") for e in group), *([None] * free)],
             )
-            for i, e in enumerate(group):
-                if e.account_id is not None:
+            for e in group:
+                if e.account_id is not None and e.seat is not None:
                     who = accounts.PlayerAccount(e.account_id, e.name)
-                    await asyncio.to_thread(accounts.take_seat, store, who, gid, i, "quick")
+                    await asyncio.to_thread(accounts.take_seat, store, who, gid, e.seat, "quick")
             await game.open()
         except Exception:
             log.exception("quick play: table %s could not be opened; its players wait again", gid)

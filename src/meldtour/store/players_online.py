@@ -90,8 +90,13 @@ class QuickEntryRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The seat's token until the page has taken it (then the entry goes).
     token: Mapped[str | None] = mapped_column(String(80), nullable=True)
-    #: What was seated with it (``{"names": [...], "levels": [...]}``), for the page.
+    #: What was seated with it (``{"names", "levels", "preset", "turn_seconds"}``).
     table: Mapped[Any] = mapped_column(Json, nullable=True)
+    #: When the seat was offered, when the page took it (its seat cookie), and when the
+    #: table was opened (every page of the group had taken its seat).
+    offered_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    accepted_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    opened_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 _ACCOUNTS = PlayerAccountRow.__table__
@@ -257,31 +262,105 @@ def drop_quiet(s: Any, before: float) -> int:
 
 
 def seat_entry(
-    s: Any, entry_id: str, game_id: str, seat: int, token: str, table: dict[str, Any]
+    s: Any,
+    entry_id: str,
+    game_id: str,
+    seat: int,
+    token: str,
+    table: dict[str, Any],
+    at: float = 0.0,
 ) -> bool:
     """Seat a waiting entry; False when it is not waiting any more (taken by another
     process's match, or gone): the caller's match is then given up."""
     result = s.execute(
         update(QuickEntryRow)
         .where(QuickEntryRow.id == entry_id, QuickEntryRow.game_id.is_(None))
-        .values(game_id=game_id, seat=seat, token=token, table=table)
+        .values(game_id=game_id, seat=seat, token=token, table=table, offered_at=at)
     )
     return _count(result) == 1
 
 
-def unseat_game(s: Any, game_id: str) -> None:
-    """The game could not be opened: its entries wait again."""
+def offered(s: Any, family: str) -> list[Any]:
+    """The entries offered a seat and not yet at an open table."""
+    return list(
+        s.execute(
+            select(_QUEUE)
+            .where(
+                _QUEUE.c.family == family,
+                _QUEUE.c.game_id.is_not(None),
+                _QUEUE.c.opened_at.is_(None),
+            )
+            .order_by(_QUEUE.c.game_id, _QUEUE.c.seat)
+        ).all()
+    )
+
+
+def accept(s: Any, entry_id: str, at: float) -> bool:
+    """The page has taken its offered seat (its cookie)."""
+    result = s.execute(
+        update(QuickEntryRow)
+        .where(
+            QuickEntryRow.id == entry_id,
+            QuickEntryRow.game_id.is_not(None),
+            QuickEntryRow.accepted_at.is_(None),
+        )
+        .values(accepted_at=at)
+    )
+    return _count(result) == 1
+
+
+def mark_opened(s: Any, game_id: str, n: int, at: float) -> bool:
+    """Claim the opening of the game: True only for the one caller that marks all its
+    ``n`` entries (each accepted, none opened yet)."""
+    result = s.execute(
+        update(QuickEntryRow)
+        .where(
+            QuickEntryRow.game_id == game_id,
+            QuickEntryRow.accepted_at.is_not(None),
+            QuickEntryRow.opened_at.is_(None),
+        )
+        .values(opened_at=at)
+    )
+    return _count(result) == n
+
+
+def withdraw(s: Any, game_id: str) -> None:
+    """An offer not taken by every page in time: the pages that took theirs wait again
+    (as they were), the others have gone and leave the queue."""
+    s.execute(
+        delete(QuickEntryRow).where(
+            QuickEntryRow.game_id == game_id, QuickEntryRow.accepted_at.is_(None)
+        )
+    )
+    _unseat(s, game_id)
+
+
+def _unseat(s: Any, game_id: str) -> None:
     s.execute(
         update(QuickEntryRow)
         .where(QuickEntryRow.game_id == game_id)
-        .values(game_id=None, seat=None, token=None, table=None)
+        .values(
+            game_id=None,
+            seat=None,
+            token=None,
+            table=None,
+            offered_at=None,
+            accepted_at=None,
+            opened_at=None,
+        )
     )
+
+
+def unseat_game(s: Any, game_id: str) -> None:
+    """The game could not be opened: its entries wait again."""
+    _unseat(s, game_id)
 
 
 __all__ = [
     "PlayerAccountRow",
     "PlayerSeatRow",
     "QuickEntryRow",
+    "accept",
     "account_by_id",
     "account_by_key",
     "account_names",
@@ -294,6 +373,8 @@ __all__ = [
     "every_seat",
     "finished_games",
     "finished_mark",
+    "mark_opened",
+    "offered",
     "seat_count",
     "seat_entry",
     "seat_owner",
@@ -302,4 +383,5 @@ __all__ = [
     "touch_entry",
     "unseat_game",
     "waiting",
+    "withdraw",
 ]

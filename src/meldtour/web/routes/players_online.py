@@ -558,9 +558,9 @@ def quick_wait(request: Request) -> Response:
 
 @router.get("/play/quick/state")
 async def quick_state(request: Request) -> Response:
-    """How the wait goes (and a tick of the matching): ``waiting`` (with how many wait
-    and the seconds left before computers fill), ``seated`` (with the table's address:
-    the seat cookie is set) or ``gone``."""
+    """How the wait goes (and a tick of the matching): ``waiting`` (with how many wait,
+    the seconds left before computers fill, and ``found`` once a table is offered: the
+    seat cookie is set then), ``seated`` (the table is open: its address) or ``gone``."""
     ticket = request.cookies.get(QUICK_COOKIE)
     store = _store(request)
     if not ticket:
@@ -568,28 +568,46 @@ async def quick_state(request: Request) -> Response:
     entry = await asyncio.to_thread(queue.look, store, ticket, time.time())
     if entry is None:
         return JSONResponse({"state": "gone"})
-    if entry.game_id is None:
-        await quickplay(request).tick(entry.family)
+    quick = quickplay(request)
+    took = False
+    if entry.opened_at is None:
+        await quick.tick(entry.family)
         entry = await asyncio.to_thread(queue.look, store, ticket, time.time())
+        if entry is not None and entry.game_id is not None and entry.accepted_at is None:
+            took = await asyncio.to_thread(queue.accept, store, ticket, time.time())
+            if took:  # the last page of the group to take its seat opens the table
+                await quick.tick(entry.family)
+            entry = await asyncio.to_thread(queue.look, store, ticket, time.time())
         if entry is None:
             return JSONResponse({"state": "gone"})
-    if entry.game_id is None or entry.token is None:
+    response: JSONResponse
+    if entry.opened_at is not None and entry.game_id is not None:
+        await asyncio.to_thread(queue.seated, store, ticket)
+        response = JSONResponse(
+            {"state": "seated", "url": f"/play/t/{entry.game_id}", "table": entry.table}
+        )
+        response.delete_cookie(QUICK_COOKIE, path="/play")
+    else:
         size = await asyncio.to_thread(queue.queue_size, store, entry.family)
         left = max(0, round(entry.joined_at + entry.wait - time.time()))
-        return JSONResponse({"state": "waiting", "waiting": size, "left": left})
-    await asyncio.to_thread(queue.seated, store, ticket)
-    url = f"/play/t/{entry.game_id}"
-    response = JSONResponse({"state": "seated", "url": url, "table": entry.table})
-    response.set_cookie(
-        SEAT_COOKIE + entry.game_id,
-        entry.token,
-        max_age=7 * 24 * 3600,
-        httponly=True,
-        samesite="lax",
-        path="/play",
-        secure=get_web(request).secure_cookies,
-    )
-    response.delete_cookie(QUICK_COOKIE, path="/play")
+        response = JSONResponse(
+            {
+                "state": "waiting",
+                "waiting": size,
+                "left": left,
+                "found": entry.game_id is not None,
+            }
+        )
+    if entry.game_id is not None and entry.token is not None:
+        response.set_cookie(
+            SEAT_COOKIE + entry.game_id,
+            entry.token,
+            max_age=7 * 24 * 3600,
+            httponly=True,
+            samesite="lax",
+            path="/play",
+            secure=get_web(request).secure_cookies,
+        )
     return response
 
 

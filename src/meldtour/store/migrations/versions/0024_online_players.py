@@ -65,6 +65,9 @@ def upgrade() -> None:
         sa.Column("seat", sa.Integer(), nullable=True),
         sa.Column("token", sa.String(length=80), nullable=True),
         sa.Column("table", sa.JSON(none_as_null=True), nullable=True),
+        sa.Column("offered_at", sa.Float(), nullable=True),
+        sa.Column("accepted_at", sa.Float(), nullable=True),
+        sa.Column("opened_at", sa.Float(), nullable=True),
         sa.ForeignKeyConstraint(
             ["account_id"],
             ["player_account.id"],
