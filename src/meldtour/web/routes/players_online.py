@@ -20,6 +20,7 @@ import secrets
 import time
 from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -40,6 +41,7 @@ from meldtour.store.db import Store
 
 from ..deps import client_limiter, client_of, gettext_of
 from ..director.accounts import PASSWORDS
+from ..director.audit_words import zone_of
 from ..director.deps import csrf_protect, get_web, redirect, render
 from ..director.security import Signer
 from ..director.views import refusal_text
@@ -359,8 +361,9 @@ def signout(request: Request) -> Response:
 # ---------------------------------------------------------------- a player's page
 
 
-def _when(at: float) -> str:
-    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M")
+def _when(at: float, zone: ZoneInfo | None = None) -> str:
+    """A game's start, in the site's time zone."""
+    return datetime.fromtimestamp(at, zone or UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def _chart(points: list[ratings.Point]) -> dict[str, Any] | None:
@@ -395,6 +398,8 @@ def player_page(request: Request, account_id: int) -> Response:
         raise HTTPException(404, _("There is no such player."))
     book, games = ratings.book(store)
     by_id = {g.game_id: g for g in games}
+    settings = request.app.state.settings
+    zone = zone_of("", settings.time_zone, settings.default_locale)
     seats = players.seats_of(store, account_id)
     rows: list[dict[str, Any]] = []
     for game_id, seat, how in seats:
@@ -409,7 +414,7 @@ def player_page(request: Request, account_id: int) -> Response:
                 "over": True,
                 "how": how,
                 "family": g.family,
-                "at": _when(g.at),
+                "at": _when(g.at, zone),
                 "sort": g.at,
                 "place": order.index(g.scores[seat]) + 1,
                 "seats": len(g.scores),
@@ -427,7 +432,7 @@ def player_page(request: Request, account_id: int) -> Response:
                 "line": line,
                 "chart": _chart(points),
                 "points": [
-                    {"game": p.game_id, "at": _when(p.at), "shown": p.shown} for p in points
+                    {"game": p.game_id, "at": _when(p.at, zone), "shown": p.shown} for p in points
                 ],
             }
         )
