@@ -155,6 +155,13 @@ def seat_accounts(store: Store, game_id: str, seats: int) -> list[int | None]:
         return [rows.seat_owner(s, game_id, i) for i in range(seats)]
 
 
+def seat_accounts_of(store: Store, games: dict[str, int]) -> dict[str, list[int | None]]:
+    """:func:`seat_accounts` of several games (``{game_id: seats}``) in one reading."""
+    with store.reading() as s:
+        found = rows.owners_of(s, sorted(games))
+    return {g: [found.get((g, i)) for i in range(n)] for g, n in games.items()}
+
+
 def seats_of(store: Store, account_id: int) -> list[tuple[str, int, str]]:
     """The account's seats: ``(game_id, seat, how)``."""
     with store.reading() as s:
@@ -175,6 +182,7 @@ __all__ = [
     "get",
     "names",
     "seat_accounts",
+    "seat_accounts_of",
     "seats_of",
     "sign_in",
     "sign_up",

@@ -171,6 +171,18 @@ def add_seat(s: Any, game_id: str, seat: int, account_id: int, how: str, at: flo
     return True
 
 
+def owners_of(s: Any, game_ids: Sequence[str]) -> dict[tuple[str, int], int]:
+    """The accounts at the seats of these games: ``{(game_id, seat): account_id}``."""
+    if not game_ids:
+        return {}
+    rows = s.execute(
+        select(_SEATS.c.game_id, _SEATS.c.seat, _SEATS.c.account_id).where(
+            _SEATS.c.game_id.in_(list(game_ids))
+        )
+    ).all()
+    return {(str(g), int(n)): int(a) for g, n, a in rows}
+
+
 def seats_of(s: Any, account_id: int) -> list[tuple[str, int, str]]:
     """The account's seats: ``(game_id, seat, how)``."""
     rows = s.execute(
@@ -375,6 +387,7 @@ __all__ = [
     "finished_mark",
     "mark_opened",
     "offered",
+    "owners_of",
     "seat_count",
     "seat_entry",
     "seat_owner",

@@ -123,12 +123,11 @@ def _next(target: str) -> str:
 # ---------------------------------------------------------------- ratings in pages
 
 
-def rating_of(store: Store, account: int | None, family: str) -> dict[str, Any] | None:
+def rating_of(book: ratings.Book, account: int | None, family: str) -> dict[str, Any] | None:
     """``{"shown", "provisional", "games"}`` of an account in a family (a newcomer's
     figure, provisional, without a rated game), or None for a guest."""
     if account is None:
         return None
-    book, _ = ratings.book(store)
     line = book.line(account, family)
     if line is None:
         return {"shown": ratings.NEWCOMER, "provisional": True, "games": 0}
@@ -148,6 +147,14 @@ def seat_ratings(request: Request, game_id: str, table: dict[str, Any]) -> list[
     seats = table.get("seats") or []
     owners = players.seat_accounts(store, game_id, len(seats))
     names = players.names(store, [a for a in owners if a is not None])
+    book, _ = ratings.book(store)
+    return _seat_lines(table, owners, names, book)
+
+
+def _seat_lines(
+    table: dict[str, Any], owners: list[int | None], names: dict[int, str], book: ratings.Book
+) -> list[dict[str, Any]]:
+    seats = table.get("seats") or []
     family = _family_of_table(table)
     out = []
     for i, seat in enumerate(seats):
@@ -163,7 +170,7 @@ def seat_ratings(request: Request, game_id: str, table: dict[str, Any]) -> list[
             }
         elif owners[i] is not None:
             line["name"] = names.get(owners[i] or 0, line["name"])
-            line["rating"] = rating_of(store, owners[i], family)
+            line["rating"] = rating_of(book, owners[i], family)
         out.append(line)
     return out
 
@@ -186,7 +193,8 @@ def lobby_context(request: Request, playing: list[Any]) -> dict[str, Any]:
         book, _ = ratings.book(store)
         mine = book.of(player.id)
     at_tables = []
-    for g in playing[:10]:
+    tables = []
+    for g in playing[:20]:
         table = g.table_json() if hasattr(g, "table_json") else None
         if table is None:
             table = {
@@ -197,9 +205,14 @@ def lobby_context(request: Request, playing: list[Any]) -> dict[str, Any]:
                     for i, s in enumerate(g.config.seats)
                 ],
             }
-        rated = [s for s in seat_ratings(request, g.id, table) if s.get("account")]
+        tables.append((g.id, table))
+    owners = players.seat_accounts_of(store, {gid: len(t.get("seats") or []) for gid, t in tables})
+    names = players.names(store, [a for o in owners.values() for a in o if a is not None])
+    book, _games = ratings.book(store)
+    for gid, table in tables:
+        rated = [s for s in _seat_lines(table, owners[gid], names, book) if s.get("account")]
         if rated:
-            at_tables.append({"id": g.id, "seats": rated})
+            at_tables.append({"id": gid, "seats": rated})
     return {**out, "player": player, "my_ratings": mine, "at_tables": at_tables}
 
 
