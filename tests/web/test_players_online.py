@@ -393,3 +393,20 @@ def test_a_page_gone_at_the_start_is_replaced_not_waited_for(client: TestClient)
     seen = poll_all([*guests[:3], late])
     game = live_of(client).get(seen[0]["url"].rsplit("/", 1)[1])
     assert game is not None and sorted(n or "" for n in game.names) == ["Late", "R0", "R1", "R2"]
+
+
+def test_leaving_while_offered_puts_the_others_back_in_line(client: TestClient) -> None:
+    from meldtour.application import quickplay as queue
+
+    store = client.app.state.director.store()  # type: ignore[attr-defined]
+    guests = [Other(client) for _ in range(4)]
+    for i, c in enumerate(guests):
+        join_quick(c, f"L{i}", wait=300)
+    assert guests[0].get("/play/quick/state").json()["found"]  # offered, and taken
+    page = guests[3].get("/play/quick/wait?lang=en")
+    guests[3].post("/play/quick/leave", data={"csrf": csrf_of(page.text)})
+    # The next ask withdraws the offer: three wait again, nobody's table opened.
+    s = guests[1].get("/play/quick/state").json()
+    assert s["state"] == "waiting" and not s["found"], s
+    assert queue.offers(store, "standard/30") == {}
+    assert len(queue.waiting(store, "standard/30", time.time() - queue.QUIET)) == 3

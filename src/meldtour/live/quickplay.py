@@ -157,7 +157,11 @@ class QuickPlay:
                 return []  # another process is matching this family just now
             out = []
             for gid, group in (await asyncio.to_thread(queue.offers, store, family)).items():
-                if all(e.accepted_at is not None for e in group):
+                levels = (group[0].table or {}).get("levels") or []
+                if len(group) < sum(1 for lv in levels if not lv):
+                    # Someone of the group left the queue: the others wait again.
+                    await asyncio.to_thread(queue.unseat, store, gid)
+                elif all(e.accepted_at is not None for e in group):
                     opened = await self._open(store, gid, group)
                     if opened is not None:
                         out.append(opened)

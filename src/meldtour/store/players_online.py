@@ -263,14 +263,16 @@ def waiting(s: Any, family: str | None = None) -> list[Any]:
 
 
 def drop_quiet(s: Any, before: float) -> int:
-    """Forget the entries not seated whose page has not asked since ``before``."""
-    return _count(
-        s.execute(
-            delete(QuickEntryRow).where(
-                QuickEntryRow.game_id.is_(None), QuickEntryRow.seen_at < before
-            )
-        )
+    """Forget the entries not seated whose page has not asked since ``before``, and
+    those at a table opened before then whose page never came to take it (the seat
+    is theirs by its cookie all the same)."""
+    quiet = delete(QuickEntryRow).where(
+        QuickEntryRow.game_id.is_(None), QuickEntryRow.seen_at < before
     )
+    stale = delete(QuickEntryRow).where(
+        QuickEntryRow.opened_at.is_not(None), QuickEntryRow.opened_at < before
+    )
+    return _count(s.execute(quiet)) + _count(s.execute(stale))
 
 
 def seat_entry(
