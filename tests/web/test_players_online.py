@@ -410,3 +410,52 @@ def test_leaving_while_offered_puts_the_others_back_in_line(client: TestClient) 
     assert s["state"] == "waiting" and not s["found"], s
     assert queue.offers(store, "standard/30") == {}
     assert len(queue.waiting(store, "standard/30", time.time() - queue.QUIET)) == 3
+
+
+def test_the_administrator_disables_a_player_account(client: TestClient) -> None:
+    from meldtour.web.director import accounts as directors
+
+    store = client.app.state.director.store()  # type: ignore[attr-defined]
+    directors.create(store, "boss", "the administrator's password")
+    directors.create(store, "helper", "the helper's password")
+    player = Other(client)
+    pid = sign_up(player, "Troll")
+    assert "Troll" in player.get("/play?lang=en").text
+    # Nobody else may: not a guest, not a director who is not the administrator.
+    page = client.get(f"/play/p/{pid}?lang=en")
+    assert 'id="moderate"' not in page.text
+    token = csrf_of(client.get("/play/signup").text)
+    refused = client.post(f"/play/p/{pid}/disable", data={"csrf": token})
+    assert refused.status_code == 403
+
+    def director_signs_in(name: str, password: str) -> None:
+        form = client.get("/director/login?lang=en")
+        r = client.post(
+            "/director/login",
+            data={"csrf": csrf_of(form.text), "name": name, "password": password},
+            follow_redirects=False,
+        )
+        assert r.status_code == 303, r.text
+
+    director_signs_in("helper", "the helper's password")
+    page = client.get(f"/play/p/{pid}?lang=en")
+    assert 'id="moderate"' not in page.text
+    assert client.post(f"/play/p/{pid}/disable", data={"csrf": token}).status_code == 403
+    director_signs_in("boss", "the administrator's password")
+    page = client.get(f"/play/p/{pid}?lang=en")
+    assert 'id="moderate"' in page.text
+    done = client.post(f"/play/p/{pid}/disable", data={"csrf": csrf_of(page.text), "disabled": "1"})
+    assert done.status_code == 200 and "is disabled" in done.text
+    # The player is signed out at once, cannot sign in again, and their page is gone.
+    assert 'href="/play/signin"' in player.get("/play?lang=en").text
+    form = player.get("/play/signin?lang=en")
+    again = player.post(
+        "/play/signin",
+        data={"csrf": csrf_of(form.text), "name": "Troll", "password": PASSWORD},
+    )
+    assert again.status_code == 403 and "disabled" in again.text
+    assert player.get(f"/play/p/{pid}?lang=en").status_code == 404
+    # Enabled again: the page is back (sessions stay ended).
+    page = client.get(f"/play/p/{pid}?lang=en")
+    client.post(f"/play/p/{pid}/disable", data={"csrf": csrf_of(page.text), "disabled": "0"})
+    assert player.get(f"/play/p/{pid}?lang=en").status_code == 200

@@ -21,12 +21,13 @@ from typing import Any
 
 from meldtour.core.refusal import register
 from meldtour.core.visible import code_point, first_invisible
+from meldtour.store import accounts as director_rows
 from meldtour.store import players_online as rows
 from meldtour.store.db import Store
 from meldtour.store.repository import now
 from meldtour.tournament.entries import name_key
 
-from .accounts import MIN_PASSWORD, Passwords
+from .accounts import MIN_PASSWORD, Account, Passwords
 from .errors import UseCaseError
 
 #: The longest display name (a seat's name at a table holds as many).
@@ -168,6 +169,30 @@ def seats_of(store: Store, account_id: int) -> list[tuple[str, int, str]]:
         return rows.seats_of(s, account_id)
 
 
+def set_disabled(store: Store, who: Account, account_id: int, disabled: bool) -> PlayerAccount:
+    """The site's administrator (the first director account) disables or enables a
+    player account (moderation): a disabled one cannot sign in, its sessions end at
+    once, and its page is no longer shown. Written to the accounts' audit log."""
+    with store.transaction() as s:
+        if director_rows.first_id(s) != who.id:
+            raise UseCaseError("account.administrator_only")
+        row = rows.account_by_id(s, account_id)
+        if row is None:
+            raise UseCaseError("account.no_account", name=f"#{account_id}")
+        if bool(row.disabled) != disabled:
+            rows.set_disabled(s, account_id, disabled)
+            director_rows.audit(
+                s,
+                at=now(),
+                who=who.name,
+                action="disable_player" if disabled else "enable_player",
+                name=f"player:{row.name}",
+                before={"disabled": bool(row.disabled)},
+                after={"disabled": disabled},
+            )
+        return _account(rows.account_by_id(s, account_id))
+
+
 def _clock() -> float:
     import time
 
@@ -184,6 +209,7 @@ __all__ = [
     "seat_accounts",
     "seat_accounts_of",
     "seats_of",
+    "set_disabled",
     "sign_in",
     "sign_up",
     "signed_in",

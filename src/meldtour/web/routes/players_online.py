@@ -27,10 +27,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 
 from meldtour.application import UseCaseError
+from meldtour.application import accounts as director_use
 from meldtour.application import online_rating as ratings
 from meldtour.application import players_accounts as players
 from meldtour.application import quickplay as queue
-from meldtour.application.accounts import MIN_PASSWORD
+from meldtour.application.accounts import MIN_PASSWORD, Account
 from meldtour.application.players_accounts import PlayerAccount
 from meldtour.core.rules import PRESETS
 from meldtour.live.game import seat_of_token
@@ -42,7 +43,14 @@ from meldtour.store.db import Store
 from ..deps import client_limiter, client_of, gettext_of
 from ..director.accounts import PASSWORDS
 from ..director.audit_words import zone_of
-from ..director.deps import csrf_protect, get_web, redirect, render
+from ..director.deps import (
+    SESSION_COOKIE,
+    csrf_protect,
+    current_account,
+    get_web,
+    redirect,
+    render,
+)
 from ..director.security import Signer
 from ..director.views import refusal_text
 from ..play_words import LEVEL_NAMES
@@ -402,12 +410,42 @@ def _chart(points: list[ratings.Point]) -> dict[str, Any] | None:
     }
 
 
+def _administrator(request: Request) -> Account | None:
+    """The director signed in on this browser, if they are the site's administrator."""
+    if not request.cookies.get(SESSION_COOKIE):
+        return None
+    director = current_account(request)
+    if director is None or not director_use.is_administrator(_store(request), director):
+        return None
+    return director
+
+
+@router.post("/play/p/{account_id}/disable")
+def disable_player(request: Request, account_id: int, disabled: str = Form("1")) -> Response:
+    """The site's administrator disables (or enables again) a player account."""
+    _ = gettext_of(request)
+    director = _administrator(request)
+    if director is None:
+        raise HTTPException(403, _("Only the site's administrator may do this."))
+    try:
+        changed = players.set_disabled(_store(request), director, account_id, disabled == "1")
+    except UseCaseError as exc:
+        raise HTTPException(404, refusal_text(exc, _)) from None
+    text = (
+        _("The player account %(name)s is disabled: its sessions are signed out.")
+        if changed.disabled
+        else _("The player account %(name)s is enabled again.")
+    )
+    return redirect(request, f"/play/p/{account_id}", text % {"name": changed.name})
+
+
 @router.get("/play/p/{account_id}", response_class=HTMLResponse)
 def player_page(request: Request, account_id: int) -> Response:
     store = _store(request)
     who = players.get(store, account_id)
     _ = gettext_of(request)
-    if who is None or who.disabled:
+    admin = _administrator(request)
+    if who is None or (who.disabled and admin is None):
         raise HTTPException(404, _("There is no such player."))
     book, games = ratings.book(store)
     by_id = {g.game_id: g for g in games}
@@ -459,6 +497,7 @@ def player_page(request: Request, account_id: int) -> Response:
         wins=sum(1 for r in rows if r.get("place") == 1),
         finished=sum(1 for r in rows if r.get("over")),
         provisional_games=ratings.PROVISIONAL_GAMES,
+        admin=admin is not None,
     )
 
 
