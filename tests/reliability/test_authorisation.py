@@ -50,11 +50,13 @@ from fastapi.testclient import TestClient
 from starlette.routing import Mount
 
 from meldtour import application as usecases
+from meldtour.application import players_accounts
 from meldtour.live import SeatConfig, TableConfig
 from meldtour.store import owners
 from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director import accounts
+from meldtour.web.director.accounts import PASSWORDS
 from meldtour.web.director.deps import CSRF_COOKIE, SESSION_COOKIE, Scope, Web
 
 ROLES = ("anonymous", "player", "scorer3", "scorer4", "rival", "director")
@@ -84,6 +86,19 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/play/t/{game_id}/match"): "public",
     ("GET", "/play/t/{game_id}/replay"): "public",
     ("GET", "/play/t/{game_id}/analysis"): "public",
+    # online players (issue 29): accounts, a player's page, quick play
+    ("GET", "/play/signup"): "public",
+    ("POST", "/play/signup"): "public",
+    ("GET", "/play/signin"): "public",
+    ("POST", "/play/signin"): "sign-in",
+    ("POST", "/play/signout"): "public",
+    ("GET", "/play/p/{account_id}"): "public",
+    ("POST", "/play/p/{account_id}/disable"): "administrator",
+    ("GET", "/play/quick"): "public",
+    ("POST", "/play/quick"): "public",
+    ("GET", "/play/quick/wait"): "public",
+    ("GET", "/play/quick/state"): "public",
+    ("POST", "/play/quick/leave"): "public",
     ("GET", "/online/seat/{game_id}/{token}"): "seat",
     # public tournament pages
     ("GET", "/tournaments"): "public",
@@ -258,6 +273,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     usecases.check_in_players(store, SLUG, [str(i) for i in range(1, 17)], who="boss")
     usecases.seat(store, SLUG, DIV, None, who="boss")
     tokens = {n: web.scorer_token(Scope(SLUG, DIV, 0, 1, n)) for n in (1, 2, 3, 4)}
+    # An online player's account (#1: its page, which only the administrator moderates).
+    players_accounts.sign_up(store, "Online", "a long secret 3", "a long secret 3", PASSWORDS)
     with TestClient(app) as client:
         game = app.state.live.create_table(
             TableConfig.make(
@@ -321,6 +338,7 @@ def fill(w: World, path: str, role: str) -> str:
         "what": "players",
         "fmt": "csv",
         "account": "1",
+        "account_id": "1",
     }
     if path.startswith("/online/seat/"):
         values["token"] = "not-a-seat-secret"

@@ -32,10 +32,12 @@ from fastapi.testclient import TestClient
 from starlette.responses import HTMLResponse
 
 from meldtour import application as usecases
+from meldtour.application import players_accounts
 from meldtour.application.unit import act
 from meldtour.tournament import Progress, Tournament
 from meldtour.tournament.simulate import play_round
 from meldtour.tournament.stages import start_stage
+from meldtour.web.director.accounts import PASSWORDS
 from meldtour.web.director.deps import Scope
 from meldtour.web.director.routes.tournaments import create_demo
 from meldtour.web.i18n import catalog_paths, translations
@@ -229,6 +231,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             .headers["location"]
             .rsplit("/", 1)[-1]
         )
+        # An online player's account (their page: /play/p/{account_id}).
+        online_player = players_accounts.sign_up(
+            store, "온라인", "a long enough password", "a long enough password", PASSWORDS
+        )
         s = Site(client, {"open": opened, "playing": playing, "done": done}, game=game)
         for state, slug in s.slugs.items():
             value = usecases.read(store, slug)
@@ -243,9 +249,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
                 "player": "1",
                 "preset": "krc-2015",
                 "game_id": game,
+                "account_id": str(online_player.id),
                 "token": web(client).scorer_token(Scope(slug, key, stage, rnd, 1)),
             }
-        s.data |= {"boss", "Busan", "KRC"}
+        s.data |= {"boss", "Busan", "KRC", "온라인"}
         yield s
 
 

@@ -7,5 +7,6 @@ from . import circuit as _circuit  # noqa: F401  (people, rankings, qualificatio
 from . import clocks as _clocks  # noqa: F401  (table_clock, migration 0012)
 from . import online as _online  # noqa: F401
 from . import owners as _owners  # noqa: F401  (tournament_director, migration 0006)
+from . import players_online as _players_online  # noqa: F401  (migration 0024)
 from . import sessions as _sessions  # noqa: F401  (revoked_session, migration 0009)
 from . import site as _site  # noqa: F401  (site_setting, migration 0013)

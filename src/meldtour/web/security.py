@@ -136,3 +136,19 @@ class LoginThrottle:
     def succeeded(self, *keys: str) -> None:
         for k in keys:
             self._limiter.clear(self._item, "meldtour-login", k)
+
+
+class Argon2:
+    """The application's :class:`~meldtour.application.accounts.Passwords`: argon2id."""
+
+    def hash(self, password: str) -> str:
+        return hash_password(password)
+
+    def verify(self, stored: str, password: str) -> bool:
+        return verify_password(stored, password)
+
+    def waste_time(self, password: str) -> None:
+        waste_time(password)
+
+
+PASSWORDS = Argon2()

@@ -9,23 +9,7 @@ from meldtour.application import accounts as use
 from meldtour.application.accounts import Account
 from meldtour.store.db import Store
 
-from ..security import hash_password, verify_password, waste_time
-
-
-class Argon2:
-    """The application's :class:`~meldtour.application.accounts.Passwords`: argon2id."""
-
-    def hash(self, password: str) -> str:
-        return hash_password(password)
-
-    def verify(self, stored: str, password: str) -> bool:
-        return verify_password(stored, password)
-
-    def waste_time(self, password: str) -> None:
-        waste_time(password)
-
-
-PASSWORDS = Argon2()
+from ..security import PASSWORDS, hash_password
 
 
 def count(store: Store) -> int:

@@ -50,6 +50,7 @@ from ..play_words import (
     TO_THE_PLAYER,
 )
 from ..rules_text import PRESET_TITLES
+from . import players_online
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -195,6 +196,9 @@ async def lobby(request: Request) -> HTMLResponse:
     await live.ensure_recovered()
     # Alone, this process's tables; in a cluster, every process's (from the shared log).
     open_tables, playing = await live.lobby(20)
+    online = await asyncio.to_thread(
+        players_online.lobby_context, request, [*playing, *open_tables]
+    )
     return render(
         request,
         "lobby.html",
@@ -206,6 +210,7 @@ async def lobby(request: Request) -> HTMLResponse:
         min_seconds=MIN_TURN_SECONDS,
         max_seconds=MAX_TURN_SECONDS,
         match_games=MATCH_GAMES,
+        online=online,
     )
 
 
@@ -374,6 +379,9 @@ async def table_page(request: Request, game_id: str) -> Response:
         levels=LEVEL_NAMES,
         keys_hint=KEYS_HINT,
         preset_title=PRESET_TITLES.get(game.config.rules.name),
+        seat_ratings=await asyncio.to_thread(
+            players_online.seat_ratings, request, game.id, game.table_json()
+        ),
     )
 
 
@@ -386,6 +394,7 @@ async def join(
         token = await game.join(seat, name)
     except TableError as exc:
         return RedirectResponse(f"/play/t/{game_id}?error={exc.key}", status_code=303)
+    await asyncio.to_thread(players_online.after_join, request, game_id, seat)
     response = RedirectResponse(f"/play/t/{game_id}", status_code=303)
     _seat_cookie(request, response, game_id, token)
     return response
@@ -426,6 +435,7 @@ async def rematch(request: Request, game_id: str) -> Response:
         token = await new.join(seat, game.names[seat] or "?")
     except TableError:
         return response  # taken meanwhile: the page shows the seats
+    await asyncio.to_thread(players_online.after_join, request, new.id, seat)
     _seat_cookie(request, response, new.id, token)
     return response
 
