@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -113,22 +114,24 @@ def correct_last(store: Store, events: int, n: int) -> None:
         )
 
 
-def measure(store: Store, events: int, runs: int) -> dict[str, float]:
-    out: dict[str, list[float]] = {"places": [], "recompute": [], "ranking": [], "correction": []}
+def measure(store: Store, events: int, runs: int) -> dict[str, tuple[float, float]]:
+    """Each figure's median wall time and this process's CPU time over ``runs``."""
+    steps: dict[str, Callable[[int], object]] = {
+        "places": lambda n: recompute_all(store, ratings=False),
+        "recompute": lambda n: recompute_all(store),
+        "ranking": lambda n: circuit.ranking_table(store, None, date(2027, 1, 1)),
+        "correction": lambda n: correct_last(store, events, n),
+    }
+    out: dict[str, list[tuple[float, float]]] = {k: [] for k in steps}
     for n in range(runs):
-        t0 = time.perf_counter()
-        recompute_all(store, ratings=False)
-        out["places"].append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        recompute_all(store)
-        out["recompute"].append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        circuit.ranking_table(store, None, date(2027, 1, 1))
-        out["ranking"].append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        correct_last(store, events, n)
-        out["correction"].append(time.perf_counter() - t0)
-    return {k: statistics.median(v) for k, v in out.items()}
+        for key, step in steps.items():
+            t0, c0 = time.perf_counter(), time.process_time()
+            step(n)
+            out[key].append((time.perf_counter() - t0, time.process_time() - c0))
+    return {
+        k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+        for k, v in out.items()
+    }
 
 
 def main() -> None:
