@@ -20,6 +20,7 @@ from meldtour.store.models import (
     RegistrationRow,
     TournamentRow,
 )
+from tests.old_schema import old_row, old_tournament
 
 from .test_store import finished_club
 
@@ -98,7 +99,8 @@ def test_migration_0008_parts_registrations_that_shared_a_person(db_url: str) ->
     store = Store(engine)
     try:
         with store.transaction() as s:
-            t = TournamentRow(
+            tid = old_tournament(
+                s,
                 slug="before",
                 name="Before",
                 date="",
@@ -108,10 +110,10 @@ def test_migration_0008_parts_registrations_that_shared_a_person(db_url: str) ->
                 created_at="2026",
                 updated_at="2026",
             )
-            s.add(t)
-            s.flush()
-            d = DivisionRow(
-                tournament_id=t.id,
+            did = old_row(
+                s,
+                DivisionRow,
+                tournament_id=tid,
                 position=0,
                 key="club",
                 name="Club",
@@ -126,15 +128,14 @@ def test_migration_0008_parts_registrations_that_shared_a_person(db_url: str) ->
                 prizes=3,
                 started=False,
             )
-            s.add(d)
             p = Player(name="김민지", created_at="2026")
             s.add(p)
             s.flush()
             for n in (1, 2):
                 s.add(
                     RegistrationRow(
-                        tournament_id=t.id,
-                        division_id=d.id,
+                        tournament_id=tid,
+                        division_id=did,
                         player_id=p.id,
                         number=n,
                         name="김민지",

@@ -31,6 +31,7 @@ from meldtour.web.director.deps import (
     Web,
     require_tournament_director,
 )
+from tests.old_schema import old_tournament
 from tests.store.backends import BACKENDS, database
 
 CSRF = "c" * 32
@@ -276,7 +277,6 @@ def test_an_old_database_upgraded_keeps_its_tournaments_for_the_administrator(
     store = Store(engine)
     try:
         from meldtour.store.models import Account as AccountRow
-        from meldtour.store.models import TournamentRow
 
         with store.transaction() as s:
             # (a Core insert: the ORM would read back columns of later migrations)
@@ -286,17 +286,16 @@ def test_an_old_database_upgraded_keeps_its_tournaments_for_the_administrator(
                         name=name, password_hash="x", role="director", created_at="2026"
                     )
                 )
-            s.add(
-                TournamentRow(
-                    slug="before",
-                    name="Before",
-                    date="",
-                    venue="",
-                    seed=1,
-                    template="scratch",
-                    created_at="2026",
-                    updated_at="2026",
-                )
+            old_tournament(
+                s,
+                slug="before",
+                name="Before",
+                date="",
+                venue="",
+                seed=1,
+                template="scratch",
+                created_at="2026",
+                updated_at="2026",
             )
         upgrade(engine)
         with store.transaction() as s:

@@ -23,7 +23,7 @@ from meldtour.live.online import OnlineRounds, seat_key, seat_tokens
 from meldtour.store import online
 from meldtour.store.backup import dumps
 from meldtour.store.db import Store, make_engine, upgrade
-from meldtour.store.models import TournamentRow
+from tests.old_schema import old_tournament
 from tests.store.backends import BACKENDS, database
 
 from .test_director import csrf, make_client, sign_up, web
@@ -176,7 +176,8 @@ def test_migration_0007_turns_plain_tokens_into_their_hashes(db_url: str) -> Non
     store = Store(engine)
     try:
         with store.transaction() as s:
-            t = TournamentRow(
+            tid = old_tournament(
+                s,
                 slug="before",
                 name="Before",
                 date="",
@@ -186,9 +187,6 @@ def test_migration_0007_turns_plain_tokens_into_their_hashes(db_url: str) -> Non
                 created_at="2026",
                 updated_at="2026",
             )
-            s.add(t)
-            s.flush()
-            tid = t.id
             for n, gid in ((1, "firstgame"), (2, "nextgame")):
                 s.add(
                     online.OnlineGameRow(

@@ -100,7 +100,8 @@ class TournamentRow(Base):
     #: Where the day is played (shown on the public page); not part of the engine's value.
     venue: Mapped[str] = mapped_column(String(200), default="", server_default="")
     #: The certificates' signer lines (``None``: the director's and the chief referee's).
-    signers: Mapped[list[str] | None] = mapped_column(Json, nullable=True, default=None)
+    # no Python default: an insert leaves it out (NULL), also into a schema before 0023
+    signers: Mapped[list[str] | None] = mapped_column(Json, nullable=True)
     seed: Mapped[int] = mapped_column(BigInteger)
     template: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[str] = mapped_column(String(40))
@@ -131,9 +132,7 @@ class DivisionRow(Base):
     started: Mapped[bool] = mapped_column(Boolean)
     #: The prize or award title of each place or range of places (not the engine's):
     #: ``[{"first": 1, "last": 1, "title": "..."}]``.
-    prize_titles: Mapped[list[dict[str, Any]] | None] = mapped_column(
-        Json, nullable=True, default=None
-    )
+    prize_titles: Mapped[list[dict[str, Any]] | None] = mapped_column(Json, nullable=True)
 
     tournament: Mapped[TournamentRow] = relationship(back_populates="divisions")
 
