@@ -476,6 +476,7 @@ def main() -> None:
             cpu0, t0 = sum(cpu_seconds(p.pid) for p in servers), time.monotonic()
             # The servers' CPU time at the start of the measured window (after the ramp).
             window_cpu: list[float] = []
+
             def window_starts() -> None:
                 window_cpu.append(sum(cpu_seconds(p.pid) for p in servers))
                 if a.cprofile:

@@ -5,8 +5,8 @@ it at the end of its window, before ``SIGTERM``; ``SIGUSR2`` at the window's sta
 clears what was counted before) writes the merged statistics to FILE
 (``pstats`` format: ``python -m pstats FILE``), and each thread's CPU seconds to
 FILE.threads.json. Times are each thread's CPU time (``time.thread_time``), not the
-wall clock, so that a busy machine does not count as our time. cProfile slows the server (every call is counted): read where the
-time goes, not how much there is."""
+wall clock, so that a busy machine does not count as our time. cProfile slows the
+server (every call is counted): read where the time goes, not how much there is."""
 
 from __future__ import annotations
 
@@ -28,8 +28,10 @@ def _thread_cpu() -> dict[str, float]:
     tick = os.sysconf("SC_CLK_TCK")
     for tid in os.listdir("/proc/self/task"):
         try:
-            stat = open(f"/proc/self/task/{tid}/stat").read()
-            name = open(f"/proc/self/task/{tid}/comm").read().strip()
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/self/task/{tid}/comm") as f:
+                name = f.read().strip()
         except OSError:
             continue
         fields = stat.rsplit(")", 1)[1].split()

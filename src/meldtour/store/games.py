@@ -64,7 +64,7 @@ def _start(s: Any, game_id: str, header: Mapping[str, Any]) -> None:
     s.add(
         LiveGameRow(
             id=game_id,
-            header=copy.deepcopy(dict(header)),
+            header=dict(header),
             started_at=float(header.get("started_at") or 0.0),
             moves=0,
             draft=None,
@@ -81,17 +81,17 @@ def _start(s: Any, game_id: str, header: Mapping[str, Any]) -> None:
 def append_move(store: Store, game_id: str, index: int, move: Mapping[str, Any]) -> None:
     """Append move number ``index`` (0-based) in its own transaction; anything but the
     next index is refused and nothing is written."""
-    with store.transaction() as s:
-        _append(s, game_id, index, move)
+    with store.writing() as conn:
+        _append(conn, game_id, index, move)
 
 
 def append_moves(store: Store, moves: Sequence[tuple[str, int, Mapping[str, Any]]]) -> None:
     """Append several games' next moves in one transaction (a group commit): all or
     nothing — one refused append refuses the whole batch, and the caller retries the
     moves one by one."""
-    with store.transaction() as s:
+    with store.writing() as conn:
         for game_id, index, move in moves:
-            _append(s, game_id, index, move)
+            _append(conn, game_id, index, move)
 
 
 _GAME = LiveGameRow.__table__
@@ -107,10 +107,9 @@ _ADD_MOVE = _MOVE.insert()  # type: ignore[attr-defined]
 _COUNT = select(LiveGameRow.moves).where(LiveGameRow.id == bindparam("gid"))
 
 
-def _append(s: Any, game_id: str, index: int, move: Mapping[str, Any]) -> None:
+def _append(conn: Any, game_id: str, index: int, move: Mapping[str, Any]) -> None:
     # The counter's conditional update takes the row lock on PostgreSQL (and SQLite
     # holds the database's write lock): the check and the insert cannot be split.
-    conn = s.connection()
     result = conn.execute(_BUMP, {"gid": game_id, "idx": index, "nxt": index + 1})
     if _count(result) != 1:
         have = conn.execute(_COUNT, {"gid": game_id}).scalar()
@@ -123,14 +122,14 @@ def _append(s: Any, game_id: str, index: int, move: Mapping[str, Any]) -> None:
         {
             "game_id": game_id,
             "index": index,
-            "move": copy.deepcopy(dict(move)),
+            "move": dict(move),  # written as JSON at once: nothing keeps it
             "at": None if at is None else float(at),
         },
     )
 
 
-def _set(s: Any, game_id: str, **values: Any) -> None:
-    result = s.connection().execute(
+def _set(conn: Any, game_id: str, **values: Any) -> None:
+    result = conn.execute(
         _GAME.update()  # type: ignore[attr-defined]
         .where(_GAME.c.id == game_id)
         .values(**values)
@@ -141,39 +140,43 @@ def _set(s: Any, game_id: str, **values: Any) -> None:
 
 def put_draft(store: Store, game_id: str, draft: Mapping[str, Any] | None) -> None:
     """Replace the game's latest draft (None clears it)."""
-    with store.transaction() as s:
-        _put_draft(s, game_id, draft)
+    with store.writing() as conn:
+        _put_draft(conn, game_id, draft)
 
 
-def _put_draft(s: Any, game_id: str, draft: Mapping[str, Any] | None) -> None:
-    _set(s, game_id, draft=None if draft is None else copy.deepcopy(dict(draft)))
+def _put_draft(conn: Any, game_id: str, draft: Mapping[str, Any] | None) -> None:
+    _set(conn, game_id, draft=None if draft is None else dict(draft))
 
 
 def finish_game(store: Store, game_id: str, result: Mapping[str, Any]) -> None:
     """Mark the game over with its result (``end``, ``winner``, ``scores``, ``penalties``)."""
-    with store.transaction() as s:
-        _finish(s, game_id, result)
+    with store.writing() as conn:
+        _finish(conn, game_id, result)
 
 
-def _finish(s: Any, game_id: str, result: Mapping[str, Any]) -> None:
-    _set(s, game_id, over=True, result=copy.deepcopy(dict(result)), draft=None)
+def _finish(conn: Any, game_id: str, result: Mapping[str, Any]) -> None:
+    _set(conn, game_id, over=True, result=dict(result), draft=None)
 
 
 def mark_alive(store: Store, game_ids: Iterable[str], at: float) -> None:
     """The heartbeat: the process running these games was alive at ``at``."""
-    with store.transaction() as s:
-        _alive(s, game_ids, at)
+    with store.writing() as conn:
+        _alive(conn, game_ids, at)
 
 
-def _alive(s: Any, game_ids: Iterable[str], at: float) -> None:
+# The heartbeat's statement, built once (one built per beat left a reference cycle
+# of the SQL toolkit's each second, on a connection without the ORM's session).
+_ALIVE = (
+    _GAME.update()  # type: ignore[attr-defined]
+    .where(_GAME.c.id.in_(bindparam("ids", expanding=True)))
+    .values(alive_at=bindparam("at"))
+)
+
+
+def _alive(conn: Any, game_ids: Iterable[str], at: float) -> None:
     ids = list(game_ids)
-    conn = s.connection()
     for i in range(0, len(ids), 500):
-        conn.execute(
-            _GAME.update()  # type: ignore[attr-defined]
-            .where(_GAME.c.id.in_(ids[i : i + 500]))
-            .values(alive_at=at)
-        )
+        conn.execute(_ALIVE, {"ids": ids[i : i + 500], "at": at})
 
 
 def add_resume(store: Store, game_id: str, entry: Mapping[str, Any]) -> None:
@@ -211,26 +214,40 @@ def _drop_table(s: Any, game_id: str) -> None:
     s.flush()
 
 
-#: The writes :func:`write` groups, by name.
+#: The writes :func:`write` groups, by name: each takes a session (the ORM's) ...
 WRITES: dict[str, Callable[..., None]] = {
     "start": _start,
-    "append": _append,
-    "draft": _put_draft,
-    "finish": _finish,
-    "alive": _alive,
     "resume": _resume,
     "table": _save_table,
     "drop_table": _drop_table,
 }
+#: ... or, the writes of every move, a connection (the SQL toolkit's prebuilt
+#: statements: no session to open and commit for a batch of moves).
+CORE_WRITES: dict[str, Callable[..., None]] = {
+    "append": _append,
+    "draft": _put_draft,
+    "finish": _finish,
+    "alive": _alive,
+}
 
 
 def write(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
-    """Several writes of the log (``(name, args)``, names of :data:`WRITES`) in one
-    transaction, in order — a group commit, all or nothing: one refused write refuses
-    the whole batch, and the caller retries the writes one by one."""
+    """Several writes of the log (``(name, args)``, names of :data:`WRITES` and
+    :data:`CORE_WRITES`) in one transaction, in order — a group commit, all or
+    nothing: one refused write refuses the whole batch, and the caller retries the
+    writes one by one. A batch of moves, drafts, results and heartbeats only (the
+    usual one) opens no ORM session."""
+    if all(name in CORE_WRITES for name, _ in ops):
+        with store.writing() as conn:
+            for name, args in ops:
+                CORE_WRITES[name](conn, *args)
+        return
     with store.transaction() as s:
         for name, args in ops:
-            WRITES[name](s, *args)
+            if name in CORE_WRITES:
+                CORE_WRITES[name](s.connection(), *args)
+            else:
+                WRITES[name](s, *args)
 
 
 def load_table(store: Store, game_id: str) -> dict[str, Any] | None:
