@@ -13,11 +13,12 @@ Every function takes a :class:`~meldtour.store.db.Store` and runs one transactio
 from __future__ import annotations
 
 import copy
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import CursorResult, bindparam, delete, select
+from sqlalchemy import CursorResult, bindparam, select
 
 from . import online
 from .db import Store, StoreError
@@ -54,28 +55,28 @@ def _count(result: Any) -> int:
 
 def start_game(store: Store, game_id: str, header: Mapping[str, Any]) -> None:
     """Write the game's header (rules, players, seed, deal, ``started_at``, table)."""
-    with store.transaction() as s:
-        _start(s, game_id, header)
+    with store.writing() as conn:
+        _start(conn, game_id, header)
 
 
-def _start(s: Any, game_id: str, header: Mapping[str, Any]) -> None:
-    if s.get(LiveGameRow, game_id) is not None:
+def _start(conn: Any, game_id: str, header: Mapping[str, Any]) -> None:
+    if conn.execute(_HAS_GAME, {"gid": game_id}).first() is not None:
         raise GameLogError("gamelog.exists", game=game_id)
-    s.add(
-        LiveGameRow(
-            id=game_id,
-            header=dict(header),
-            started_at=float(header.get("started_at") or 0.0),
-            moves=0,
-            draft=None,
-            alive_at=None,
-            resumes=[],
-            over=False,
-            result=None,
-        )
+    conn.execute(
+        _ADD_GAME,
+        {
+            "id": game_id,
+            "header": dict(header),
+            "started_at": float(header.get("started_at") or 0.0),
+            "moves": 0,
+            "draft": None,
+            "alive_at": None,
+            "resumes": [],
+            "over": False,
+            "result": None,
+        },
     )
-    online.drop_live_table(s, game_id)  # no longer waiting for players
-    s.flush()
+    conn.execute(_DROP_TABLE, {"gid": game_id})  # no longer waiting for players
 
 
 def append_move(store: Store, game_id: str, index: int, move: Mapping[str, Any]) -> None:
@@ -105,6 +106,17 @@ _BUMP = (
 )
 _ADD_MOVE = _MOVE.insert()  # type: ignore[attr-defined]
 _COUNT = select(LiveGameRow.moves).where(LiveGameRow.id == bindparam("gid"))
+# A game's start and a waiting table's writes (a few per game: once per seat taken).
+_TABLE = online.LiveTableRow.__table__
+_HAS_GAME = select(_GAME.c.id).where(_GAME.c.id == bindparam("gid"))
+_ADD_GAME = _GAME.insert()  # type: ignore[attr-defined]
+_SET_TABLE = (
+    _TABLE.update()  # type: ignore[attr-defined]
+    .where(_TABLE.c.id == bindparam("gid"))
+    .values(data=bindparam("data"))
+)
+_ADD_TABLE = _TABLE.insert()  # type: ignore[attr-defined]
+_DROP_TABLE = _TABLE.delete().where(_TABLE.c.id == bindparam("gid"))  # type: ignore[attr-defined]
 
 
 def _append(conn: Any, game_id: str, index: int, move: Mapping[str, Any]) -> None:
@@ -197,37 +209,37 @@ def _resume(s: Any, game_id: str, entry: Mapping[str, Any]) -> None:
 def save_table(store: Store, game_id: str, table: Mapping[str, Any]) -> None:
     """Keep a table waiting for players (``live_table``), replacing what was kept;
     refused once its game has started."""
-    with store.transaction() as s:
-        _save_table(s, game_id, table)
+    with store.writing() as conn:
+        _save_table(conn, game_id, table)
 
 
-def _save_table(s: Any, game_id: str, table: Mapping[str, Any]) -> None:
-    if s.get(LiveGameRow, game_id) is not None:
+def _save_table(conn: Any, game_id: str, table: Mapping[str, Any]) -> None:
+    if conn.execute(_HAS_GAME, {"gid": game_id}).first() is not None:
         raise GameLogError("gamelog.started", game=game_id)
-    online.save_live_table(s, game_id, table)
-    s.flush()
+    data = dict(table)
+    if _count(conn.execute(_SET_TABLE, {"gid": game_id, "data": data})) == 0:
+        conn.execute(_ADD_TABLE, {"id": game_id, "data": data, "created_at": time.time()})
 
 
-def _drop_table(s: Any, game_id: str) -> None:
+def _drop_table(conn: Any, game_id: str) -> None:
     """Forget a table that waited for players in vain (nothing if it is not kept)."""
-    s.execute(delete(online.LiveTableRow).where(online.LiveTableRow.id == game_id))
-    s.flush()
+    conn.execute(_DROP_TABLE, {"gid": game_id})
 
 
 #: The writes :func:`write` groups, by name: each takes a session (the ORM's) ...
 WRITES: dict[str, Callable[..., None]] = {
-    "start": _start,
     "resume": _resume,
-    "table": _save_table,
-    "drop_table": _drop_table,
 }
-#: ... or, the writes of every move, a connection (the SQL toolkit's prebuilt
-#: statements: no session to open and commit for a batch of moves).
+#: ... or, every other write (a move's, a table's, a start's), a connection: the SQL
+#: toolkit's prebuilt statements, no session to open and commit for a batch.
 CORE_WRITES: dict[str, Callable[..., None]] = {
+    "start": _start,
     "append": _append,
     "draft": _put_draft,
     "finish": _finish,
     "alive": _alive,
+    "table": _save_table,
+    "drop_table": _drop_table,
 }
 
 
