@@ -540,6 +540,13 @@ def main() -> None:
             text = Path(log.name).read_text(errors="replace")
             server_errors = text.count("Traceback") + text.count("ERROR")
             if server_errors:
+                # What went wrong, each kind once (a traceback's last line), then the end.
+                kinds = {
+                    line[:300]
+                    for line in text.splitlines()
+                    if "Error:" in line and not line.startswith(" ")
+                }
+                print("\n".join(sorted(kinds)[:20]), file=sys.stderr)
                 print(text[-4000:], file=sys.stderr)
 
     timed = [(when, x) for p in parts for when, x in p["rtt"]]
