@@ -15,8 +15,8 @@ sends it. A game that ends is replaced by a new one, so N games stay in play. Th
 trip of a move is from sending it to its ``ack``: the engine's check, the log's
 committed transaction, the broadcast; it is measured once every game has started (after
 ``--ramp`` seconds, during which the tables are created and joined), for ``--seconds``.
-Bounded: at most 500 games, 600 s in all (with ``--soak``, 500 games and 1,260 s),
-traffic only to 127.0.0.1.
+Bounded: at most 500 games (1,000 with ``--servers 2``), 600 s in all (with ``--soak``,
+500 games and 1,260 s), traffic only to 127.0.0.1.
 
 ``--servers 2`` runs two server processes on the same database (use PostgreSQL:
 ``--db``) sharing the games through Redis (``--redis``, keys under a prefix of the run):
@@ -43,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ from meldtour.players.levels import make_player
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 MAX_GAMES = 500
+MAX_GAMES_SHARED = 1000  # with --servers 2: 500 a process (issue 29's 1,000 games)
 MAX_SECONDS = 600.0
 MAX_SOAK_GAMES = 500  # with --soak: twice the aim's 200 games, for up to 20 minutes
 MAX_SOAK_SECONDS = 1260.0
@@ -348,6 +350,12 @@ def main() -> None:
         help="record the server with py-spy into this file (collapsed stacks)",
     )
     ap.add_argument(
+        "--cprofile",
+        default=None,
+        help="profile every thread of the (first) server with cProfile into this "
+        "file (pstats; slows the server: for where the time goes, not how much)",
+    )
+    ap.add_argument(
         "--servers",
         type=int,
         default=1,
@@ -372,6 +380,8 @@ def main() -> None:
     most_games, most_seconds = (
         (MAX_SOAK_GAMES, MAX_SOAK_SECONDS) if a.soak else (MAX_GAMES, MAX_SECONDS)
     )
+    if a.servers > 1 and not a.soak:
+        most_games = MAX_GAMES_SHARED
     if not 1 <= a.games <= most_games:
         sys.exit(f"--games is 1 to {most_games}")
     if not 1 <= a.seconds + a.ramp <= most_seconds or a.ramp < 0:
@@ -396,9 +406,14 @@ def main() -> None:
             env["MELDTOUR_REDIS_PREFIX"] = f"bench-{os.getpid()}-{int(time.time())}"
         if a.probe:
             env["PYTHONPATH"] += os.pathsep + str(ROOT / "bench" / "probe")
+        if a.cprofile:
+            env["PYTHONPATH"] += os.pathsep + str(ROOT / "bench" / "cprof")
         log = (Path(tmp) / "server.log").open("wb")
         servers = []
         for i, port in enumerate(ports):
+            env.pop("MELDTOUR_CPROFILE", None)
+            if a.cprofile and i == 0:
+                env["MELDTOUR_CPROFILE"] = str(Path(a.cprofile).resolve())
             if a.probe:
                 env["MELDTOUR_PROBE"] = str(Path(a.probe + (f".{i}" if i else "")).resolve())
             servers.append(
@@ -462,6 +477,16 @@ def main() -> None:
                     stderr=subprocess.DEVNULL,
                 )
             cpu0, t0 = sum(cpu_seconds(p.pid) for p in servers), time.monotonic()
+            # The servers' CPU time at the start of the measured window (after the ramp).
+            window_cpu: list[float] = []
+
+            def window_starts() -> None:
+                window_cpu.append(sum(cpu_seconds(p.pid) for p in servers))
+                if a.cprofile:
+                    server.send_signal(signal.SIGUSR2)  # the profile counts from here
+
+            sampler = threading.Timer(a.ramp, window_starts)
+            sampler.start()
             if a.probe:  # the server reads it when it writes its figures
                 Path(a.probe + ".from").write_text(str(time.time() + a.ramp))
             shares = [a.games // a.clients + (i < a.games % a.clients) for i in range(a.clients)]
@@ -487,9 +512,21 @@ def main() -> None:
                         waiting.wait(a.soak or 1.0)
                     parts = waiting.get()
             wall = time.monotonic() - t0
-            cpu = sum(cpu_seconds(p.pid) for p in servers) - cpu0
+            cpu_end = sum(cpu_seconds(p.pid) for p in servers)
+            cpu = cpu_end - cpu0
+            sampler.cancel()
+            cpu_window = cpu_end - window_cpu[0] if window_cpu else None
             if spy is not None:
                 spy.wait(60)
+            if a.cprofile:
+                threads = Path(a.cprofile + ".threads.json")
+                threads.unlink(missing_ok=True)
+                server.send_signal(signal.SIGUSR1)  # the profile is written
+                for _ in range(600):
+                    time.sleep(0.1)
+                    if threads.exists():
+                        time.sleep(0.5)
+                        break
         finally:
             for proc in servers:
                 proc.send_signal(signal.SIGTERM)
@@ -503,6 +540,13 @@ def main() -> None:
             text = Path(log.name).read_text(errors="replace")
             server_errors = text.count("Traceback") + text.count("ERROR")
             if server_errors:
+                # What went wrong, each kind once (a traceback's last line), then the end.
+                kinds = {
+                    line[:300]
+                    for line in text.splitlines()
+                    if "Error:" in line and not line.startswith(" ")
+                }
+                print("\n".join(sorted(kinds)[:20]), file=sys.stderr)
                 print(text[-4000:], file=sys.stderr)
 
     timed = [(when, x) for p in parts for when, x in p["rtt"]]
@@ -527,6 +571,13 @@ def main() -> None:
         else None,
         "rtt_max_ms": round(1000 * rtt[-1], 1) if rtt else None,
         "server_cpu": round(cpu / wall, 2),
+        # The servers' CPU time (ramp included: tables made and joined) per move made.
+        "server_cpu_ms_per_move": round(1000 * cpu / moves, 2) if moves else None,
+        # The same in the measured window only (after the ramp): moves in play.
+        "window_cpu_ms_per_move": round(1000 * cpu_window / len(rtt), 2)
+        if rtt and cpu_window is not None
+        else None,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "refused": sum(p["refused"] for p in parts),
         "stale": sum(p["stale"] for p in parts),
         "timeouts": sum(p["timeouts"] for p in parts),

@@ -39,6 +39,8 @@ _STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
     """Refuse ``text`` when its brackets nest deeper than ``limit`` (strings skipped)."""
+    if text.count("[") + text.count("{") <= limit:
+        return  # fewer brackets than the limit, strings and all: nothing to scan
     depth = 0
     for m in _STRUCTURE.finditer(text):
         ch = m.group()

@@ -41,13 +41,15 @@ class PlayerView:
     def my_turn(self) -> bool:
         return self.end is None and self.seat == self.current
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, board: list[Any] | None = None) -> dict[str, Any]:
+        """The view as JSON; ``board``, when given, is ``self.board`` as JSON already
+        made (every seat's view of one state holds the same board: made once)."""
         return {
             "seat": self.seat,
             "players": list(self.players),
             "order": list(self.order),
             "current": self.current,
-            "board": [m.to_json() for m in self.board],
+            "board": [m.to_json() for m in self.board] if board is None else board,
             "rack": format_tiles(self.rack),
             "rack_sizes": list(self.rack_sizes),
             "pool_left": self.pool_left,

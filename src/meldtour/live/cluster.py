@@ -85,6 +85,12 @@ class RemoteError(RuntimeError):
 Handler = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 
+#: Redis connections one node holds at most; a command beyond them waits up to
+#: REDIS_WAIT seconds for one to be free.
+REDIS_CONNECTIONS = 100
+REDIS_WAIT = 10.0
+
+
 class Cluster:
     """This node's link to the others: leases, requests and the channels."""
 
@@ -96,7 +102,13 @@ class Cluster:
         #: settings: the processes of one site share it).
         self.prefix = prefix or "meldtour"
         self.node = node or secrets.token_hex(6)
-        self.redis = aioredis.from_url(url, decode_responses=True)
+        # A pool that waits for a free connection rather than failing: at 1,000 games on
+        # two processes the joins' and sockets' lease look-ups at once took all 100 of
+        # the default pool, and the next raised "Too many connections" (bench/server.py).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT
+        )
+        self.redis = aioredis.Redis.from_pool(pool)  # closed with it
         self._pubsub: Any = None
         self._listener: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None

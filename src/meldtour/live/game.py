@@ -66,7 +66,7 @@ from meldtour.players.base import no_play
 from meldtour.players.levels import make_player
 from meldtour.solver import solve
 
-from .clock import Clock
+from .clock import Alarm, Clock
 from .log import GameLog
 from .table import TableConfig
 
@@ -152,6 +152,15 @@ def refused(rid: str | None, refusal: Refusal, **more: Any) -> dict[str, Any]:
     return {"type": "refused", "id": rid, "reason": english(refusal), **refusal.to_json(), **more}
 
 
+class Shared(dict[str, Any]):
+    """A message that several sockets may be sent alike (one move's frame for a seat:
+    every spectator gets the same one). The first socket to send it keeps its JSON in
+    ``text`` (unset until then), and the others send that text: made once."""
+
+    __slots__ = ("text",)
+    text: str
+
+
 class Subscriber:
     """One connection's outbox. The owner never waits for a socket: a client that falls
     too far behind is told to reconnect (and then resyncs by version)."""
@@ -230,7 +239,8 @@ class LiveGame:
         #: When this process created or rebuilt the table (``time.monotonic``).
         self.made_at = time.monotonic()
         self._task: asyncio.Task[None] | None = None
-        self._timer: asyncio.Task[None] | None = None
+        #: The deadline's alarm (a timer handle of the clock's, set again at every move).
+        self._timer: Alarm | None = None
         self._bot: asyncio.Task[None] | None = None
         self.players: dict[int, Player] = {}
         #: Called (awaited) once the game is over and its result logged.
@@ -324,8 +334,10 @@ class LiveGame:
         ``CancelledError``, whose traceback holds the task's frame and so this game — a
         reference cycle that only the collector's full pass frees, and a frozen one
         (``live.server.tune_gc``) never (BENCHMARKS.md, "Server")."""
+        if self._timer is not None:
+            self._timer.cancel()
         tasks, self._timer, self._bot, self._task = (
-            (self._timer, self._bot, self._task),
+            (self._bot, self._task),
             None,
             None,
             None,
@@ -530,8 +542,7 @@ class LiveGame:
         self.frames.append(
             (self.version, progress.events, dataclasses.replace(progress.state, history=()))
         )
-        for sub in list(self.subscribers):
-            sub.send(self._frame(self.version, progress.events, progress.state, sub.seat))
+        self._broadcast_frame(progress.events, progress.state)
         if progress.state.end is not None:
             await self.log.finish(
                 self.id,
@@ -550,24 +561,25 @@ class LiveGame:
         self._schedule()
 
     def _schedule(self) -> None:
-        """After every change: the deadline's timer, and a computer player's turn."""
-        for task in (self._timer, self._bot):
-            if task is not None and not task.done():
-                task.cancel()
+        """After every change: the deadline's alarm (a timer handle, not a task: one
+        was made and cancelled per move), and a computer player's turn."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._bot is not None and not self._bot.done():
+            self._bot.cancel()
         self._timer = self._bot = None
         state = self.state
         if state is None or state.end is not None:
             return
-        loop = asyncio.get_running_loop()
         version = self.version
         if state.deadline is not None:
-            self._timer = loop.create_task(self._wake_at(version, state.deadline))
+            self._timer = self.clock.call_at(state.deadline, functools.partial(self._wake, version))
         if state.current in self.players:
-            self._bot = loop.create_task(self._think(version, state))
+            self._bot = asyncio.get_running_loop().create_task(self._think(version, state))
 
-    async def _wake_at(self, version: int, deadline: float) -> None:
-        await self.clock.sleep_until(deadline)
-        await self.inbox.put((None, "deadline", version))
+    def _wake(self, version: int) -> None:
+        """The deadline's alarm: the owner looks at the clock (the inbox is unbounded)."""
+        self.inbox.put_nowait((None, "deadline", version))
 
     def _redeal_window(self, state: GameState) -> bool:
         """Whether a person may still demand a redeal before the game's first move
@@ -800,8 +812,12 @@ class LiveGame:
 
     # ------------------------------------------------------------ what each one sees
 
-    def _view(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        view = player_view(state, seat).to_json()
+    def _view(
+        self, state: GameState, seat: int | None, board: list[Any] | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` sees of ``state``, as JSON (``board``: the state's board as
+        JSON, when already made)."""
+        view = player_view(state, seat).to_json(board)
         if self.config.watch_drafts and state.draft is not None and seat != state.current:
             view["watched_draft"] = format_board(state.draft)
         if state.seat_draws:  # drawn face up at the table: everyone saw them
@@ -850,16 +866,33 @@ class LiveGame:
         return out[-12:]
 
     def _frame(
-        self, version: int, events: tuple[Event, ...], state: GameState, seat: int | None
-    ) -> dict[str, Any]:
+        self,
+        version: int,
+        events: tuple[Event, ...],
+        state: GameState,
+        seat: int | None,
+        board: list[Any] | None = None,
+    ) -> Shared:
         shown = [e for e in (event_json(ev, seat) for ev in events) if e is not None]
-        return {
-            "type": "frame",
-            "version": version,
-            "now": self.clock.now(),
-            "events": shown,
-            "view": self._view(state, seat),
-        }
+        return Shared(
+            type="frame",
+            version=version,
+            now=self.clock.now(),
+            events=shown,
+            view=self._view(state, seat, board),
+        )
+
+    def _broadcast_frame(self, events: tuple[Event, ...], state: GameState) -> None:
+        """A move's frame to every socket: made once per seat (the spectators share
+        one, and its JSON), the board's JSON once for all."""
+        version = self.version
+        board = [m.to_json() for m in state.board]
+        made: dict[int | None, Shared] = {}
+        for sub in list(self.subscribers):
+            frame = made.get(sub.seat)
+            if frame is None:
+                frame = made[sub.seat] = self._frame(version, events, state, sub.seat, board)
+            sub.send(frame)
 
     def _hello(self, sub: Subscriber, version: Any) -> None:
         """A (re)connecting client: the frames it missed, or a snapshot."""
@@ -890,8 +923,9 @@ class LiveGame:
             sub.send(self._frame(v, events, state, sub.seat))
 
     def _broadcast_table(self) -> None:
+        message = Shared(type="table", table=self.table_json())
         for sub in list(self.subscribers):
-            sub.send({"type": "table", "table": self.table_json()})
+            sub.send(message)
 
     # ------------------------------------------------------------ recovery
 
@@ -981,4 +1015,4 @@ class LiveGame:
             self._schedule()
 
 
-__all__ = ["LiveGame", "Subscriber", "TableError", "event_json"]
+__all__ = ["LiveGame", "Shared", "Subscriber", "TableError", "event_json"]

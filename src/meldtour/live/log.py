@@ -151,6 +151,11 @@ class StoreLog:
     fsync) then serves many games. A batch with a refused write is retried write by
     write, so only that write fails.
 
+    The log takes the values it is given as they are (no copy: every move's board was
+    deep-copied twice on its way, BENCHMARKS.md, "Cost per move"):
+    the caller builds each one for the log and does not change it afterwards, as the
+    live games do (:class:`MemoryLog`, the tests' log, still copies in and out).
+
     ``store`` is a :class:`~meldtour.store.db.Store` or a function giving one, called
     on first use (the web app opens its database lazily)."""
 
@@ -217,16 +222,16 @@ class StoreLog:
                 _settle(done)
 
     async def start(self, game_id: str, header: Mapping[str, Any]) -> None:
-        await self._write("start", game_id, copy.deepcopy(dict(header)))
+        await self._write("start", game_id, dict(header))
 
     async def append(self, game_id: str, index: int, move: Mapping[str, Any]) -> None:
-        await self._write("append", game_id, index, copy.deepcopy(dict(move)))
+        await self._write("append", game_id, index, dict(move))
 
     async def put_draft(self, game_id: str, draft: Mapping[str, Any] | None) -> None:
-        await self._write("draft", game_id, None if draft is None else copy.deepcopy(dict(draft)))
+        await self._write("draft", game_id, None if draft is None else dict(draft))
 
     async def finish(self, game_id: str, result: Mapping[str, Any]) -> None:
-        await self._write("finish", game_id, copy.deepcopy(dict(result)))
+        await self._write("finish", game_id, dict(result))
 
     async def load(self, game_id: str) -> StoredGame | None:
         return await self._run(games.load_game, game_id)
@@ -238,10 +243,10 @@ class StoreLog:
         await self._write("alive", list(game_ids), at)
 
     async def resume(self, game_id: str, entry: Mapping[str, Any]) -> None:
-        await self._write("resume", game_id, copy.deepcopy(dict(entry)))
+        await self._write("resume", game_id, dict(entry))
 
     async def save_table(self, game_id: str, table: Mapping[str, Any]) -> None:
-        await self._write("table", game_id, copy.deepcopy(dict(table)))
+        await self._write("table", game_id, dict(table))
 
     async def load_table(self, game_id: str) -> dict[str, Any] | None:
         return await self._run(games.load_table, game_id)

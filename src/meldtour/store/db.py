@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
-from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -188,6 +188,19 @@ class Store:
             return
         with self._writer, self._sessions() as session, session.begin():
             yield session
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """A writing unit of work on a connection, without the ORM's session (for
+        prebuilt statements on a hot path: the live games' log): the same ``BEGIN
+        IMMEDIATE``, the same queue of this process's SQLite writers, commit at the
+        end and rollback on an error as :meth:`transaction`."""
+        if self._writer is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        with self._writer, self.engine.begin() as conn:
+            yield conn
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
