@@ -515,7 +515,7 @@ def draw_vote_prizes(
             "drawn_cards": [card(v) for v in drawn.draw.drawn],
             "drawn_voters": list(drawn.draw.drawn),
             "at": at,
-            "by": who,
+            "by": name_of(who),
         }
         audit.record(
             s,
