@@ -138,6 +138,9 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/director/t/{slug}/d/{key}/close"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/advance"): "tournament",
     ("GET", "/director/t/{slug}/d/{key}/round"): "tournament",
+    ("GET", "/director/t/{slug}/d/{key}/status"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/table/{table}/refused/{entry}/take"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/table/{table}/refused/{entry}/dismiss"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/reopen"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/undo-advance"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/ranking"): "tournament",
@@ -321,6 +324,8 @@ def fill(w: World, path: str, role: str) -> str:
         "what": "players",
         "fmt": "csv",
         "account": "1",
+        "table": "3",
+        "entry": "1",
     }
     if path.startswith("/online/seat/"):
         values["token"] = "not-a-seat-secret"

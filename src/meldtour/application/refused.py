@@ -51,7 +51,7 @@ def _games(after: Any) -> tuple[GameEntry, ...] | None:
     sent = after.get("refused") if isinstance(after, dict) else None
     if not isinstance(sent, list) or not sent:
         return None
-    out = []
+    out: list[GameEntry] = []
     for g in sent:
         if not (isinstance(g, dict) and isinstance(g.get("points"), list)):
             return None

@@ -288,10 +288,12 @@ def round_state(store: Store, slug: str | None, division: str) -> RoundBoard | N
 
 def last_save(x: Any) -> str:
     """When a table's sheet was last saved (typed, counted or corrected); ``""``: never."""
-    return max(
-        x.sheet.entered_at or "",
-        x.sheet.submitted_at or "",
-        *(c.at for c in x.sheet.corrections),
+    return str(
+        max(
+            x.sheet.entered_at or "",
+            x.sheet.submitted_at or "",
+            *(c.at for c in x.sheet.corrections),
+        )
     )
 
 
