@@ -121,6 +121,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/director/t/{slug}/d/{key}/settings"): "tournament",
     ("GET", "/director/t/{slug}/d/{key}/checkin"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/checkin/{player}"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/checkin-many"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/start"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/withdraw/{player}"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/drop/{player}"): "tournament",

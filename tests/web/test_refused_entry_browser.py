@@ -171,3 +171,58 @@ def test_the_round_status_screen_on_a_tablet(app_web: tuple[str, Web], browser: 
     page.get_by_role("button", name="적용").click()
     expect(page).to_have_url(re.compile(r"per_game=7"))
     ctx.close()
+
+
+def test_the_day_s_pages_at_390_and_1280_in_ko_and_ja(
+    app_web: tuple[str, Web], browser: Browser
+) -> None:
+    """Screenshots to read by eye: the players' preview of a pasted list (an error, a
+    namesake, a division as typed), the projector standings, the awards page; nothing
+    spills sideways on a phone."""
+    base, web = app_web
+    store = web.store()
+    for table in (1, 2):  # every sheet counted (when this test runs alone too)
+        sheet, version, _k = usecases.get_sheet(store, SLUG, None, 1, table)
+        if sheet.counted is None:
+            usecases.enter_sheet(
+                store,
+                SLUG,
+                None,
+                1,
+                table,
+                [
+                    usecases.GameEntry(g, (-10, -10, 30 + table, -10 - table), winner=3)
+                    for g in (1, 2)
+                ],
+                who="scorer",
+                version=version,
+            )
+    lines = "\n".join(
+        [
+            "이름,부,가족,세대",
+            "서지민,Club night,,",
+            "최지우,Club night,,",
+            ",Club night,,",
+            "한별,없는부,,셋",
+        ]
+    )
+    for lang in ("ko", "ja"):
+        for size in ((1280, 900), (390, 844)):
+            ctx = director(browser, base, lang, size)
+            page = ctx.pages[0]
+            page.goto(f"/director/t/{SLUG}/players")
+            page.locator('textarea[name="paste"]').fill(lines)
+            page.locator('textarea[name="paste"]').locator("xpath=ancestor::form").locator(
+                "button.primary"
+            ).click()
+            page.wait_for_load_state("domcontentloaded")
+            expect(page.locator("#summary")).to_be_visible()
+            shot(page, f"day-preview-{lang}-{size[0]}")
+            page.goto(f"/director/t/{SLUG}/d/club/awards")
+            shot(page, f"day-awards-{lang}-{size[0]}")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= size[0], (lang, size, width)
+            page.goto(f"/t/{SLUG}/standings?division=club&view=projector")
+            expect(page.locator("table.standings")).to_be_visible()
+            shot(page, f"day-projector-{lang}-{size[0]}")
+            ctx.close()
