@@ -54,7 +54,7 @@ def test_a_refused_entry_taken_then_another_set_aside(store: Store) -> None:
         )
     open_ = refused_uc.refused_entries(store, slug, "d")
     assert list(open_) == [1] and open_[1].over_counted
-    assert [g.points for g in open_[1].games][0] == (25, -10, -10, -5)
+    assert open_[1].games[0].points == (25, -10, -10, -5)
     assert refused_uc.round_status(store, slug, "d").tables[0].state == "conflict"  # type: ignore[union-attr]
     with pytest.raises(usecases.UseCaseError):
         refused_uc.take_refused(store, slug, "d", 1, open_[1].id + 1, who=WHO, why="x")
