@@ -159,7 +159,9 @@ def test_the_round_status_screen(client: TestClient) -> None:
     assert late and all(state != "counted" for _n, state in late)
     assert "遅れ" in html and 'value="5"' in html
     # A bad threshold falls back to the default; the round page links the screen.
-    assert 'value="20"' in client.get("/director/t/demo/d/general/status?per_game=0").text
+    for bad in ("0", "abc", "99999999999999999999", "%C2%B2"):
+        answer = client.get(f"/director/t/demo/d/general/status?per_game={bad}")
+        assert answer.status_code == 200 and 'value="20"' in answer.text
     assert "/director/t/demo/d/general/status" in round_html(client)
 
 

@@ -290,7 +290,7 @@ def status_page(
     director: TournamentDirectorDep,
     slug: str,
     key: str,
-    per_game: int | None = None,
+    per_game: str = "",
 ) -> Response:
     """The current round on one screen for a tablet at the head table: every table as
     a tile with its state and the minutes since the round was seated (or the table's
@@ -298,7 +298,10 @@ def status_page(
     page fetches itself again every 15 seconds."""
     t = load_tournament(store, slug)
     key = division_or_404(t, key)
-    per = per_game if per_game is not None and 1 <= per_game <= 240 else PER_GAME_MINUTES
+    typed = per_game.strip()
+    # A threshold that is not a number of minutes (1 to 240) is the default's.
+    ok = typed.isascii() and typed.isdigit() and len(typed) <= 3
+    per = int(typed) if ok and 1 <= int(typed) <= 240 else PER_GAME_MINUTES
     status = refused_uc.round_status(store, slug, key)
     tiles: list[Tile] = []
     seated = None
