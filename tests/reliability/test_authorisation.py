@@ -136,6 +136,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/director/t/{slug}/d/{key}/settings"): "tournament",
     ("GET", "/director/t/{slug}/d/{key}/checkin"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/checkin/{player}"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/checkin-many"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/start"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/withdraw/{player}"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/drop/{player}"): "tournament",
@@ -153,6 +154,9 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/director/t/{slug}/d/{key}/close"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/advance"): "tournament",
     ("GET", "/director/t/{slug}/d/{key}/round"): "tournament",
+    ("GET", "/director/t/{slug}/d/{key}/status"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/table/{table}/refused/{entry}/take"): "tournament",
+    ("POST", "/director/t/{slug}/d/{key}/table/{table}/refused/{entry}/dismiss"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/reopen"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/undo-advance"): "tournament",
     ("POST", "/director/t/{slug}/d/{key}/ranking"): "tournament",
@@ -339,6 +343,8 @@ def fill(w: World, path: str, role: str) -> str:
         "fmt": "csv",
         "account": "1",
         "account_id": "1",
+        "table": "3",
+        "entry": "1",
     }
     if path.startswith("/online/seat/"):
         values["token"] = "not-a-seat-secret"

@@ -79,7 +79,7 @@ def test_a_league_names_its_score(tmp_path: Path, client: TestClient) -> None:
     words = {
         "en": "League score (100 a win + points)",
         "ko": "리그 득점 (1승 100 + 점수)",
-        "ja": "リーグ得点(1勝100+得点)",
+        "ja": "リーグ得点(1勝100+スコア)",  # 得点 = 100 × wins + スコア (seed 004)
     }
     for lang, word in words.items():
         page = client.get(f"/t/{slug}/standings?division=club&lang={lang}").text

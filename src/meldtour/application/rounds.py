@@ -277,18 +277,24 @@ def round_state(store: Store, slug: str | None, division: str) -> RoundBoard | N
             return None
         rnd = t.division(key).stages[index].rounds[-1]
         prefix = f"{key}/stage {index + 1}/round {number}/table "
-        refused = round_rows.refused_saves(s, loaded.row.id, prefix)
+        refused = round_rows.refusals(s, loaded.row.id, prefix)
     conflicts = set()
     for x in rnd.tables:
-        at = refused.get(f"{prefix}{x.number}")
-        last = max(
+        row = refused.get(f"{prefix}{x.number}")
+        if row is not None and row["action"] != round_rows.DISMISSED and row["at"] > last_save(x):
+            conflicts.add(x.number)
+    return round_board(rnd, conflicts)
+
+
+def last_save(x: Any) -> str:
+    """When a table's sheet was last saved (typed, counted or corrected); ``""``: never."""
+    return str(
+        max(
             x.sheet.entered_at or "",
             x.sheet.submitted_at or "",
             *(c.at for c in x.sheet.corrections),
         )
-        if at is not None and at > last:
-            conflicts.add(x.number)
-    return round_board(rnd, conflicts)
+    )
 
 
 __all__ = [

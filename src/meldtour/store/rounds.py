@@ -56,4 +56,45 @@ def refused_saves(s: Any, tournament_id: int, prefix: str) -> dict[str, str]:
     return {key: at for key, at in s.execute(q)}
 
 
-__all__ = ["drop_round", "drop_stage", "refused_saves"]
+#: The audit action of a director who set a refused save aside (the sheet stands).
+DISMISSED = "refused_dismissed"
+
+
+def refusals(s: Any, tournament_id: int, prefix: str) -> dict[str, dict[str, Any]]:
+    """Per sheet (audit key under ``prefix``) the latest refused save or its dismissal
+    (:data:`DISMISSED`): its id, time, who, action and what the device sent."""
+    q = (
+        select(
+            AuditRow.id, AuditRow.key, AuditRow.at, AuditRow.who, AuditRow.action, AuditRow.after
+        )
+        .where(
+            AuditRow.tournament_id == tournament_id,
+            AuditRow.entity == "sheet",
+            AuditRow.action.like("%_conflict") | (AuditRow.action == DISMISSED),
+            AuditRow.key.startswith(prefix),
+        )
+        .order_by(AuditRow.id)
+    )
+    return {
+        key: {"id": id_, "at": at, "who": who, "action": action, "after": after}
+        for id_, key, at, who, action, after in s.execute(q)
+    }
+
+
+def seated_at(s: Any, tournament_id: int, round_key: str) -> str | None:
+    """When the round (its audit key, ``general/stage 1/round 2``) was last seated."""
+    q = (
+        select(AuditRow.at)
+        .where(
+            AuditRow.tournament_id == tournament_id,
+            AuditRow.entity == "round",
+            AuditRow.key == round_key,
+            AuditRow.action.in_(("seat", "reseat")),
+        )
+        .order_by(AuditRow.id.desc())
+        .limit(1)
+    )
+    return s.execute(q).scalar_one_or_none()  # type: ignore[no-any-return]
+
+
+__all__ = ["DISMISSED", "drop_round", "drop_stage", "refusals", "refused_saves", "seated_at"]

@@ -62,6 +62,9 @@ ACTIONS: Mapping[str, str] = {
         "%(who)s tried to correct a score sheet another device "
         "had just saved; nothing was changed: %(what)s."
     ),
+    "refused_dismissed": N_(
+        "%(who)s set aside what a refused device had entered; the sheet stands: %(what)s."
+    ),
     "award": N_("%(who)s recorded the prizes: %(what)s."),
     "rate": N_("%(who)s updated the players' ratings: %(what)s."),
     "reaward": N_("%(who)s corrected an awarded division and awarded it again: %(what)s."),
@@ -343,7 +346,13 @@ SHOWN: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("seat", "reseat", "lock_seating", "close_round"), ("round",)),
     "advance": ("stage",),
     **dict.fromkeys(
-        ("enter_sheet", "correct_sheet", "enter_sheet_conflict", "correct_sheet_conflict"),
+        (
+            "enter_sheet",
+            "correct_sheet",
+            "enter_sheet_conflict",
+            "correct_sheet_conflict",
+            "refused_dismissed",
+        ),
         ("sheet",),
     ),
     **dict.fromkeys(("register", "check_in", "withdraw", "drop", "late_entry"), ("registration",)),

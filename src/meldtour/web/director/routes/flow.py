@@ -7,6 +7,7 @@ is shown in the reader's language (:func:`..views.refusal_text`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Request
@@ -14,6 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from meldtour import application as usecases
 from meldtour.application import clock as clock_uc
+from meldtour.application import refused as refused_uc
 from meldtour.application.awards import MAX_SIGNERS
 from meldtour.tournament import TournamentError, awards, final_ranking
 from meldtour.tournament.prizes import PlacePrize, title_of
@@ -142,6 +144,19 @@ def round_page(
         else ""
     )
     locked_by = who_text(lock.by, gettext_of(request)) if lock is not None else ""
+    zone = tournament_zone(request, store, slug)
+    gettext = gettext_of(request)
+    # What a refused phone entered (another phone saved first), by table, with who
+    # and when in the reader's words, next to the sheet as it stands.
+    refusals = {
+        n: RefusedView(
+            e,
+            who_text(e.who, gettext),
+            local_time(e.at, zone, with_date=False, seconds=True),
+            [list(g.points) for g in e.games],
+        )
+        for n, e in refused_uc.refused_entries(store, slug, key).items()
+    }
     return render(
         request,
         "director/round.html",
@@ -154,6 +169,7 @@ def round_page(
         entered=entered,
         locked_at=locked_at,
         locked_by=locked_by,
+        refusals=refusals,
         board=usecases.round_state(store, slug, key),
         states=TABLE_STATES,
         acts=round_actions(t, key, gettext_of(request)),
@@ -163,6 +179,165 @@ def round_page(
         )
         if view.round is not None
         else {},
+    )
+
+
+@dataclass(frozen=True)
+class RefusedView:
+    """A refused entry on the round page: the entry, who sent it and when (the
+    reader's words), and its points per game and seat."""
+
+    entry: refused_uc.RefusedEntry
+    who: str
+    at: str
+    points: list[list[int | None]]
+
+
+@router.post("/t/{slug}/d/{key}/table/{table}/refused/{entry}/take")
+def take_refused(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    table: int,
+    entry: int,
+) -> Response:
+    """Take what the refused device entered as the table's sheet: on a counted sheet a
+    correction, its reason saying whose entry it was."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/round#table-{table}"
+    try:
+        got = refused_uc.refused_entries(store, slug, key).get(table)
+        at = local_time(got.at, tournament_zone(request, store, slug)) if got else ""
+        out = refused_uc.take_refused(
+            store,
+            slug,
+            key,
+            table,
+            entry,
+            who=acting(director),
+            why=_("Took the refused entry sent at %(at)s") % {"at": at},
+        )
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, refused(request, exc), "error")
+    if not out.counted:
+        return redirect(
+            request,
+            back,
+            _("The refused entry is saved as a draft: a check fails, the sheet is not counted."),
+            "error",
+        )
+    return redirect(request, back, _("The refused entry is now the table's counted sheet."))
+
+
+@router.post("/t/{slug}/d/{key}/table/{table}/refused/{entry}/dismiss")
+def dismiss_refused(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    table: int,
+    entry: int,
+) -> Response:
+    """Set what the refused device entered aside: the sheet stands."""
+    _ = gettext_of(request)
+    back = f"/director/t/{slug}/d/{key}/round#table-{table}"
+    try:
+        refused_uc.dismiss_refused(store, slug, key, table, entry, who=acting(director))
+    except usecases.UseCaseError as exc:
+        return redirect(request, back, refused(request, exc), "error")
+    return redirect(request, back, _("The refused entry is set aside; the sheet stands."))
+
+
+#: The minutes a game is expected to take, unless the director sets it on the page.
+PER_GAME_MINUTES = 20
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A table on the head table's status screen: its number, players' names, state,
+    minutes since the round was seated (or since the table's last save), and late."""
+
+    number: int
+    names: list[str]
+    state: str
+    entered: int
+    games: int
+    minutes: int | None
+    since_save: bool
+    late: bool
+
+
+def _minutes(at: str | None, now: str) -> int | None:
+    if not at:
+        return None
+    try:
+        a = datetime.fromisoformat(at.replace("Z", "+00:00"))
+        b = datetime.fromisoformat(now.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if a.tzinfo is None:
+        a = a.replace(tzinfo=UTC)
+    return max(0, int((b - a).total_seconds() // 60))
+
+
+@router.get("/t/{slug}/d/{key}/status", response_class=HTMLResponse)
+def status_page(
+    request: Request,
+    store: StoreDep,
+    director: TournamentDirectorDep,
+    slug: str,
+    key: str,
+    per_game: str = "",
+) -> Response:
+    """The current round on one screen for a tablet at the head table: every table as
+    a tile with its state and the minutes since the round was seated (or the table's
+    last save); a table still playing after ``per_game`` minutes a game is late. The
+    page fetches itself again every 15 seconds."""
+    t = load_tournament(store, slug)
+    key = division_or_404(t, key)
+    typed = per_game.strip()
+    # A threshold that is not a number of minutes (1 to 240) is the default's.
+    ok = typed.isascii() and typed.isdigit() and len(typed) <= 3
+    per = int(typed) if ok and 1 <= int(typed) <= 240 else PER_GAME_MINUTES
+    status = refused_uc.round_status(store, slug, key)
+    tiles: list[Tile] = []
+    seated = None
+    if status is not None:
+        seated = _minutes(status.seated_at, status.at)
+        for x in status.tables:
+            saved = _minutes(x.saved_at, status.at)
+            playing = x.state not in ("counted",)
+            late = playing and seated is not None and seated > per * x.games
+            tiles.append(
+                Tile(
+                    x.number,
+                    [t.name_of(p) for p in x.players],
+                    x.state,
+                    x.entered,
+                    x.games,
+                    saved if saved is not None else seated,
+                    saved is not None,
+                    late,
+                )
+            )
+    order = {"conflict": 0, "empty": 1, "draft": 2, "counted": 3}
+    return render(
+        request,
+        "director/status.html",
+        account=director,
+        t=t,
+        slug=slug,
+        view=division_view(t, key),
+        status=status,
+        tiles=tiles,
+        late=sum(1 for x in tiles if x.late),
+        counts={s: sum(1 for x in tiles if x.state == s) for s in order},
+        seated=seated,
+        per_game=per,
+        states=TABLE_STATES,
     )
 
 
