@@ -13,8 +13,11 @@ from the director's pages alone, in Korean, in Debian's Chromium — no command 
   typed into its boxes, the others sent by the page's own request), one wrong sheet
   corrected by the director with a reason, a closed round reopened;
 - the projector's standings paging through the 64 players by themselves;
-- the knockout bracket; the winner-guess vote with vote cards (a second phone typing
-  a used card is asked first), and its prize draw naming the card;
+- one desk for every division (a child found from the general division's desk); a
+  double tap on 기록지 저장 sent once; the change log's old → new values;
+- the knockout bracket in the programme's words (32강전 … 결승전); the winner-guess
+  vote with vote cards (a second phone typing a used card is asked first), and its
+  prize draw naming the card;
 - prizes per place (1위 부산시장상 + WRC 선발전 출전권 + 트로피, 2–4위 출전권 + 보드게임)
   and the signer lines, on the awards page and the certificates PDF, rendered and
   checked for the winner's name and prize.
@@ -123,8 +126,10 @@ def type_sheet(phone: Page, table: int, games: int, seats: int) -> None:
         for s, value in enumerate(points, 1):
             phone.locator(f"#p{g}_{s}").fill(str(value))
         phone.locator(f'input[name="w{g}"][value="{winner}"]').check()
-    phone.get_by_role("button", name="기록지 저장").click()
+    # a double tap, as a hurried scorer does: sent once, and it says saved
+    phone.get_by_role("button", name="기록지 저장").dblclick()
     expect(phone.locator("#result")).to_contain_text("저장되어 집계에 반영되었습니다")
+    expect(phone.locator("#result")).not_to_contain_text("다른 기기")
 
 
 def score_round(director: Page, phone: Page, slug: str, key: str, *, typed: bool = False) -> None:
@@ -269,6 +274,11 @@ def test_the_busan_day_from_the_pages_in_korean(
     # arrives late and is reinstated under the same number.
     director.goto(f"/director/t/{slug}/d/general/checkin?q=%231")
     director.locator("ul.desk li").first.get_by_role("button", name="출석").click()
+    # One entrance: the general division's desk finds a child of another division.
+    child = next(r for r in usecases.read(store, slug).registrations if r.division == "upper")
+    director.goto(f"/director/t/{slug}/d/general/checkin?q=%23{child.player}")
+    expect(director.locator("ul.desk li")).to_have_count(1)
+    expect(director.locator("ul.desk li")).to_contain_text(child.name)
     others = [str(n) for n in range(2, 129) if n != 40]
     usecases.check_in_players(store, slug, others, who="desk")
     director.goto(f"/director/t/{slug}/d/general/checkin?q=%2339")
@@ -359,6 +369,10 @@ def test_the_busan_day_from_the_pages_in_korean(
     assert reopened and any(
         a["why"] == "기록지 옮겨 적기 실수" for a in usecases.audit_log(store, slug)
     )
+    # The change log says what the correction changed, old → new.
+    director.goto(f"/director/t/{slug}/audit")
+    expect(director.get_by_text("기록지 옮겨 적기 실수").first).to_be_visible()
+    expect(director.locator("main")).to_contain_text("→")
 
     # The knockouts, and their bracket.
     for key in ("lower", "upper"):
@@ -366,6 +380,9 @@ def test_the_busan_day_from_the_pages_in_korean(
     director.goto(f"/t/{slug}/bracket?division=lower")
     expect(director.locator('[data-round="1"] .bt')).to_have_count(8)
     expect(director.locator('[data-round="4"] .bt')).to_have_count(1)
+    # the programme's words: 32강전 → 16강전 → 8강전 → 결승전
+    expect(director.locator('[data-round="1"] h3')).to_contain_text("32강전")
+    expect(director.locator('[data-round="4"] h3')).to_contain_text("결승전")
     shot(director, "bracket")
 
     # Prizes per place and the signer lines, set on the awards page; then the awards,

@@ -97,7 +97,7 @@ def login(
 ) -> Response:
     _ = gettext_of(request)
     # Per address and per (account, address): never the account alone, so failures
-    # from elsewhere cannot lock its owner out (web/director/security.py).
+    # from elsewhere cannot lock its owner out (web/security.py).
     client = "ip:" + client_of(request)
     keys = (client, f"name:{name.strip().casefold()}|{client}")
     if web.throttle.blocked(*keys):
