@@ -100,7 +100,7 @@ def chat_limiter() -> MovingWindowRateLimiter:
 
 #: Hints one seat may ask for in one turn (each turn's hint is worked out once: asking
 #: again that turn repeats it, and counts). Counted per turn, not per minute: against
-#: fast computer players a minute holds many turns (issue 28).
+#: fast computer players a minute holds many turns.
 HINTS_PER_TURN = 3
 
 

@@ -1,4 +1,5 @@
-"""The standings' columns in words: one column per meaning (issue #27, 4)."""
+"""The standings' columns in words: one column per meaning (a score column only where
+the ranking sorts on something other than the points as written)."""
 
 from __future__ import annotations
 
