@@ -115,12 +115,29 @@ class Line:
         return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
 
 
+Key = tuple[int, str]
+
+
 @dataclass
 class Book:
-    """Every account's rating per family, and its history."""
+    """Every account's rating per family, and its history — and the games applied, in
+    order, each with what it changed (to take the newest games back off when an
+    earlier one changes). A book once returned is never changed: :func:`advance` makes
+    a new one, sharing what the games left alone."""
 
-    lines: dict[tuple[int, str], Line] = field(default_factory=dict)
-    history: dict[tuple[int, str], list[Point]] = field(default_factory=dict)
+    lines: dict[Key, Line] = field(default_factory=dict)
+    history: dict[Key, list[Point]] = field(default_factory=dict)
+    #: The games applied (the first ``count``), each with each seat's line before it
+    #: (None: the account's first game in the family). The list may run on past
+    #: ``count``: a book advanced from this one appends to it rather than copy it.
+    steps: list[tuple[Rated, tuple[tuple[Key, Line | None], ...]]] = field(default_factory=list)
+    count: int = 0
+    #: The steps' games alone (compared at C speed, element by element).
+    played: list[Rated] = field(default_factory=list)
+
+    @property
+    def applied(self) -> list[Rated]:
+        return self.played[: self.count]
 
     def line(self, account: int, family: str) -> Line | None:
         return self.lines.get((account, family))
@@ -136,16 +153,51 @@ class Book:
         return NEWCOMER if line is None else line.shown
 
 
-def rate(games: Iterable[Rated]) -> Book:
-    """The ratings after these games, in the order given (pure)."""
-    book = Book()
-    state: dict[tuple[int, str], tuple[float, float, int]] = {}
-    for g in games:
+class _Writer:
+    """Changes a copy of a book: its dicts copied, a history list copied on its first
+    change (the lists the copy shares with the old book are never written), the steps
+    shared while only appended to."""
+
+    def __init__(self, old: Book, keep: int) -> None:
+        if keep == old.count == len(old.steps):
+            steps, played = old.steps, old.played
+        else:
+            steps, played = old.steps[: old.count], old.played[: old.count]
+        self.book = Book(dict(old.lines), dict(old.history), steps, old.count, played)
+        self.own: set[Key] = set()
+
+    def points(self, key: Key) -> list[Point]:
+        if key not in self.own:
+            self.own.add(key)
+            self.book.history[key] = list(self.book.history.get(key, ()))
+        return self.book.history.setdefault(key, [])
+
+    def take_back(self) -> None:
+        """Take the newest applied game off."""
+        b = self.book
+        b.count -= 1
+        b.played.pop()
+        _game, undo = b.steps.pop()
+        for key, before in reversed(undo):
+            points = self.points(key)
+            points.pop()
+            if before is None:
+                del b.lines[key]
+                if not points:
+                    del b.history[key]
+            else:
+                b.lines[key] = before
+
+    def apply(self, g: Rated) -> None:
+        b = self.book
+        b.count += 1
+        b.played.append(g)
         if not g.rated or len(g.scores) != len(g.accounts):
-            continue
+            b.steps.append((g, ()))
+            return
         mus: list[float] = []
         sigmas: list[float] = []
-        who: list[tuple[int, str] | None] = []
+        who: list[Key | None] = []
         for i, level in enumerate(g.levels):
             if level:
                 mus.append(mu_of(COMPUTER_RATINGS.get(level, NEWCOMER)))
@@ -155,22 +207,48 @@ def rate(games: Iterable[Rated]) -> Book:
                 account = g.accounts[i]
                 assert account is not None
                 key = (account, g.family)
-                mu, sigma, _ = state.get(key, (MODEL.mu, MODEL.sigma, 0))
-                mus.append(mu)
-                sigmas.append(sigma)
+                line = b.lines.get(key)
+                mus.append(MODEL.mu if line is None else line.mu)
+                sigmas.append(MODEL.sigma if line is None else line.sigma)
                 who.append(key)
         order = sorted(set(g.scores), reverse=True)
-        ranks = [order.index(s) + 1 for s in g.scores]
+        ranks = [order.index(x) + 1 for x in g.scores]
         new_mu, new_sigma = plackett_luce(mus, sigmas, ranks)
+        changed: list[tuple[Key, Line | None]] = []
         for seat_key, m, sg in zip(who, new_mu, new_sigma, strict=True):
             if seat_key is None:
                 continue
-            n = state.get(seat_key, (0.0, 0.0, 0))[2] + 1
-            state[seat_key] = (m, sg, n)
-            book.history.setdefault(seat_key, []).append(Point(g.game_id, g.at, m, sg))
-    for (account, family), (mu, sigma, n) in state.items():
-        book.lines[(account, family)] = Line(account, family, mu, sigma, n)
-    return book
+            before = b.lines.get(seat_key)
+            changed.append((seat_key, before))
+            n = 1 if before is None else before.games + 1
+            b.lines[seat_key] = Line(seat_key[0], seat_key[1], m, sg, n)
+            self.points(seat_key).append(Point(g.game_id, g.at, m, sg))
+        b.steps.append((g, tuple(changed)))
+
+
+def advance(previous: Book | None, games: Sequence[Rated]) -> Book:
+    """The ratings after ``games`` (in the order given), from a book of earlier games:
+    the games it applied that ``games`` still begins with are kept, the others taken
+    back off, and the rest applied — the same book as :func:`rate` gives (pure; the
+    previous book is left as it was)."""
+    old = previous or Book()
+    games = list(games)
+    same = min(old.count, len(games))
+    if old.played[:same] != games[:same]:
+        same = next(i for i, (a, b) in enumerate(zip(old.played, games, strict=False)) if a != b)
+    if same == old.count == len(games):
+        return old
+    writer = _Writer(old, same)
+    while writer.book.count > same:
+        writer.take_back()
+    for g in games[same:]:
+        writer.apply(g)
+    return writer.book
+
+
+def rate(games: Iterable[Rated]) -> Book:
+    """The ratings after these games, in the order given, computed from nothing (pure)."""
+    return advance(None, list(games))
 
 
 def read_game(
@@ -228,8 +306,12 @@ _CACHE: dict[int, tuple[tuple[int, int], Book, list[Rated]]] = {}
 
 
 def book(store: Store) -> tuple[Book, list[Rated]]:
-    """The ratings now (and the games they come from), computed again only when an
-    account's seat or a finished game has been added since the last reading."""
+    """The ratings now (and the games they come from). Read again only when an
+    account's seat or a finished game has been added since the last reading, and then
+    advanced (:func:`advance`) from the cached book: a game that finished is applied to it;
+    only when an earlier record changed (a seat claimed by a new account, a game that
+    started before the newest rated one) are the games after it taken back and applied
+    again."""
     with store.reading() as s:
         mark = rows.finished_mark(s)
     key = id(store)
@@ -238,8 +320,9 @@ def book(store: Store) -> tuple[Book, list[Rated]]:
         if cached is not None and cached[0] == mark:
             return cached[1], cached[2]
     games = logged_games(store)
-    computed = rate(games)
-    with _LOCK:
+    with _LOCK:  # advancing appends to the steps the cached book shares: one at a time
+        cached = _CACHE.get(key)
+        computed = advance(None if cached is None else cached[1], games)
         _CACHE[key] = (mark, computed, games)
     return computed, games
 
@@ -259,6 +342,7 @@ __all__ = [
     "Line",
     "Point",
     "Rated",
+    "advance",
     "book",
     "family_of",
     "level_near",
