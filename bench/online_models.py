@@ -23,17 +23,18 @@ then the game updates them. From game ``--burn-in`` on:
   e^(μb/c))``, c² = σa² + σb² + 2β²; Glicko-2: ``1 / (1 + e^(−g(φ)(μa − μb)))``,
   φ² = φa² + φb²). Lower is better; log 2 = 0.693 is a coin.
 
-The models: openskill's Plackett–Luce, one ranked match a game (the site's today:
+The models: openskill's Plackett–Luce, one ranked match a game (the site's until this
+measurement:
 :func:`meldtour.tournament.rating.plackett_luce`), and Glicko-2 adapted to four players
 (each game one rating period of every seat, its results the pairs of the table against
-the ratings before the game, :func:`meldtour.tournament.rating.glicko2`).
+the ratings before the game, :func:`meldtour.tournament.rating.glicko2`: the site's now).
 
 **The computers measured.** ``--computer-games`` other lab games among the four
 computer levels alone (a pool of 24, six of each level, four drawn at random), rated
 with each *level* as one player (every seat of that level is it; a level twice at a
-table keeps its better place), Plackett–Luce, game after game, twice over the games
-(the second pass starting from the first's μ, σ); the figures shown on the
-site's scale ``1500 + 60 (μ − 25)``, shifted so that the four computer levels'
+table keeps its better place) by the site's model, Glicko-2, game after game, twice
+over the games (the second pass starting from the first's μ, φ); the figures shown on
+the site's scale ``1500 + 173.7 μ``, shifted so that the four computer levels'
 mean stays 1500 (the published figures' mean before the measurement).
 """
 
@@ -97,7 +98,7 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 class PL:
-    name = "Plackett-Luce, one match a game (site)"
+    name = "Plackett-Luce, one match a game"
 
     def __init__(self) -> None:
         self.r: dict[object, tuple[float, float]] = {}
@@ -118,7 +119,7 @@ class PL:
 
 
 class Glicko2:
-    name = "Glicko-2, the table's pairs a period"
+    name = "Glicko-2, the table's pairs a period (site)"
 
     def __init__(self) -> None:
         self.r: dict[object, tuple[float, float, float]] = {}
@@ -147,7 +148,8 @@ class Glicko2:
                 for j, q in enumerate(seat)
                 if j != i
             ]
-            self.r[p] = glicko2(*before[p], res, MODEL.glicko_tau)
+            m, phi, vol = glicko2(*before[p], res, MODEL.glicko_tau)
+            self.r[p] = (m, min(phi, 350 / G2_SCALE), vol)  # as the site: φ ≤ a newcomer's
 
 
 def score(model: PL | Glicko2, games: Sequence[Game], burn_in: int) -> tuple[float, float, float]:
@@ -171,9 +173,9 @@ def score(model: PL | Glicko2, games: Sequence[Game], burn_in: int) -> tuple[flo
     return right / pairs, statistics.fmean(rhos), loss / pairs
 
 
-def computers(games: Sequence[Game]) -> dict[str, tuple[float, float]]:
-    """Each level one player; two passes of Plackett–Luce over the games."""
-    model = PL()
+def computers(games: Sequence[Game]) -> dict[str, float]:
+    """Each level one player; two passes of Glicko-2 (the site's model) over the games."""
+    model = Glicko2()
     for _ in range(2):
         for _seat, levels, points in games:
             ranks = ranks_of(points)
@@ -186,7 +188,7 @@ def computers(games: Sequence[Game]) -> dict[str, tuple[float, float]]:
                 order = sorted(best)
                 model.update(order, [best[lv] for lv in order])
     mean = statistics.fmean(model.mu(lv) for lv in COMPUTERS)
-    return {lv: (1500 + 60 * (model.mu(lv) - mean), 60 * model.r[lv][1]) for lv in model.r}
+    return {lv: 1500 + G2_SCALE * (model.mu(lv) - mean) for lv in model.r}
 
 
 def main() -> None:
@@ -209,7 +211,7 @@ def main() -> None:
         pairs, rho, loss = score(model, games, args.burn_in)
         print(f"{model.name:40} {pairs:11.4f} {rho:7.4f} {loss:8.4f}")
     print(
-        "computer levels measured (each level one player, Plackett-Luce, "
+        "computer levels measured (each level one player, Glicko-2, "
         "the site's scale, the four levels' mean 1500):"
     )
     started = time.perf_counter()
@@ -222,7 +224,7 @@ def main() -> None:
         for lv, x in zip(levels, points, strict=True):
             wins[lv][0] += x == top
             wins[lv][1] += 1
-    for lv, (fig, _sd) in sorted(computers(among).items(), key=lambda x: -x[1][0]):
+    for lv, fig in sorted(computers(among).items(), key=lambda x: -x[1]):
         w, n = wins[lv]
         print(f"  {lv:9} {fig:6.0f}   (first or tied first in {w} of {n} seats)")
 

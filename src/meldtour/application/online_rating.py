@@ -5,10 +5,14 @@ computed from the game log and the accounts' seats, cached while neither changes
 seconds (``korea-official/40`` is another game from ``korea-official/60``), a house
 rule set by its name and seconds too.
 
-**The model.** Each finished game is one ranked match of its seats (by score, a tie
-for equal scores) under openskill's Plackett–Luce update — the circuit's own
-(:func:`meldtour.tournament.rating.plackett_luce`, pure), game after game in the order
-they started.
+**The model.** Glicko-2 adapted to four players: each finished game is one rating
+period of every account at the table, its results the pairs of the table (a win over
+each seat with a lower score, a draw with an equal one, a loss to a higher), all
+against the ratings before the game — the circuit's own Glicko-2 step
+(:func:`meldtour.tournament.rating.glicko2`, pure), game after game in the order they
+started. On the self-play lab's games it predicts the next game's order better than
+openskill's Plackett–Luce on every figure measured (``bench/online_models.py``; the
+figures in docs/online.md).
 
 **What is rated.** A game counts when it was not a tournament's, hints were off, every
 person's seat is held by an account (a guest at the table makes it unrated: nobody can
@@ -17,9 +21,10 @@ players count at their **fixed, published** ratings (:data:`COMPUTER_RATINGS`): 
 update moves the people only, so a learner playing the computers alone sees where
 they stand, and the computers' figures never drift.
 
-**Shown.** The figure shown is ``1500 + 60 (μ − 25)`` (a newcomer shows 1500); it is
-*provisional* (marked ``?``) for fewer than :data:`PROVISIONAL_GAMES` rated games or
-while σ is above :data:`PROVISIONAL_SIGMA`.
+**Shown.** The figure shown is Glicko's ``1500 + 173.7 μ`` (a newcomer shows 1500,
+deviation 350); it is *provisional* (marked ``?``) for fewer than
+:data:`PROVISIONAL_GAMES` rated games or while the deviation is above
+:data:`PROVISIONAL_RD`.
 
 >>> book = rate([Rated("g1", "krc-2015/60", 0.0, (1, None), ("", "greedy"), (20, -20))])
 >>> book.line(1, "krc-2015/60").shown > 1500, book.line(1, "krc-2015/60").provisional
@@ -36,29 +41,40 @@ from typing import Any, Final
 from meldtour.core.rules import PRESETS
 from meldtour.store import players_online as rows
 from meldtour.store.db import Store
-from meldtour.tournament.rating import MODEL, plackett_luce
+from meldtour.tournament.rating import MODEL, glicko2
 
-#: The computer players' fixed ratings, as shown (published on the lobby).
+#: The computer players' fixed ratings, as shown (published on the lobby), weakest
+#: first: *measured*, each level rated as one player over 400 lab games among the four
+#: levels (``bench/online_models.py``, Plackett–Luce by the game's order, the four
+#: levels' mean kept at 1500), rounded to tens — club, which holds its tiles back,
+#: loses more points when it does not win and places below greedy.
 COMPUTER_RATINGS: Final[Mapping[str, int]] = {
-    "beginner": 1200,
-    "greedy": 1400,
-    "club": 1600,
-    "expert": 1800,
+    "beginner": 1080,
+    "club": 1400,
+    "greedy": 1700,
+    "expert": 1820,
 }
-#: The σ a computer player's fixed rating takes in an update (it is never moved).
-COMPUTER_SIGMA: Final = 2.0
+#: Glicko-2's scale: a shown rating is ``1500 + SCALE μ``, its deviation ``SCALE φ``.
+SCALE: Final = 173.7178
+#: A newcomer's rating and deviation (Glickman's), as shown.
 NEWCOMER: Final = 1500
-SCALE: Final = 60.0
+NEWCOMER_RD: Final = 350.0
+#: The deviation a computer's fixed rating takes in an update (it is never moved).
+COMPUTER_RD: Final = 30.0
 PROVISIONAL_GAMES: Final = 10
-PROVISIONAL_SIGMA: Final = 6.5
+#: Provisional while the deviation (as shown) is above this.
+PROVISIONAL_RD: Final = 110.0
+#: Glicko-2's volatility: a newcomer's, and τ (how fast it may change).
+VOLATILITY: Final = MODEL.volatility
+TAU: Final = MODEL.glicko_tau
 
 
 def shown(mu: float) -> int:
-    return round(NEWCOMER + SCALE * (mu - MODEL.mu))
+    return round(NEWCOMER + SCALE * mu)
 
 
 def mu_of(figure: float) -> float:
-    return MODEL.mu + (figure - NEWCOMER) / SCALE
+    return (figure - NEWCOMER) / SCALE
 
 
 def family_of(preset: str, turn_seconds: int | None) -> str:
@@ -100,19 +116,26 @@ class Point:
 
 @dataclass(frozen=True, slots=True)
 class Line:
+    """An account's rating in a family: Glicko-2's μ, φ (its scale) and volatility."""
+
     account: int
     family: str
     mu: float
     sigma: float
     games: int
+    vol: float = VOLATILITY
 
     @property
     def shown(self) -> int:
         return shown(self.mu)
 
     @property
+    def deviation(self) -> float:
+        return SCALE * self.sigma
+
+    @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
+        return self.games < PROVISIONAL_GAMES or self.deviation > PROVISIONAL_RD
 
 
 Key = tuple[int, str]
@@ -195,34 +218,48 @@ class _Writer:
         if not g.rated or len(g.scores) != len(g.accounts):
             b.steps.append((g, ()))
             return
-        mus: list[float] = []
-        sigmas: list[float] = []
+        before: list[tuple[float, float, float]] = []
         who: list[Key | None] = []
         for i, level in enumerate(g.levels):
             if level:
-                mus.append(mu_of(COMPUTER_RATINGS.get(level, NEWCOMER)))
-                sigmas.append(COMPUTER_SIGMA)
+                fixed = mu_of(COMPUTER_RATINGS.get(level, NEWCOMER))
+                before.append((fixed, COMPUTER_RD / SCALE, VOLATILITY))
                 who.append(None)
             else:
                 account = g.accounts[i]
                 assert account is not None
                 key = (account, g.family)
                 line = b.lines.get(key)
-                mus.append(MODEL.mu if line is None else line.mu)
-                sigmas.append(MODEL.sigma if line is None else line.sigma)
+                before.append(
+                    (0.0, NEWCOMER_RD / SCALE, VOLATILITY)
+                    if line is None
+                    else (line.mu, line.sigma, line.vol)
+                )
                 who.append(key)
-        order = sorted(set(g.scores), reverse=True)
-        ranks = [order.index(x) + 1 for x in g.scores]
-        new_mu, new_sigma = plackett_luce(mus, sigmas, ranks)
         changed: list[tuple[Key, Line | None]] = []
-        for seat_key, m, sg in zip(who, new_mu, new_sigma, strict=True):
+        for i, seat_key in enumerate(who):
             if seat_key is None:
                 continue
-            before = b.lines.get(seat_key)
-            changed.append((seat_key, before))
-            n = 1 if before is None else before.games + 1
-            b.lines[seat_key] = Line(seat_key[0], seat_key[1], m, sg, n)
-            self.points(seat_key).append(Point(g.game_id, g.at, m, sg))
+            results = [
+                (
+                    before[j][0],
+                    before[j][1],
+                    1.0
+                    if g.scores[i] > g.scores[j]
+                    else 0.5
+                    if g.scores[i] == g.scores[j]
+                    else 0.0,
+                )
+                for j in range(len(who))
+                if j != i
+            ]
+            m, phi, vol = glicko2(*before[i], results, TAU)
+            phi = min(phi, NEWCOMER_RD / SCALE)
+            old_line = b.lines.get(seat_key)
+            changed.append((seat_key, old_line))
+            n = 1 if old_line is None else old_line.games + 1
+            b.lines[seat_key] = Line(seat_key[0], seat_key[1], m, phi, n, vol)
+            self.points(seat_key).append(Point(g.game_id, g.at, m, phi))
         b.steps.append((g, tuple(changed)))
 
 
@@ -337,7 +374,7 @@ __all__ = [
     "COMPUTER_RATINGS",
     "NEWCOMER",
     "PROVISIONAL_GAMES",
-    "PROVISIONAL_SIGMA",
+    "PROVISIONAL_RD",
     "Book",
     "Line",
     "Point",
