@@ -44,15 +44,15 @@ from meldtour.store.db import Store
 from meldtour.tournament.rating import MODEL, glicko2
 
 #: The computer players' fixed ratings, as shown (published on the lobby), weakest
-#: first: *measured*, each level rated as one player over 400 lab games among the four
-#: levels (``bench/online_models.py``, Plackett–Luce by the game's order, the four
-#: levels' mean kept at 1500), rounded to tens — club, which holds its tiles back,
-#: loses more points when it does not win and places below greedy.
+#: first: *measured*, each level rated as one player by the site's model over 400 lab
+#: games among the four levels (``bench/online_models.py``, twice over the games, the
+#: four levels' mean kept at 1500), rounded to tens. Club is first more often than
+#: greedy yet places below it: the rating reads the table's whole order.
 COMPUTER_RATINGS: Final[Mapping[str, int]] = {
-    "beginner": 1080,
-    "club": 1400,
-    "greedy": 1700,
-    "expert": 1820,
+    "beginner": 1350,
+    "club": 1420,
+    "greedy": 1580,
+    "expert": 1650,
 }
 #: Glicko-2's scale: a shown rating is ``1500 + SCALE μ``, its deviation ``SCALE φ``.
 SCALE: Final = 173.7178
