@@ -223,7 +223,7 @@ def test_rating_is_derived_guests_unrated_computers_fixed() -> None:
     # Beating the expert is worth more than beating the beginner.
     weak = ratings.rate([g("b", "f/60", 2.0, (1, None), ("", "beginner"), (20, -20))])
     assert one.mu > weak.lines[(1, "f/60")].mu
-    assert ratings.level_near(1390) == "greedy" and ratings.level_near(2500) == "expert"
+    assert ratings.level_near(1570) == "greedy" and ratings.level_near(2500) == "expert"
 
 
 def join_quick(client: Any, name: str, wait: int = 5) -> None:

@@ -5,10 +5,14 @@ computed from the game log and the accounts' seats, cached while neither changes
 seconds (``korea-official/40`` is another game from ``korea-official/60``), a house
 rule set by its name and seconds too.
 
-**The model.** Each finished game is one ranked match of its seats (by score, a tie
-for equal scores) under openskill's Plackett–Luce update — the circuit's own
-(:func:`meldtour.tournament.rating.plackett_luce`, pure), game after game in the order
-they started.
+**The model.** Glicko-2 adapted to four players: each finished game is one rating
+period of every account at the table, its results the pairs of the table (a win over
+each seat with a lower score, a draw with an equal one, a loss to a higher), all
+against the ratings before the game — the circuit's own Glicko-2 step
+(:func:`meldtour.tournament.rating.glicko2`, pure), game after game in the order they
+started. On the self-play lab's games it predicts the next game's order better than
+openskill's Plackett–Luce on every figure measured (``bench/online_models.py``; the
+figures in docs/online.md).
 
 **What is rated.** A game counts when it was not a tournament's, hints were off, every
 person's seat is held by an account (a guest at the table makes it unrated: nobody can
@@ -17,9 +21,10 @@ players count at their **fixed, published** ratings (:data:`COMPUTER_RATINGS`): 
 update moves the people only, so a learner playing the computers alone sees where
 they stand, and the computers' figures never drift.
 
-**Shown.** The figure shown is ``1500 + 60 (μ − 25)`` (a newcomer shows 1500); it is
-*provisional* (marked ``?``) for fewer than :data:`PROVISIONAL_GAMES` rated games or
-while σ is above :data:`PROVISIONAL_SIGMA`.
+**Shown.** The figure shown is Glicko's ``1500 + 173.7 μ`` (a newcomer shows 1500,
+deviation 350); it is *provisional* (marked ``?``) for fewer than
+:data:`PROVISIONAL_GAMES` rated games or while the deviation is above
+:data:`PROVISIONAL_RD`.
 
 >>> book = rate([Rated("g1", "krc-2015/60", 0.0, (1, None), ("", "greedy"), (20, -20))])
 >>> book.line(1, "krc-2015/60").shown > 1500, book.line(1, "krc-2015/60").provisional
@@ -36,29 +41,40 @@ from typing import Any, Final
 from meldtour.core.rules import PRESETS
 from meldtour.store import players_online as rows
 from meldtour.store.db import Store
-from meldtour.tournament.rating import MODEL, plackett_luce
+from meldtour.tournament.rating import MODEL, glicko2
 
-#: The computer players' fixed ratings, as shown (published on the lobby).
+#: The computer players' fixed ratings, as shown (published on the lobby), weakest
+#: first: *measured*, each level rated as one player by the site's model over 400 lab
+#: games among the four levels (``bench/online_models.py``, twice over the games, the
+#: four levels' mean kept at 1500), rounded to tens. Club is first more often than
+#: greedy yet places below it: the rating reads the table's whole order.
 COMPUTER_RATINGS: Final[Mapping[str, int]] = {
-    "beginner": 1200,
-    "greedy": 1400,
-    "club": 1600,
-    "expert": 1800,
+    "beginner": 1350,
+    "club": 1420,
+    "greedy": 1580,
+    "expert": 1650,
 }
-#: The σ a computer player's fixed rating takes in an update (it is never moved).
-COMPUTER_SIGMA: Final = 2.0
+#: Glicko-2's scale: a shown rating is ``1500 + SCALE μ``, its deviation ``SCALE φ``.
+SCALE: Final = 173.7178
+#: A newcomer's rating and deviation (Glickman's), as shown.
 NEWCOMER: Final = 1500
-SCALE: Final = 60.0
+NEWCOMER_RD: Final = 350.0
+#: The deviation a computer's fixed rating takes in an update (it is never moved).
+COMPUTER_RD: Final = 30.0
 PROVISIONAL_GAMES: Final = 10
-PROVISIONAL_SIGMA: Final = 6.5
+#: Provisional while the deviation (as shown) is above this.
+PROVISIONAL_RD: Final = 110.0
+#: Glicko-2's volatility: a newcomer's, and τ (how fast it may change).
+VOLATILITY: Final = MODEL.volatility
+TAU: Final = MODEL.glicko_tau
 
 
 def shown(mu: float) -> int:
-    return round(NEWCOMER + SCALE * (mu - MODEL.mu))
+    return round(NEWCOMER + SCALE * mu)
 
 
 def mu_of(figure: float) -> float:
-    return MODEL.mu + (figure - NEWCOMER) / SCALE
+    return (figure - NEWCOMER) / SCALE
 
 
 def family_of(preset: str, turn_seconds: int | None) -> str:
@@ -100,27 +116,51 @@ class Point:
 
 @dataclass(frozen=True, slots=True)
 class Line:
+    """An account's rating in a family: Glicko-2's μ, φ (its scale) and volatility."""
+
     account: int
     family: str
     mu: float
     sigma: float
     games: int
+    vol: float = VOLATILITY
 
     @property
     def shown(self) -> int:
         return shown(self.mu)
 
     @property
+    def deviation(self) -> float:
+        return SCALE * self.sigma
+
+    @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
+        return self.games < PROVISIONAL_GAMES or self.deviation > PROVISIONAL_RD
+
+
+Key = tuple[int, str]
 
 
 @dataclass
 class Book:
-    """Every account's rating per family, and its history."""
+    """Every account's rating per family, and its history — and the games applied, in
+    order, each with what it changed (to take the newest games back off when an
+    earlier one changes). A book once returned is never changed: :func:`advance` makes
+    a new one, sharing what the games left alone."""
 
-    lines: dict[tuple[int, str], Line] = field(default_factory=dict)
-    history: dict[tuple[int, str], list[Point]] = field(default_factory=dict)
+    lines: dict[Key, Line] = field(default_factory=dict)
+    history: dict[Key, list[Point]] = field(default_factory=dict)
+    #: The games applied (the first ``count``), each with each seat's line before it
+    #: (None: the account's first game in the family). The list may run on past
+    #: ``count``: a book advanced from this one appends to it rather than copy it.
+    steps: list[tuple[Rated, tuple[tuple[Key, Line | None], ...]]] = field(default_factory=list)
+    count: int = 0
+    #: The steps' games alone (compared at C speed, element by element).
+    played: list[Rated] = field(default_factory=list)
+
+    @property
+    def applied(self) -> list[Rated]:
+        return self.played[: self.count]
 
     def line(self, account: int, family: str) -> Line | None:
         return self.lines.get((account, family))
@@ -136,41 +176,116 @@ class Book:
         return NEWCOMER if line is None else line.shown
 
 
-def rate(games: Iterable[Rated]) -> Book:
-    """The ratings after these games, in the order given (pure)."""
-    book = Book()
-    state: dict[tuple[int, str], tuple[float, float, int]] = {}
-    for g in games:
+class _Writer:
+    """Changes a copy of a book: its dicts copied, a history list copied on its first
+    change (the lists the copy shares with the old book are never written), the steps
+    shared while only appended to."""
+
+    def __init__(self, old: Book, keep: int) -> None:
+        if keep == old.count == len(old.steps):
+            steps, played = old.steps, old.played
+        else:
+            steps, played = old.steps[: old.count], old.played[: old.count]
+        self.book = Book(dict(old.lines), dict(old.history), steps, old.count, played)
+        self.own: set[Key] = set()
+
+    def points(self, key: Key) -> list[Point]:
+        if key not in self.own:
+            self.own.add(key)
+            self.book.history[key] = list(self.book.history.get(key, ()))
+        return self.book.history.setdefault(key, [])
+
+    def take_back(self) -> None:
+        """Take the newest applied game off."""
+        b = self.book
+        b.count -= 1
+        b.played.pop()
+        _game, undo = b.steps.pop()
+        for key, before in reversed(undo):
+            points = self.points(key)
+            points.pop()
+            if before is None:
+                del b.lines[key]
+                if not points:
+                    del b.history[key]
+            else:
+                b.lines[key] = before
+
+    def apply(self, g: Rated) -> None:
+        b = self.book
+        b.count += 1
+        b.played.append(g)
         if not g.rated or len(g.scores) != len(g.accounts):
-            continue
-        mus: list[float] = []
-        sigmas: list[float] = []
-        who: list[tuple[int, str] | None] = []
+            b.steps.append((g, ()))
+            return
+        before: list[tuple[float, float, float]] = []
+        who: list[Key | None] = []
         for i, level in enumerate(g.levels):
             if level:
-                mus.append(mu_of(COMPUTER_RATINGS.get(level, NEWCOMER)))
-                sigmas.append(COMPUTER_SIGMA)
+                fixed = mu_of(COMPUTER_RATINGS.get(level, NEWCOMER))
+                before.append((fixed, COMPUTER_RD / SCALE, VOLATILITY))
                 who.append(None)
             else:
                 account = g.accounts[i]
                 assert account is not None
                 key = (account, g.family)
-                mu, sigma, _ = state.get(key, (MODEL.mu, MODEL.sigma, 0))
-                mus.append(mu)
-                sigmas.append(sigma)
+                line = b.lines.get(key)
+                before.append(
+                    (0.0, NEWCOMER_RD / SCALE, VOLATILITY)
+                    if line is None
+                    else (line.mu, line.sigma, line.vol)
+                )
                 who.append(key)
-        order = sorted(set(g.scores), reverse=True)
-        ranks = [order.index(s) + 1 for s in g.scores]
-        new_mu, new_sigma = plackett_luce(mus, sigmas, ranks)
-        for seat_key, m, sg in zip(who, new_mu, new_sigma, strict=True):
+        changed: list[tuple[Key, Line | None]] = []
+        for i, seat_key in enumerate(who):
             if seat_key is None:
                 continue
-            n = state.get(seat_key, (0.0, 0.0, 0))[2] + 1
-            state[seat_key] = (m, sg, n)
-            book.history.setdefault(seat_key, []).append(Point(g.game_id, g.at, m, sg))
-    for (account, family), (mu, sigma, n) in state.items():
-        book.lines[(account, family)] = Line(account, family, mu, sigma, n)
-    return book
+            results = [
+                (
+                    before[j][0],
+                    before[j][1],
+                    1.0
+                    if g.scores[i] > g.scores[j]
+                    else 0.5
+                    if g.scores[i] == g.scores[j]
+                    else 0.0,
+                )
+                for j in range(len(who))
+                if j != i
+            ]
+            m, phi, vol = glicko2(*before[i], results, TAU)
+            phi = min(phi, NEWCOMER_RD / SCALE)
+            old_line = b.lines.get(seat_key)
+            changed.append((seat_key, old_line))
+            n = 1 if old_line is None else old_line.games + 1
+            b.lines[seat_key] = Line(seat_key[0], seat_key[1], m, phi, n, vol)
+            self.points(seat_key).append(Point(g.game_id, g.at, m, phi))
+        b.steps.append((g, tuple(changed)))
+
+
+def advance(previous: Book | None, games: Sequence[Rated]) -> Book:
+    """The ratings after ``games`` (in the order given), from a book of earlier games:
+    the games it applied that ``games`` still begins with are kept, the others taken
+    back off, and the rest applied — the same book as :func:`rate` gives (pure; the
+    previous book is left as it was)."""
+    old = previous or Book()
+    games = list(games)
+    same = min(old.count, len(games))
+    if old.played[:same] != games[:same]:
+        same = next(i for i, (a, b) in enumerate(zip(old.played, games, strict=False)) if a != b)
+    if same == old.count == len(games):
+        return old
+    writer = _Writer(old, same)
+    while writer.book.count > same:
+        writer.take_back()
+    for g in games[same:]:
+        writer.apply(g)
+    return writer.book
+
+
+def rate(games: Iterable[Rated]) -> Book:
+    """The ratings after these games, in the order given, computed from nothing (pure)."""
+    return advance(None, list(games))
 
 
 def read_game(
@@ -228,8 +343,12 @@ _CACHE: dict[int, tuple[tuple[int, int], Book, list[Rated]]] = {}
 
 
 def book(store: Store) -> tuple[Book, list[Rated]]:
-    """The ratings now (and the games they come from), computed again only when an
-    account's seat or a finished game has been added since the last reading."""
+    """The ratings now (and the games they come from). Read again only when an
+    account's seat or a finished game has been added since the last reading, and then
+    advanced (:func:`advance`) from the cached book: a game that finished is applied to it;
+    only when an earlier record changed (a seat claimed by a new account, a game that
+    started before the newest rated one) are the games after it taken back and applied
+    again."""
     with store.reading() as s:
         mark = rows.finished_mark(s)
     key = id(store)
@@ -238,8 +357,9 @@ def book(store: Store) -> tuple[Book, list[Rated]]:
         if cached is not None and cached[0] == mark:
             return cached[1], cached[2]
     games = logged_games(store)
-    computed = rate(games)
-    with _LOCK:
+    with _LOCK:  # advancing appends to the steps the cached book shares: one at a time
+        cached = _CACHE.get(key)
+        computed = advance(None if cached is None else cached[1], games)
         _CACHE[key] = (mark, computed, games)
     return computed, games
 
@@ -254,11 +374,12 @@ __all__ = [
     "COMPUTER_RATINGS",
     "NEWCOMER",
     "PROVISIONAL_GAMES",
-    "PROVISIONAL_SIGMA",
+    "PROVISIONAL_RD",
     "Book",
     "Line",
     "Point",
     "Rated",
+    "advance",
     "book",
     "family_of",
     "level_near",
