@@ -10,16 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meldtour.core.game import apply, new_game
-from meldtour.core.melds import parse_board
+from meldtour.core.melds import Board, parse_board
 from meldtour.core.moves import Draw, Play
 from meldtour.core.rules import find_rules
 from meldtour.core.state import GameState
 from meldtour.core.tiles import parse_tiles
-from meldtour.core.views import player_view
+from meldtour.core.views import PlayerView, player_view
 from meldtour.players.expert import ExpertPlayer, activity
 from meldtour.players.greedy import GreedyPlayer
 from meldtour.players.runner import play_game
-from meldtour.solver import finder
+from meldtour.solver import finder, solve
 
 KRC = find_rules("krc-2015")
 EXPERT = ExpertPlayer()
@@ -148,3 +148,23 @@ def test_lays_at_the_very_end_when_everyone_else_holds_too() -> None:
         held, turn_no=40, pool=held.pool[:4], racks=(held.racks[0], held.racks[1][:12])
     )
     assert isinstance(EXPERT.decide(player_view(fed, 0)), Draw)
+
+
+def test_near_the_end_it_does_not_lay_a_play_that_feeds_a_close_player() -> None:
+    # Three runs 9-10-11 would open the 8s and 12s of three colours to an opponent down
+    # to one tile, 12 tiles in the pool: the risk test (racks sampled from the tiles
+    # that fit nowhere now; seeded, so the answer is fixed) finds the play risky and
+    # the expert draws; without the test it lays all nine tiles.
+    rack = ["k9", "k10", "k11", "b9", "b10", "b11", "o9", "o10", "o11", "r1"]
+    view = player_view(_late(_position(rack, [["r4", "r5", "r6"]]), 12, (10, 1), 40), 0)
+    assert EXPERT.risky(view, 0, _best(view))
+    assert isinstance(EXPERT.decide(view), Draw)
+    move = ExpertPlayer(samples=0).decide(view)
+    assert isinstance(move, Play) and move.board == _best(view)
+    # With nobody close (the opponent at 9 tiles) it lays as before.
+    far = player_view(_late(_position(rack, [["r4", "r5", "r6"]]), 12, (10, 9), 40), 0)
+    assert not EXPERT.risky(far, 0, _best(far))
+
+
+def _best(view: PlayerView) -> Board:
+    return solve(view.board, view.rack, view.rules, True).board

@@ -42,7 +42,6 @@ from meldtour.solver import Solution, solve
 
 from . import Player
 from .base import no_play, seat_of
-from .levels import make_player
 
 
 def unseen_tiles(view: PlayerView) -> list[Tile]:
@@ -205,6 +204,8 @@ def _goes_out(board: tuple[Meld, ...], rack: tuple[Tile, ...], view: PlayerView)
 def with_cautious(level: str, name: str, seed: int) -> Player:
     """:func:`~.levels.make_player`, with ``cautious`` for this player: the lab's
     factory where the benchmarks and the strength guard measure the expert against it."""
+    from .levels import make_player  # the levels include the expert, which uses this module
+
     if level == "cautious":
         return CautiousPlayer(name, seed)
     return make_player(level, name, seed)

@@ -14,15 +14,24 @@ head to head almost every game.
 What it decides, in order:
 
 * a play that empties its rack is always played;
-* with the pool empty it plays the solver's best play (every player must put down a
-  tile when they can under ``continue``, and a lower rack total wins otherwise);
+* with the pool empty it plays (every player must put down a tile when they can
+  under ``continue``, and a lower rack total wins otherwise): its best play, or, when
+  that feeds a close player, the play that opens nothing (below);
 * before its initial meld it lays the fewest tiles that make one (of the melds its
   best initial play would lay: fewest tiles, then fewest jokers, then the most
   points), as soon as it can — never drawing while it could meld (the −200 rule);
-* near the end it lays its best play every turn (:meth:`ExpertPlayer.sheds`): when
-  another player holds 8 tiles or fewer and 12 or fewer are left in the pool, or when
-  every other player has only drawn since its initial meld (:func:`activity`, from the
-  public rack sizes and turn count) and 4 or fewer are left;
+* near the end it lays every turn (:meth:`ExpertPlayer.sheds`): when another player
+  holds 8 tiles or fewer and 12 or fewer are left in the pool, or when every other
+  player has only drawn since its initial meld (:func:`activity`, from the public rack
+  sizes and turn count) and 4 or fewer are left;
+* but not a play that feeds a player close to going out (:meth:`ExpertPlayer.lay`):
+  the former expert's risk test (:meth:`.cautious.CautiousPlayer.draw_instead`: racks
+  of the close players' sizes sampled from the tiles that fit nowhere on the table
+  now, and the chance that one of them could go out on the table the play leaves,
+  weighed against the tiles it puts down). A risky best play gives way to the play
+  that opens nothing for the others (:func:`.table.closed_play`: the melds after which
+  no more unseen tiles fit on the table by themselves) when that one is safe, else to
+  a draw (with the pool empty, where a play is compulsory, to the best play);
 * otherwise it draws.
 
 Why the end: against opponents who stop feeding a holder — who hold too,
@@ -30,13 +39,16 @@ or lay only what opens nothing, or shed everything late — the holder was caugh
 twenty-odd tiles when someone went out, and a tournament ranks by wins and then
 points. Laying late costs little against players who feed the table (the game is
 nearly over) and keeps the rack small against those who do not; against other
-holders, the first to lay when the pool runs out is the first out. The league it was
-measured against is :mod:`.league` (``bench/league.py``; ``BENCHMARKS.md``, "The
-league").
+holders, the first to lay when the pool runs out is the first out. Why the risk test:
+laying late was often what let the player who went out do so — a shedder down to a
+few tiles, or a holder whose twenty tiles found room on the tiles just laid. The
+league it was measured against is :mod:`.league` (``bench/league.py``;
+``BENCHMARKS.md``, "The league").
 
-Searching sampled futures was measured against this and found weaker (the same
-section): the choice that matters is the policy, not a move's look-ahead. A decision is
-one solver call (p99 a few milliseconds), so it needs no time budget and no fallback.
+Searching sampled futures was measured against the holder and found weaker (the same
+section): what matters is the policy, not a move's look-ahead; the risk test is a
+one-ply check at the few decisions where it lays, with a bounded number of solver
+calls (24, a count, so decisions stay deterministic).
 
 It sees only its :class:`~meldtour.core.views.PlayerView` and is deterministic.
 """
@@ -51,9 +63,11 @@ from meldtour.core.melds import Board, Meld
 from meldtour.core.moves import Draw, Move, Play, new_melds
 from meldtour.core.rules import RuleSet
 from meldtour.core.views import PlayerView
-from meldtour.solver import solve
+from meldtour.solver import Solution, solve
 
 from .base import no_play, seat_of
+from .cautious import CautiousPlayer
+from .table import closed_play
 
 
 @dataclass
@@ -62,12 +76,19 @@ class ExpertPlayer:
     seed: int = 0
     #: Once another player holds this many tiles or fewer …
     close: int = 8
-    #: … and the pool this many or fewer, it lays its best play every turn.
+    #: … and the pool this many or fewer, it lays every turn (unless that feeds them).
     late: int = 12
     #: When every other player's :func:`activity` is this or less (they hold too) …
     quiet: int = 8
-    #: … it lays its best play every turn in the last this many tiles of the pool.
+    #: … it lays every turn in the last this many tiles of the pool.
     quiet_late: int = 4
+    #: Racks sampled per close player for the risk test (0: no test, lay regardless).
+    samples: int = 8
+    #: 1: when it lays and the play is safe, the play that opens nothing if there is
+    #: one; 2: the play that opens nothing only in place of a risky one (0: never).
+    closed: int = 2
+    #: The risk test only while its own rack holds this many tiles or fewer.
+    safe_rack: int = 200
 
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
@@ -75,13 +96,46 @@ class ExpertPlayer:
         best = solve(view.board, view.rack, view.rules, melded)
         if not best.placed:
             return no_play(view)
-        if best.placed == len(view.rack) or not view.pool_left:
+        if best.placed == len(view.rack):
             return Play(seat, best.board)
         if not melded:
+            if not view.pool_left:
+                return Play(seat, best.board)
             return Play(seat, smallest_initial_meld(view.board, best.board, view.rules))
-        if self.sheds(view, seat):
-            return Play(seat, best.board)
+        if not view.pool_left or self.sheds(view, seat):
+            return self.lay(view, seat, best)
         return Draw(seat)
+
+    def lay(self, view: PlayerView, seat: int, best: Solution) -> Move:
+        """Its best play, unless that lets a close player go out: then the play that
+        opens nothing (if it is safe), else a draw — with the pool empty, where a play
+        is compulsory, the best play after all."""
+        if self.risky(view, seat, best.board):
+            if self.closed >= 2:
+                board = closed_play(view)
+                if board is not None and not self.risky(view, seat, board):
+                    return Play(seat, board)
+            return Draw(seat) if view.pool_left else Play(seat, best.board)
+        if self.closed == 1 and view.pool_left:
+            board = closed_play(view)
+            if board is not None:
+                return Play(seat, board)
+        return Play(seat, best.board)
+
+    def risky(self, view: PlayerView, seat: int, board: Board) -> bool:
+        """The former expert's test (:meth:`.cautious.CautiousPlayer.draw_instead`):
+        whether the chance that a player with ``close`` tiles or fewer, its rack
+        sampled from the tiles that fit nowhere on the table now, could go out on
+        ``board`` outweighs the tiles the play puts down."""
+        if not self.samples or len(view.rack) > self.safe_rack:
+            return False
+        close = [n for s, n in enumerate(view.rack_sizes) if s != seat and n <= self.close]
+        if not close:
+            return False
+        placed = sum(len(m.tiles) for m in board) - sum(len(m.tiles) for m in view.board)
+        play = Solution(placed, 0, board, (), ())
+        judge = CautiousPlayer(seed=self.seed, samples=self.samples, close=self.close)
+        return judge.draw_instead(view, play, close)
 
     def sheds(self, view: PlayerView, seat: int) -> bool:
         """Whether the end is near enough to lay rather than hold: another player is
