@@ -31,14 +31,14 @@ def test_expert_beats_greedy_head_to_head() -> None:
 
 def test_expert_beats_three_of_the_former_expert() -> None:
     # Parity is 12 of 48 (12 deals, each from all four seats). The holding expert
-    # of 2026-12-01 won 25, this one at least 20 (it lays near the end, which costs a
-    # little against players who keep feeding); fewer means it lost its edge.
+    # of 2026-12-01 won 25, the expert that lays near the end 20, this one (which
+    # does not lay what feeds a close player) 24; fewer than 20 means it lost its edge.
     assert _wins(["expert", "cautious", "cautious", "cautious"], 48, 700) >= 20
 
 
 def test_expert_beats_three_greedy() -> None:
     # Parity is 12 of 48: the holding expert won 29, ``cautious`` 20 on these
-    # deals; this one at least 22.
+    # deals; this one 28, at least 22.
     assert _wins(["expert", "greedy", "greedy", "greedy"], 48, 700) >= 22
 
 
@@ -51,21 +51,26 @@ def test_greedy_crushes_beginner() -> None:
 
 def test_the_expert_holds_its_own_against_the_league() -> None:
     # Six deals, each from all four seats, against three of each league member (parity
-    # 6 of 24). On these deals the expert wins 7 / 6 / 7 / 8 / 3 against the holder,
+    # 6 of 24). On these deals the expert wins 7 / 6 / 7 / 8 / 7 against the holder,
     # starver, aware, shedder and the mixed table, with mean points +53.6 / +15.1 /
-    # +43.8 / -2.0 / +12.9; the expert before it (``holder``, tuned against greedy
-    # alone) wins 6 / 7 / 6 / 9 / 6 but loses 29.2 points a game to the shedders and
-    # 23.3 to the mixed table: caught holding twenty tiles when a table that stopped
-    # feeding goes out. BENCHMARKS.md has the 800-game figures.
+    # +39.2 / -29.2 / +32.8. The expert before it (it laid near the end whatever that
+    # fed) won 7 / 6 / 7 / 8 / 3, with -2.0 points against the shedders: the risk test
+    # is what wins against the mixed table, and it costs points against the shedders
+    # (it draws rather than feed one down to a few tiles, and is caught holding when
+    # another goes out). The holder (tuned against greedy alone) won 6 / 7 / 6 / 9 / 6
+    # but lost 29.2 points a game to the shedders and 23.3 to the mixed table.
+    # BENCHMARKS.md has the larger samples.
+    wins = {}
     points = {}
     for member in ("holder", "starver", "aware", "shedder", "mix"):
         levels = ["expert", *OPPONENTS[member]]
         results = list(lab_games(KRC, levels, range(24), 700, mirror=True, make=with_league))
         me = summarise(levels, results, seconds=1.0)["players"][0]
-        assert me["wins"] >= 3, (member, me["wins"])
+        wins[member] = me["wins"]
         points[member] = me["mean_points"]
-    assert min(points.values()) >= -10, points
-    assert sum(points.values()) >= 60, points
+    assert min(wins.values()) >= 5, wins
+    assert min(points.values()) >= -35, points
+    assert sum(points.values()) >= 80, points
 
 
 def test_each_level_beats_the_one_below_head_to_head() -> None:
