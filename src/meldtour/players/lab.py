@@ -38,7 +38,7 @@ from .levels import make_player
 from .runner import play_timed
 
 #: Builds a player from its level, name and seed (:func:`~.levels.make_player`; the
-#: benchmarks and tests add the former expert: :func:`~.cautious.with_cautious`).
+#: benchmarks and tests add the former expert: :func:`~.league.with_cautious`).
 Maker = Callable[[str, str, int], Player]
 
 

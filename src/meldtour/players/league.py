@@ -123,3 +123,12 @@ def with_league(level: str, name: str, seed: int) -> Player:
     if level == "cautious":
         return CautiousPlayer(name, seed)
     return make_player(level, name, seed)
+
+
+def with_cautious(level: str, name: str, seed: int) -> Player:
+    """:func:`~.levels.make_player`, with ``cautious`` for this player: the lab's
+    factory where the benchmarks measure the expert against it (here rather than in
+    :mod:`.cautious`, which the expert uses and so must not import the levels)."""
+    if level == "cautious":
+        return CautiousPlayer(name, seed)
+    return make_player(level, name, seed)
