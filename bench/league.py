@@ -4,7 +4,7 @@ member against three of it, on mirrored deals (every deal from every seat).
     nice -n 10 .venv/bin/python bench/league.py [--player expert] [--games 800]
         [--jobs 2] [--seed 1] [--rules krc-2015]
         [--members greedy,cautious,holder,starver,aware,shedder,mix] [--no-reverse]
-        [--timing 8]
+        [--timing 8 [--cpu]]
 
 The members are ``players/league.py``'s (``holder`` is the expert until issue 30,
 ``cautious`` the one before it; ``mix`` is a table of one starver, one aware and one
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import statistics
 import sys
 import time
@@ -66,10 +67,19 @@ HEADER = (
 )
 
 
-def timing(me: str, members: list[str], games: int, seed: int, rules_name: str) -> None:
-    """The measured player's decision times against each member, and over all."""
+def timing(
+    me: str, members: list[str], games: int, seed: int, rules_name: str, cpu: bool = False
+) -> None:
+    """The measured player's decision times against each member, and over all: wall
+    time, or with ``cpu`` the process's CPU time (what a decision costs, without the
+    waits of a loaded machine)."""
     rules = find_rules(rules_name)
-    print(f"`{me}`'s decisions, {games} mirrored games against each member ({rules_name})\n")
+    clock = time.process_time if cpu else time.perf_counter
+    kind = "CPU" if cpu else "wall"
+    print(
+        f"`{me}`'s decisions ({kind} time), {games} mirrored games against each member "
+        f"({rules_name}; load average {', '.join(f'{x:.1f}' for x in os.getloadavg())})\n"
+    )
     print("| opponents | decisions | median ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|")
     every: list[float] = []
 
@@ -87,13 +97,14 @@ def timing(me: str, members: list[str], games: int, seed: int, rules_name: str) 
             t
             for i in range(games)
             for level, t in play_lab_game(
-                rules, entries, i, seed, True, timed=True, make=make
+                rules, entries, i, seed, True, timed=True, make=make, clock=clock
             ).decisions
             if level == me
         ]
         every.extend(times)
         print(line(m, times), flush=True)
     print(line("all", every))
+    print(f"\n(load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())})")
 
 
 def main() -> None:
@@ -107,10 +118,11 @@ def main() -> None:
     ap.add_argument("--no-reverse", action="store_true")
     ap.add_argument("--ladder", default="")
     ap.add_argument("--timing", type=int, default=0)
+    ap.add_argument("--cpu", action="store_true", help="--timing by CPU time, not wall")
     args = ap.parse_args()
     me = args.player
     if args.timing:
-        timing(me, args.members.split(","), args.timing, args.seed, args.rules)
+        timing(me, args.members.split(","), args.timing, args.seed, args.rules, args.cpu)
         return
     if args.ladder:
         levels = args.ladder.split(",")

@@ -47,14 +47,19 @@ league it was measured against is :mod:`.league` (``bench/league.py``;
 
 Searching sampled futures was measured against the holder and found weaker (the same
 section): what matters is the policy, not a move's look-ahead; the risk test is a
-one-ply check at the few decisions where it lays, with a bounded number of solver
-calls (24, a count, so decisions stay deterministic).
+one-ply check at the few decisions where it lays, run once per decision (its sampled
+racks shared by the best play and the play that opens nothing) with at most
+``budget`` solver calls in all (6, a count rather than a clock, so decisions stay
+deterministic; 24 to 48 calls, the first version, took up to seconds a decision).
 
 It sees only its :class:`~meldtour.core.views.PlayerView` and is deterministic.
 """
 
 from __future__ import annotations
 
+import math
+import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -66,7 +71,7 @@ from meldtour.core.views import PlayerView
 from meldtour.solver import Solution, solve
 
 from .base import no_play, seat_of
-from .cautious import CautiousPlayer
+from .cautious import _attaches, _goes_out, unseen_tiles
 from .table import closed_play
 
 
@@ -89,6 +94,9 @@ class ExpertPlayer:
     closed: int = 2
     #: The risk test only while its own rack holds this many tiles or fewer.
     safe_rack: int = 200
+    #: Most solver calls one decision's risk test spends, over both plays (a count,
+    #: not a clock: the decision stays deterministic and its time bounded).
+    budget: int = 6
 
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
@@ -109,11 +117,14 @@ class ExpertPlayer:
     def lay(self, view: PlayerView, seat: int, best: Solution) -> Move:
         """Its best play, unless that lets a close player go out: then the play that
         opens nothing (if it is safe), else a draw — with the pool empty, where a play
-        is compulsory, the best play after all."""
-        if self.risky(view, seat, best.board):
+        is compulsory, the best play after all. One risk test per decision, its sampled
+        racks and its ``budget`` of solver calls shared by both plays."""
+        test = self.risk_test(view, seat)
+        if test is not None and test.risky(best.board) is True:
             if self.closed >= 2:
                 board = closed_play(view)
-                if board is not None and not self.risky(view, seat, board):
+                # Budget spent before the closed play was tried: it is not known safe.
+                if board is not None and test.risky(board) is False:
                     return Play(seat, board)
             return Draw(seat) if view.pool_left else Play(seat, best.board)
         if self.closed == 1 and view.pool_left:
@@ -122,20 +133,15 @@ class ExpertPlayer:
                 return Play(seat, board)
         return Play(seat, best.board)
 
-    def risky(self, view: PlayerView, seat: int, board: Board) -> bool:
-        """The former expert's test (:meth:`.cautious.CautiousPlayer.draw_instead`):
-        whether the chance that a player with ``close`` tiles or fewer, its rack
-        sampled from the tiles that fit nowhere on the table now, could go out on
-        ``board`` outweighs the tiles the play puts down."""
+    def risk_test(self, view: PlayerView, seat: int) -> RiskTest | None:
+        """The risk test of this decision, or None when there is none to run: no
+        samples, its own rack above ``safe_rack``, or no close player."""
         if not self.samples or len(view.rack) > self.safe_rack:
-            return False
+            return None
         close = [n for s, n in enumerate(view.rack_sizes) if s != seat and n <= self.close]
         if not close:
-            return False
-        placed = sum(len(m.tiles) for m in board) - sum(len(m.tiles) for m in view.board)
-        play = Solution(placed, 0, board, (), ())
-        judge = CautiousPlayer(seed=self.seed, samples=self.samples, close=self.close)
-        return judge.draw_instead(view, play, close)
+            return None
+        return RiskTest(view, close, self.samples, self.seed, self.budget)
 
     def sheds(self, view: PlayerView, seat: int) -> bool:
         """Whether the end is near enough to lay rather than hold: another player is
@@ -148,6 +154,78 @@ class ExpertPlayer:
             view.pool_left <= self.quiet_late
             and max(activity(view, s) for s in others) <= self.quiet
         )
+
+
+class RiskTest:
+    """The former expert's risk test (:meth:`.cautious.CautiousPlayer.draw_instead`),
+    once per decision: racks of the close players' sizes sampled from the unseen tiles
+    that fit nowhere on the table now (the same samples for every play it judges), and
+    at most ``budget`` solver calls in all."""
+
+    def __init__(
+        self, view: PlayerView, close: list[int], samples: int, seed: int, budget: int
+    ) -> None:
+        self.view = view
+        self.budget = budget
+        self.calls = 0
+        unseen = unseen_tiles(view)
+        on_table = Counter(t for m in view.board for t in m.tiles)
+        rack = Counter(view.rack)
+        wrap = view.rules.wrap_runs
+        stuck_kinds = {
+            t
+            for t in set(unseen)
+            if on_table[t] + rack[t] < 2 and not _attaches(view.board, t, wrap)
+        }
+        stuck = [t for t in unseen if t in stuck_kinds]
+        rng = random.Random(f"expert/{seed}/{view.turn_no}")
+        self.racks = [
+            [tuple(rng.sample(stuck if len(stuck) >= n else unseen, n)) for _ in range(samples)]
+            for n in close
+            if n <= len(unseen)
+        ]
+
+    def risky(self, board: Board) -> bool | None:
+        """Whether the chance that no close player could go out on ``board`` is below
+        ``exp(-0.02 * (tiles placed + 1))`` (the former expert's weight); None when the
+        budget ran out before a sample was tried. The answer is given as soon as the
+        untried samples cannot change it."""
+        if not self.racks:
+            return False
+        view = self.view
+        placed = sum(len(m.tiles) for m in board) - sum(len(m.tiles) for m in view.board)
+        threshold = math.exp(-0.02 * (placed + 1))
+        outs = [0] * len(self.racks)
+        tried = [0] * len(self.racks)
+        # Round robin over the close players, so a small budget looks at each of them.
+        order = [
+            (i, r)
+            for k in range(max(len(s) for s in self.racks))
+            for i, s in enumerate(self.racks)
+            if k < len(s)
+            for r in (s[k],)
+        ]
+        for i, r in order:
+            if self.calls >= self.budget:
+                break
+            self.calls += 1
+            tried[i] += 1
+            outs[i] += _goes_out(board, r, view)
+            high = low = 1.0
+            for j, k in enumerate(outs):
+                n = len(self.racks[j])
+                high *= 1 - k / n
+                low *= 1 - (k + n - tried[j]) / n
+            if high < threshold:
+                return True
+            if low >= threshold:
+                return False
+        if not any(tried):
+            return None
+        safe = 1.0
+        for k, n in zip(outs, tried, strict=True):
+            safe *= 1 - k / n if n else 1.0
+        return safe < threshold
 
 
 def activity(view: PlayerView, s: int) -> int:
