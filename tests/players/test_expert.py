@@ -157,13 +157,29 @@ def test_near_the_end_it_does_not_lay_a_play_that_feeds_a_close_player() -> None
     # the expert draws; without the test it lays all nine tiles.
     rack = ["k9", "k10", "k11", "b9", "b10", "b11", "o9", "o10", "o11", "r1"]
     view = player_view(_late(_position(rack, [["r4", "r5", "r6"]]), 12, (10, 1), 40), 0)
-    assert EXPERT.risky(view, 0, _best(view))
+    test = EXPERT.risk_test(view, 0)
+    assert test is not None and test.risky(_best(view)) is True
     assert isinstance(EXPERT.decide(view), Draw)
     move = ExpertPlayer(samples=0).decide(view)
     assert isinstance(move, Play) and move.board == _best(view)
-    # With nobody close (the opponent at 9 tiles) it lays as before.
+    # With nobody close (the opponent at 9 tiles) there is no test to run.
     far = player_view(_late(_position(rack, [["r4", "r5", "r6"]]), 12, (10, 9), 40), 0)
-    assert not EXPERT.risky(far, 0, _best(far))
+    assert EXPERT.risk_test(far, 0) is None
+
+
+def test_one_risk_test_per_decision_on_a_budget_of_solver_calls() -> None:
+    # The same position: the sampled racks are drawn once and judge every play; all
+    # the plays judged spend at most ``budget`` solver calls together, and a play
+    # judged once the budget is spent is not known safe (None), so the expert draws.
+    rack = ["k9", "k10", "k11", "b9", "b10", "b11", "o9", "o10", "o11", "r1"]
+    view = player_view(_late(_position(rack, [["r4", "r5", "r6"]]), 12, (10, 1), 40), 0)
+    test = ExpertPlayer(budget=2).risk_test(view, 0)
+    assert test is not None and len(test.racks) == 1 and len(test.racks[0]) == 8
+    first = test.risky(_best(view))
+    assert first is not False and test.calls <= 2
+    while test.calls < 2:
+        test.risky(view.board)
+    assert test.risky(_best(view)) is None and test.calls == 2
 
 
 def _best(view: PlayerView) -> Board:
