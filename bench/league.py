@@ -4,19 +4,24 @@ member against three of it, on mirrored deals (every deal from every seat).
     nice -n 10 .venv/bin/python bench/league.py [--player expert] [--games 800]
         [--jobs 2] [--seed 1] [--rules krc-2015]
         [--members greedy,cautious,holder,starver,aware,shedder,mix] [--no-reverse]
+        [--timing 8 [--cpu]]
 
 The members are ``players/league.py``'s (``holder`` is the expert until issue 30,
 ``cautious`` the one before it; ``mix`` is a table of one starver, one aware and one
 shedder). ``--player`` is a level or a member; the two-player ladder is
 ``--ladder beginner,greedy,club,expert`` (each level against the one below it, head to
 head). Prints Markdown rows: games, wins, win rate, its Wilson 95 % interval, mean points
-(game points plus penalties) of the measured player, and wall seconds.
+(game points plus penalties) of the measured player, and wall seconds. ``--timing N``
+instead times every decision of the player in N mirrored games against each member (one
+process) and prints the median, p99 and maximum.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,7 +32,7 @@ from meldtour.cli.simulate import results
 from meldtour.core.rules import find_rules
 from meldtour.players import Player
 from meldtour.players.expert import ExpertPlayer
-from meldtour.players.lab import summarise
+from meldtour.players.lab import play_lab_game, summarise
 from meldtour.players.league import OPPONENTS, with_league
 
 
@@ -62,6 +67,46 @@ HEADER = (
 )
 
 
+def timing(
+    me: str, members: list[str], games: int, seed: int, rules_name: str, cpu: bool = False
+) -> None:
+    """The measured player's decision times against each member, and over all: wall
+    time, or with ``cpu`` the process's CPU time (what a decision costs, without the
+    waits of a loaded machine)."""
+    rules = find_rules(rules_name)
+    clock = time.process_time if cpu else time.perf_counter
+    kind = "CPU" if cpu else "wall"
+    print(
+        f"`{me}`'s decisions ({kind} time), {games} mirrored games against each member "
+        f"({rules_name}; load average {', '.join(f'{x:.1f}' for x in os.getloadavg())})\n"
+    )
+    print("| opponents | decisions | median ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|")
+    every: list[float] = []
+
+    def line(label: str, times: list[float]) -> str:
+        times = sorted(times)
+        p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+        return (
+            f"| {label} | {len(times)} | {statistics.median(times) * 1000:.1f} | "
+            f"{p99 * 1000:.1f} | {times[-1] * 1000:.1f} |"
+        )
+
+    for m in members:
+        entries = [me, *OPPONENTS[m]]
+        times = [
+            t
+            for i in range(games)
+            for level, t in play_lab_game(
+                rules, entries, i, seed, True, timed=True, make=make, clock=clock
+            ).decisions
+            if level == me
+        ]
+        every.extend(times)
+        print(line(m, times), flush=True)
+    print(line("all", every))
+    print(f"\n(load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--player", default="expert")
@@ -72,8 +117,13 @@ def main() -> None:
     ap.add_argument("--members", default=",".join(OPPONENTS))
     ap.add_argument("--no-reverse", action="store_true")
     ap.add_argument("--ladder", default="")
+    ap.add_argument("--timing", type=int, default=0)
+    ap.add_argument("--cpu", action="store_true", help="--timing by CPU time, not wall")
     args = ap.parse_args()
     me = args.player
+    if args.timing:
+        timing(me, args.members.split(","), args.timing, args.seed, args.rules, args.cpu)
+        return
     if args.ladder:
         levels = args.ladder.split(",")
         print(

@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from meldtour.cli.simulate import results
 from meldtour.core.rules import find_rules
-from meldtour.players.cautious import with_cautious
 from meldtour.players.lab import play_lab_game, summarise
+from meldtour.players.league import with_cautious
 from meldtour.players.levels import LEVELS
 
 

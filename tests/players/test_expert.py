@@ -10,16 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meldtour.core.game import apply, new_game
-from meldtour.core.melds import parse_board
+from meldtour.core.melds import Board, parse_board
 from meldtour.core.moves import Draw, Play
 from meldtour.core.rules import find_rules
 from meldtour.core.state import GameState
 from meldtour.core.tiles import parse_tiles
-from meldtour.core.views import player_view
+from meldtour.core.views import PlayerView, player_view
 from meldtour.players.expert import ExpertPlayer, activity
 from meldtour.players.greedy import GreedyPlayer
 from meldtour.players.runner import play_game
-from meldtour.solver import finder
+from meldtour.solver import finder, solve
 
 KRC = find_rules("krc-2015")
 EXPERT = ExpertPlayer()
@@ -148,3 +148,39 @@ def test_lays_at_the_very_end_when_everyone_else_holds_too() -> None:
         held, turn_no=40, pool=held.pool[:4], racks=(held.racks[0], held.racks[1][:12])
     )
     assert isinstance(EXPERT.decide(player_view(fed, 0)), Draw)
+
+
+def test_near_the_end_it_does_not_lay_a_play_that_feeds_a_close_player() -> None:
+    # Three runs 9-10-11 would open the 8s and 12s of three colours to an opponent down
+    # to one tile, 12 tiles in the pool: the risk test (racks sampled from the tiles
+    # that fit nowhere now; seeded, so the answer is fixed) finds the play risky and
+    # the expert draws; without the test it lays all nine tiles.
+    rack = ["k9", "k10", "k11", "b9", "b10", "b11", "o9", "o10", "o11", "r1"]
+    view = player_view(_late(_position(rack, [["r4", "r5", "r6"]]), 12, (10, 1), 40), 0)
+    test = EXPERT.risk_test(view, 0)
+    assert test is not None and test.risky(_best(view)) is True
+    assert isinstance(EXPERT.decide(view), Draw)
+    move = ExpertPlayer(samples=0).decide(view)
+    assert isinstance(move, Play) and move.board == _best(view)
+    # With nobody close (the opponent at 9 tiles) there is no test to run.
+    far = player_view(_late(_position(rack, [["r4", "r5", "r6"]]), 12, (10, 9), 40), 0)
+    assert EXPERT.risk_test(far, 0) is None
+
+
+def test_one_risk_test_per_decision_on_a_budget_of_solver_calls() -> None:
+    # The same position: the sampled racks are drawn once and judge every play; all
+    # the plays judged spend at most ``budget`` solver calls together, and a play
+    # judged once the budget is spent is not known safe (None), so the expert draws.
+    rack = ["k9", "k10", "k11", "b9", "b10", "b11", "o9", "o10", "o11", "r1"]
+    view = player_view(_late(_position(rack, [["r4", "r5", "r6"]]), 12, (10, 1), 40), 0)
+    test = ExpertPlayer(budget=2).risk_test(view, 0)
+    assert test is not None and len(test.racks) == 1 and len(test.racks[0]) == 8
+    first = test.risky(_best(view))
+    assert first is not False and test.calls <= 2
+    while test.calls < 2:
+        test.risky(view.board)
+    assert test.risky(_best(view)) is None and test.calls == 2
+
+
+def _best(view: PlayerView) -> Board:
+    return solve(view.board, view.rack, view.rules, True).board

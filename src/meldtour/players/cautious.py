@@ -40,9 +40,7 @@ from meldtour.core.tiles import Tile, full_set
 from meldtour.core.views import PlayerView
 from meldtour.solver import Solution, solve
 
-from . import Player
 from .base import no_play, seat_of
-from .levels import make_player
 
 
 def unseen_tiles(view: PlayerView) -> list[Tile]:
@@ -200,11 +198,3 @@ def _goes_out(board: tuple[Meld, ...], rack: tuple[Tile, ...], view: PlayerView)
         return solve(board, rack, view.rules, True).placed == len(rack)
     except ValueError:  # a sample holding more copies than the table leaves
         return False
-
-
-def with_cautious(level: str, name: str, seed: int) -> Player:
-    """:func:`~.levels.make_player`, with ``cautious`` for this player: the lab's
-    factory where the benchmarks and the strength guard measure the expert against it."""
-    if level == "cautious":
-        return CautiousPlayer(name, seed)
-    return make_player(level, name, seed)

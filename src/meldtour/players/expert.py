@@ -14,15 +14,24 @@ head to head almost every game.
 What it decides, in order:
 
 * a play that empties its rack is always played;
-* with the pool empty it plays the solver's best play (every player must put down a
-  tile when they can under ``continue``, and a lower rack total wins otherwise);
+* with the pool empty it plays (every player must put down a tile when they can
+  under ``continue``, and a lower rack total wins otherwise): its best play, or, when
+  that feeds a close player, the play that opens nothing (below);
 * before its initial meld it lays the fewest tiles that make one (of the melds its
   best initial play would lay: fewest tiles, then fewest jokers, then the most
   points), as soon as it can — never drawing while it could meld (the −200 rule);
-* near the end it lays its best play every turn (:meth:`ExpertPlayer.sheds`): when
-  another player holds 8 tiles or fewer and 12 or fewer are left in the pool, or when
-  every other player has only drawn since its initial meld (:func:`activity`, from the
-  public rack sizes and turn count) and 4 or fewer are left;
+* near the end it lays every turn (:meth:`ExpertPlayer.sheds`): when another player
+  holds 8 tiles or fewer and 12 or fewer are left in the pool, or when every other
+  player has only drawn since its initial meld (:func:`activity`, from the public rack
+  sizes and turn count) and 4 or fewer are left;
+* but not a play that feeds a player close to going out (:meth:`ExpertPlayer.lay`):
+  the former expert's risk test (:meth:`.cautious.CautiousPlayer.draw_instead`: racks
+  of the close players' sizes sampled from the tiles that fit nowhere on the table
+  now, and the chance that one of them could go out on the table the play leaves,
+  weighed against the tiles it puts down). A risky best play gives way to the play
+  that opens nothing for the others (:func:`.table.closed_play`: the melds after which
+  no more unseen tiles fit on the table by themselves) when that one is safe, else to
+  a draw (with the pool empty, where a play is compulsory, to the best play);
 * otherwise it draws.
 
 Why the end: against opponents who stop feeding a holder — who hold too,
@@ -30,19 +39,27 @@ or lay only what opens nothing, or shed everything late — the holder was caugh
 twenty-odd tiles when someone went out, and a tournament ranks by wins and then
 points. Laying late costs little against players who feed the table (the game is
 nearly over) and keeps the rack small against those who do not; against other
-holders, the first to lay when the pool runs out is the first out. The league it was
-measured against is :mod:`.league` (``bench/league.py``; ``BENCHMARKS.md``, "The
-league").
+holders, the first to lay when the pool runs out is the first out. Why the risk test:
+laying late was often what let the player who went out do so — a shedder down to a
+few tiles, or a holder whose twenty tiles found room on the tiles just laid. The
+league it was measured against is :mod:`.league` (``bench/league.py``;
+``BENCHMARKS.md``, "The league").
 
-Searching sampled futures was measured against this and found weaker (the same
-section): the choice that matters is the policy, not a move's look-ahead. A decision is
-one solver call (p99 a few milliseconds), so it needs no time budget and no fallback.
+Searching sampled futures was measured against the holder and found weaker (the same
+section): what matters is the policy, not a move's look-ahead; the risk test is a
+one-ply check at the few decisions where it lays, run once per decision (its sampled
+racks shared by the best play and the play that opens nothing) with at most
+``budget`` solver calls in all (6, a count rather than a clock, so decisions stay
+deterministic; 24 to 48 calls, the first version, took up to seconds a decision).
 
 It sees only its :class:`~meldtour.core.views.PlayerView` and is deterministic.
 """
 
 from __future__ import annotations
 
+import math
+import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -51,9 +68,11 @@ from meldtour.core.melds import Board, Meld
 from meldtour.core.moves import Draw, Move, Play, new_melds
 from meldtour.core.rules import RuleSet
 from meldtour.core.views import PlayerView
-from meldtour.solver import solve
+from meldtour.solver import Solution, solve
 
 from .base import no_play, seat_of
+from .cautious import _attaches, _goes_out, unseen_tiles
+from .table import closed_play
 
 
 @dataclass
@@ -62,12 +81,22 @@ class ExpertPlayer:
     seed: int = 0
     #: Once another player holds this many tiles or fewer …
     close: int = 8
-    #: … and the pool this many or fewer, it lays its best play every turn.
+    #: … and the pool this many or fewer, it lays every turn (unless that feeds them).
     late: int = 12
     #: When every other player's :func:`activity` is this or less (they hold too) …
     quiet: int = 8
-    #: … it lays its best play every turn in the last this many tiles of the pool.
+    #: … it lays every turn in the last this many tiles of the pool.
     quiet_late: int = 4
+    #: Racks sampled per close player for the risk test (0: no test, lay regardless).
+    samples: int = 8
+    #: 1: when it lays and the play is safe, the play that opens nothing if there is
+    #: one; 2: the play that opens nothing only in place of a risky one (0: never).
+    closed: int = 2
+    #: The risk test only while its own rack holds this many tiles or fewer.
+    safe_rack: int = 200
+    #: Most solver calls one decision's risk test spends, over both plays (a count,
+    #: not a clock: the decision stays deterministic and its time bounded).
+    budget: int = 6
 
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
@@ -75,13 +104,44 @@ class ExpertPlayer:
         best = solve(view.board, view.rack, view.rules, melded)
         if not best.placed:
             return no_play(view)
-        if best.placed == len(view.rack) or not view.pool_left:
+        if best.placed == len(view.rack):
             return Play(seat, best.board)
         if not melded:
+            if not view.pool_left:
+                return Play(seat, best.board)
             return Play(seat, smallest_initial_meld(view.board, best.board, view.rules))
-        if self.sheds(view, seat):
-            return Play(seat, best.board)
+        if not view.pool_left or self.sheds(view, seat):
+            return self.lay(view, seat, best)
         return Draw(seat)
+
+    def lay(self, view: PlayerView, seat: int, best: Solution) -> Move:
+        """Its best play, unless that lets a close player go out: then the play that
+        opens nothing (if it is safe), else a draw — with the pool empty, where a play
+        is compulsory, the best play after all. One risk test per decision, its sampled
+        racks and its ``budget`` of solver calls shared by both plays."""
+        test = self.risk_test(view, seat)
+        if test is not None and test.risky(best.board) is True:
+            if self.closed >= 2:
+                board = closed_play(view)
+                # Budget spent before the closed play was tried: it is not known safe.
+                if board is not None and test.risky(board) is False:
+                    return Play(seat, board)
+            return Draw(seat) if view.pool_left else Play(seat, best.board)
+        if self.closed == 1 and view.pool_left:
+            board = closed_play(view)
+            if board is not None:
+                return Play(seat, board)
+        return Play(seat, best.board)
+
+    def risk_test(self, view: PlayerView, seat: int) -> RiskTest | None:
+        """The risk test of this decision, or None when there is none to run: no
+        samples, its own rack above ``safe_rack``, or no close player."""
+        if not self.samples or len(view.rack) > self.safe_rack:
+            return None
+        close = [n for s, n in enumerate(view.rack_sizes) if s != seat and n <= self.close]
+        if not close:
+            return None
+        return RiskTest(view, close, self.samples, self.seed, self.budget)
 
     def sheds(self, view: PlayerView, seat: int) -> bool:
         """Whether the end is near enough to lay rather than hold: another player is
@@ -94,6 +154,78 @@ class ExpertPlayer:
             view.pool_left <= self.quiet_late
             and max(activity(view, s) for s in others) <= self.quiet
         )
+
+
+class RiskTest:
+    """The former expert's risk test (:meth:`.cautious.CautiousPlayer.draw_instead`),
+    once per decision: racks of the close players' sizes sampled from the unseen tiles
+    that fit nowhere on the table now (the same samples for every play it judges), and
+    at most ``budget`` solver calls in all."""
+
+    def __init__(
+        self, view: PlayerView, close: list[int], samples: int, seed: int, budget: int
+    ) -> None:
+        self.view = view
+        self.budget = budget
+        self.calls = 0
+        unseen = unseen_tiles(view)
+        on_table = Counter(t for m in view.board for t in m.tiles)
+        rack = Counter(view.rack)
+        wrap = view.rules.wrap_runs
+        stuck_kinds = {
+            t
+            for t in set(unseen)
+            if on_table[t] + rack[t] < 2 and not _attaches(view.board, t, wrap)
+        }
+        stuck = [t for t in unseen if t in stuck_kinds]
+        rng = random.Random(f"expert/{seed}/{view.turn_no}")
+        self.racks = [
+            [tuple(rng.sample(stuck if len(stuck) >= n else unseen, n)) for _ in range(samples)]
+            for n in close
+            if n <= len(unseen)
+        ]
+
+    def risky(self, board: Board) -> bool | None:
+        """Whether the chance that no close player could go out on ``board`` is below
+        ``exp(-0.02 * (tiles placed + 1))`` (the former expert's weight); None when the
+        budget ran out before a sample was tried. The answer is given as soon as the
+        untried samples cannot change it."""
+        if not self.racks:
+            return False
+        view = self.view
+        placed = sum(len(m.tiles) for m in board) - sum(len(m.tiles) for m in view.board)
+        threshold = math.exp(-0.02 * (placed + 1))
+        outs = [0] * len(self.racks)
+        tried = [0] * len(self.racks)
+        # Round robin over the close players, so a small budget looks at each of them.
+        order = [
+            (i, r)
+            for k in range(max(len(s) for s in self.racks))
+            for i, s in enumerate(self.racks)
+            if k < len(s)
+            for r in (s[k],)
+        ]
+        for i, r in order:
+            if self.calls >= self.budget:
+                break
+            self.calls += 1
+            tried[i] += 1
+            outs[i] += _goes_out(board, r, view)
+            high = low = 1.0
+            for j, k in enumerate(outs):
+                n = len(self.racks[j])
+                high *= 1 - k / n
+                low *= 1 - (k + n - tried[j]) / n
+            if high < threshold:
+                return True
+            if low >= threshold:
+                return False
+        if not any(tried):
+            return None
+        safe = 1.0
+        for k, n in zip(outs, tried, strict=True):
+            safe *= 1 - k / n if n else 1.0
+        return safe < threshold
 
 
 def activity(view: PlayerView, s: int) -> int:

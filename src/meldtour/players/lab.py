@@ -38,7 +38,7 @@ from .levels import make_player
 from .runner import play_timed
 
 #: Builds a player from its level, name and seed (:func:`~.levels.make_player`; the
-#: benchmarks and tests add the former expert: :func:`~.cautious.with_cautious`).
+#: benchmarks and tests add the former expert: :func:`~.league.with_cautious`).
 Maker = Callable[[str, str, int], Player]
 
 
@@ -72,6 +72,7 @@ def play_lab_game(
     mirror: bool = False,
     timed: bool = False,
     make: Maker = make_player,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> GameResult:
     """Play game ``index`` of a lab run; player seeds follow from the game's seed and
     ``make`` builds them."""
@@ -83,7 +84,7 @@ def play_lab_game(
         make(levels[entry_at[s]], f"{levels[entry_at[s]]}-{entry_at[s]}", game_seed * 8 + s)
         for s in range(n)
     ]
-    state, times = play_timed(rules, players, game_seed)
+    state, times = play_timed(rules, players, game_seed, clock=clock)
     assert state.scores is not None and state.winner is not None
     points = [state.scores[s] - state.penalties[s] for s in range(n)]
     decisions = tuple((levels[entry_at[s]], t) for s, t in times) if timed else ()

@@ -33,7 +33,8 @@ DESCRIPTIONS: Final[dict[str, str]] = {
     "expert": "Makes the smallest initial meld it can and keeps its tiles, drawing every "
     "turn, until it can put its whole rack down in one turn; near the end, when "
     "another player is close to going out or everyone else is holding too, it "
-    "lays all it can.",
+    "lays all it can — but not a play that would let a player with few tiles go "
+    "out: then it lays only what opens nothing for the others, or draws.",
 }
 
 LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
