@@ -56,11 +56,12 @@ import httpx2 as httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from meldtour.web.director.security import Signer  # noqa: E402
+
 from meldtour import application as usecases  # noqa: E402
 from meldtour.tournament import StageFormat  # noqa: E402
 from meldtour.web.config import DEV_SECRET  # noqa: E402
 from meldtour.web.director.deps import open_web_store  # noqa: E402
-from meldtour.web.director.security import Signer  # noqa: E402
 
 SLUG = "busiest"
 DIV = "open"
