@@ -192,9 +192,17 @@ def lobby_context(request: Request, playing: list[Any]) -> dict[str, Any]:
         "my_ratings": [],
         "computer_ratings": ratings.COMPUTER_RATINGS,
         "at_tables": [],
+        "arenas": [],
+        "director": False,
     }
     if not _in_store(request):
         return out
+    from .arena import listed  # the arenas' routes import this module
+
+    out["arenas"] = listed(request)
+    out["director"] = (
+        bool(request.cookies.get(SESSION_COOKIE)) and current_account(request) is not None
+    )
     store = _store(request)
     player = player_of(request)
     mine: list[ratings.Line] = []
