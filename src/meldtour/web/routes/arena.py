@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
@@ -28,9 +27,9 @@ from meldtour.live.arena import ArenaPlay
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from meldtour.store.db import Store
 
+from ..arena_list import listed, when
 from ..deps import csrf_protect, current_account, get_web, gettext_of, redirect, render
 from ..rules_text import PRESET_TITLES
-from ..times import zone_of
 from ..views import refusal_text
 from .players_online import SEAT_COOKIE, player_of
 
@@ -51,30 +50,6 @@ def arena_play(request: Request) -> ArenaPlay:
     return play
 
 
-def _when(request: Request, at: float) -> str:
-    settings = request.app.state.settings
-    zone = zone_of("", settings.time_zone, settings.default_locale)
-    return datetime.fromtimestamp(at, UTC).astimezone(zone).strftime("%Y-%m-%d %H:%M")
-
-
-def listed(request: Request) -> list[dict[str, Any]]:
-    """The arenas the lobby lists: open, to come, or over within the hour."""
-    now = time.time()
-    return [
-        {
-            "id": a.id,
-            "name": a.name,
-            "preset": a.preset,
-            "turn_seconds": a.turn_seconds,
-            "open": a.open_at(now),
-            "over": a.over_at(now),
-            "ends": _when(request, a.ends_at),
-            "starts": _when(request, a.starts_at),
-        }
-        for a in arenas.listed(_store(request), now)
-    ]
-
-
 # ---------------------------------------------------------------- opening one
 
 
@@ -83,7 +58,7 @@ def new_arena(request: Request) -> Response:
     _ = gettext_of(request)
     director = current_account(request)
     if director is None:
-        return RedirectResponse("/signin?next=/play/arenas/new", status_code=303)
+        return RedirectResponse("/director/login?next=/play/arenas/new", status_code=303)
     return render(
         request,
         "play/arena_new.html",
@@ -179,7 +154,7 @@ def _page_context(request: Request, board: arenas.Board) -> dict[str, Any]:
         "is_open": arena.open_at(now),
         "left": max(0, round(arena.ends_at - now)),
         "to_start": max(0, round(arena.starts_at - now)),
-        "ends": _when(request, arena.ends_at),
+        "ends": when(request, arena.ends_at),
         "preset_title": PRESET_TITLES.get(arena.preset),
         "names": {p: line.name for line in board.lines for p in [line.id]},
     }

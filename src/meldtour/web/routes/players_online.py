@@ -40,6 +40,7 @@ from meldtour.live.quickplay import QuickPlay
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from meldtour.store.db import Store
 
+from ..arena_list import listed as listed_arenas
 from ..deps import (
     SESSION_COOKIE,
     client_limiter,
@@ -197,9 +198,7 @@ def lobby_context(request: Request, playing: list[Any]) -> dict[str, Any]:
     }
     if not _in_store(request):
         return out
-    from .arena import listed  # the arenas' routes import this module
-
-    out["arenas"] = listed(request)
+    out["arenas"] = listed_arenas(request)
     out["director"] = (
         bool(request.cookies.get(SESSION_COOKIE)) and current_account(request) is not None
     )
