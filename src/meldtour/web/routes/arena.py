@@ -1,4 +1,4 @@
-"""Arenas on the web (issue 29): a director (or the site's administrator) opens one
+"""Arenas on the web (docs/online.md, "Arenas"): a director (or the site's administrator) opens one
 from ``/play/arenas/new`` (a preset, a clock, a duration); anyone joins from its page
 ``/play/arena/{id}`` (an account or a guest, whose browser keeps an arena ticket: the
 same player from game to game), waits, is seated as soon as four are free, and comes
