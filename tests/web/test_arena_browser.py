@@ -190,7 +190,8 @@ def step(page: Page, arena_id: str) -> str:
     when the arena has nothing more for them, else ``""``."""
     if re.search(r"/play/t/[\w-]+$", page.url):
         if page.locator("#result").is_visible():
-            page.goto(f"/play/arena/{arena_id}?lang=en")
+            page.click("#arena-back a")  # the table links back to its arena
+            page.wait_for_url(re.compile(rf"/play/arena/{arena_id}$"))
             return "played"
         turn = page.locator("#turn")
         rack = page.locator("#rack")

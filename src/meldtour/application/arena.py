@@ -134,6 +134,14 @@ def find(store: Store, arena_id: str) -> Arena:
     return _arena(row)
 
 
+def of_game(store: Store, game_id: str) -> Arena | None:
+    """The arena a live game is played in (None: not an arena's)."""
+    with store.reading() as s:
+        aid = rows.arena_of_game(s, game_id)
+        row = None if aid is None else rows.arena(s, aid)
+    return None if row is None else _arena(row)
+
+
 def listed(store: Store, at: float, kept: float = 3600.0) -> list[Arena]:
     """The arenas open or to come, and those over within ``kept`` seconds."""
     with store.reading() as s:
@@ -295,6 +303,7 @@ __all__ = [
     "find",
     "join",
     "listed",
+    "of_game",
     "open_arena",
     "player_id",
     "player_of_ticket",

@@ -178,6 +178,11 @@ def add_game(
     return added
 
 
+def arena_of_game(s: Any, game_id: str) -> str | None:
+    found = s.execute(select(_GAME.c.arena_id).where(_GAME.c.game_id == game_id).limit(1)).first()
+    return None if found is None else str(found[0])
+
+
 def games(s: Any, arena_id: str) -> list[tuple[str, int, str, bool, Any]]:
     """Every seat of the arena's games: ``(game_id, seat, player_id, over, result)``,
     in the order they were seated (a game not yet in the log: not over, no result)."""
@@ -200,6 +205,7 @@ __all__ = [
     "add_game",
     "add_player",
     "arena",
+    "arena_of_game",
     "arenas",
     "by_entry",
     "games",

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import Request
 
 from meldtour.application import arena as arenas
+from meldtour.live.log import StoreLog
 
 from .deps import get_web
 from .times import zone_of
@@ -39,4 +40,13 @@ def listed(request: Request) -> list[dict[str, Any]]:
     ]
 
 
-__all__ = ["listed", "when"]
+def arena_of_game(request: Request, game_id: str) -> dict[str, str] | None:
+    """The arena a table's game counts in, for a link back to its page (None too when
+    the games are not logged in the site's database: no arena then)."""
+    if not isinstance(request.app.state.live.log, StoreLog):
+        return None
+    found = arenas.of_game(get_web(request).store(), game_id)
+    return None if found is None else {"id": found.id, "name": found.name}
+
+
+__all__ = ["arena_of_game", "listed", "when"]
