@@ -247,6 +247,13 @@ def test_an_arena_of_eight_over_a_short_window_with_its_leaderboard(
             page.fill("input[name=name]", name)
             page.click("#arena-play")
             expect(page.locator("#arena-status")).to_be_visible()
+        for lang in ("ko", "ja"):  # the page while the arena is open: its join form
+            for width in (390, 1280):
+                desk.set_viewport_size({"width": width, "height": 800 if width > 400 else 844})
+                desk.goto(f"/play/arena/{arena_id}?lang={lang}")
+                shoot(desk, f"open-{lang}-{width}")
+        desk.set_viewport_size({"width": 1280, "height": 800})
+        desk.goto(f"/play/arena/{arena_id}?lang=en")
         bots = [Bot(base, arena_id, f"Bot {i + 1}") for i in range(6)]
         for bot in bots:
             bot.start()
