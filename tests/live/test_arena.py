@@ -271,7 +271,7 @@ async def _arena_across_processes(store: Store) -> None:
         offers = queue.offers(store, fam)
         assert len(offers) == 1
         group = next(iter(offers.values()))
-        assert sorted(group, key=lambda e: e.seat or 0)[0].name == first.name
+        assert first.name in {e.name for e in group}  # the leader plays again at once
         assert len(queue.waiting(store, fam, time.time() - queue.QUIET)) == 1
     finally:
         await a.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -24,6 +25,8 @@ from meldtour.store.db import Store
 from .quickplay import QuickPlay, Seated
 from .server import LiveServer
 from .table import SeatConfig, TableConfig
+
+_DRAW = random.SystemRandom()
 
 
 class ArenaPlay(QuickPlay):
@@ -57,7 +60,12 @@ class ArenaPlay(QuickPlay):
             for e in entries
             if e.id in keys
         ]
-        return [[by_id[i] for i in group] for group in rules.tables(waiting)]
+        groups = [[by_id[i] for i in group] for group in rules.tables(waiting)]
+        for group in groups:
+            # Who sits together is the standing's; where each sits is drawn (the
+            # leader does not always hold the first seat).
+            _DRAW.shuffle(group)
+        return groups
 
     def _config(self, table: dict[str, Any], seats: list[SeatConfig]) -> TableConfig:
         config = super()._config(table, seats)
