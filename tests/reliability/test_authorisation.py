@@ -50,7 +50,9 @@ from fastapi.testclient import TestClient
 from starlette.routing import Mount
 
 from meldtour import application as usecases
+from meldtour.application import arena as arena_use
 from meldtour.application import players_accounts
+from meldtour.application.acting import Acting
 from meldtour.live import SeatConfig, TableConfig
 from meldtour.store import owners
 from meldtour.web.app import create_app
@@ -99,6 +101,13 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/play/quick/wait"): "public",
     ("GET", "/play/quick/state"): "public",
     ("POST", "/play/quick/leave"): "public",
+    ("GET", "/play/arenas/new"): "director",
+    ("POST", "/play/arenas"): "director",
+    ("GET", "/play/arena/{arena_id}"): "public",
+    ("GET", "/play/arena/{arena_id}/board"): "public",
+    ("POST", "/play/arena/{arena_id}/join"): "public",
+    ("GET", "/play/arena/{arena_id}/state"): "public",
+    ("POST", "/play/arena/{arena_id}/leave"): "public",
     ("GET", "/online/seat/{game_id}/{token}"): "seat",
     # public tournament pages
     ("GET", "/tournaments"): "public",
@@ -245,6 +254,10 @@ def app_routes(app: Any) -> set[tuple[str, str]]:
     return found
 
 
+#: The arena the world opens (its id is drawn when it is opened).
+ARENA_ID = ""
+
+
 @dataclass
 class World:
     client: TestClient
@@ -279,6 +292,20 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     tokens = {n: web.scorer_token(Scope(SLUG, DIV, 0, 1, n)) for n in (1, 2, 3, 4)}
     # An online player's account (#1: its page, which only the administrator moderates).
     players_accounts.sign_up(store, "Online", "a long secret 3", "a long secret 3", PASSWORDS)
+    # An arena (its pages are public; opening one is a director's).
+    now = time.time()
+    opened = arena_use.open_arena(
+        store,
+        Acting("boss", boss.id),
+        name="Arena",
+        preset="standard",
+        turn_seconds=60,
+        seconds=3600,
+        starts_at=now,
+        at=now,
+    )
+    global ARENA_ID
+    ARENA_ID = opened.id
     with TestClient(app) as client:
         game = app.state.live.create_table(
             TableConfig.make(
@@ -345,6 +372,7 @@ def fill(w: World, path: str, role: str) -> str:
         "account_id": "1",
         "table": "3",
         "entry": "1",
+        "arena_id": ARENA_ID,
     }
     if path.startswith("/online/seat/"):
         values["token"] = "not-a-seat-secret"

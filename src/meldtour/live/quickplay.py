@@ -42,6 +42,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from meldtour.application import online_rating as ratings
 from meldtour.application import players_accounts as accounts
@@ -169,9 +170,23 @@ class QuickPlay:
                     log.info("quick play: table %s not taken by every page; offered again", gid)
                     await asyncio.to_thread(queue.withdraw, store, gid)
             entries = await asyncio.to_thread(queue.waiting, store, family, now - queue.QUIET)
-            for group in pick(entries, now):
+            for group in await self._groups(family, entries, now):
                 await self._offer(store, group, now)
             return out
+
+    async def _groups(self, family: str, entries: list[Entry], now: float) -> list[list[Entry]]:
+        """The groups to offer seats now (quick play's :func:`pick`; an arena's own)."""
+        return pick(entries, now)
+
+    def _config(self, table: dict[str, Any], seats: list[SeatConfig]) -> TableConfig:
+        """The set-up of a table opened for a group."""
+        return TableConfig.make(
+            str(table.get("preset")),
+            seats,
+            turn_seconds=int(table.get("turn_seconds") or 0) or None,
+            seed=secret_seed(),
+            bot_delay=self.bot_delay,
+        )
 
     async def _offer(self, store: Store, group: list[Entry], now: float) -> str | None:
         """Offer a group its seats (each page takes its own on its next ask); None when
@@ -203,13 +218,7 @@ class QuickPlay:
         names = [e.name for e in group]
         free = len(levels) - len(group)
         try:
-            config = TableConfig.make(
-                str(table.get("preset")),
-                seats,
-                turn_seconds=int(table.get("turn_seconds") or 0) or None,
-                seed=secret_seed(),
-                bot_delay=self.bot_delay,
-            )
+            config = self._config(table, seats)
             game = await self.server.open_table(
                 config,
                 gid,

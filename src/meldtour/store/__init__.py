@@ -3,6 +3,7 @@ it (the application layer, :mod:`meldtour.application`, runs the use cases over 
 
 # The online-play tables (migration 0005) are on the same metadata as the models, so
 # that every schema check and backup sees them.
+from . import arena as _arena  # noqa: F401  (migration 0028)
 from . import circuit as _circuit  # noqa: F401  (people, rankings, qualifications: 0010)
 from . import clocks as _clocks  # noqa: F401  (table_clock, migration 0012)
 from . import online as _online  # noqa: F401

@@ -55,7 +55,7 @@ from .director.routes import (
     circuit as director_circuit,
 )
 from .limits import BodyLimit, ClientSlots
-from .routes import circuit, play, players_online, public, review, site, votes
+from .routes import arena, circuit, play, players_online, public, review, site, votes
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
@@ -78,6 +78,7 @@ def assemble(settings: Settings) -> FastAPI:
     add_handlers(app)
     app.include_router(site.router)
     app.include_router(players_online.router)  # before play's /play/t/{id}: its own paths
+    app.include_router(arena.router)
     app.include_router(play.router)
     app.include_router(review.router)  # a game's score and replay, after its table pages
     for module in (

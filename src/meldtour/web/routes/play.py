@@ -33,6 +33,7 @@ from meldtour.live.server import MAX_WAITING
 from meldtour.live.table import MATCH_GAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
 from meldtour.players.levels import LEVELS
 
+from ..arena_list import arena_of_game
 from ..deps import SEAT_COOKIE, client_limiter, client_of, locale_of
 from ..deps import render_template as render
 from ..i18n import N_, translations
@@ -383,6 +384,7 @@ async def table_page(request: Request, game_id: str) -> Response:
         seat_ratings=await asyncio.to_thread(
             players_online.seat_ratings, request, game.id, game.table_json()
         ),
+        arena=await asyncio.to_thread(arena_of_game, request, game.id),
     )
 
 

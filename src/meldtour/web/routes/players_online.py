@@ -40,6 +40,7 @@ from meldtour.live.quickplay import QuickPlay
 from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from meldtour.store.db import Store
 
+from ..arena_list import listed as listed_arenas
 from ..deps import (
     SESSION_COOKIE,
     client_limiter,
@@ -192,9 +193,15 @@ def lobby_context(request: Request, playing: list[Any]) -> dict[str, Any]:
         "my_ratings": [],
         "computer_ratings": ratings.COMPUTER_RATINGS,
         "at_tables": [],
+        "arenas": [],
+        "director": False,
     }
     if not _in_store(request):
         return out
+    out["arenas"] = listed_arenas(request)
+    out["director"] = (
+        bool(request.cookies.get(SESSION_COOKIE)) and current_account(request) is not None
+    )
     store = _store(request)
     player = player_of(request)
     mine: list[ratings.Line] = []
