@@ -115,6 +115,11 @@ ACTIONS: Mapping[str, str] = {
     "end_sessions": N_("%(who)s signed out the other sessions of an account: %(what)s."),
     "disable_account": N_("%(who)s disabled an account and signed out its sessions: %(what)s."),
     "enable_account": N_("%(who)s enabled an account: %(what)s."),
+    # the online players' accounts
+    "disable_player": N_(
+        "%(who)s disabled a player account and signed out its sessions: %(what)s."
+    ),
+    "enable_player": N_("%(who)s enabled a player account: %(what)s."),
 }
 #: An action with no sentence yet (a newer code): still a sentence, with its code.
 UNKNOWN_ACTION = N_("%(who)s made a change (%(action)s): %(what)s.")
