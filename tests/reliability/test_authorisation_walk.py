@@ -328,6 +328,8 @@ def values(w: World, how: str) -> dict[str, str]:
             "what": "open",
             "kind": "standings",
             "fmt": "csv",
+            "table": "1",
+            "entry": "1",
         }
     return {
         "slug": "bee",
@@ -336,6 +338,8 @@ def values(w: World, how: str) -> dict[str, str]:
         "what": "open",
         "kind": "standings",
         "fmt": "csv",
+        "table": "1",
+        "entry": "1",
     }
 
 

@@ -125,6 +125,11 @@ def fill(web: Web, path: str) -> str:
         "player": "3",
         "what": "open",
         "account": "1",
+        "table": "1",
+        "entry": "1",
+        "account_id": "1",
+        "arena_id": "1",
+        "game_id": "g",
         "token": web.scorer_token(Scope(SLUG, DIV, 0, 1, 1)),
     }
     return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], path)
