@@ -32,7 +32,9 @@ from fastapi.testclient import TestClient
 from starlette.responses import HTMLResponse
 
 from meldtour import application as usecases
+from meldtour.application import arena as arenas
 from meldtour.application import players_accounts
+from meldtour.application.acting import Acting
 from meldtour.application.unit import act
 from meldtour.tournament import Progress, Tournament
 from meldtour.tournament.simulate import play_round
@@ -235,6 +237,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         online_player = players_accounts.sign_up(
             store, "온라인", "a long enough password", "a long enough password", PASSWORDS
         )
+        # An arena open now (its page and its board: /play/arena/{arena_id}).
+        now = time.time()
+        arena = arenas.open_arena(
+            store,
+            Acting("boss", None),
+            name="아레나",
+            preset="krc-2015",
+            turn_seconds=60,
+            seconds=3600,
+            starts_at=now,
+            at=now,
+        )
         s = Site(client, {"open": opened, "playing": playing, "done": done}, game=game)
         for state, slug in s.slugs.items():
             value = usecases.read(store, slug)
@@ -250,9 +264,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
                 "preset": "krc-2015",
                 "game_id": game,
                 "account_id": str(online_player.id),
+                "arena_id": arena.id,
                 "token": web(client).scorer_token(Scope(slug, key, stage, rnd, 1)),
             }
-        s.data |= {"boss", "Busan", "KRC", "온라인"}
+        s.data |= {"boss", "Busan", "KRC", "온라인", "아레나"}
         yield s
 
 
