@@ -28,10 +28,18 @@ from meldtour.live.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from meldtour.store.db import Store
 
 from ..arena_list import listed, when
-from ..deps import csrf_protect, current_account, get_web, gettext_of, redirect, render
+from ..deps import (
+    SEAT_COOKIE,
+    csrf_protect,
+    current_account,
+    get_web,
+    gettext_of,
+    redirect,
+    render,
+)
 from ..rules_text import PRESET_TITLES
 from ..views import refusal_text
-from .players_online import SEAT_COOKIE, player_of
+from .players_online import player_of
 
 ARENA_COOKIE = "mt_arena_"
 

@@ -42,6 +42,7 @@ from meldtour.store.db import Store
 
 from ..arena_list import listed as listed_arenas
 from ..deps import (
+    SEAT_COOKIE,
     SESSION_COOKIE,
     client_limiter,
     client_of,
@@ -60,7 +61,6 @@ from ..views import refusal_text
 
 PLAYER_COOKIE = "mt_player"
 QUICK_COOKIE = "mt_quick"
-SEAT_COOKIE = "meldtour_seat_"
 SESSION_SECONDS = 30 * 24 * 3600
 #: What one client address may do in a while: accounts made, and times in the queue.
 SIGNUPS_PER_CLIENT = RateLimitItemPerHour(10)

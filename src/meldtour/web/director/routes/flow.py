@@ -6,6 +6,7 @@ is shown in the reader's language (:func:`..views.refusal_text`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated
@@ -42,16 +43,30 @@ from .common import division_or_404, qr_data_uri, refused, tournament_zone
 router = APIRouter(prefix="/director", dependencies=[Depends(csrf_protect)])
 
 
+def _step(
+    request: Request, run: Callable[[], object], done: str, back: str, refused_back: str = ""
+) -> Response:
+    """Run one of the round's steps: back to ``back`` saying ``done``, or, refused, to
+    ``refused_back`` (else ``back``) saying why in the reader's words."""
+    try:
+        run()
+    except usecases.UseCaseError as exc:
+        return redirect(request, refused_back or back, refused(request, exc), "error")
+    return redirect(request, back, done)
+
+
 @router.post("/t/{slug}/d/{key}/seat")
 def seat(
     request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
 ) -> Response:
     _ = gettext_of(request)
-    try:
-        usecases.seat(store, slug, key, None, who=acting(director))
-    except usecases.UseCaseError as exc:
-        return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
-    return redirect(request, f"/director/t/{slug}/d/{key}/round", _("The round is seated."))
+    return _step(
+        request,
+        lambda: usecases.seat(store, slug, key, None, who=acting(director)),
+        _("The round is seated."),
+        f"/director/t/{slug}/d/{key}/round",
+        f"/director/t/{slug}#{key}",
+    )
 
 
 @router.post("/t/{slug}/d/{key}/lock")
@@ -60,12 +75,12 @@ def lock(
 ) -> Response:
     """Lock the current round's seating: it is never reseated after this."""
     _ = gettext_of(request)
-    back = f"/director/t/{slug}/d/{key}/round"
-    try:
-        usecases.lock_seating(store, slug, key, who=acting(director))
-    except usecases.UseCaseError as exc:
-        return redirect(request, back, refused(request, exc), "error")
-    return redirect(request, back, _("The seating is locked."))
+    return _step(
+        request,
+        lambda: usecases.lock_seating(store, slug, key, who=acting(director)),
+        _("The seating is locked."),
+        f"/director/t/{slug}/d/{key}/round",
+    )
 
 
 @router.post("/t/{slug}/d/{key}/reseat")
@@ -74,12 +89,12 @@ def reseat(
 ) -> Response:
     """Seat the current round again (after a drop or a late entry), until locked."""
     _ = gettext_of(request)
-    back = f"/director/t/{slug}/d/{key}/round"
-    try:
-        usecases.reseat(store, slug, key, who=acting(director))
-    except usecases.UseCaseError as exc:
-        return redirect(request, back, refused(request, exc), "error")
-    return redirect(request, back, _("The round is seated again."))
+    return _step(
+        request,
+        lambda: usecases.reseat(store, slug, key, who=acting(director)),
+        _("The round is seated again."),
+        f"/director/t/{slug}/d/{key}/round",
+    )
 
 
 @router.post("/t/{slug}/d/{key}/close")
@@ -87,13 +102,12 @@ def close(
     request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
 ) -> Response:
     _ = gettext_of(request)
-    try:
-        usecases.close(store, slug, key, who=acting(director))
-    except usecases.UseCaseError as exc:
-        return redirect(
-            request, f"/director/t/{slug}/d/{key}/round", refused(request, exc), "error"
-        )
-    return redirect(request, f"/director/t/{slug}/d/{key}/round", _("The round is closed."))
+    return _step(
+        request,
+        lambda: usecases.close(store, slug, key, who=acting(director)),
+        _("The round is closed."),
+        f"/director/t/{slug}/d/{key}/round",
+    )
 
 
 @router.post("/t/{slug}/d/{key}/advance")
@@ -101,14 +115,11 @@ def advance(
     request: Request, store: StoreDep, director: TournamentDirectorDep, slug: str, key: str
 ) -> Response:
     _ = gettext_of(request)
-    try:
-        usecases.advance(store, slug, key, who=acting(director))
-    except usecases.UseCaseError as exc:
-        return redirect(request, f"/director/t/{slug}#{key}", refused(request, exc), "error")
-    return redirect(
+    return _step(
         request,
-        f"/director/t/{slug}#{key}",
+        lambda: usecases.advance(store, slug, key, who=acting(director)),
         _("The next stage has started with the players above the cut line."),
+        f"/director/t/{slug}#{key}",
     )
 
 

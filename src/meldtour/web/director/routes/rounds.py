@@ -8,11 +8,10 @@ a refusal is shown in the reader's language by its code."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 
 from meldtour import application as usecases
-from meldtour.tournament import Tournament, TournamentError
 from meldtour.tournament.board import bracket
 from meldtour.tournament.standings import TIE_BREAKS
 
@@ -27,15 +26,9 @@ from ..deps import (
     redirect,
     render,
 )
+from .common import division_or_404
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
-
-
-def _division(t: Tournament, key: str) -> str:
-    try:
-        return t.division(key).key
-    except TournamentError:
-        raise HTTPException(404, f"no division {key!r}") from None
 
 
 @router.post("/director/t/{slug}/d/{key}/reopen")
@@ -89,7 +82,7 @@ def ranking(
     of the stages that have not started."""
     _ = gettext_of(request)
     t = load_tournament(store, slug)
-    key = _division(t, key)
+    key = division_or_404(t, key)
     back = f"/director/t/{slug}#{key}-ranking"
 
     def text(name: str) -> str:
