@@ -224,3 +224,43 @@ def test_many_games_append_together_and_every_move_is_kept(store: Store) -> None
         log.close()
 
     asyncio.run(main())
+
+
+def test_a_batch_of_moves_drafts_and_heartbeats_is_kept_as_written(store: Store) -> None:
+    """The log's usual batch (on SQLite straight to the driver, without waiting for
+    the disk: ``Store.passing``) keeps exactly what the toolkit's statements keep, and
+    a refused write takes the whole batch back."""
+    games.start_game(store, "b1", HEADER)
+    games.start_game(store, "b2", HEADER)
+    move = {
+        "seat": 0,
+        "action": "play",
+        "board": [["r1", "r2", "r3"], ["J", "k5", "k6"]],
+        "at": 1.5,
+    }
+    games.write(
+        store,
+        [
+            ("append", ("b1", 0, move)),
+            ("draft", ("b2", {"version": 0, "seat": 0, "board": [["r1"]], "at": 2.0})),
+            ("append", ("b1", 1, {"seat": 1, "action": "draw", "at": None})),
+            ("alive", (["b1", "b2", "none"], 3.25)),
+        ],
+    )
+    one, two = games.load_game(store, "b1"), games.load_game(store, "b2")
+    assert one is not None and two is not None
+    assert one.moves == [move, {"seat": 1, "action": "draw", "at": None}]
+    assert one.draft is None and one.alive_at == 3.25 and two.alive_at == 3.25
+    assert two.draft == {"version": 0, "seat": 0, "board": [["r1"]], "at": 2.0}
+    with pytest.raises(games.GameLogError, match="move 5 appended after 3"):
+        games.write(
+            store,
+            [("append", ("b1", 2, move)), ("append", ("b1", 5, move))],
+        )
+    with pytest.raises(games.GameLogError, match="not in the log"):
+        games.write(store, [("draft", ("nope", None))])
+    again = games.load_game(store, "b1")
+    assert again is not None and len(again.moves) == 2  # the batch was taken back
+    games.write(store, [("append", ("b1", 2, move)), ("draft", ("b1", None))])
+    last = games.load_game(store, "b1")
+    assert last is not None and len(last.moves) == 3

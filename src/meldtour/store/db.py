@@ -12,6 +12,7 @@ REPEATABLE READ, read only, on PostgreSQL, so all its statements see one snapsho
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -66,7 +67,14 @@ def make_engine(url: str) -> Engine:
             Path(db).parent.mkdir(parents=True, exist_ok=True)
         # Readers never wait for the write lock (WAL), so they should not wait for a
         # pooled connection either: a larger pool than the default five.
-        engine = create_engine(url, connect_args={"timeout": 30}, pool_size=10, max_overflow=30)
+        # Any thread may use a connection (one at a time: the pool, and the writers'
+        # queue, see to it); the live log's writes run on a thread of its own.
+        engine = create_engine(
+            url,
+            connect_args={"timeout": 30, "check_same_thread": False},
+            pool_size=10,
+            max_overflow=30,
+        )
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi_conn: Any, _record: Any) -> None:
@@ -172,6 +180,8 @@ class Store:
         self._writer: threading.RLock | None = (
             threading.RLock() if self.engine.dialect.name == "sqlite" else None
         )
+        #: The connection of :meth:`passing` (the pool's proxy, the driver's), once used.
+        self._passing: tuple[Any, Any] | None = None
         self.snapshots: dict[Any, Any] = {}
         self.snapshot_lock = threading.Lock()
         self.computing: dict[Any, threading.Lock] = {}
@@ -203,6 +213,46 @@ class Store:
             yield conn
 
     @contextmanager
+    def passing(self) -> Iterator[Any]:
+        """SQLite only: a writing unit of work straight on the driver's connection
+        (``sqlite3``: ``?`` parameters), committed without waiting for the disk — for
+        the live games' moves in play, their drafts and the heartbeat, the writes the
+        log makes hundreds of times a second (:func:`meldtour.store.games.write`).
+
+        What it commits survives the process's crash or restart, as every commit does,
+        and the database is never corrupted; but a power cut or a crash of the machine
+        itself may take back the last moments' commits, up to the next commit that
+        waits for the disk (any other, which makes every earlier one last too: the
+        write-ahead log is synced as a whole). RELIABILITY.md, "What a power cut takes
+        back". The wait for the disk was most of a move's cost, and the SQL toolkit's
+        connection and transaction most of the rest (BENCHMARKS.md, "Cost per move").
+
+        One connection of its own, kept for the store's life (``synchronous=NORMAL``),
+        used under the same queue of this process's SQLite writers, ``BEGIN
+        IMMEDIATE`` and commit, rollback on an error."""
+        if self._writer is None:
+            raise RuntimeError("Store.passing is for SQLite only")
+        with self._writer:
+            raw = self._passing_connection()
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                yield raw
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    raw.execute("ROLLBACK")
+                raise
+            raw.execute("COMMIT")
+
+    def _passing_connection(self) -> Any:
+        if self._passing is None:
+            fairy = self.engine.raw_connection()  # kept out of the pool: ours alone
+            raw = fairy.driver_connection
+            assert raw is not None
+            raw.execute("PRAGMA synchronous=NORMAL")
+            self._passing = (fairy, raw)
+        return self._passing[1]
+
+    @contextmanager
     def reading(self) -> Iterator[Session]:
         """A unit of work that only reads: one consistent snapshot, no write lock
         (writing in it is an error on PostgreSQL and may fail on SQLite)."""
@@ -210,6 +260,10 @@ class Store:
             yield session
 
     def close(self) -> None:
+        if self._passing is not None:
+            with contextlib.suppress(Exception):
+                self._passing[0].close()
+            self._passing = None
         self.engine.dispose()
 
 
