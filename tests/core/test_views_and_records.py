@@ -143,3 +143,29 @@ def test_a_view_round_trips_through_json() -> None:
     for seat in (0, 1, 2, None):
         view = player_view(state, seat)
         assert view_from_json(json.loads(json.dumps(view.to_json())), state.rules) == view
+
+
+def test_the_views_parts_make_every_seats_view() -> None:
+    """A move's views are made from the part every seat sees alike and each seat's own
+    (the live games encode the first once): together they are the seat's view, for
+    every seat and a spectator, at every state of random games."""
+    import random
+
+    from meldtour.core.game import IllegalMove
+    from meldtour.core.views import own_view_json, public_view_json
+
+    from .randomplay import random_move
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = new_game(find_rules("standard"), ["A", "B", "C", "D"][: 2 + seed % 3], seed).state
+        for _ in range(400):
+            for seat in (None, *range(state.seats)):
+                whole = player_view(state, seat).to_json()
+                assert {**public_view_json(state), **own_view_json(state, seat)} == whole
+            if state.end is not None:
+                break
+            try:
+                state = apply(state, random_move(state, rng)).state
+            except IllegalMove:
+                continue

@@ -6,6 +6,7 @@ its recipient may not see — no other rack, no draft of another player, no pool
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections import Counter
 from typing import Any
@@ -17,6 +18,7 @@ from meldtour.core.state import GameState
 from meldtour.core.tiles import format_tiles
 from meldtour.core.views import player_view
 from meldtour.live import LiveGame, LiveServer, SeatConfig, Subscriber, TableConfig
+from meldtour.live.game import ENCODE
 from meldtour.players.base import no_play
 
 from .helpers import until
@@ -212,7 +214,7 @@ def test_no_message_holds_a_hidden_tile(preset: str, seed: int) -> None:
         assert any(e["kind"] == "draw" and "private" in e for f in frames for e in f["events"])
         drafts = [m for _s, m, _a in rec.sent if m["type"] == "draft_ok"]
         assert drafts, "the people drafted"
-        checked = 0
+        checked = encoded = 0
         for seat, message, around in rec.sent:
             over = message.get("view") is not None and message["view"]["end"] is not None
             keys = keys_in(message)
@@ -226,8 +228,13 @@ def test_no_message_holds_a_hidden_tile(preset: str, seed: int) -> None:
                 assert message["view"]["current"] == seat
             extra = hidden_tiles(seat, message, around)
             assert not extra, repr((seat, dict(extra), message))
+            text = getattr(message, "text", None)
+            if text is not None:  # what the socket sends is exactly the message checked
+                assert text == ENCODE(dict(message)) and json.loads(text) == message
+                encoded += 1
             checked += 1
         assert checked == len(rec.sent) > 200
+        assert encoded >= len(frames)  # every move's frame is sent as the text made with it
         # The check itself finds a leak: another seat's rack slipped into a frame.
         seat, message, around = next(
             x for x in rec.sent if x[0] == 1 and x[1]["type"] == "frame" and x[2][0].end is None

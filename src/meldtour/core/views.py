@@ -127,6 +127,44 @@ def player_view(state: GameState, seat: int | None) -> PlayerView:
     )
 
 
+def public_view_json(state: GameState, board: list[Any] | None = None) -> dict[str, Any]:
+    """The part of every seat's view (:meth:`PlayerView.to_json`) that is the same for
+    all of them, in its order: everything but ``seat``, ``rack`` and ``draft``
+    (:func:`own_view_json`). ``{**public_view_json(s), **own_view_json(s, seat)}``
+    equals ``player_view(s, seat).to_json()`` — made once for a move's every seat
+    (``board``: the board as JSON, when already made)."""
+    end = state.end
+    return {
+        "players": list(state.players),
+        "order": list(state.order),
+        "current": state.current,
+        "board": [m.to_json() for m in state.board] if board is None else board,
+        "rack_sizes": [len(r) for r in state.racks],
+        "pool_left": len(state.pool),
+        "melded": list(state.melded),
+        "turn_no": state.turn_no,
+        "deadline": state.deadline,
+        "penalties": [-p for p in state.penalties],
+        "end": end,
+        "winner": state.winner,
+        "scores": None if state.scores is None else list(state.scores),
+        "final_racks": None if end is None else [format_tiles(r) for r in state.racks],
+    }
+
+
+def own_view_json(state: GameState, seat: int | None) -> dict[str, Any]:
+    """What only ``seat`` sees (``None``: a spectator, no rack): its seat, its rack and,
+    on its turn, its own draft; see :func:`public_view_json`."""
+    if seat is not None and not 0 <= seat < state.seats:
+        raise ValueError(f"seat {seat} is not a seat of this game")
+    draft = state.draft if seat is not None and seat == state.current else None
+    return {
+        "seat": seat,
+        "rack": format_tiles(state.racks[seat]) if seat is not None else [],
+        "draft": None if draft is None else [m.to_json() for m in draft],
+    }
+
+
 def event_for(event: Event, seat: int | None) -> Event | None:
     """The event as ``seat`` may see it: private data only for its own seat.
 

@@ -40,6 +40,7 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -59,7 +60,7 @@ from meldtour.core.refusal import Refusal, Refused, english, register
 from meldtour.core.search import PlayFinder
 from meldtour.core.state import GameState
 from meldtour.core.tiles import NotationError, format_tiles
-from meldtour.core.views import event_for, player_view
+from meldtour.core.views import event_for, own_view_json, player_view, public_view_json
 from meldtour.core.visible import first_invisible
 from meldtour.players import Player
 from meldtour.players.base import no_play
@@ -150,6 +151,11 @@ class TableError(Refused):
 def refused(rid: str | None, refusal: Refusal, **more: Any) -> dict[str, Any]:
     """The answer to a refused request: the reason in English, its code and arguments."""
     return {"type": "refused", "id": rid, "reason": english(refusal), **refusal.to_json(), **more}
+
+
+#: A message's JSON text as the sockets send it (``WebSocket.send_json``'s, one
+#: encoder for all: ``web/routes/play.py``).
+ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 class Shared(dict[str, Any]):
@@ -254,6 +260,8 @@ class LiveGame:
         #: the last one worked out (the version it was for, the answer).
         self.hints_asked: dict[int, tuple[int, int]] = {}
         self.hint_kept: dict[int, tuple[int, dict[str, Any]]] = {}
+        #: The seats' draws for the first turn as JSON, once made (they never change).
+        self._seat_draws: tuple[Any, list[Any]] | None = None
         factory = make or (lambda level, name, seed: make_player(level, name, seed))
         for i, seat in enumerate(config.seats):
             if seat.kind == "computer":
@@ -817,11 +825,26 @@ class LiveGame:
     ) -> dict[str, Any]:
         """What ``seat`` sees of ``state``, as JSON (``board``: the state's board as
         JSON, when already made)."""
-        view = player_view(state, seat).to_json(board)
+        return {**self._public(state, board), **self._own(state, seat)}
+
+    def _public(self, state: GameState, board: list[Any] | None = None) -> dict[str, Any]:
+        """The part of a view of ``state`` that every seat sees alike."""
+        view = public_view_json(state, board)
+        if state.seat_draws:  # drawn face up at the table: everyone saw them
+            kept = self._seat_draws
+            if kept is None or kept[0] is not state.seat_draws:
+                kept = self._seat_draws = (
+                    state.seat_draws,
+                    [[[s, str(t)] for s, t in r] for r in state.seat_draws],
+                )
+            view["seat_draw"] = kept[1]
+        return view
+
+    def _own(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        """The part of a view of ``state`` that only ``seat`` sees."""
+        view = own_view_json(state, seat)
         if self.config.watch_drafts and state.draft is not None and seat != state.current:
             view["watched_draft"] = format_board(state.draft)
-        if state.seat_draws:  # drawn face up at the table: everyone saw them
-            view["seat_draw"] = [[[s, str(t)] for s, t in r] for r in state.seat_draws]
         return view
 
     def _snapshot(self, seat: int | None) -> dict[str, Any]:
@@ -884,14 +907,24 @@ class LiveGame:
 
     def _broadcast_frame(self, events: tuple[Event, ...], state: GameState) -> None:
         """A move's frame to every socket: made once per seat (the spectators share
-        one, and its JSON), the board's JSON once for all."""
+        one), and its JSON text with it — the part of the view every seat sees alike
+        (the board above all) encoded once for all of them (BENCHMARKS.md, "Cost per
+        move"): the text is exactly the frame's own JSON."""
         version = self.version
-        board = [m.to_json() for m in state.board]
+        now = self.clock.now()
+        public = self._public(state)
+        public_text = ENCODE(public)[1:-1]
+        head = f'{{"type":"frame","version":{version},"now":{ENCODE(now)},"events":'
         made: dict[int | None, Shared] = {}
         for sub in list(self.subscribers):
             frame = made.get(sub.seat)
             if frame is None:
-                frame = made[sub.seat] = self._frame(version, events, state, sub.seat, board)
+                shown = [e for e in (event_json(ev, sub.seat) for ev in events) if e is not None]
+                own = self._own(state, sub.seat)
+                frame = made[sub.seat] = Shared(
+                    type="frame", version=version, now=now, events=shown, view={**public, **own}
+                )
+                frame.text = f'{head}{ENCODE(shown)},"view":{{{public_text},{ENCODE(own)[1:-1]}}}}}'
             sub.send(frame)
 
     def _hello(self, sub: Subscriber, version: Any) -> None:

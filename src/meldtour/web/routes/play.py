@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -27,7 +26,7 @@ from meldtour.core.refusal import render as render_refusal
 from meldtour.core.rules import PRESETS
 from meldtour.core.tiles import TILES, format_tiles
 from meldtour.live import LiveServer, SeatConfig, TableConfig, TableError
-from meldtour.live.game import HINTS_PER_TURN, PHRASES, TABLE_CODES, LiveGame, Shared
+from meldtour.live.game import ENCODE, HINTS_PER_TURN, PHRASES, TABLE_CODES, LiveGame, Shared
 from meldtour.live.handle import GameHandle
 from meldtour.live.server import MAX_WAITING
 from meldtour.live.table import MATCH_GAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
@@ -521,12 +520,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 
 
 #: A message's JSON as ``WebSocket.send_json`` writes it, with one encoder for all.
-_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_ENCODE = ENCODE
 
 
 def _wire(message: dict[str, Any]) -> str:
     """The message's JSON text; a :class:`~meldtour.live.game.Shared` one (a frame
-    every spectator is sent alike) is encoded once, by the first socket to send it."""
+    every spectator is sent alike) is encoded once, by the live game as it makes it
+    (a move's frames) or by the first socket to send it."""
     if type(message) is not Shared:
         return _ENCODE(message)
     text: str | None = getattr(message, "text", None)
