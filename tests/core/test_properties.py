@@ -79,3 +79,23 @@ def test_finished_games_sum_to_zero_apart_from_penalties(
     assert state.scores is not None and state.winner is not None
     assert sum(state.scores) == 0
     assert state.scores[state.winner] == max(state.scores)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.randoms(use_true_random=False),
+    st.integers(min_value=1, max_value=30),
+    st.sampled_from([30, 25, 0]),
+    st.booleans(),
+)
+def test_the_solver_and_the_core_agree_on_could_it_have_melded(
+    rng: random.Random, size: int, threshold: int, wrap: bool
+) -> None:
+    """The −200 rule's question ("could this rack have made the initial meld?") gets
+    the same answer from the compiled solver, which the live games pass the engine,
+    as from the core's own search, which replays use."""
+    from meldtour.core.search import can_initial_meld
+
+    rack = rng.sample(full_set(), size)
+    found = finder((), rack, False, wrap, threshold) is not None
+    assert found == can_initial_meld(rack, threshold, wrap), rack

@@ -208,8 +208,10 @@ def best_rack_melds(rack: Sequence[Tile], wrap: bool = False) -> tuple[int, tupl
 
 
 def can_initial_meld(rack: Sequence[Tile], threshold: int, wrap: bool = False) -> bool:
-    """Whether the rack alone holds new melds worth ``threshold`` or more."""
-    return best_rack_melds(rack, wrap)[0] >= threshold
+    """Whether the rack alone holds new melds worth ``threshold`` or more (at least
+    one meld: with a threshold of 0 an empty rack of melds is not an initial meld)."""
+    value, melds = best_rack_melds(rack, wrap)
+    return bool(melds) and value >= threshold
 
 
 def best_play(
