@@ -11,7 +11,6 @@ import html
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -164,7 +163,7 @@ def _play_out_as(client: TestClient, who: Other, game_id: str) -> None:
 def test_reports_are_limited_per_player_and_dismissed(
     client: TestClient, table: tuple[Other, Other, int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ann, troll, ann_id, troll_id = table
+    ann, troll, _ann_id, troll_id = table
     store = client.app.state.director.store()  # type: ignore[attr-defined]
     directors.create(store, "boss", ADMIN_PASSWORD)
     monkeypatch.setattr(players_online, "REPORTS_PER_PLAYER", RateLimitItemPerHour(1))

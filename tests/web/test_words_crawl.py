@@ -32,10 +32,9 @@ from fastapi.testclient import TestClient
 from starlette.responses import HTMLResponse
 
 from meldtour import application as usecases
-from meldtour.application import arena as arenas
 from meldtour.application import accounts as accounts_use
-from meldtour.application import moderation
-from meldtour.application import players_accounts
+from meldtour.application import arena as arenas
+from meldtour.application import moderation, players_accounts
 from meldtour.application.acting import Acting
 from meldtour.application.unit import act
 from meldtour.tournament import Progress, Tournament
