@@ -96,6 +96,14 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/play/signout"): "public",
     ("GET", "/play/p/{account_id}"): "public",
     ("POST", "/play/p/{account_id}/disable"): "administrator",
+    # moderation (issue 29): a player's report (a guest is told they cannot: a message
+    # on the page, not a refusal of the route), the administrator's reports page
+    ("POST", "/play/report"): "public",
+    ("GET", "/director/reports"): "administrator",
+    ("POST", "/director/reports/{account}/hide"): "administrator",
+    ("POST", "/director/reports/{account}/show"): "administrator",
+    ("POST", "/director/reports/{account}/disable"): "administrator",
+    ("POST", "/director/reports/{account}/dismiss"): "administrator",
     ("GET", "/play/quick"): "public",
     ("POST", "/play/quick"): "public",
     ("GET", "/play/quick/wait"): "public",

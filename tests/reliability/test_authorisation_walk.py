@@ -509,6 +509,7 @@ def test_the_walk_covers_every_director_route(world: World) -> None:
     assert "/director/t/{slug}/d/{key}/decline" in paths
     assert "/director/people/{player}/split" in paths
     assert "/director/accounts" in paths
+    assert "/director/reports" in paths and "/director/reports/{account}/hide" in paths
     assert len(paths) > 60
 
 

@@ -32,8 +32,9 @@ from fastapi.testclient import TestClient
 from starlette.responses import HTMLResponse
 
 from meldtour import application as usecases
+from meldtour.application import accounts as accounts_use
 from meldtour.application import arena as arenas
-from meldtour.application import players_accounts
+from meldtour.application import moderation, players_accounts
 from meldtour.application.acting import Acting
 from meldtour.application.unit import act
 from meldtour.tournament import Progress, Tournament
@@ -237,6 +238,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         online_player = players_accounts.sign_up(
             store, "온라인", "a long enough password", "a long enough password", PASSWORDS
         )
+        # A report of them by another player of the game, and a hidden name (the
+        # administrator's reports page, the table's report form for a guest).
+        reporter = players_accounts.sign_up(
+            store, "신고자", "a long enough password", "a long enough password", PASSWORDS
+        )
+        players_accounts.take_seat(store, online_player, game, 0, "joined")
+        players_accounts.take_seat(store, reporter, game, 1, "joined")
+        moderation.report(store, reporter, game, online_player.id, "name", time.time())
+        found = accounts_use.find(store, "boss")
+        assert found is not None
+        boss = found[0]
+        moderation.set_name_hidden(store, boss, reporter.id, True, time.time())
         # An arena open now (its page and its board: /play/arena/{arena_id}).
         now = time.time()
         arena = arenas.open_arena(
@@ -267,7 +280,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
                 "arena_id": arena.id,
                 "token": web(client).scorer_token(Scope(slug, key, stage, rnd, 1)),
             }
-        s.data |= {"boss", "Busan", "KRC", "온라인", "아레나"}
+        s.data |= {"boss", "Busan", "KRC", "온라인", "아레나", "신고자"}
         yield s
 
 

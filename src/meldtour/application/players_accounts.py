@@ -54,11 +54,19 @@ class PlayerAccount:
     disabled: bool = False
     epoch: int = 0
     created_at: str = ""
+    #: The name hidden by the site's administrator (moderation): the public pages show
+    #: a placeholder instead.
+    hidden: bool = False
 
 
 def _account(row: Any) -> PlayerAccount:
     return PlayerAccount(
-        int(row.id), str(row.name), bool(row.disabled), int(row.session_epoch), str(row.created_at)
+        int(row.id),
+        str(row.name),
+        bool(row.disabled),
+        int(row.session_epoch),
+        str(row.created_at),
+        bool(row.name_hidden),
     )
 
 
@@ -174,23 +182,29 @@ def set_disabled(store: Store, who: Account, account_id: int, disabled: bool) ->
     player account (moderation): a disabled one cannot sign in, its sessions end at
     once, and its page is no longer shown. Written to the accounts' audit log."""
     with store.transaction() as s:
-        if director_rows.first_id(s) != who.id:
-            raise UseCaseError("account.administrator_only")
-        row = rows.account_by_id(s, account_id)
-        if row is None:
-            raise UseCaseError("account.no_account", name=f"#{account_id}")
-        if bool(row.disabled) != disabled:
-            rows.set_disabled(s, account_id, disabled)
-            director_rows.audit(
-                s,
-                at=now(),
-                who=who.name,
-                action="disable_player" if disabled else "enable_player",
-                name=f"player:{row.name}",
-                before={"disabled": bool(row.disabled)},
-                after={"disabled": disabled},
-            )
-        return _account(rows.account_by_id(s, account_id))
+        return disable_in(s, who, account_id, disabled)
+
+
+def disable_in(s: Any, who: Account, account_id: int, disabled: bool) -> PlayerAccount:
+    """:func:`set_disabled` in the caller's transaction (moderation's, which closes the
+    account's reports in the same unit)."""
+    if director_rows.first_id(s) != who.id:
+        raise UseCaseError("account.administrator_only")
+    row = rows.account_by_id(s, account_id)
+    if row is None:
+        raise UseCaseError("account.no_account", name=f"#{account_id}")
+    if bool(row.disabled) != disabled:
+        rows.set_disabled(s, account_id, disabled)
+        director_rows.audit(
+            s,
+            at=now(),
+            who=who.name,
+            action="disable_player" if disabled else "enable_player",
+            name=f"player:{row.name}",
+            before={"disabled": bool(row.disabled)},
+            after={"disabled": disabled},
+        )
+    return _account(rows.account_by_id(s, account_id))
 
 
 def _clock() -> float:
@@ -204,6 +218,7 @@ __all__ = [
     "PlayerAccount",
     "check_name",
     "claim",
+    "disable_in",
     "get",
     "names",
     "seat_accounts",

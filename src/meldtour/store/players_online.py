@@ -53,6 +53,9 @@ class PlayerAccountRow(Base):
     created_at: Mapped[str] = mapped_column(String(40))
     disabled: Mapped[bool] = mapped_column(Boolean, server_default=false())
     session_epoch: Mapped[int] = mapped_column(Integer, server_default="0")
+    #: The name hidden by the site's administrator (migration 0029): the public pages
+    #: show a placeholder instead (:mod:`.moderation`).
+    name_hidden: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class PlayerSeatRow(Base):

@@ -120,6 +120,12 @@ ACTIONS: Mapping[str, str] = {
         "%(who)s disabled a player account and signed out its sessions: %(what)s."
     ),
     "enable_player": N_("%(who)s enabled a player account: %(what)s."),
+    # moderation: players' reports, hidden names
+    "hide_player_name": N_(
+        "%(who)s hid a player's name on the public pages and closed its reports: %(what)s."
+    ),
+    "show_player_name": N_("%(who)s showed a hidden player's name again: %(what)s."),
+    "dismiss_reports": N_("%(who)s dismissed the reports of a player: %(what)s."),
 }
 #: An action with no sentence yet (a newer code): still a sentence, with its code.
 UNKNOWN_ACTION = N_("%(who)s made a change (%(action)s): %(what)s.")

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from meldtour.application import UseCaseError
+from meldtour.application import UseCaseError, moderation
 from meldtour.application import arena as arenas
 from meldtour.application import online_rating as ratings
 from meldtour.application import quickplay as queue
@@ -37,6 +37,7 @@ from ..deps import (
     redirect,
     render,
 )
+from ..moderation_words import hidden_name
 from ..rules_text import PRESET_TITLES
 from ..views import refusal_text
 from .players_online import player_of
@@ -152,6 +153,7 @@ def _page_context(request: Request, board: arenas.Board) -> dict[str, Any]:
     if entry is not None and entry.family != arenas.family(arena.id):
         entry = None
     playing_mine = next((g for g in board.playing if me is not None and me in g.players), None)
+    names = _shown_names(request, board)
     return {
         "board": board,
         "arena": arena,
@@ -164,8 +166,21 @@ def _page_context(request: Request, board: arenas.Board) -> dict[str, Any]:
         "to_start": max(0, round(arena.starts_at - now)),
         "ends": when(request, arena.ends_at),
         "preset_title": PRESET_TITLES.get(arena.preset),
-        "names": {p: line.name for line in board.lines for p in [line.id]},
+        "names": names,
+        "winner_names": ", ".join(names.get(w.id, w.name) for w in board.winners),
     }
+
+
+def _shown_names(request: Request, board: arenas.Board) -> dict[str, str]:
+    """The leaderboard's names by player, a hidden account's as its placeholder."""
+    names = {line.id: line.name for line in board.lines}
+    accounts = {p: int(p[1:]) for p in names if p.startswith("a") and p[1:].isdigit()}
+    hidden = moderation.hidden_among(_store(request), accounts.values())
+    _ = gettext_of(request)
+    for p, account in accounts.items():
+        if account in hidden:
+            names[p] = hidden_name(account, _)
+    return names
 
 
 @router.get("/play/arena/{arena_id}", response_class=HTMLResponse)

@@ -34,6 +34,7 @@ from meldtour.players.levels import LEVELS
 
 from ..arena_list import arena_of_game
 from ..deps import SEAT_COOKIE, client_limiter, client_of, locale_of
+from ..deps import render as render_page
 from ..deps import render_template as render
 from ..i18n import N_, translations
 from ..limits import TooLarge, parse_json
@@ -332,11 +333,13 @@ async def table_page(request: Request, game_id: str) -> Response:
     _ = translations(locale).gettext
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
     rules = game.config.rules
+    seats = len(game.config.seats)
+    masks = await asyncio.to_thread(players_online.hidden_seats, request, game.id, seats)
     boot = {
         "id": game.id,
         "seat": seat,
         "lang": locale,
-        "table": game.table_json(),
+        "table": masked_names({"table": game.table_json()}, masks)["table"],
         "levels": {k: _(v) for k, v in LEVEL_NAMES.items()},
         "tile_words": {k: _(v) for k, v in TILE_WORDS.items()},
         "plurals": {k: [_(one), _(many)] for k, (one, many) in PLURAL_TEXTS.items()},
@@ -368,8 +371,12 @@ async def table_page(request: Request, game_id: str) -> Response:
         },
     }
     error = f"table.{request.query_params.get('error')}"  # a refusal to sit down
-    return render(
+    report = await asyncio.to_thread(players_online.report_at_table, request, game.id, seats)
+    # With a report form, the page with the site's pieces (its CSRF token, the message
+    # of the report just sent).
+    return await _rendered(
         request,
+        bool(report),
         "table.html",
         game=game,
         seat=seat,
@@ -384,7 +391,41 @@ async def table_page(request: Request, game_id: str) -> Response:
             players_online.seat_ratings, request, game.id, game.table_json()
         ),
         arena=await asyncio.to_thread(arena_of_game, request, game.id),
+        report=report,
     )
+
+
+async def _rendered(request: Request, site: bool, name: str, **context: Any) -> Response:
+    """The game's page; with the site's pieces (the CSRF token of a form, the message of
+    the last post) when ``site``, off the event loop (the session's check reads the
+    store)."""
+    if site:
+        return await asyncio.to_thread(lambda: render_page(request, name, **context))
+    return render(request, name, **context)
+
+
+def masked_names(message: dict[str, Any], masks: dict[int, str]) -> dict[str, Any]:
+    """A message (or a page's boot) with the hidden names of ``masks`` (``{seat:
+    placeholder}``) in place of the names typed at the table: a view's players and a
+    table's seats. The message itself is left as it was (a frame may be shared)."""
+    if not masks:
+        return message
+    out = dict(message)
+    view = out.get("view")
+    if isinstance(view, dict) and isinstance(view.get("players"), list):
+        names = list(view["players"])
+        for i, name in masks.items():
+            if i < len(names):
+                names[i] = name
+        out["view"] = {**view, "players": names}
+    table = out.get("table")
+    if isinstance(table, dict) and isinstance(table.get("seats"), list):
+        seats = [dict(s) if isinstance(s, dict) else s for s in table["seats"]]
+        for i, name in masks.items():
+            if i < len(seats) and isinstance(seats[i], dict):
+                seats[i]["name"] = name
+        out["table"] = {**table, "seats": seats}
+    return out
 
 
 @router.post("/play/t/{game_id}/join", dependencies=[Depends(same_origin)])
@@ -471,10 +512,18 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     await websocket.accept()
     await game.open()
     sub = await game.subscribe(game.seat_of(websocket.cookies.get(COOKIE + game_id)))
+    seats = len(game.config.seats)
+    masks = await asyncio.to_thread(players_online.hidden_seats, websocket, game_id, seats)
 
     async def pump() -> None:
+        nonlocal masks
         while True:
             message = await sub.queue.get()
+            if message.get("type") == "table":  # someone sat down: whose seat it is now
+                masks = await asyncio.to_thread(
+                    players_online.hidden_seats, websocket, game_id, seats
+                )
+            message = masked_names(message, masks)
             if message.get("type") == "refused" and isinstance(message.get("reason"), str):
                 message = {**message, "reason": explain_message(message, gettext)}
             elif message.get("type") == "frame":

@@ -22,11 +22,11 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute
 
-from meldtour.application import UseCaseError
+from meldtour.application import UseCaseError, moderation
 from meldtour.application import accounts as director_use
 from meldtour.application import online_rating as ratings
 from meldtour.application import players_accounts as players
@@ -53,6 +53,7 @@ from ..deps import (
     redirect,
     render,
 )
+from ..moderation_words import REASON_WORDS, hidden_name, public_names
 from ..play_words import LEVEL_NAMES
 from ..rules_text import PRESET_TITLES
 from ..security import PASSWORDS, Signer
@@ -64,6 +65,8 @@ QUICK_COOKIE = "mt_quick"
 SESSION_SECONDS = 30 * 24 * 3600
 #: What one client address may do in a while: accounts made, and times in the queue.
 SIGNUPS_PER_CLIENT = RateLimitItemPerHour(10)
+#: How many reports one player account may make in an hour.
+REPORTS_PER_PLAYER = RateLimitItemPerHour(moderation.REPORTS_PER_HOUR)
 QUEUES_PER_CLIENT = RateLimitItemPerMinute(30, 10)
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
@@ -156,9 +159,30 @@ def seat_ratings(request: Request, game_id: str, table: dict[str, Any]) -> list[
     store = _store(request)
     seats = table.get("seats") or []
     owners = players.seat_accounts(store, game_id, len(seats))
-    names = players.names(store, [a for a in owners if a is not None])
+    names = _public_names(request, [a for a in owners if a is not None])
     book, _ = ratings.book(store)
     return _seat_lines(table, owners, names, book)
+
+
+def _public_names(request: Request, ids: list[int]) -> dict[int, str]:
+    """The accounts' names as the public pages show them (a hidden one as "Player #N"
+    in the reader's language)."""
+    store = _store(request)
+    names = players.names(store, ids)
+    return public_names(names, moderation.hidden_among(store, names), gettext_of(request))
+
+
+def hidden_seats(conn: Request | WebSocket, game_id: str, seats: int) -> dict[int, str]:
+    """The seats of a game held by an account whose name is hidden, and the placeholder
+    each is shown as instead of the name typed at the table (the table page, its socket,
+    the score and the replay)."""
+    if not isinstance(conn.app.state.live.log, StoreLog) or seats <= 0:
+        return {}
+    store: Store = conn.app.state.director.store()
+    owners = players.seat_accounts(store, game_id, seats)
+    hidden = moderation.hidden_among(store, [a for a in owners if a is not None])
+    _ = gettext_of(conn)
+    return {i: hidden_name(a, _) for i, a in enumerate(owners) if a is not None and a in hidden}
 
 
 def _seat_lines(
@@ -195,6 +219,7 @@ def lobby_context(request: Request, playing: list[Any]) -> dict[str, Any]:
         "at_tables": [],
         "arenas": [],
         "director": False,
+        "hidden_seats": {},
     }
     if not _in_store(request):
         return out
@@ -210,7 +235,7 @@ def lobby_context(request: Request, playing: list[Any]) -> dict[str, Any]:
         mine = book.of(player.id)
     at_tables = []
     tables = []
-    for g in playing[:20]:
+    for g in playing[:40]:
         table = g.table_json() if hasattr(g, "table_json") else None
         if table is None:
             table = {
@@ -223,13 +248,24 @@ def lobby_context(request: Request, playing: list[Any]) -> dict[str, Any]:
             }
         tables.append((g.id, table))
     owners = players.seat_accounts_of(store, {gid: len(t.get("seats") or []) for gid, t in tables})
-    names = players.names(store, [a for o in owners.values() for a in o if a is not None])
+    names = _public_names(request, [a for o in owners.values() for a in o if a is not None])
+    hidden = moderation.hidden_among(store, names)
     book, _games = ratings.book(store)
+    masks: dict[str, dict[int, str]] = {}
     for gid, table in tables:
         rated = [s for s in _seat_lines(table, owners[gid], names, book) if s.get("account")]
         if rated:
             at_tables.append({"id": gid, "seats": rated})
-    return {**out, "player": player, "my_ratings": mine, "at_tables": at_tables}
+        masked = {i: names[a] for i, a in enumerate(owners[gid]) if a is not None and a in hidden}
+        if masked:
+            masks[gid] = masked
+    return {
+        **out,
+        "player": player,
+        "my_ratings": mine,
+        "at_tables": at_tables,
+        "hidden_seats": masks,
+    }
 
 
 def after_join(request: Request, game_id: str, seat: int) -> None:
@@ -495,17 +531,105 @@ def player_page(request: Request, account_id: int) -> Response:
                 ],
             }
         )
+    viewer = player_of(request)
+    mine = viewer is not None and viewer.id == who.id
+    shown = who.name if (admin is not None or mine or not who.hidden) else hidden_name(who.id, _)
     return render(
         request,
         "play/player.html",
         who=who,
-        player=player_of(request),
+        shown_name=shown,
+        hidden_as=hidden_name(who.id, _),
+        mine=mine,
+        report=_report_from_page(request, viewer, who),
+        player=viewer,
         games=rows,
         histories=histories,
         wins=sum(1 for r in rows if r.get("place") == 1),
         finished=sum(1 for r in rows if r.get("over")),
         provisional_games=ratings.PROVISIONAL_GAMES,
         admin=admin is not None,
+    )
+
+
+# ---------------------------------------------------------------- reports
+
+
+def _report_from_page(
+    request: Request, viewer: PlayerAccount | None, who: PlayerAccount
+) -> dict[str, Any] | None:
+    """The report form of a player's page: the games the viewer sat in with them (not
+    reported yet), or None on one's own page; ``guest`` when nobody is signed in."""
+    if viewer is not None and viewer.id == who.id:
+        return None
+    if viewer is None:
+        return {"guest": True, "games": [], "reasons": REASON_WORDS}
+    store = _store(request)
+    done = moderation.reported_by(store, viewer)
+    games = [g for g in moderation.shared_games(store, viewer, who.id) if (who.id, g) not in done]
+    return {"guest": False, "games": games[:20], "reasons": REASON_WORDS}
+
+
+def report_at_table(request: Request, game_id: str, seats: int) -> dict[str, Any] | None:
+    """The report form of a table (and its score page): the other accounts at it the
+    signed-in player may report (each with its seat and shown name, and whether it is
+    reported already), ``guest`` for a visitor; None when nobody at the table has an
+    account, or the game is not logged in the store."""
+    if not _in_store(request) or seats <= 0:
+        return None
+    store = _store(request)
+    owners = players.seat_accounts(store, game_id, seats)
+    accounts = [a for a in owners if a is not None]
+    if not accounts:
+        return None
+    viewer = player_of(request)
+    if viewer is None:
+        return {"guest": True, "targets": [], "reasons": REASON_WORDS, "game": game_id}
+    if viewer.id not in accounts:
+        return None
+    names = _public_names(request, accounts)
+    done = moderation.reported_by(store, viewer)
+    targets = [
+        {"account": a, "seat": i, "name": names.get(a, "?"), "done": (a, game_id) in done}
+        for i, a in enumerate(owners)
+        if a is not None and a != viewer.id
+    ]
+    if not targets:
+        return None
+    return {"guest": False, "targets": targets, "reasons": REASON_WORDS, "game": game_id}
+
+
+@router.post("/play/report")
+def report_player(
+    request: Request,
+    game: str = Form(""),
+    account: str = Form(""),
+    reason: str = Form(""),
+    next: str = Form("/play"),
+) -> Response:
+    """A signed-in player reports another player of a game they sat in, for one of the
+    fixed reasons; the answer (done, or why not) is a message on the page they came
+    from."""
+    _ = gettext_of(request)
+    back = _next(next)
+    player = player_of(request) if _in_store(request) else None
+    try:
+        reported = int(account)
+    except ValueError:
+        reported = -1
+    limiter = client_limiter(request)
+    key = f"player:{player.id}" if player is not None else ""
+    try:
+        if player is not None and not limiter.test(REPORTS_PER_PLAYER, "meldtour-report", key):
+            raise UseCaseError("report.too_many", n=moderation.REPORTS_PER_HOUR)
+        moderation.report(_store(request), player, game[:40], reported, reason[:20], time.time())
+    except UseCaseError as exc:
+        return redirect(request, back, refusal_text(exc, _), "error")
+    limiter.hit(REPORTS_PER_PLAYER, "meldtour-report", key)
+    return redirect(
+        request,
+        back,
+        _("Your report is sent to the site's administrator. Thank you for keeping games fair."),
     )
 
 
@@ -688,8 +812,10 @@ def quick_leave(request: Request) -> Response:
 
 __all__ = [
     "after_join",
+    "hidden_seats",
     "lobby_context",
     "player_of",
+    "report_at_table",
     "router",
     "seat_ratings",
 ]

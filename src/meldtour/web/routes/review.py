@@ -32,11 +32,13 @@ from meldtour.live.table import TableConfig
 from meldtour.solver import finder, solve
 
 from ..deps import locale_of
+from ..deps import render as render_page
 from ..deps import render_template as render
 from ..i18n import N_, translations
 from ..match import match_of
 from ..play_words import LEVEL_NAMES, TABLE_TEXTS, TEXTS
 from ..rules_text import PRESET_TITLES
+from . import players_online
 from .play import COOKIE, tiles_in_words
 
 #: Finished games kept replayed in memory (their steps, and the analysis once asked).
@@ -213,9 +215,12 @@ def describe(
     return out
 
 
-def shown_names(game: Reviewed, gettext: Callable[[str], str]) -> list[str]:
+def shown_names(
+    game: Reviewed, gettext: Callable[[str], str], masks: Mapping[int, str] | None = None
+) -> list[str]:
     """Each seat's name as the table page says it: a computer player by its level in
-    the reader's language and its seat ("고수 4"), never the record's English key."""
+    the reader's language and its seat ("고수 4"), never the record's English key; a
+    seat whose account's name the administrator hid, as its placeholder (``masks``)."""
     kinds = game.kinds()
     out = []
     for s, name in enumerate(game.record.players):
@@ -223,16 +228,35 @@ def shown_names(game: Reviewed, gettext: Callable[[str], str]) -> list[str]:
         out.append(
             gettext(TABLE_TEXTS["computer_name"]).format(level=gettext(LEVEL_NAMES[level]), n=s + 1)
             if level in LEVEL_NAMES
-            else name
+            else (masks or {}).get(s, name)
         )
     return out
 
 
+async def _rendered(request: Request, site: bool, name: str, **context: Any) -> Response:
+    """The game's page; with the site's pieces (the CSRF token of a form, the message of
+    the last post) when ``site``, off the event loop (the session's check reads the
+    store)."""
+    if site:
+        return await asyncio.to_thread(lambda: render_page(request, name, **context))
+    return render(request, name, **context)
+
+
+async def _masks(request: Request, game: Reviewed) -> dict[int, str]:
+    return await asyncio.to_thread(
+        players_online.hidden_seats, request, game.id, len(game.record.players)
+    )
+
+
 def _players(
-    game: Reviewed, state: GameState, gettext: Callable[[str], str], shown: Callable[[int], bool]
+    game: Reviewed,
+    state: GameState,
+    gettext: Callable[[str], str],
+    shown: Callable[[int], bool],
+    masks: Mapping[int, str] | None = None,
 ) -> list[dict[str, Any]]:
     kinds = game.kinds()
-    names = shown_names(game, gettext)
+    names = shown_names(game, gettext, masks)
     rows = []
     for s in range(len(state.players)):
         level = kinds[s] if s < len(kinds) else None
@@ -269,7 +293,8 @@ async def score_page(request: Request, game_id: str) -> Response:
     gettext = translations(locale_of(request)).gettext
     final = game.final
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
-    players = _players(game, final, gettext, lambda s: True)
+    masks = await _masks(request, game)
+    players = _players(game, final, gettext, lambda s: True, masks)
     scores = list(final.scores or ())
     for row in players:
         row["score"] = scores[row["seat"]] if scores else None
@@ -279,16 +304,21 @@ async def score_page(request: Request, game_id: str) -> Response:
     if game.table.get("match"):  # a game of a table's match: its standing after it
         config = TableConfig.from_json(game.table)
         match = await match_of(request.app.state.live, game.id, config)
-    return render(
+    report = await asyncio.to_thread(
+        players_online.report_at_table, request, game.id, len(game.record.players)
+    )
+    return await _rendered(
         request,
+        bool(report),
         "score.html",
+        report=report,
         match=match,
         names={row["seat"]: row["name"] for row in players},
         game=game,
         players=ranked,
         me=seat,
         winner=final.winner,
-        end=_end_text(final, gettext, shown_names(game, gettext)),
+        end=_end_text(final, gettext, shown_names(game, gettext, masks)),
         moves=len(game.steps),
         rules=rules,
         preset_title=PRESET_TITLES.get(rules.name),
@@ -306,11 +336,12 @@ async def replay_page(request: Request, game_id: str, step: int = 0, racks: str 
     state = game.states[step]
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
     open_racks = racks == "all"
+    masks = await _masks(request, game)
     players = _players(
-        game, state, gettext, lambda s: open_racks or (seat is not None and s == seat)
+        game, state, gettext, lambda s: open_racks or (seat is not None and s == seat), masks
     )
     move = game.steps[step - 1] if step > 0 else None
-    names = shown_names(game, gettext)
+    names = shown_names(game, gettext, masks)
     said = describe(move, names, gettext, seat, open_racks) if move else []
     mover = move.move.seat if move else None
     turns = [(i + 1, names[s.move.seat]) for i, s in enumerate(game.steps)]
@@ -343,6 +374,7 @@ async def analysis_page(request: Request, game_id: str) -> Response:
             game.analysis = await asyncio.to_thread(_analyse, game)
     analysis = game.analysis
     seat = game.seat_of(request.cookies.get(COOKIE + game_id))
+    masks = await _masks(request, game)
     return render(
         request,
         "analysis.html",
@@ -351,7 +383,7 @@ async def analysis_page(request: Request, game_id: str) -> Response:
         me=seat,
         turns=[t.to_json() for t in analysis.turns],
         actions=ACTIONS,
-        names=shown_names(game, translations(locale_of(request)).gettext),
+        names=shown_names(game, translations(locale_of(request)).gettext, masks),
     )
 
 
