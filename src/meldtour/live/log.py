@@ -11,7 +11,10 @@ draft, the heartbeat and the clock's resumptions after restarts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
+import queue
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -138,6 +141,44 @@ def _settle(done: asyncio.Future[None], exc: BaseException | None = None) -> Non
         done.set_exception(exc)
 
 
+class _Writer:
+    """The log's writes, one batch at a time, on a thread of their own: a batch is put
+    on a queue and its future settled from the thread (one wake-up of the loop) — the
+    executor's round trip (a future with its lock and condition per call, the pool's
+    bookkeeping) cost more than a move's write itself (BENCHMARKS.md, "Cost per move")."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="game-log-writer", daemon=True)
+        self._thread.start()
+
+    def write(self, ops: list[tuple[str, tuple[Any, ...]]]) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.put((loop, done, ops))
+        return done
+
+    def _serve(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            loop, done, ops = item
+            try:
+                games.write(self._store, ops)
+            except Exception as exc:  # handed to the waiting write, on the loop
+                error: Exception | None = exc
+            else:
+                error = None
+            with contextlib.suppress(RuntimeError):  # a loop closed: nobody waits
+                loop.call_soon_threadsafe(_settle, done, error)
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+
+
 class StoreLog:
     """The log in the database (:mod:`meldtour.store.games`), done on worker threads
     so that the games' loop never waits on the disk (one thread for SQLite, whose
@@ -167,6 +208,7 @@ class StoreLog:
         self._lock = asyncio.Lock()
         self._pending: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._writer_thread: _Writer | None = None
 
     def open(self) -> Store:
         """The store (opened on first use)."""
@@ -199,16 +241,23 @@ class StoreLog:
         except games.GameLogError as exc:
             raise LogError(str(exc)) from None
 
+    async def _commit(self, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """One batch written on the writer thread (:class:`_Writer`)."""
+        if self._writer_thread is None:
+            store = await self._run(lambda s: s)  # opened off the loop, once
+            self._writer_thread = _Writer(store)
+        await self._writer_thread.write(ops)
+
     async def _write_pending(self) -> None:
         """Commit what is pending, batch after batch, until nothing is left."""
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await self._run(games.write, [(n, a) for n, a, _ in batch])
+                await self._commit([(n, a) for n, a, _ in batch])
             except games.GameLogError:
                 for n, a, done in batch:  # find the refused one; commit the others
                     try:
-                        await self._run(games.write, [(n, a)])
+                        await self._commit([(n, a)])
                     except Exception as exc:  # refused, or the database itself failed
                         _settle(done, exc)
                     else:
@@ -266,6 +315,9 @@ class StoreLog:
 
     def close(self) -> None:
         """Stop the worker threads (after the games are closed); the store stays open."""
+        if self._writer_thread is not None:
+            self._writer_thread.stop()
+            self._writer_thread = None
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
