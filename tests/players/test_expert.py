@@ -184,3 +184,32 @@ def test_one_risk_test_per_decision_on_a_budget_of_solver_calls() -> None:
 
 def _best(view: PlayerView) -> Board:
     return solve(view.board, view.rack, view.rules, True).board
+
+
+def test_the_look_ahead_is_deterministic_and_on_a_budget_of_solver_calls() -> None:
+    # Near the end (8 tiles or fewer in the pool) the expert plays the game out on
+    # sampled deals; the same view gives the same move, and no decision spends more
+    # solver calls than its budget (a count, not a clock).
+    from meldtour.players import endgame
+
+    calls: list[int] = []
+    real = endgame.Budget.solve
+
+    def counted(self: endgame.Budget, *args: object) -> object:
+        calls.append(1)
+        return real(self, *args)  # type: ignore[arg-type]
+
+    state = _position(["k1", "k2", "k3", "r7", "b13"], [["r4", "r5", "r6"]])
+    held = dataclasses.replace(state, racks=(state.racks[0], state.racks[1] * 3))
+    late = dataclasses.replace(held, racks=(held.racks[0], held.racks[1][:30]), turn_no=40)
+    for pool in (8, 6, 4, 2, 0):
+        view = player_view(dataclasses.replace(late, pool=late.pool[:pool]), 0)
+        calls.clear()
+        endgame.Budget.solve = counted  # type: ignore[method-assign]
+        try:
+            first = EXPERT.decide(view)
+        finally:
+            endgame.Budget.solve = real  # type: ignore[method-assign]
+        assert len(calls) <= EXPERT.calls
+        assert EXPERT.decide(view) == first
+        assert EXPERT.decide(view) == ExpertPlayer().decide(view)

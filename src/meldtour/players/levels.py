@@ -34,7 +34,9 @@ DESCRIPTIONS: Final[dict[str, str]] = {
     "turn, until it can put its whole rack down in one turn; near the end, when "
     "another player is close to going out or everyone else is holding too, it "
     "lays all it can — but not a play that would let a player with few tiles go "
-    "out: then it lays only what opens nothing for the others, or draws.",
+    "out: then it lays only what opens nothing for the others, or draws; in the last "
+    "tiles of the pool it plays the game out in its head on a few guesses of the "
+    "hidden tiles, and makes the move that wins most often.",
 }
 
 LEVELS: Final[dict[str, Callable[[str, int], Player]]] = {
