@@ -13,7 +13,9 @@ REPEATABLE READ, read only, on PostgreSQL, so all its statements see one snapsho
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,6 +42,16 @@ class StoreError(Refused):
         """The same refusal (code and arguments) raised as this class: a use case
         that refuses because the engine did."""
         return cls(refused.code, **refused.params)
+
+
+class Busy(Exception):
+    """:meth:`Store.passing` with ``now``: the write lock is another writer's just now
+    (nothing was done; write it off the event loop instead)."""
+
+
+#: How long a passing write off the loop retries while another process writes (the
+#: other connections' ``busy_timeout``).
+BUSY_SECONDS = 30.0
 
 
 class SchemaError(StoreError):
@@ -213,7 +225,7 @@ class Store:
             yield conn
 
     @contextmanager
-    def passing(self) -> Iterator[Any]:
+    def passing(self, now: bool = False) -> Iterator[Any]:
         """SQLite only: a writing unit of work straight on the driver's connection
         (``sqlite3``: ``?`` parameters), committed without waiting for the disk — for
         the live games' moves in play, their drafts and the heartbeat, the writes the
@@ -229,12 +241,19 @@ class Store:
 
         One connection of its own, kept for the store's life (``synchronous=NORMAL``),
         used under the same queue of this process's SQLite writers, ``BEGIN
-        IMMEDIATE`` and commit, rollback on an error."""
+        IMMEDIATE`` and commit, rollback on an error. ``now``: only if the write lock
+        is free this instant, else :class:`Busy` and nothing done — for a write made on
+        the event loop itself, which must never wait (:mod:`meldtour.live.log`)."""
         if self._writer is None:
             raise RuntimeError("Store.passing is for SQLite only")
-        with self._writer:
+        if now:
+            if not self._writer.acquire(blocking=False):
+                raise Busy("another writer of this process holds the lock")
+        else:
+            self._writer.acquire()
+        try:
             raw = self._passing_connection()
-            raw.execute("BEGIN IMMEDIATE")
+            self._begin(raw, now)
             try:
                 yield raw
             except BaseException:
@@ -242,6 +261,37 @@ class Store:
                     raw.execute("ROLLBACK")
                 raise
             raw.execute("COMMIT")
+        finally:
+            self._writer.release()
+
+    def _begin(self, raw: Any, now: bool) -> None:
+        """``BEGIN IMMEDIATE`` on the passing connection, which never waits itself
+        (``busy_timeout=0``): at once or :class:`Busy` (``now``), else retried while
+        another process writes, for as long as the other connections' busy timeout."""
+        waited = 0.0
+        while True:
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if now:
+                    raise Busy("another process holds the database's write lock") from None
+                if waited >= BUSY_SECONDS:
+                    raise
+            time.sleep(0.005)
+            waited += 0.005
+
+    def checkpoint(self) -> None:
+        """SQLite: copy the write-ahead log into the database, as far as no reader holds
+        it back (``PASSIVE``): the passing connection leaves that to this (it runs no
+        automatic checkpoint, so that a write on the event loop never waits on the
+        disk); the live log asks for it with every heartbeat, off the loop."""
+        if self._writer is None:
+            return
+        with self._writer:
+            self._passing_connection().execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _passing_connection(self) -> Any:
         if self._passing is None:
@@ -249,6 +299,8 @@ class Store:
             raw = fairy.driver_connection
             assert raw is not None
             raw.execute("PRAGMA synchronous=NORMAL")
+            raw.execute("PRAGMA busy_timeout=0")
+            raw.execute("PRAGMA wal_autocheckpoint=0")
             self._passing = (fairy, raw)
         return self._passing[1]
 
