@@ -31,6 +31,7 @@ import hmac
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from meldtour.application import online as usecases
@@ -128,6 +129,10 @@ class TableHost(Protocol):
     ) -> LiveGame:
         """A new table owned by this process, its seats taken by ``names``/``keys``."""
 
+    def opening(self, game_ids: list[str]) -> AbstractContextManager[None]:
+        """While its block runs, the games ``game_ids`` are being recorded and opened:
+        a socket on one of them waits rather than finding no such game."""
+
 
 class OnlineRounds:
     """The online tables of the tournaments in ``store``, played on ``server``."""
@@ -161,13 +166,14 @@ class OnlineRounds:
         """Start the division's current round online; ``computers`` maps the players a
         computer player stands in for to its level. Returns the games started."""
         plan = await asyncio.to_thread(self._plan, slug, division, dict(computers or {}))
-        try:
-            await asyncio.to_thread(online.add_games, self.store(), plan)
-        except RowExists:
-            raise OnlineRefused("live.online.started_meanwhile") from None
-        log.info("%s started %d online tables", who, len(plan))
-        for g in plan:
-            await self._launch(g)
+        with self.server.opening([g.game_id for g in plan]):
+            try:
+                await asyncio.to_thread(online.add_games, self.store(), plan)
+            except RowExists:
+                raise OnlineRefused("live.online.started_meanwhile") from None
+            log.info("%s started %d online tables", who, len(plan))
+            for g in plan:
+                await self._launch(g)
         return plan
 
     def _plan(
@@ -309,11 +315,12 @@ class OnlineRounds:
         nxt = dataclasses.replace(
             g, game_id=secrets.token_urlsafe(6), game=g.game + 1, filled=False
         )
-        try:
-            await asyncio.to_thread(online.add_games, self.store(), [nxt])
-        except (online.OnlineError, RowExists):
-            return  # started already (by another process, or before a crash)
-        await self._launch(nxt)
+        with self.server.opening([nxt.game_id]):
+            try:
+                await asyncio.to_thread(online.add_games, self.store(), [nxt])
+            except (online.OnlineError, RowExists):
+                return  # started already (by another process, or before a crash)
+            await self._launch(nxt)
 
     async def settle(self) -> None:
         """Finish what a crash interrupted: results not on their sheet yet, games not

@@ -17,7 +17,7 @@ import logging
 import secrets
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,9 @@ KEEP_WATCHED = 600.0
 #: A table opened in the lobby that has not started after this many seconds is closed
 #: and forgotten (its watchers are told ``closing``); a tournament's tables wait on.
 IDLE_WAITING = 1800.0
+#: A socket on a game recorded but not opened yet (a tournament's next game, this very
+#: instant) waits this many seconds for it.
+OPENING_WAIT = 10.0
 #: At most this many lobby tables wait for players on one process at once.
 MAX_WAITING = 300
 
@@ -194,6 +197,9 @@ class LiveServer:
         self._heart: asyncio.Task[None] | None = None
         self._keeper: asyncio.Task[None] | None = None
         self._taking: dict[str, asyncio.Future[LiveGame | None]] = {}
+        #: Games recorded elsewhere (a tournament's next game) that this process is about
+        #: to open: a socket that finds the record first waits for them.
+        self._opening: dict[str, asyncio.Event] = {}
         #: When each game of this process ended (``time.monotonic``), until it leaves.
         self._ended: dict[str, float] = {}
         #: A tournament's tables played online (games logged in the tournaments' database).
@@ -282,6 +288,10 @@ class LiveServer:
         """The game, wherever it is: this process's (recovered from the log first if
         need be), or a handle on the process that owns it."""
         await self.ensure_recovered()
+        opening = self._opening.get(game_id)
+        if opening is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(opening.wait(), OPENING_WAIT)
         game = self.games.get(game_id)
         if game is not None or self.cluster is None:
             return game
@@ -312,6 +322,20 @@ class LiveServer:
                 return handle
             await asyncio.sleep(0.25)
         return None
+
+    @contextlib.contextmanager
+    def opening(self, game_ids: list[str]) -> Iterator[None]:
+        """Within this block the games ``game_ids`` are being recorded and opened here:
+        :meth:`find` waits for them (up to :data:`OPENING_WAIT` seconds) rather than
+        answering "no such game" to a link followed the instant the record appeared."""
+        events = {gid: self._opening.setdefault(gid, asyncio.Event()) for gid in game_ids}
+        try:
+            yield
+        finally:
+            for gid, event in events.items():
+                event.set()
+                if self._opening.get(gid) is event:
+                    del self._opening[gid]
 
     def open_tables(self) -> list[LiveGame]:
         """Tables with a free seat, newest first."""
