@@ -334,6 +334,13 @@ def main() -> None:
         "the product's server, python -m meldtour.web, has it off)",
     )
     ap.add_argument(
+        "--loop",
+        default="auto",
+        choices=("auto", "asyncio", "uvloop"),
+        help="the server's event loop (uvicorn's --loop; auto, as python -m meldtour.web: "
+        "uvloop where it is installed)",
+    )
+    ap.add_argument(
         "--probe",
         default=None,
         help="write the server's GC pauses and event-loop lag to this JSON file",
@@ -434,6 +441,8 @@ def main() -> None:
                         "4096",
                         "--ws-per-message-deflate",
                         "true" if a.deflate else "false",
+                        "--loop",
+                        a.loop,
                     ],
                     cwd=tmp,
                     env=dict(env),
