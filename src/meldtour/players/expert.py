@@ -22,31 +22,39 @@ What it decides, in order:
   points), as soon as it can — never drawing while it could meld (the −200 rule);
 * near the end it lays every turn (:meth:`ExpertPlayer.sheds`): when another player
   holds 8 tiles or fewer and 12 or fewer are left in the pool, or when every other
-  player has only drawn since its initial meld (:func:`activity`, from the public rack
-  sizes and turn count) and 4 or fewer are left;
+  player has only drawn since its initial meld (:func:`activity` 10 or less, from the
+  public rack sizes and turn count) and 4 or fewer are left;
 * but not a play that feeds a player close to going out (:meth:`ExpertPlayer.lay`):
   the former expert's risk test (:meth:`.cautious.CautiousPlayer.draw_instead`: racks
   of the close players' sizes sampled from the tiles that fit nowhere on the table
   now, and the chance that one of them could go out on the table the play leaves,
-  weighed against the tiles it puts down). A risky best play gives way to the play
-  that opens nothing for the others (:func:`.table.closed_play`: the melds after which
-  no more unseen tiles fit on the table by themselves) when that one is safe, else to
-  a draw (with the pool empty, where a play is compulsory, to the best play);
+  weighed against the tiles it puts down). When the test runs it judges, with the
+  close players, every other player who has held all game (24 tiles or fewer): a
+  holder's big rack goes out on a big play as easily as a close one's. A risky best
+  play gives way to the play that opens nothing for the others
+  (:func:`.table.closed_play`: the melds after which no more unseen tiles fit on the
+  table by themselves) when that one is safe, else to a draw (with the pool empty,
+  where a play is compulsory, to the best play);
 * otherwise it draws;
 * and once 8 tiles or fewer are left in the pool (:meth:`ExpertPlayer.look_ahead`) it
   checks the move above against the others it has — a draw, its best play, the play
   that opens nothing — by playing the game out to its end (:mod:`.endgame`) on
   3 deals of the hidden tiles sampled from what it cannot see, everyone modelled from
-  public figures (a player that only drew since its initial meld holds, any other lays
-  its best play; once the pool is empty everyone lays the most it can), with at most
-  18 solver calls in all; another move replaces the policy's only when it wins at
-  least one play-out more.
+  public figures (a player that only drew since its initial meld — :func:`activity`
+  10 or less — holds, any other lays its best play; once the pool is empty everyone
+  lays the most it can), with at most 18 solver calls in all; another move replaces
+  the policy's only when it wins at least one play-out more.
 
 Why the look-ahead: against tables that hold too (holders, starvers, the aware) the
 game is a race decided in the last few turns — who lays first when the pool runs out
 feeds the next players — and the rules above time it blindly; the play-outs see
 which of the few moves lets a big rack find room first. Against three holders it wins
 42.5 % instead of 32 % (n 200, ``BENCHMARKS.md``, "The league: a look-ahead at the end").
+Why the holders in the risk test: in the mixed table (a starver, an aware player, a
+shedder) the aware player draws while anyone holds 12 tiles, so it holds seventeen-odd
+tiles all game, and the expert's big late play — judged safe for the close shedder —
+was what it went out on; testing it too wins 33.6 % there instead of 29.8 % (n 800,
+"The league: the risk test judges the holders too").
 
 Why the end: against opponents who stop feeding a holder — who hold too,
 or lay only what opens nothing, or shed everything late — the holder was caught with
@@ -99,11 +107,14 @@ class ExpertPlayer:
     #: … and the pool this many or fewer, it lays every turn (unless that feeds them).
     late: int = 12
     #: When every other player's :func:`activity` is this or less (they hold too) …
-    quiet: int = 8
+    quiet: int = 10
     #: … it lays every turn in the last this many tiles of the pool.
     quiet_late: int = 4
     #: Racks sampled per close player for the risk test (0: no test, lay regardless).
     samples: int = 8
+    #: The risk test also judges the players who hold (:func:`activity` ≤ ``quiet``)
+    #: with this many tiles or fewer, not only the close ones (0: the close ones only).
+    wide: int = 24
     #: 1: when it lays and the play is safe, the play that opens nothing if there is
     #: one; 2: the play that opens nothing only in place of a risky one (0: never).
     closed: int = 2
@@ -230,12 +241,20 @@ class ExpertPlayer:
 
     def risk_test(self, view: PlayerView, seat: int) -> RiskTest | None:
         """The risk test of this decision, or None when there is none to run: no
-        samples, its own rack above ``safe_rack``, or no close player."""
+        samples, its own rack above ``safe_rack``, or no close player. It judges the
+        close players and, with them, every other player who holds (``wide``)."""
         if not self.samples or len(view.rack) > self.safe_rack:
             return None
         close = [n for s, n in enumerate(view.rack_sizes) if s != seat and n <= self.close]
         if not close:
             return None
+        # A player who has held all game goes out on the tiles just laid as easily as a
+        # close one (in the mixed table, the aware player's 17 tiles after a big play).
+        close += [
+            n
+            for s, n in enumerate(view.rack_sizes)
+            if s != seat and self.close < n <= self.wide and activity(view, s) <= self.quiet
+        ]
         return RiskTest(view, close, self.samples, self.seed, self.budget)
 
     def sheds(self, view: PlayerView, seat: int) -> bool:
