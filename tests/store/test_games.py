@@ -264,3 +264,57 @@ def test_a_batch_of_moves_drafts_and_heartbeats_is_kept_as_written(store: Store)
     games.write(store, [("append", ("b1", 2, move)), ("draft", ("b1", None))])
     last = games.load_game(store, "b1")
     assert last is not None and len(last.moves) == 3
+
+
+def test_the_heartbeat_never_waits_for_a_row_a_move_holds(store: Store) -> None:
+    """The heartbeat (all of a process's games in one statement) skips a game row
+    another transaction holds rather than waiting for it, so it can be no part of a
+    deadlock; that game keeps its last beat until the next one. On SQLite (no row
+    locks, one writer at a time) the beat marks every game."""
+    games.start_game(store, "h1", HEADER)
+    games.start_game(store, "h2", HEADER)
+    games.mark_alive(store, ["h1", "h2"], 1.0)
+    if store.dialect != "postgresql":
+        games.mark_alive(store, ["h1", "h2"], 2.0)
+        assert [games.load_game(store, g).alive_at for g in ("h1", "h2")] == [2.0, 2.0]  # type: ignore[union-attr]
+        return
+    import threading
+
+    from sqlalchemy import text
+
+    with store.engine.connect() as other, other.begin():
+        # Another process's move on h1, not committed yet: its row is locked.
+        other.execute(text("SELECT id FROM live_game WHERE id = 'h1' FOR UPDATE"))
+        beat = threading.Thread(target=games.write, args=(store, [("alive", (["h1", "h2"], 2.0))]))
+        beat.start()
+        beat.join(5.0)
+        waited = beat.is_alive()
+    beat.join()
+    assert not waited, "the heartbeat waited for a row a move held"
+    assert games.load_game(store, "h1").alive_at == 1.0  # type: ignore[union-attr]
+    assert games.load_game(store, "h2").alive_at == 2.0  # type: ignore[union-attr]
+    games.mark_alive(store, ["h1", "h2"], 3.0)  # the next beat marks it
+    assert games.load_game(store, "h1").alive_at == 3.0  # type: ignore[union-attr]
+
+
+def test_a_batch_is_written_game_by_game_in_the_games_order(store: Store) -> None:
+    """Two processes' batches lock the game rows they share in one order (the games'
+    ids), each game's writes in the order given: written so, a batch keeps its moves."""
+    games.start_game(store, "o2", HEADER)
+    games.start_game(store, "o1", HEADER)
+    draw = {"seat": 0, "action": "draw", "at": None}
+    games.write(
+        store,
+        [
+            ("append", ("o2", 0, draw)),
+            ("append", ("o1", 0, draw)),
+            ("alive", (["o1", "o2"], 5.0)),
+            ("append", ("o2", 1, draw)),
+            ("append", ("o1", 1, draw)),
+        ],
+    )
+    assert [len(games.load_game(store, g).moves) for g in ("o1", "o2")] == [2, 2]  # type: ignore[union-attr]
+    assert [games._game_of(op) for op in [("alive", ([], 1.0)), ("append", ("o1", 0, {}))]] == [
+        "",
+        "o1",
+    ]
