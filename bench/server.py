@@ -11,7 +11,9 @@ serves them, or with it: ``--deflate``) on a free port of 127.0.0.1, logging eve
 to a temporary SQLite database (or ``--db``, e.g. PostgreSQL). Each game is a table of 4
 person seats created and joined over HTTP; each seat's client waits ``think`` seconds
 (uniform 0.5×–1.5×) on its turn, asks a computer player of ``--level`` for the move, and
-sends it. A game that ends is replaced by a new one, so N games stay in play. The round
+sends it, as the page does, asking for its ack in its own frame (``"ack": "frame"``; a
+server before that answers with an ``ack`` message, also counted). A game that ends is
+replaced by a new one, so N games stay in play. The round
 trip of a move is from sending it to its ``ack``: the engine's check, the log's
 committed transaction, the broadcast; it is measured once every game has started (after
 ``--ramp`` seconds, during which the tables are created and joined), for ``--seconds``.
@@ -122,13 +124,14 @@ async def seat_client(
             now = time.monotonic()
             m = json.loads(raw)
             kind = m["type"]
-            if kind == "ack":
-                t0 = sent.pop(m["id"], None)
+            if kind == "ack" or (kind == "frame" and "ack" in m):  # the page's folded ack
+                t0 = sent.pop(m["ack"] if kind == "frame" else m["id"], None)
                 if t0 is not None:
                     stats.moves += 1
                     if t0 >= stats.measure_from:  # after the ramp: games in play
                         stats.rtt.append((now, now - t0))
-                continue
+                if kind == "ack":
+                    continue
             if kind == "refused":
                 stats.refused += 1
                 continue
@@ -152,7 +155,15 @@ async def seat_client(
             rid = f"{seat}.{n}"
             sent[rid] = time.monotonic()
             await ws.send(
-                json.dumps({"type": "move", "id": rid, "version": version, **move_to_json(move)})
+                json.dumps(
+                    {
+                        "type": "move",
+                        "id": rid,
+                        "version": version,
+                        **move_to_json(move),
+                        "ack": "frame",  # as the page: the ack in the frame
+                    }
+                )
             )
 
 

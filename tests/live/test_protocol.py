@@ -101,6 +101,39 @@ def test_join_start_move_duplicate_stale_and_refusal() -> None:
     asyncio.run(main())
 
 
+def test_the_ack_in_the_movers_frame_when_asked() -> None:
+    """A move sent with ``"ack": "frame"`` (the page's) is acknowledged in the mover's
+    own frame — one message fewer a move — and in no one else's; a repeat of it gets
+    the ack message; a refusal is the refusal as ever."""
+
+    async def main() -> None:
+        server = LiveServer(clock=ManualClock())
+        game, a, b, watcher = await seated(server, two_people())
+        for sub in (a, b, watcher):
+            drain(sub)
+        board = [["r10", "r11", "r12"]]
+        move = {"type": "move", "id": "m1", "version": 0, "action": "play", "ack": "frame"}
+        await game.receive(a, {**move, "board": [["r10", "r11"]]})
+        assert (await next_of(a, "refused"))["id"] == "m1" and game.version == 0
+        await game.receive(a, {**move, "id": "m2", "board": board})
+        mine = await next_of(a, "frame")
+        assert mine["ack"] == "m2" and mine["version"] == 1 and mine["view"]["board"] == board
+        assert "ack" not in await next_of(b, "frame")
+        assert "ack" not in await next_of(watcher, "frame")
+        await asyncio.sleep(0)
+        assert all(m["type"] != "ack" for m in drain(a))  # no ack message besides
+        await game.receive(a, {**move, "id": "m2", "board": board})  # a resend
+        again = await next_of(a, "ack")
+        assert again == {"type": "ack", "id": "m2", "version": 1, "duplicate": True}
+        # Without asking, the ack message as before.
+        await game.receive(b, {"type": "move", "id": "b1", "version": 1, "action": "draw"})
+        assert "ack" not in await next_of(b, "frame")
+        assert (await next_of(b, "ack"))["id"] == "b1"
+        await server.close()
+
+    asyncio.run(main())
+
+
 def test_spectators_cannot_move_and_garbage_is_refused() -> None:
     async def main() -> None:
         server = LiveServer(clock=ManualClock())

@@ -16,7 +16,10 @@ The protocol, as dicts (the web layer sends them as JSON):
   ``recent`` with the boards before and after each, the chat kept), ``frame`` (one
   accepted move: ``version``, the events as the recipient may see them and the
   recipient's view after it), ``ack`` / ``refused`` (with the engine's reason) /
-  ``stale`` (the submission named an old version: ignored) for a request id,
+  ``stale`` (the submission named an old version: ignored) for a request id — a move
+  sent with ``"ack": "frame"`` (the page's) is acknowledged in the mover's own frame
+  instead (``"ack": req`` in it: one message fewer a move; a repeat of it, or a move a
+  socket not at the table sent, gets the ``ack`` message),
   ``draft_ok`` (a draft held, with its ``check``: each meld's refusal or None, the new
   melds' value, whether it touches the board), ``draft`` (someone's draft, when the
   table lets others watch), ``chat`` (a phrase said at the table), ``synced``.
@@ -246,6 +249,9 @@ class LiveGame:
         #: Answers by (seat, request id, the version the request was made against): an
         #: id is unique per game version, so a later turn may use it again.
         self.answers: OrderedDict[tuple[int, str, int], dict[str, Any]] = OrderedDict()
+        #: The socket and request id of the move being made when it asked for its ack in
+        #: its frame (``"ack": "frame"``), until that frame is sent.
+        self._ack_in_frame: tuple[Subscriber, str | None] | None = None
         self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self.failed: str | None = None
         #: Opened by someone in the lobby (not a tournament's table): it goes away if
@@ -669,6 +675,8 @@ class LiveGame:
         if isinstance(move, Draft):
             await self._draft(sub, key, rid, move)
             return
+        if message.get("ack") == "frame":
+            self._ack_in_frame = (sub, rid)  # the mover's frame says it (one message less)
         try:
             await self._commit(move)
         except IllegalMove as exc:
@@ -678,7 +686,17 @@ class LiveGame:
                 await self._keep_as_draft(Draft(seat, move.board, move.at))
             self._answer(sub, key, refused(rid, exc.refusal, version=self.version))
             return
-        self._answer(sub, key, {"type": "ack", "id": rid, "version": self.version})
+        finally:
+            told = self._ack_in_frame is None
+            self._ack_in_frame = None
+        ack = {"type": "ack", "id": rid, "version": self.version}
+        if told and message.get("ack") == "frame":
+            if key is not None:  # a repeat of the move is answered with the ack itself
+                self.answers[key] = ack
+                while len(self.answers) > IDS_KEPT:
+                    self.answers.popitem(last=False)
+            return
+        self._answer(sub, key, ack)
 
     async def _hint(self, sub: Subscriber, message: dict[str, Any]) -> None:
         """The solver's best play for the seat to move, to that seat alone."""
@@ -925,6 +943,7 @@ class LiveGame:
         public_text = ENCODE(public)[1:-1]
         head = f'{{"type":"frame","version":{version},"now":{ENCODE(now)},"events":'
         made: dict[int | None, Shared] = {}
+        acked = self._ack_in_frame
         for sub in list(self.subscribers):
             frame = made.get(sub.seat)
             if frame is None:
@@ -934,6 +953,14 @@ class LiveGame:
                     type="frame", version=version, now=now, events=shown, view={**public, **own}
                 )
                 frame.text = f'{head}{ENCODE(shown)},"view":{{{public_text},{ENCODE(own)[1:-1]}}}}}'
+            if acked is not None and sub is acked[0]:
+                # The mover's socket: its move's ack in its frame.
+                rid = acked[1]
+                mine = Shared(frame, ack=rid)
+                mine.text = f'{frame.text[:-1]},"ack":{ENCODE(rid)}}}'
+                self._ack_in_frame = acked = None
+                sub.send(mine)
+                continue
             sub.send(frame)
 
     def _hello(self, sub: Subscriber, version: Any) -> None:

@@ -133,6 +133,7 @@
         version = m.version;
         watched = null;
         logVersion = m.version;
+        if (m.ack !== undefined) hideNotice("bad");  // our move, accepted (its ack is here)
         setView(m.view, m.events, true);
         break;
       case "synced":
@@ -1490,12 +1491,12 @@
   button("b-done", () => {
     if (!myTurn()) return;
     clearTimeout(draftTimer);
-    send({ type: "move", id: rid(), version, action: "play", board: boardOut() });
+    send({ type: "move", id: rid(), version, action: "play", board: boardOut(), ack: "frame" });
   });
   button("b-draw", () => {
     if (!myTurn()) return;
     clearTimeout(draftTimer);
-    send({ type: "move", id: rid(), version, action: view.pool_left > 0 ? "draw" : "pass" });
+    send({ type: "move", id: rid(), version, action: view.pool_left > 0 ? "draw" : "pass", ack: "frame" });
   });
   button("b-undo", () => {
     const last = undo.pop();
@@ -1519,7 +1520,7 @@
     }
     clearTimeout(redealArmed);
     redealArmed = null;
-    send({ type: "move", id: rid(), version, action: "redeal" });
+    send({ type: "move", id: rid(), version, action: "redeal", ack: "frame" });
     renderRedeal();
   });
   button("b-colour", () => { setSort("colour"); render(); });
