@@ -200,6 +200,10 @@ class Subscriber:
         self.queue.put_nowait(message)
 
 
+#: A move's socket and request id, when it asked for its ack in its frame.
+Ack = tuple[Subscriber, str | None]
+
+
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -249,9 +253,6 @@ class LiveGame:
         #: Answers by (seat, request id, the version the request was made against): an
         #: id is unique per game version, so a later turn may use it again.
         self.answers: OrderedDict[tuple[int, str, int], dict[str, Any]] = OrderedDict()
-        #: The socket and request id of the move being made when it asked for its ack in
-        #: its frame (``"ack": "frame"``), until that frame is sent.
-        self._ack_in_frame: tuple[Subscriber, str | None] | None = None
         self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self.failed: str | None = None
         #: Opened by someone in the lobby (not a tournament's table): it goes away if
@@ -551,8 +552,10 @@ class LiveGame:
             log.exception("game %s: time-out with the draft refused", self.id)
             await self._commit(Timeout(state.current, None, at))
 
-    async def _commit(self, move: Move) -> None:
-        """Apply, log, then broadcast. Raises IllegalMove with the state unchanged."""
+    async def _commit(self, move: Move, ack: Ack | None = None) -> bool:
+        """Apply, log, then broadcast. Raises IllegalMove with the state unchanged.
+        ``ack``: the mover's socket and request id, to acknowledge in its frame; True
+        if it was (the socket was one the frame went to)."""
         state = self.state
         assert state is not None
         progress = apply(state, move, finder=self.finder)
@@ -565,7 +568,7 @@ class LiveGame:
         self.frames.append(
             (self.version, progress.events, dataclasses.replace(progress.state, history=()))
         )
-        self._broadcast_frame(progress.events, progress.state)
+        acked = self._broadcast_frame(progress.events, progress.state, ack)
         if progress.state.end is not None:
             await self.log.finish(
                 self.id,
@@ -582,6 +585,7 @@ class LiveGame:
                 except Exception:
                     log.exception("game %s: what follows its end failed", self.id)
         self._schedule()
+        return acked
 
     def _schedule(self) -> None:
         """After every change: the deadline's alarm (a timer handle, not a task: one
@@ -632,13 +636,20 @@ class LiveGame:
     # ------------------------------------------------------------ submissions
 
     def _answer(
-        self, sub: Subscriber, key: tuple[int, str, int] | None, answer: dict[str, Any]
+        self,
+        sub: Subscriber,
+        key: tuple[int, str, int] | None,
+        answer: dict[str, Any],
+        send: bool = True,
     ) -> None:
+        """Keep the answer to a request (a repeat of it gets it again) and send it
+        (``send`` False: it went another way, in the mover's frame)."""
         if key is not None:
             self.answers[key] = answer
             while len(self.answers) > IDS_KEPT:
                 self.answers.popitem(last=False)
-        sub.send(answer)
+        if send:
+            sub.send(answer)
 
     async def _submission(self, sub: Subscriber, message: dict[str, Any]) -> None:
         rid = message.get("id")
@@ -675,10 +686,9 @@ class LiveGame:
         if isinstance(move, Draft):
             await self._draft(sub, key, rid, move)
             return
-        if message.get("ack") == "frame":
-            self._ack_in_frame = (sub, rid)  # the mover's frame says it (one message less)
+        in_frame = (sub, rid) if message.get("ack") == "frame" else None
         try:
-            await self._commit(move)
+            acked = await self._commit(move, in_frame)
         except IllegalMove as exc:
             if isinstance(move, Play):
                 # The board the player last proposed is what a time-out judges, a
@@ -686,17 +696,8 @@ class LiveGame:
                 await self._keep_as_draft(Draft(seat, move.board, move.at))
             self._answer(sub, key, refused(rid, exc.refusal, version=self.version))
             return
-        finally:
-            told = self._ack_in_frame is None
-            self._ack_in_frame = None
-        ack = {"type": "ack", "id": rid, "version": self.version}
-        if told and message.get("ack") == "frame":
-            if key is not None:  # a repeat of the move is answered with the ack itself
-                self.answers[key] = ack
-                while len(self.answers) > IDS_KEPT:
-                    self.answers.popitem(last=False)
-            return
-        self._answer(sub, key, ack)
+        # A repeat of the move is answered with the ack message itself.
+        self._answer(sub, key, {"type": "ack", "id": rid, "version": self.version}, not acked)
 
     async def _hint(self, sub: Subscriber, message: dict[str, Any]) -> None:
         """The solver's best play for the seat to move, to that seat alone."""
@@ -932,7 +933,9 @@ class LiveGame:
             view=self._view(state, seat, board),
         )
 
-    def _broadcast_frame(self, events: tuple[Event, ...], state: GameState) -> None:
+    def _broadcast_frame(
+        self, events: tuple[Event, ...], state: GameState, ack: Ack | None = None
+    ) -> bool:
         """A move's frame to every socket: made once per seat (the spectators share
         one), and its JSON text with it — the part of the view every seat sees alike
         (the board above all) encoded once for all of them (BENCHMARKS.md, "Cost per
@@ -943,7 +946,7 @@ class LiveGame:
         public_text = ENCODE(public)[1:-1]
         head = f'{{"type":"frame","version":{version},"now":{ENCODE(now)},"events":'
         made: dict[int | None, Shared] = {}
-        acked = self._ack_in_frame
+        acked = False
         for sub in list(self.subscribers):
             frame = made.get(sub.seat)
             if frame is None:
@@ -953,15 +956,14 @@ class LiveGame:
                     type="frame", version=version, now=now, events=shown, view={**public, **own}
                 )
                 frame.text = f'{head}{ENCODE(shown)},"view":{{{public_text},{ENCODE(own)[1:-1]}}}}}'
-            if acked is not None and sub is acked[0]:
-                # The mover's socket: its move's ack in its frame.
-                rid = acked[1]
-                mine = Shared(frame, ack=rid)
-                mine.text = f'{frame.text[:-1]},"ack":{ENCODE(rid)}}}'
-                self._ack_in_frame = acked = None
+            if ack is not None and sub is ack[0]:  # the mover's socket: its ack in its frame
+                mine = Shared(frame, ack=ack[1])
+                mine.text = f'{frame.text[:-1]},"ack":{ENCODE(ack[1])}}}'
                 sub.send(mine)
+                acked = True
                 continue
             sub.send(frame)
+        return acked
 
     def _hello(self, sub: Subscriber, version: Any) -> None:
         """A (re)connecting client: the frames it missed, or a snapshot."""

@@ -347,10 +347,6 @@ def _game_of(op: tuple[str, tuple[Any, ...]]) -> str:
 
 
 def _write(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
-    # The batch's writes game by game, in the games' order (each game's own in the
-    # order given): two processes' batches lock the rows they share in one order, so
-    # neither waits for the other while holding what the other waits for.
-    ops = sorted(ops, key=_game_of)
     if store.dialect == "sqlite" and all(name in PASSING_WRITES for name, _ in ops):
         with store.passing() as raw:
             for name, args in ops:
@@ -358,6 +354,11 @@ def _write(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
         if any(name == "alive" for name, _ in ops):
             store.checkpoint()  # once a second: what the passing writes leave undone
         return
+    if store.dialect != "sqlite":
+        # Game by game, in the games' order (each game's own in the order given): two
+        # processes' batches lock the rows they share in one order, so neither waits
+        # for the other while holding what the other waits for (SQLite: one writer).
+        ops = sorted(ops, key=_game_of)
     if all(name in CORE_WRITES for name, _ in ops):
         with store.writing() as conn:
             for name, args in ops:
