@@ -7,6 +7,7 @@ request: :func:`database_down`); the live games resume at start-up and stop at s
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -173,6 +174,8 @@ def keep_games(app: FastAPI) -> None:
     async def lifespan(a: Any) -> AsyncIterator[Any]:
         async with inner(a) as state:
             current: LiveServer = a.state.live  # a test may have put its own
+            # Which event loop serves (uvloop where it is installed, else asyncio's).
+            log.debug("the event loop: %s", type(asyncio.get_running_loop()).__module__)
             try:
                 await current.ensure_recovered()
             except SchemaError as exc:
