@@ -141,6 +141,17 @@ def test_wrapping_run_found() -> None:
     assert solve((), tiles("k12", "k13", "k1", "k2", "J"), RULES, False).placed == 3
 
 
+@pytest.mark.parametrize("rack", ["o13 J o2 k6 r6 o6", "o13 J o2 o3 k6 r6 o6"])
+def test_a_joker_standing_for_the_1_of_a_wrapping_run(rack: str) -> None:
+    """13-J-2 wraps through a joker for the 1 (the solver's lookahead once counted
+    that joker twice, at the 13 and in the runs guessed to enter 1, and found only
+    the group: the core and the solver disagreed on "could it have melded?")."""
+    wrap = RuleSet(wrap_runs=True)
+    tiles_ = parse_tiles(rack.split())
+    s = solve((), tiles_, wrap, False)
+    assert s.placed == len(tiles_) and check_play((), tiles_, s.board, False, wrap).legal
+
+
 def test_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     lines = [
         {"board": [["r4", "r5", "r6"]], "rack": ["r7", "k2"], "melded": True},

@@ -100,6 +100,8 @@ _POSITIONS: Final = 52
 #: Layers smaller than this are not pruned (the prune would cost more than it saves).
 _PRUNE_FROM: Final = 8
 _NONE: Final[tuple[int, ...]] = (0, 0, 0, 0)
+#: A shortfall of no joker for every colour state.
+_NO_SHORTFALL: Final[tuple[int, ...]] = tuple(0 for _ in RUN_STATES)
 #: The cut of a list of moves that holds every move.
 _COMPLETE: Final = 1 << 40
 #: Bits of a state's value below the previous key: the choice made (< 32 options),
@@ -263,8 +265,14 @@ def _tables(p: Problem) -> _Tables:
     # Jokers that the runs too short to stop would need at the next two numbers.
     short: list[list[tuple[int, ...]]] = []
     for n in range(13):
-        one = p.avail[n + 1] if n < 12 else (p.avail[0] if p.wrap else _NONE)
-        two = p.avail[n + 2] if n < 11 else (p.avail[n - 11] if p.wrap else _NONE)
+        if p.wrap and n >= 11:
+            # Past 13 a wrapping run goes on into the runs guessed to enter 1, whose
+            # jokers are counted there already: no demand here (counting them again
+            # forbade 13-J-2, the joker standing for the 1).
+            short.append([_NO_SHORTFALL] * 4)
+            continue
+        one = p.avail[n + 1] if n < 12 else _NONE
+        two = p.avail[n + 2] if n < 11 else _NONE
         short.append([SHORTFALL[one[c]][two[c]] for c in range(4)])
     starts = _guesses(p) if p.wrap else [0]
     key_bits = (
