@@ -217,6 +217,7 @@ def _dump() -> None:
 
 
 _moves: list[float] = []
+_started: list[object] = []
 
 
 def _patch_receive() -> None:
@@ -227,6 +228,8 @@ def _patch_receive() -> None:
     receive = LiveGame.receive
 
     async def timed(self: LiveGame, sub: object, message: dict[str, object]) -> None:
+        if not _started:  # uvloop's loop is not asyncio's class: start here, not in run_forever
+            _started.append(asyncio.get_running_loop().create_task(_monitor()))
         t = time.perf_counter()
         await receive(self, sub, message)  # type: ignore[arg-type]
         if message.get("type") == "move" and time.time() >= _FROM[0]:
@@ -242,7 +245,7 @@ if _OUT:
     _run_forever = asyncio.BaseEventLoop.run_forever
 
     def run_forever(self: asyncio.BaseEventLoop) -> None:
-        self.call_soon(lambda: self.create_task(_monitor()))
+        self.call_soon(lambda: _started.append(self.create_task(_monitor())))
         _run_forever(self)
 
     asyncio.BaseEventLoop.run_forever = run_forever  # type: ignore[method-assign]
