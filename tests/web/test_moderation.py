@@ -205,3 +205,41 @@ def test_reports_are_limited_per_player_and_dismissed(
     assert "Troll" in ann.get(f"/play/p/{troll_id}?lang=en").text  # nothing done to him
     log = admin.get("/director/account?lang=en").text
     assert "dismissed the reports of a player" in log
+
+
+def test_an_open_table_shows_the_hidden_name_without_reconnecting(
+    client: TestClient, table: tuple[Other, Other, int, int]
+) -> None:
+    """A spectator's page open when the administrator hides a name is sent the table
+    again, with the placeholder in the seat; shown again, the name comes back."""
+    _ann, _troll, _ann_id, troll_id = table
+    store = client.app.state.director.store()  # type: ignore[attr-defined]
+    directors.create(store, "boss", ADMIN_PASSWORD)
+    admin = Other(client)
+    director_signs_in(admin, "boss", ADMIN_PASSWORD)
+    placeholder = f"Player #{troll_id}"
+
+    def next_table(ws: object) -> dict[str, object]:
+        """The table the socket was sent since the last look: asked a snapshot after
+        the change, the socket must get the table before it."""
+        ws.send_json({"type": "hello"})  # type: ignore[attr-defined]
+        while True:
+            message = ws.receive_json()  # type: ignore[attr-defined]
+            assert message.get("type") != "snapshot", "the open table was not told"
+            if message.get("type") == "table":
+                table: dict[str, object] = message["table"]
+                assert ws.receive_json()["type"] == "snapshot"  # type: ignore[attr-defined]
+                return table
+
+    with client.websocket_connect("/play/t/m1/ws?lang=en") as ws:
+        snap = ws.receive_json()
+        assert snap["table"]["seats"][1]["name"] == "Troll"
+        page = admin.get("/director/reports?lang=en")
+        r = admin.post(f"/director/reports/{troll_id}/hide", data={"csrf": csrf_of(page.text)})
+        assert "is hidden" in flash_of(r)
+        seats = next_table(ws)["seats"]
+        assert seats[1]["name"] == placeholder and seats[0]["name"] == "Ann"  # type: ignore[index]
+        page = admin.get("/director/reports?lang=en")
+        r = admin.post(f"/director/reports/{troll_id}/show", data={"csrf": csrf_of(page.text)})
+        assert "shown again" in flash_of(r)
+        assert next_table(ws)["seats"][1]["name"] == "Troll"  # type: ignore[index]

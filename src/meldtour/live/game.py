@@ -993,6 +993,12 @@ class LiveGame:
         for v, events, state in missed:
             sub.send(self._frame(v, events, state, sub.seat))
 
+    def names_changed(self) -> None:
+        """A name shown at this table changed outside it (hidden by the site's
+        administrator, or shown again): every socket is sent the table, on which its
+        page (and the socket's own masks) take the names as they are now."""
+        self._broadcast_table()
+
     def _broadcast_table(self) -> None:
         message = Shared(type="table", table=self.table_json())
         for sub in list(self.subscribers):

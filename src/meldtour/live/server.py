@@ -624,6 +624,9 @@ class LiveServer:
         if op == "open":
             await game.open()
             return None
+        if op == "names":
+            game.names_changed()
+            return None
         if op == "subscribe":
             assert self.cluster is not None
             seat = message.get("seat")
@@ -638,6 +641,29 @@ class LiveServer:
             await game._ask("subscribe", sub)
             return None
         raise ValueError(f"unknown request {op!r}")
+
+    async def names_changed(self, game_ids: list[str]) -> int:
+        """Names shown at these games changed (the administrator hid one or showed it
+        again): every socket on those of them in play — on this process or another —
+        is sent the table again, and its page the names as they are now. The number of
+        games told."""
+        here = [g for g in game_ids if g in self.games]
+        for gid in here:
+            game = self.games[gid]
+            if not game.over:
+                game.names_changed()
+        told = len(here)
+        if self.cluster is None:
+            return told
+        elsewhere = [g for g in game_ids if g not in self.games]
+        owners = await self.cluster.owners(elsewhere)
+        for gid, owner in zip(elsewhere, owners, strict=True):
+            if owner is None or owner == self.cluster.node:
+                continue
+            with contextlib.suppress(Exception):  # gone meanwhile: its next page is right
+                await self.cluster.request(owner, "names", gid)
+                told += 1
+        return told
 
     def _message(self, message: dict[str, Any]) -> None:
         kind = message.get("t")

@@ -8,6 +8,7 @@ any other director is refused (403).
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
@@ -15,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from meldtour.application import UseCaseError
 from meldtour.application import moderation as use
+from meldtour.application import players_accounts as players
 from meldtour.application.accounts import Account
 
 from ...moderation_words import REASON_WORDS, hidden_name
@@ -84,18 +86,31 @@ def _act(
     return redirect(request, _back(next), _("Reports dismissed: %(n)s.") % {"n": n})
 
 
+async def _names_changed(request: Request, store: StoreDep, account: int) -> None:
+    """The sockets of the games in play where the account sits are sent their table
+    again, so that a page open there (a spectator's too) shows the name as it is now
+    without reconnecting."""
+    seats = await asyncio.to_thread(players.seats_of, store, account)
+    games = list(dict.fromkeys(game for game, _seat, _how in seats))
+    await request.app.state.live.names_changed(games)
+
+
 @router.post("/reports/{account}/hide")
-def hide_name(
+async def hide_name(
     request: Request, store: StoreDep, director: DirectorDep, account: int, next: str = Form(PAGE)
 ) -> Response:
-    return _act(request, store, director, account, "hide", next)
+    response = await asyncio.to_thread(_act, request, store, director, account, "hide", next)
+    await _names_changed(request, store, account)
+    return response
 
 
 @router.post("/reports/{account}/show")
-def show_name(
+async def show_name(
     request: Request, store: StoreDep, director: DirectorDep, account: int, next: str = Form(PAGE)
 ) -> Response:
-    return _act(request, store, director, account, "show", next)
+    response = await asyncio.to_thread(_act, request, store, director, account, "show", next)
+    await _names_changed(request, store, account)
+    return response
 
 
 @router.post("/reports/{account}/disable")
