@@ -508,7 +508,9 @@ def main() -> None:
             sampler = threading.Timer(a.ramp, window_starts)
             sampler.start()
             if a.probe:  # the server reads it when it writes its figures
-                Path(a.probe + ".from").write_text(str(time.time() + a.ramp))
+                for i in range(a.servers):  # each server's file: FILE, FILE.1
+                    name = a.probe + (f".{i}" if i else "") + ".from"
+                    Path(name).write_text(str(time.time() + a.ramp))
             shares = [a.games // a.clients + (i < a.games % a.clients) for i in range(a.clients)]
             jobs = [
                 (base, n, a.level, a.think, a.seconds, a.ramp, a.seed + i)

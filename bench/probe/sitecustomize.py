@@ -15,6 +15,10 @@ import sys
 import time
 
 _OUT = os.environ.get("MELDTOUR_PROBE")
+#: MELDTOUR_SWITCH_INTERVAL=SECONDS: the interpreter's thread switch interval (an
+#: experiment: how long a thread waiting for the lock waits for the event loop).
+if os.environ.get("MELDTOUR_SWITCH_INTERVAL"):
+    sys.setswitchinterval(float(os.environ["MELDTOUR_SWITCH_INTERVAL"]))
 _FROM = [float("inf")]  # epoch seconds: the measured window's start (FILE.from)
 _gc: list[tuple[int, float]] = []
 _lag: list[float] = []
@@ -201,6 +205,15 @@ def _dump() -> None:
         "p99": 1000 * _q(_moves, 0.99),
         "max": 1000 * max(_moves, default=0.0),
     }
+    for key, xs in (("log_batch_ms", [d for d, _ in _batches]), ("log_wait_ms", _waits)):
+        out[key] = {
+            "n": len(xs),
+            "p50": 1000 * _q(xs, 0.5),
+            "p99": 1000 * _q(xs, 0.99),
+            "max": 1000 * max(xs, default=0.0),
+        }
+    sizes = [n for _, n in _batches]
+    out["log_batch_size"] = {"mean": sum(sizes) / max(1, len(sizes)), "max": max(sizes, default=0)}
     for gen in (0, 1, 2):
         xs = [d for g, d in _gc if g == gen]
         out[f"gc{gen}_ms"] = {
@@ -218,6 +231,35 @@ def _dump() -> None:
 
 _moves: list[float] = []
 _started: list[object] = []
+#: The log's batches: (seconds on the writer thread, writes) and each write's wait
+#: from its call to its commit (the loop's view).
+_batches: list[tuple[float, int]] = []
+_waits: list[float] = []
+
+
+def _patch_log() -> None:
+    """Time the log's batches on the writer thread, and each write's whole wait."""
+    from meldtour.live import log as live_log
+    from meldtour.store import games
+
+    write = games.write
+
+    def timed_write(store: object, ops: list[object]) -> None:
+        t = time.perf_counter()
+        write(store, ops)  # type: ignore[arg-type]
+        if time.time() >= _FROM[0]:
+            _batches.append((time.perf_counter() - t, len(ops)))
+
+    games.write = timed_write  # type: ignore[assignment]
+    one = live_log.StoreLog._write
+
+    async def timed_one(self: object, name: str, *args: object) -> None:
+        t = time.perf_counter()
+        await one(self, name, *args)  # type: ignore[arg-type]
+        if name == "append" and time.time() >= _FROM[0]:
+            _waits.append(time.perf_counter() - t)
+
+    live_log.StoreLog._write = timed_one  # type: ignore[method-assign]
 
 
 def _patch_receive() -> None:
@@ -240,6 +282,7 @@ def _patch_receive() -> None:
 
 if _OUT:
     _patch_receive()
+    _patch_log()
     gc.callbacks.append(_on_gc)
     atexit.register(_dump)
     _run_forever = asyncio.BaseEventLoop.run_forever

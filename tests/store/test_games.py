@@ -318,3 +318,37 @@ def test_a_batch_is_written_game_by_game_in_the_games_order(store: Store) -> Non
         "",
         "o1",
     ]
+
+
+def test_a_batch_leaves_each_game_as_its_writes_in_order_would(store: Store) -> None:
+    """A batch written at once (on PostgreSQL two statements for all its games) leaves
+    every game as its writes one after the other would: a move clears the draft, a
+    later draft stays; drafts alone change no counter; a move another process already
+    wrote (the counter past it) refuses the batch and nothing of it stays."""
+    for gid in ("d1", "d2", "d3"):
+        games.start_game(store, gid, HEADER)
+    draw = {"seat": 0, "action": "draw", "at": 1.0}
+    draft = {"version": 1, "seat": 1, "board": [["r1"]], "at": 2.0}
+    games.write(
+        store,
+        [
+            ("draft", ("d1", draft)),
+            ("append", ("d1", 0, draw)),
+            ("append", ("d2", 0, draw)),
+            ("draft", ("d2", draft)),
+            ("draft", ("d3", draft)),
+            ("draft", ("d3", None)),
+        ],
+    )
+    d1, d2, d3 = (games.load_game(store, g) for g in ("d1", "d2", "d3"))
+    assert d1 is not None and d1.moves == [draw] and d1.draft is None
+    assert d2 is not None and d2.moves == [draw] and d2.draft == draft
+    assert d3 is not None and d3.moves == [] and d3.draft is None
+    games.write(store, [("draft", ("d3", draft)), ("draft", ("d1", draft))])
+    d3 = games.load_game(store, "d3")
+    assert d3 is not None and d3.draft == draft and d3.moves == []
+    with pytest.raises(games.GameLogError, match="move 0 appended after 1"):
+        games.write(store, [("append", ("d3", 0, draw)), ("append", ("d1", 0, draw))])
+    d1, d3 = games.load_game(store, "d1"), games.load_game(store, "d3")
+    assert d1 is not None and d1.moves == [draw] and d1.draft == draft
+    assert d3 is not None and d3.moves == [] and d3.draft == draft

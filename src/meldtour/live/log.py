@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 from meldtour.store import games
 from meldtour.store.db import Busy, Store
 from meldtour.store.games import StoredGame
+from meldtour.store.passing_pg import AsyncPassing, Refused
 
 T = TypeVar("T")
 
@@ -209,6 +210,8 @@ class StoreLog:
         self._pending: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._writer_thread: _Writer | None = None
+        #: PostgreSQL: the usual batch's connection, used from the event loop.
+        self._passing: AsyncPassing | None = None
 
     def open(self) -> Store:
         """The store (opened on first use)."""
@@ -245,7 +248,9 @@ class StoreLog:
         """One batch: on SQLite, moves and drafts at once on the loop when nothing needs
         waiting for (:func:`meldtour.store.games.write_now`: the lock free, no disk
         sync — tens of microseconds, where a thread's wake-up cost a move's write
-        several times over on this machine), else on the writer thread
+        several times over on this machine); on PostgreSQL, moves, drafts and
+        heartbeats from the loop on a connection of their own
+        (:mod:`meldtour.store.passing_pg`); else on the writer thread
         (:class:`_Writer`)."""
         if self._writer_thread is None:
             store = await self._run(lambda s: s)  # opened off the loop, once
@@ -257,6 +262,15 @@ class StoreLog:
                 return
             except Busy:
                 pass
+        elif store.dialect == "postgresql" and all(n in games.BATCHED_WRITES for n, _ in ops):
+            if self._passing is None:
+                url = store.engine.url.set(drivername="postgresql")
+                self._passing = AsyncPassing(url.render_as_string(hide_password=False))
+            try:
+                await self._passing.write(ops)
+                return
+            except Refused:
+                pass  # nothing written: the writer thread's way says which write, and why
         await self._writer_thread.write(ops)
 
     async def _write_pending(self) -> None:
@@ -323,6 +337,12 @@ class StoreLog:
         """Every process's tables waiting for players and games in play, newest first,
         at most ``limit`` each (one read: :func:`meldtour.store.games.lobby`)."""
         return await self._run(games.lobby, limit)
+
+    async def close_passing(self) -> None:
+        """Close the usual batch's connection (PostgreSQL), after the games are closed."""
+        passing, self._passing = self._passing, None
+        if passing is not None:
+            await passing.close()
 
     def close(self) -> None:
         """Stop the worker threads (after the games are closed); the store stays open."""

@@ -705,6 +705,8 @@ class LiveServer:
                     await task
         for game in self.games.values():
             await game.close()
+        if isinstance(self.log, StoreLog):
+            await self.log.close_passing()
         if self.cluster is not None:
             for gid in list(self.games):
                 with contextlib.suppress(Exception):

@@ -340,6 +340,104 @@ def write_now(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
             PASSING_WRITES[name](raw, *args)
 
 
+# On PostgreSQL, a batch of moves in play, drafts and heartbeats (nearly every batch)
+# is one statement whatever its size: every game's counter and draft in one update,
+# every move in one insert (arrays unnested), the count of games bumped to check; a
+# heartbeat is one more. Written statement by statement, a batch of k moves was 2k
+# round trips to the server on the writer thread — each one waiting for the
+# interpreter's lock, which the event loop holds half the time at 1,000 games — so
+# the writer fell behind, its batches grew and with them the wait (BENCHMARKS.md,
+# "Cost per move"). The live log sends it from the event loop
+# (:mod:`meldtour.store.passing_pg`); :func:`write` on the writer thread the same.
+BUMP_AND_ADD_SQL = (
+    "WITH v AS (SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[])"
+    " AS t(id, expect, nxt, draft)),"
+    " bumped AS (UPDATE live_game AS g"
+    " SET moves = COALESCE(v.nxt, g.moves), draft = v.draft::json FROM v"
+    " WHERE g.id = v.id AND (v.expect IS NULL OR g.moves = v.expect) RETURNING g.id),"
+    ' added AS (INSERT INTO live_move (game_id, "index", move, at)'
+    " SELECT m.g, m.i, m.m::json, m.a"
+    " FROM unnest(%s::text[], %s::int[], %s::text[], %s::float8[]) AS m(g, i, m, a)"
+    " WHERE m.g IN (SELECT id FROM bumped))"
+    " SELECT count(*) FROM bumped"
+)
+#: The heartbeat (as :data:`_ALIVE`: never waiting for a row a move holds).
+ALIVE_SQL = (
+    "UPDATE live_game SET alive_at = %s WHERE id IN (SELECT id FROM live_game"
+    " WHERE id = ANY(%s::text[]) FOR UPDATE SKIP LOCKED)"
+)
+#: The writes a batch on PostgreSQL takes in those statements.
+BATCHED_WRITES = frozenset({"append", "draft", "alive"})
+
+
+class _Refused(Exception):
+    """A write of a batch was refused: the batch is done again write by write."""
+
+
+def batch_params(
+    ops: Sequence[tuple[str, tuple[Any, ...]]],
+) -> tuple[tuple[Any, ...], int, list[tuple[float, list[str]]]] | None:
+    """A batch of :data:`BATCHED_WRITES` as :data:`BUMP_AND_ADD_SQL`'s parameters,
+    the number of games it must bump, and :data:`ALIVE_SQL`'s parameters per
+    heartbeat: each game's moves follow its counter, its draft is what the last of its
+    writes left (a move clears it). None when a game's moves of the batch do not follow
+    one another (refused: the writes one by one say why)."""
+    per_game: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
+    beats: list[tuple[float, list[str]]] = []
+    for name, args in sorted(ops, key=_game_of):  # the rows locked in the games' order
+        if name == "alive":
+            beats.append((float(args[1]), [str(g) for g in args[0]]))
+        else:
+            per_game.setdefault(args[0], []).append((name, args))
+    ids: list[str] = []
+    expects: list[int | None] = []
+    nexts: list[int | None] = []
+    drafts: list[str | None] = []
+    move_games: list[str] = []
+    indexes: list[int] = []
+    moves: list[str] = []
+    ats: list[float | None] = []
+    for gid, writes in per_game.items():
+        first: int | None = None
+        n = 0
+        draft: str | None = None
+        for name, args in writes:
+            if name == "append":
+                index, move = args[1], args[2]
+                if first is None:
+                    first = index
+                elif index != first + n:
+                    return None
+                n += 1
+                draft = None
+                at = move.get("at")
+                move_games.append(gid)
+                indexes.append(index)
+                moves.append(json.dumps(move))
+                ats.append(None if at is None else float(at))
+            else:
+                draft = None if args[1] is None else json.dumps(args[1])
+        ids.append(gid)
+        expects.append(first)
+        nexts.append(None if first is None else first + n)
+        drafts.append(draft)
+    bump = (ids, expects, nexts, drafts, move_games, indexes, moves, ats)
+    return bump, len(ids), beats
+
+
+def _write_batched(conn: Any, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
+    """A batch of :data:`BATCHED_WRITES` in its statements on the toolkit's connection;
+    :class:`_Refused` when any write would be refused (the caller rolls back)."""
+    params = batch_params(ops)
+    if params is None:
+        raise _Refused()
+    bump, expected, beats = params
+    if expected and conn.exec_driver_sql(BUMP_AND_ADD_SQL, bump).scalar() != expected:
+        raise _Refused()
+    for beat in beats:
+        conn.exec_driver_sql(ALIVE_SQL, beat)
+
+
 def _game_of(op: tuple[str, tuple[Any, ...]]) -> str:
     """The game a write is for ("" for the heartbeat's, which names many)."""
     first = op[1][0] if op[1] else ""
@@ -359,6 +457,13 @@ def _write(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
         # processes' batches lock the rows they share in one order, so neither waits
         # for the other while holding what the other waits for (SQLite: one writer).
         ops = sorted(ops, key=_game_of)
+        if store.dialect == "postgresql" and all(name in BATCHED_WRITES for name, _ in ops):
+            try:
+                with store.writing() as conn:
+                    _write_batched(conn, ops)
+                return
+            except _Refused:
+                pass  # rolled back: the writes one by one say which was refused, and why
     if all(name in CORE_WRITES for name, _ in ops):
         with store.writing() as conn:
             for name, args in ops:

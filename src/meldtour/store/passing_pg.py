@@ -1,0 +1,110 @@
+"""PostgreSQL: the live log's usual batch written from the event loop itself.
+
+A batch of moves in play, drafts and heartbeats (:data:`~.games.BATCHED_WRITES`:
+nearly every batch the live games make, hundreds a second) is one statement for the
+moves and drafts (every game's counter and draft updated and every move inserted,
+arrays unnested: :func:`~.games.batch_params`) and one for a heartbeat, sent on a
+connection of psycopg's for asynchronous use, in pipeline mode: the transaction's
+begin and its statements in one round trip to the server, its commit in a second.
+
+On the writer thread each round trip had to take the interpreter's lock back from the
+event loop, which at 1,000 games on two processes holds it half the time: a batch of
+2 moves took 2.9 ms there at the median and a move waited 8.3 ms for its commit
+(BENCHMARKS.md, "Cost per move"). Here nothing waits for the lock, and the loop serves
+the other games while the server answers.
+
+Every other write (a game's start and result, a table waiting for players, the
+tournaments') stays on the store's own connections. A batch with a refused write
+(:class:`Refused`) has written nothing; the caller writes it again write by write
+the usual way, which says which one was refused and why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from .games import ALIVE_SQL, BUMP_AND_ADD_SQL, RETRIES, batch_params
+
+
+class Refused(Exception):
+    """A write of the batch would be refused; nothing of the batch was written."""
+
+
+#: How long a (re)connection may take before the batch fails (and its moves are
+#: answered "try again").
+CONNECT_SECONDS = 5
+
+#: The server's answers that a transaction lost a race and may be run again.
+_RACES = (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)
+
+
+class AsyncPassing:
+    """One connection of its own (opened on first use, again after it broke), one
+    batch at a time: the live log's writer task is its only caller."""
+
+    def __init__(self, conninfo: str) -> None:
+        self._conninfo = conninfo
+        self._conn: psycopg.AsyncConnection[Any] | None = None
+
+    async def _connection(self) -> psycopg.AsyncConnection[Any]:
+        conn = self._conn
+        if conn is None or conn.closed or conn.broken:
+            self._conn = None
+            conn = await psycopg.AsyncConnection.connect(
+                self._conninfo, autocommit=False, connect_timeout=CONNECT_SECONDS
+            )
+            self._conn = conn
+        return conn
+
+    async def write(self, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
+        """The batch in one transaction, or :class:`Refused` with nothing written."""
+        params = batch_params(ops)  # refused before anything is sent when out of order
+        if params is None:
+            raise Refused()
+        bump, expected, beats = params
+        for attempt in range(RETRIES):
+            conn = await self._connection()
+            try:
+                async with conn.pipeline():
+                    bumped = None
+                    if expected:
+                        bumped = await conn.execute(BUMP_AND_ADD_SQL, bump)
+                    for beat in beats:
+                        await conn.execute(ALIVE_SQL, beat)
+                    if bumped is not None:
+                        row = await bumped.fetchone()  # the pipeline's first round trip
+                        if row is None or row[0] != expected:
+                            await conn.rollback()
+                            raise Refused()
+                    await conn.commit()
+                return
+            except _RACES:
+                await conn.rollback()
+                if attempt == RETRIES - 1:
+                    raise
+            except Refused:
+                raise
+            except BaseException:
+                # Whatever else (the server gone, a cancelled task): this connection's
+                # state is unknown, so the next batch opens another.
+                self._conn = None
+                await _close(conn)
+                raise
+
+    async def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            await _close(conn)
+
+
+async def _close(conn: psycopg.AsyncConnection[Any]) -> None:
+    with contextlib.suppress(Exception):  # closing a broken connection: nothing to do
+        await conn.close()
+
+
+__all__ = ["AsyncPassing", "Refused"]
