@@ -214,6 +214,15 @@ def _dump() -> None:
         }
     sizes = [n for _, n in _batches]
     out["log_batch_size"] = {"mean": sum(sizes) / max(1, len(sizes)), "max": max(sizes, default=0)}
+    out["log_batch_kinds"] = _kinds
+    xs = [d for d, _ in _passing]
+    out["log_loop_batch_ms"] = {
+        "n": len(xs),
+        "p50": 1000 * _q(xs, 0.5),
+        "p99": 1000 * _q(xs, 0.99),
+        "max": 1000 * max(xs, default=0.0),
+        "mean_size": sum(n for _, n in _passing) / max(1, len(_passing)),
+    }
     for gen in (0, 1, 2):
         xs = [d for g, d in _gc if g == gen]
         out[f"gc{gen}_ms"] = {
@@ -235,6 +244,9 @@ _started: list[object] = []
 #: from its call to its commit (the loop's view).
 _batches: list[tuple[float, int]] = []
 _waits: list[float] = []
+_passing: list[tuple[float, int]] = []
+#: The writes of the writer thread's batches, by kind.
+_kinds: dict[str, int] = {}
 
 
 def _patch_log() -> None:
@@ -249,6 +261,8 @@ def _patch_log() -> None:
         write(store, ops)  # type: ignore[arg-type]
         if time.time() >= _FROM[0]:
             _batches.append((time.perf_counter() - t, len(ops)))
+            for op in ops:
+                _kinds[str(op[0])] = _kinds.get(str(op[0]), 0) + 1  # type: ignore[index]
 
     games.write = timed_write  # type: ignore[assignment]
     one = live_log.StoreLog._write
@@ -260,6 +274,17 @@ def _patch_log() -> None:
             _waits.append(time.perf_counter() - t)
 
     live_log.StoreLog._write = timed_one  # type: ignore[method-assign]
+    from meldtour.store import passing_pg
+
+    passing = passing_pg.AsyncPassing.write
+
+    async def timed_passing(self: object, ops: list[object]) -> None:
+        t = time.perf_counter()
+        await passing(self, ops)  # type: ignore[arg-type]
+        if time.time() >= _FROM[0]:
+            _passing.append((time.perf_counter() - t, len(ops)))
+
+    passing_pg.AsyncPassing.write = timed_passing  # type: ignore[method-assign]
 
 
 def _patch_receive() -> None:

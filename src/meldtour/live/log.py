@@ -180,14 +180,32 @@ class _Writer:
         self._thread.join()
 
 
+#: The writes of the usual lane (:class:`StoreLog`): the ones written hundreds of
+#: times a second, on SQLite at once on the loop or on PostgreSQL from it.
+USUAL_WRITES = frozenset({"append", "draft", "alive"})
+
+
+class _Lane:
+    """Writes waiting for their batch, and the task committing them."""
+
+    __slots__ = ("games", "pending", "task")
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
+        self.task: asyncio.Task[None] | None = None
+        #: The games with a write pending or on its way in this lane, and how many.
+        self.games: dict[str, int] = {}
+
+
 class StoreLog:
     """The log in the database (:mod:`meldtour.store.games`), done on worker threads
     so that the games' loop never waits on the disk (one thread for SQLite, whose
     writers queue anyway; a few for PostgreSQL's reads).
 
-    Writes are group-committed: every write of every game (moves, drafts, starts,
-    results, tables waiting for players, the heartbeat) that arrives while a commit is
-    on its way is written with the others in the next transaction, in order, and each
+    Writes are group-committed, in two lanes (the usual writes — moves, drafts, the
+    heartbeat — and the rest — starts, results, tables waiting for players): every
+    write of every game that arrives while its lane's commit is on its way is written
+    with the others of the lane in the next transaction, in order, and each
     call returns only once its own write is committed — so a move is still on disk
     before it is broadcast, and nothing acknowledged is ever lost. One commit (one
     fsync) then serves many games. A batch with a refused write is retried write by
@@ -207,8 +225,13 @@ class StoreLog:
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None
         self._lock = asyncio.Lock()
-        self._pending: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
+        #: Two lanes of batches, each one batch at a time: the usual writes (moves in
+        #: play, drafts, the heartbeat) and the others (a game's start and result, the
+        #: tables waiting for players). A game's own writes are one at a time (its
+        #: owner task awaits each), so the lanes never reorder them; a slow start (a
+        #: thread's batch, tens of milliseconds on a loaded machine) no longer holds
+        #: up the moves of every other game behind it (BENCHMARKS.md, "Cost per move").
+        self._lanes: dict[bool, _Lane] = {True: _Lane(), False: _Lane()}
         self._writer_thread: _Writer | None = None
         #: PostgreSQL: the usual batch's connection, used from the event loop.
         self._passing: AsyncPassing | None = None
@@ -236,13 +259,30 @@ class StoreLog:
     async def _write(self, name: str, *args: Any) -> None:
         """One write, committed with whatever else is waiting (see the class)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((name, args, done))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_pending())
+        lane = self._lane_of(name, args)
+        lane.pending.append((name, args, done))
+        if name != "alive":
+            lane.games[args[0]] = lane.games.get(args[0], 0) + 1
+        if lane.task is None or lane.task.done():
+            lane.task = asyncio.create_task(self._write_pending(lane))
         try:
             await done
         except games.GameLogError as exc:
             raise LogError(str(exc)) from None
+
+    def _lane_of(self, name: str, args: tuple[Any, ...]) -> _Lane:
+        """The lane a write goes in: the one where a write of its game is on its way,
+        if any (a game's writes are committed in the order given, even made at once);
+        else the usual lane for a usual write. A heartbeat follows a start on its way."""
+        usual, other = self._lanes[True], self._lanes[False]
+        if name == "alive":
+            return other if any(g in other.games for g in args[0]) else usual
+        game = args[0]
+        if game in other.games:
+            return other
+        if game in usual.games:
+            return usual
+        return usual if name in USUAL_WRITES else other
 
     async def _commit(self, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
         """One batch: on SQLite, moves and drafts at once on the loop when nothing needs
@@ -273,27 +313,42 @@ class StoreLog:
                 pass  # nothing written: the writer thread's way says which write, and why
         await self._writer_thread.write(ops)
 
-    async def _write_pending(self) -> None:
-        """Commit what is pending, batch after batch, until nothing is left."""
-        while self._pending:
-            batch, self._pending = self._pending, []
+    async def _write_pending(self, lane: _Lane) -> None:
+        """Commit what is pending in the lane, batch after batch, until nothing is left."""
+        while lane.pending:
+            batch, lane.pending = lane.pending, []
             try:
-                await self._commit([(n, a) for n, a, _ in batch])
-            except games.GameLogError:
-                for n, a, done in batch:  # find the refused one; commit the others
-                    try:
-                        await self._commit([(n, a)])
-                    except Exception as exc:  # refused, or the database itself failed
-                        _settle(done, exc)
-                    else:
-                        _settle(done)
-                continue
-            except Exception as exc:
-                for *_, done in batch:
+                await self._write_batch(batch)
+            finally:
+                for name, args, _ in batch:  # settled: the game's next write may go anywhere
+                    if name != "alive":
+                        left = lane.games[args[0]] - 1
+                        if left:
+                            lane.games[args[0]] = left
+                        else:
+                            del lane.games[args[0]]
+
+    async def _write_batch(
+        self, batch: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]]
+    ) -> None:
+        """Commit one batch and settle its writes (a refused one alone)."""
+        try:
+            await self._commit([(n, a) for n, a, _ in batch])
+        except games.GameLogError:
+            for n, a, done in batch:  # find the refused one; commit the others
+                try:
+                    await self._commit([(n, a)])
+                except Exception as exc:  # refused, or the database itself failed
                     _settle(done, exc)
-                continue
+                else:
+                    _settle(done)
+            return
+        except Exception as exc:
             for *_, done in batch:
-                _settle(done)
+                _settle(done, exc)
+            return
+        for *_, done in batch:
+            _settle(done)
 
     async def start(self, game_id: str, header: Mapping[str, Any]) -> None:
         await self._write("start", game_id, dict(header))

@@ -384,7 +384,7 @@ def batch_params(
     one another (refused: the writes one by one say why)."""
     per_game: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
     beats: list[tuple[float, list[str]]] = []
-    for name, args in sorted(ops, key=_game_of):  # the rows locked in the games' order
+    for name, args in sorted(ops, key=_in_order):  # the rows locked in the games' order
         if name == "alive":
             beats.append((float(args[1]), [str(g) for g in args[0]]))
         else:
@@ -438,6 +438,11 @@ def _write_batched(conn: Any, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> Non
         conn.exec_driver_sql(ALIVE_SQL, beat)
 
 
+def _in_order(op: tuple[str, tuple[Any, ...]]) -> tuple[bool, str]:
+    """A batch's writes game by game in the games' order, the heartbeat's last."""
+    return (op[0] == "alive", _game_of(op))
+
+
 def _game_of(op: tuple[str, tuple[Any, ...]]) -> str:
     """The game a write is for ("" for the heartbeat's, which names many)."""
     first = op[1][0] if op[1] else ""
@@ -456,7 +461,9 @@ def _write(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
         # Game by game, in the games' order (each game's own in the order given): two
         # processes' batches lock the rows they share in one order, so neither waits
         # for the other while holding what the other waits for (SQLite: one writer).
-        ops = sorted(ops, key=_game_of)
+        # The heartbeat last: it follows a start of the same batch (and never waits
+        # for a row, so it takes no part in the order).
+        ops = sorted(ops, key=_in_order)
         if store.dialect == "postgresql" and all(name in BATCHED_WRITES for name, _ in ops):
             try:
                 with store.writing() as conn:
