@@ -361,6 +361,15 @@ BUMP_AND_ADD_SQL = (
     " WHERE m.g IN (SELECT id FROM bumped))"
     " SELECT count(*) FROM bumped"
 )
+#: :data:`BUMP_AND_ADD_SQL` that fails as a whole (``invalid_text_representation``)
+#: unless it bumped as many games as its last parameter says: on a connection in
+#: autocommit, the statement alone is the batch's transaction
+#: (:mod:`meldtour.store.passing_pg`).
+BUMP_AND_ADD_CHECKED_SQL = BUMP_AND_ADD_SQL.replace(
+    " SELECT count(*) FROM bumped",
+    " SELECT CASE WHEN count(*) = %s THEN count(*)"
+    " ELSE ('refused: ' || count(*))::bigint END FROM bumped",
+)
 #: The heartbeat (as :data:`_ALIVE`: never waiting for a row a move holds).
 ALIVE_SQL = (
     "UPDATE live_game SET alive_at = %s WHERE id IN (SELECT id FROM live_game"

@@ -3,9 +3,15 @@
 A batch of moves in play, drafts and heartbeats (:data:`~.games.BATCHED_WRITES`:
 nearly every batch the live games make, hundreds a second) is one statement for the
 moves and drafts (every game's counter and draft updated and every move inserted,
-arrays unnested: :func:`~.games.batch_params`) and one for a heartbeat, sent on a
-connection of psycopg's for asynchronous use, in pipeline mode: the transaction's
-begin and its statements in one round trip to the server, its commit in a second.
+arrays unnested: :func:`~.games.batch_params`), sent on a connection of psycopg's for
+asynchronous use in autocommit: the statement is its own transaction, one round trip
+to the server. It checks itself: when fewer games were bumped than it wrote for (a
+move out of order, a game not in the log), its last line fails — the text
+``refused: N`` cast to a number, the only way to make a plain SQL statement raise —
+and so all of it is taken back. A batch with the heartbeat (once a second) is a
+transaction of two statements. (psycopg's pipeline mode, which would send a
+transaction's begin, statements and commit at once, polls the socket while it waits
+for the answer: it cost a quarter of the server's interpreter time.)
 
 On the writer thread each round trip had to take the interpreter's lock back from the
 event loop, which at 1,000 games on two processes holds it half the time: a batch of
@@ -28,7 +34,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
-from .games import ALIVE_SQL, BUMP_AND_ADD_SQL, RETRIES, batch_params
+from .games import ALIVE_SQL, BUMP_AND_ADD_CHECKED_SQL, RETRIES, batch_params
 
 
 class Refused(Exception):
@@ -56,13 +62,13 @@ class AsyncPassing:
         if conn is None or conn.closed or conn.broken:
             self._conn = None
             conn = await psycopg.AsyncConnection.connect(
-                self._conninfo, autocommit=False, connect_timeout=CONNECT_SECONDS
+                self._conninfo, autocommit=True, connect_timeout=CONNECT_SECONDS
             )
             self._conn = conn
         return conn
 
     async def write(self, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
-        """The batch in one transaction, or :class:`Refused` with nothing written."""
+        """The batch, all of it or (:class:`Refused`) nothing."""
         params = batch_params(ops)  # refused before anything is sent when out of order
         if params is None:
             raise Refused()
@@ -70,25 +76,22 @@ class AsyncPassing:
         for attempt in range(RETRIES):
             conn = await self._connection()
             try:
-                async with conn.pipeline():
-                    bumped = None
+                if not beats:  # one statement, its own transaction: one round trip
+                    await conn.execute(BUMP_AND_ADD_CHECKED_SQL, (*bump, expected))
+                    return
+                async with conn.transaction():  # with the heartbeat, once a second
                     if expected:
-                        bumped = await conn.execute(BUMP_AND_ADD_SQL, bump)
+                        await conn.execute(BUMP_AND_ADD_CHECKED_SQL, (*bump, expected))
                     for beat in beats:
                         await conn.execute(ALIVE_SQL, beat)
-                    if bumped is not None:
-                        row = await bumped.fetchone()  # the pipeline's first round trip
-                        if row is None or row[0] != expected:
-                            await conn.rollback()
-                            raise Refused()
-                    await conn.commit()
                 return
+            except pg_errors.InvalidTextRepresentation:
+                # The statement's own refusal (fewer games bumped than written for):
+                # it failed as a whole, nothing of it stays.
+                raise Refused() from None
             except _RACES:
-                await conn.rollback()
                 if attempt == RETRIES - 1:
                     raise
-            except Refused:
-                raise
             except BaseException:
                 # Whatever else (the server gone, a cancelled task): this connection's
                 # state is unknown, so the next batch opens another.

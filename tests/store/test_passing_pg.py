@@ -1,0 +1,67 @@
+"""PostgreSQL: the live log's usual batch sent from the event loop
+(:mod:`meldtour.store.passing_pg`) is all or nothing — a move behind the game's counter
+(another process wrote it) or a game not in the log refuses the whole batch, one
+statement that checks itself, and leaves every game as it was; the heartbeat's batch
+is a transaction of its own; the connection comes back after the server closed it."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from meldtour.store import games
+from meldtour.store.db import Store
+from meldtour.store.passing_pg import AsyncPassing, Refused
+
+from .backends import database, upgraded
+from .test_games import HEADER
+
+DRAW = {"seat": 0, "action": "draw", "at": 1.0}
+
+
+def test_a_batch_is_all_or_nothing(tmp_path: Path) -> None:
+    with database("postgresql", tmp_path) as url, upgraded(url) as store:
+        asyncio.run(_batches(store))
+
+
+def _conninfo(store: Store) -> str:
+    return store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def _batches(store: Store) -> None:
+    for gid in ("p1", "p2"):
+        games.start_game(store, gid, HEADER)
+    passing = AsyncPassing(_conninfo(store))
+    try:
+        await passing.write([("append", ("p1", 0, DRAW)), ("draft", ("p2", {"v": 1}))])
+        # p1's move 0 again (written elsewhere meanwhile): nothing of the batch stays.
+        with pytest.raises(Refused):
+            await passing.write([("append", ("p2", 0, DRAW)), ("append", ("p1", 0, DRAW))])
+        with pytest.raises(Refused):
+            await passing.write([("draft", ("nope", None)), ("draft", ("p2", None))])
+        with pytest.raises(Refused):  # out of order within the batch: never sent
+            await passing.write([("append", ("p2", 0, DRAW)), ("append", ("p2", 2, DRAW))])
+        p1, p2 = games.load_game(store, "p1"), games.load_game(store, "p2")
+        assert p1 is not None and p2 is not None
+        assert p1.moves == [DRAW] and p2.moves == [] and p2.draft == {"v": 1}
+        # With the heartbeat; a refused one takes the heartbeat back too.
+        await passing.write([("append", ("p2", 0, DRAW)), ("alive", (["p1", "p2"], 7.0))])
+        with pytest.raises(Refused):
+            await passing.write([("append", ("p2", 0, DRAW)), ("alive", (["p1", "p2"], 9.0))])
+        p1, p2 = games.load_game(store, "p1"), games.load_game(store, "p2")
+        assert p1 is not None and p2 is not None
+        assert p2.moves == [DRAW] and p1.alive_at == p2.alive_at == 7.0
+        # The server closes the connection: the batch fails, the next one reconnects.
+        pid = passing._conn.info.backend_pid  # type: ignore[union-attr]
+        with store.engine.begin() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        with pytest.raises(Exception):  # noqa: B017 - whichever error the driver says
+            await passing.write([("append", ("p2", 1, DRAW))])
+        await passing.write([("append", ("p2", 1, DRAW))])
+        p2 = games.load_game(store, "p2")
+        assert p2 is not None and len(p2.moves) == 2
+    finally:
+        await passing.close()
