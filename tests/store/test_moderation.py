@@ -109,3 +109,24 @@ def test_the_administrator_acts_on_the_reports_and_nobody_else_may(store: Store)
     actions = [line["action"] for line in director_use.account_log(store, admin)]
     for action in ("hide_player_name", "dismiss_reports", "disable_player", "show_player_name"):
         assert action in actions, actions
+
+
+def test_a_reporter_makes_at_most_ten_reports_an_hour_counted_from_the_records(
+    store: Store,
+) -> None:
+    """The hourly limit is counted from the reports kept (a restart, another process
+    or no Redis change nothing): the eleventh within an hour is refused, and an hour
+    after the first, one more may be made."""
+    ann = account(store, "Ann")
+    seat(store, ann, "g0", 0)
+    others = [account(store, f"P{i}") for i in range(12)]
+    for i, who in enumerate(others):
+        seat(store, who, "g0", i + 1)
+    for i in range(mod.REPORTS_PER_HOUR):
+        mod.report(store, ann, "g0", others[i].id, "stalling", 1000.0 + i)
+    refused("report.too_many", mod.report, store, ann, "g0", others[10].id, "name", 1500.0)
+    # Another player is not limited by Ann's reports.
+    mod.report(store, others[0], "g0", others[10].id, "name", 1500.0)
+    # Just over an hour after the first (at 1000), one more is allowed, not two.
+    mod.report(store, ann, "g0", others[10].id, "name", 4601.0)
+    refused("report.too_many", mod.report, store, ann, "g0", others[11].id, "name", 4601.0)

@@ -14,11 +14,10 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from limits import RateLimitItemPerHour
 
+from meldtour.application import moderation
 from meldtour.live import SeatConfig, TableConfig
 from meldtour.web.director import accounts as directors
-from meldtour.web.routes import players_online
 
 from .test_players_online import Other, client, csrf_of, live_of, one_meld_deal, play_out, sign_up
 
@@ -166,7 +165,7 @@ def test_reports_are_limited_per_player_and_dismissed(
     ann, troll, _ann_id, troll_id = table
     store = client.app.state.director.store()  # type: ignore[attr-defined]
     directors.create(store, "boss", ADMIN_PASSWORD)
-    monkeypatch.setattr(players_online, "REPORTS_PER_PLAYER", RateLimitItemPerHour(1))
+    monkeypatch.setattr(moderation, "REPORTS_PER_HOUR", 1)
     live = live_of(client)
     live.create_table(
         TableConfig.make("krc-2015", [SeatConfig("human"), SeatConfig("human")], seed=4), "m2"

@@ -6,9 +6,9 @@ thing a player writes that others read.
 - **A report** is made by a signed-in player account (a guest cannot report) about
   another account that sat at a game they sat in too, for one of the fixed
   :data:`REASONS` (a code: nothing free to write, so nothing abusive), once per
-  reporter, reported player and game. How many a reporter may make in an hour
-  (:data:`REPORTS_PER_HOUR`) is the web's limiter's (``limits``), refused with
-  ``report.too_many``.
+  reporter, reported player and game, and at most :data:`REPORTS_PER_HOUR` by a
+  reporter in any hour (``report.too_many``) — counted from the reports kept, so
+  the limit holds across restarts and processes, with or without Redis.
 - **The reports page** lists the open reports by reported player (the count of each
   reason, the games); the administrator hides the name, disables the account
   (:func:`.players_accounts.disable_in`) or dismisses the reports: each closes the
@@ -42,6 +42,7 @@ from .players_accounts import PlayerAccount, _account, disable_in
 REASONS: tuple[str, ...] = ("name", "stalling", "cheating", "other")
 #: How many reports one player account may make in an hour.
 REPORTS_PER_HOUR = 10
+HOUR = 3600.0
 #: What the administrator did to a player's reports.
 OUTCOMES: tuple[str, ...] = ("hidden", "disabled", "dismissed")
 
@@ -105,6 +106,11 @@ def report(
             raise UseCaseError("report.not_in_game", game=game_id)
         if rows.has_report(s, who.id, reported_id, game_id):
             raise UseCaseError("report.already")
+        # The reporter's row locked: two reports at once cannot both pass the count.
+        player_rows.lock_account(s, who.id)
+        limit = REPORTS_PER_HOUR
+        if rows.reports_since(s, who.id, at - HOUR) >= limit:
+            raise UseCaseError("report.too_many", n=limit)
         rows.add_report(
             s, reporter_id=who.id, reported_id=reported_id, game_id=game_id, reason=reason, at=at
         )

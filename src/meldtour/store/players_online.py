@@ -186,6 +186,12 @@ def owners_of(s: Any, game_ids: Sequence[str]) -> dict[tuple[str, int], int]:
     return {(str(g), int(n)): int(a) for g, n, a in rows}
 
 
+def lock_account(s: Any, account_id: int) -> None:
+    """Lock the account's row until the transaction ends (PostgreSQL; SQLite's writer
+    holds the whole database already)."""
+    s.execute(select(_ACCOUNTS.c.id).where(_ACCOUNTS.c.id == account_id).with_for_update())
+
+
 def seats_of(s: Any, account_id: int) -> list[tuple[str, int, str]]:
     """The account's seats: ``(game_id, seat, how)``."""
     rows = s.execute(

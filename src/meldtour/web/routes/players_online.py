@@ -65,8 +65,6 @@ QUICK_COOKIE = "mt_quick"
 SESSION_SECONDS = 30 * 24 * 3600
 #: What one client address may do in a while: accounts made, and times in the queue.
 SIGNUPS_PER_CLIENT = RateLimitItemPerHour(10)
-#: How many reports one player account may make in an hour.
-REPORTS_PER_PLAYER = RateLimitItemPerHour(moderation.REPORTS_PER_HOUR)
 QUEUES_PER_CLIENT = RateLimitItemPerMinute(30, 10)
 
 router = APIRouter(dependencies=[Depends(csrf_protect)])
@@ -617,15 +615,10 @@ def report_player(
         reported = int(account)
     except ValueError:
         reported = -1
-    limiter = client_limiter(request)
-    key = f"player:{player.id}" if player is not None else ""
     try:
-        if player is not None and not limiter.test(REPORTS_PER_PLAYER, "meldtour-report", key):
-            raise UseCaseError("report.too_many", n=moderation.REPORTS_PER_HOUR)
         moderation.report(_store(request), player, game[:40], reported, reason[:20], time.time())
     except UseCaseError as exc:
         return redirect(request, back, refusal_text(exc, _), "error")
-    limiter.hit(REPORTS_PER_PLAYER, "meldtour-report", key)
     return redirect(
         request,
         back,
