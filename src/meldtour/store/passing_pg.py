@@ -10,8 +10,9 @@ move out of order, a game not in the log), its last line fails — the text
 ``refused: N`` cast to a number, the only way to make a plain SQL statement raise —
 and so all of it is taken back. A batch with the heartbeat (once a second) is a
 transaction of two statements. (psycopg's pipeline mode, which would send a
-transaction's begin, statements and commit at once, polls the socket while it waits
-for the answer: it cost a quarter of the server's interpreter time.)
+transaction's begin, statements and commit at once, was tried first: it polls the
+socket while it waits for the answer — a sixth of py-spy's samples of the interpreter
+at 1,000 games — and it needs two round trips all the same.)
 
 On the writer thread each round trip had to take the interpreter's lock back from the
 event loop, which at 1,000 games on two processes holds it half the time: a batch of
