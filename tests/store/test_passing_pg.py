@@ -54,6 +54,24 @@ async def _batches(store: Store) -> None:
         p1, p2 = games.load_game(store, "p1"), games.load_game(store, "p2")
         assert p1 is not None and p2 is not None
         assert p2.moves == [DRAW] and p1.alive_at == p2.alive_at == 7.0
+        # Each game as its writes in order leave it: a move clears the draft, a
+        # later draft stays, drafts alone change no counter.
+        games.start_game(store, "p3", HEADER)
+        draft = {"version": 1, "seat": 1, "board": [["r1"]], "at": 2.0}
+        await passing.write(
+            [
+                ("draft", ("p1", draft)),
+                ("append", ("p1", 1, DRAW)),
+                ("append", ("p3", 0, DRAW)),
+                ("draft", ("p3", draft)),
+                ("draft", ("p2", draft)),
+                ("draft", ("p2", None)),
+            ]
+        )
+        p1, p2, p3 = (games.load_game(store, g) for g in ("p1", "p2", "p3"))
+        assert p1 is not None and p1.moves == [DRAW, DRAW] and p1.draft is None
+        assert p2 is not None and p2.moves == [DRAW] and p2.draft is None
+        assert p3 is not None and p3.moves == [DRAW] and p3.draft == draft
         # The server closes the connection: the batch fails, the next one reconnects.
         pid = passing._conn.info.backend_pid  # type: ignore[union-attr]
         with store.engine.begin() as conn:

@@ -431,7 +431,7 @@ class LiveGame:
             except Exception:
                 self.keys[seat] = self.names[seat] = None
                 raise
-            self._broadcast_table()
+            self.table_changed()
         return token
 
     def waiting_json(self) -> dict[str, Any]:
@@ -993,13 +993,10 @@ class LiveGame:
         for v, events, state in missed:
             sub.send(self._frame(v, events, state, sub.seat))
 
-    def names_changed(self) -> None:
-        """A name shown at this table changed outside it (hidden by the site's
-        administrator, or shown again): every socket is sent the table, on which its
-        page (and the socket's own masks) take the names as they are now."""
-        self._broadcast_table()
-
-    def _broadcast_table(self) -> None:
+    def table_changed(self) -> None:
+        """The table as the pages show it changed (a seat taken, a rematch asked for,
+        a name hidden by the site's administrator or shown again): every socket is
+        sent it, and its page (and the socket's own masks) take it as it is now."""
         message = Shared(type="table", table=self.table_json())
         for sub in list(self.subscribers):
             sub.send(message)

@@ -180,11 +180,6 @@ class _Writer:
         self._thread.join()
 
 
-#: The writes of the usual lane (:class:`StoreLog`): the ones written hundreds of
-#: times a second, on SQLite at once on the loop or on PostgreSQL from it.
-USUAL_WRITES = frozenset({"append", "draft", "alive"})
-
-
 class _Lane:
     """Writes waiting for their batch, and the task committing them."""
 
@@ -282,7 +277,7 @@ class StoreLog:
             return other
         if game in usual.games:
             return usual
-        return usual if name in USUAL_WRITES else other
+        return usual if name in games.BATCHED_WRITES else other
 
     async def _commit(self, ops: list[tuple[str, tuple[Any, ...]]]) -> None:
         """One batch: on SQLite, moves and drafts at once on the loop when nothing needs

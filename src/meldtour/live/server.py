@@ -277,8 +277,7 @@ class LiveServer:
         new: LiveGame = await asyncio.shield(task)
         if game.rematch != new.id:
             game.rematch = new.id
-            for sub in list(game.subscribers):
-                sub.send({"type": "table", "table": game.table_json()})
+            game.table_changed()
         return new
 
     def get(self, game_id: str) -> LiveGame | None:
@@ -625,7 +624,7 @@ class LiveServer:
             await game.open()
             return None
         if op == "names":
-            game.names_changed()
+            game.table_changed()
             return None
         if op == "subscribe":
             assert self.cluster is not None
@@ -651,7 +650,7 @@ class LiveServer:
         for gid in here:
             game = self.games[gid]
             if not game.over:
-                game.names_changed()
+                game.table_changed()
         told = len(here)
         if self.cluster is None:
             return told

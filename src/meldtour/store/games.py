@@ -342,14 +342,17 @@ def write_now(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
 
 # On PostgreSQL, a batch of moves in play, drafts and heartbeats (nearly every batch)
 # is one statement whatever its size: every game's counter and draft in one update,
-# every move in one insert (arrays unnested), the count of games bumped to check; a
-# heartbeat is one more. Written statement by statement, a batch of k moves was 2k
-# round trips to the server on the writer thread — each one waiting for the
-# interpreter's lock, which the event loop holds half the time at 1,000 games — so
-# the writer fell behind, its batches grew and with them the wait (BENCHMARKS.md,
-# "Cost per move"). The live log sends it from the event loop
-# (:mod:`meldtour.store.passing_pg`); :func:`write` on the writer thread the same.
-BUMP_AND_ADD_SQL = (
+# every move in one insert (arrays unnested); a heartbeat is one more. Written
+# statement by statement, a batch of k moves was 2k round trips to the server on the
+# writer thread — each one waiting for the interpreter's lock, which the event loop
+# holds half the time at 1,000 games — so the writer fell behind, its batches grew
+# and with them the wait (BENCHMARKS.md, "Cost per move"). The live log sends it from
+# the event loop (:mod:`meldtour.store.passing_pg`), on a connection in autocommit:
+# the statement alone is the batch's transaction, so it checks itself — unless it
+# bumped as many games as its last parameter says, its last line fails
+# (``invalid_text_representation``: the text ``refused: N`` cast to a number, the
+# only way to make a plain SQL statement raise) and all of it is taken back.
+BUMP_AND_ADD_CHECKED_SQL = (
     "WITH v AS (SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[])"
     " AS t(id, expect, nxt, draft)),"
     " bumped AS (UPDATE live_game AS g"
@@ -359,38 +362,28 @@ BUMP_AND_ADD_SQL = (
     " SELECT m.g, m.i, m.m::json, m.a"
     " FROM unnest(%s::text[], %s::int[], %s::text[], %s::float8[]) AS m(g, i, m, a)"
     " WHERE m.g IN (SELECT id FROM bumped))"
-    " SELECT count(*) FROM bumped"
-)
-#: :data:`BUMP_AND_ADD_SQL` that fails as a whole (``invalid_text_representation``)
-#: unless it bumped as many games as its last parameter says: on a connection in
-#: autocommit, the statement alone is the batch's transaction
-#: (:mod:`meldtour.store.passing_pg`).
-BUMP_AND_ADD_CHECKED_SQL = BUMP_AND_ADD_SQL.replace(
-    " SELECT count(*) FROM bumped",
     " SELECT CASE WHEN count(*) = %s THEN count(*)"
-    " ELSE ('refused: ' || count(*))::bigint END FROM bumped",
+    " ELSE ('refused: ' || count(*))::bigint END FROM bumped"
 )
 #: The heartbeat (as :data:`_ALIVE`: never waiting for a row a move holds).
 ALIVE_SQL = (
     "UPDATE live_game SET alive_at = %s WHERE id IN (SELECT id FROM live_game"
     " WHERE id = ANY(%s::text[]) FOR UPDATE SKIP LOCKED)"
 )
-#: The writes a batch on PostgreSQL takes in those statements.
+#: The writes a batch on PostgreSQL takes in those statements: the live games' usual
+#: ones, written hundreds of times a second.
 BATCHED_WRITES = frozenset({"append", "draft", "alive"})
-
-
-class _Refused(Exception):
-    """A write of a batch was refused: the batch is done again write by write."""
 
 
 def batch_params(
     ops: Sequence[tuple[str, tuple[Any, ...]]],
 ) -> tuple[tuple[Any, ...], int, list[tuple[float, list[str]]]] | None:
-    """A batch of :data:`BATCHED_WRITES` as :data:`BUMP_AND_ADD_SQL`'s parameters,
-    the number of games it must bump, and :data:`ALIVE_SQL`'s parameters per
-    heartbeat: each game's moves follow its counter, its draft is what the last of its
-    writes left (a move clears it). None when a game's moves of the batch do not follow
-    one another (refused: the writes one by one say why)."""
+    """A batch of :data:`BATCHED_WRITES` as :data:`BUMP_AND_ADD_CHECKED_SQL`'s
+    parameters but the last, the number of games it must bump (the last one), and
+    :data:`ALIVE_SQL`'s parameters per heartbeat: each game's moves follow its
+    counter, its draft is what the last of its writes left (a move clears it). None
+    when a game's moves of the batch do not follow one another (refused: the writes
+    one by one say why)."""
     per_game: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
     beats: list[tuple[float, list[str]]] = []
     for name, args in sorted(ops, key=_in_order):  # the rows locked in the games' order
@@ -434,19 +427,6 @@ def batch_params(
     return bump, len(ids), beats
 
 
-def _write_batched(conn: Any, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
-    """A batch of :data:`BATCHED_WRITES` in its statements on the toolkit's connection;
-    :class:`_Refused` when any write would be refused (the caller rolls back)."""
-    params = batch_params(ops)
-    if params is None:
-        raise _Refused()
-    bump, expected, beats = params
-    if expected and conn.exec_driver_sql(BUMP_AND_ADD_SQL, bump).scalar() != expected:
-        raise _Refused()
-    for beat in beats:
-        conn.exec_driver_sql(ALIVE_SQL, beat)
-
-
 def _in_order(op: tuple[str, tuple[Any, ...]]) -> tuple[bool, str]:
     """A batch's writes game by game in the games' order, the heartbeat's last."""
     return (op[0] == "alive", _game_of(op))
@@ -473,13 +453,6 @@ def _write(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
         # The heartbeat last: it follows a start of the same batch (and never waits
         # for a row, so it takes no part in the order).
         ops = sorted(ops, key=_in_order)
-        if store.dialect == "postgresql" and all(name in BATCHED_WRITES for name, _ in ops):
-            try:
-                with store.writing() as conn:
-                    _write_batched(conn, ops)
-                return
-            except _Refused:
-                pass  # rolled back: the writes one by one say which was refused, and why
     if all(name in CORE_WRITES for name, _ in ops):
         with store.writing() as conn:
             for name, args in ops:

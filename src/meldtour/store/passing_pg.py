@@ -5,10 +5,8 @@ nearly every batch the live games make, hundreds a second) is one statement for 
 moves and drafts (every game's counter and draft updated and every move inserted,
 arrays unnested: :func:`~.games.batch_params`), sent on a connection of psycopg's for
 asynchronous use in autocommit: the statement is its own transaction, one round trip
-to the server. It checks itself: when fewer games were bumped than it wrote for (a
-move out of order, a game not in the log), its last line fails — the text
-``refused: N`` cast to a number, the only way to make a plain SQL statement raise —
-and so all of it is taken back. A batch with the heartbeat (once a second) is a
+to the server; it checks itself (:data:`~.games.BUMP_AND_ADD_CHECKED_SQL`), so a
+refused batch leaves nothing. A batch with the heartbeat (once a second) is a
 transaction of two statements. (psycopg's pipeline mode, which would send a
 transaction's begin, statements and commit at once, was tried first: it polls the
 socket while it waits for the answer — a sixth of py-spy's samples of the interpreter
