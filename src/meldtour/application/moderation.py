@@ -42,6 +42,7 @@ from .players_accounts import PlayerAccount, _account, disable_in
 REASONS: tuple[str, ...] = ("name", "stalling", "cheating", "other")
 #: How many reports one player account may make in an hour.
 REPORTS_PER_HOUR = 10
+#: The window of that limit, in seconds.
 HOUR = 3600.0
 #: What the administrator did to a player's reports.
 OUTCOMES: tuple[str, ...] = ("hidden", "disabled", "dismissed")

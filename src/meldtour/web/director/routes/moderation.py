@@ -86,31 +86,31 @@ def _act(
     return redirect(request, _back(next), _("Reports dismissed: %(n)s.") % {"n": n})
 
 
-async def _names_changed(request: Request, store: StoreDep, account: int) -> None:
-    """The sockets of the games in play where the account sits are sent their table
-    again, so that a page open there (a spectator's too) shows the name as it is now
-    without reconnecting."""
+async def _on_name(
+    request: Request, store: StoreDep, director: Account, account: int, action: str, next: str
+) -> Response:
+    """Hide the name or show it again; then the sockets of the games in play where the
+    account sits are sent their table again, so that a page open there (a spectator's
+    too) shows the name as it is now without reconnecting."""
+    response = await asyncio.to_thread(_act, request, store, director, account, action, next)
     seats = await asyncio.to_thread(players.seats_of, store, account)
     games = list(dict.fromkeys(game for game, _seat, _how in seats))
     await request.app.state.live.names_changed(games)
+    return response
 
 
 @router.post("/reports/{account}/hide")
 async def hide_name(
     request: Request, store: StoreDep, director: DirectorDep, account: int, next: str = Form(PAGE)
 ) -> Response:
-    response = await asyncio.to_thread(_act, request, store, director, account, "hide", next)
-    await _names_changed(request, store, account)
-    return response
+    return await _on_name(request, store, director, account, "hide", next)
 
 
 @router.post("/reports/{account}/show")
 async def show_name(
     request: Request, store: StoreDep, director: DirectorDep, account: int, next: str = Form(PAGE)
 ) -> Response:
-    response = await asyncio.to_thread(_act, request, store, director, account, "show", next)
-    await _names_changed(request, store, account)
-    return response
+    return await _on_name(request, store, director, account, "show", next)
 
 
 @router.post("/reports/{account}/disable")
