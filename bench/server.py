@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
+import orjson
 import websockets
 
 from meldtour.core.record import move_to_json
@@ -105,7 +106,6 @@ async def seat_client(
     url = base.replace("http://", "ws://") + f"/play/t/{game_id}/ws"
     sent: dict[str, float] = {}
     answered: set[int] = set()
-    n = 0
     async with websockets.connect(
         url,
         additional_headers={"Cookie": f"meldtour_seat_{game_id}={token}"},
@@ -113,58 +113,73 @@ async def seat_client(
         open_timeout=60,
         ping_interval=None,
     ) as ws:
-        while True:
-            left = stop_at - time.monotonic()
-            if left <= 0:
-                return False
-            try:
-                raw = await asyncio.wait_for(ws.recv(), left)
-            except (TimeoutError, websockets.ConnectionClosed):
-                return False
-            now = time.monotonic()
-            m = json.loads(raw)
-            kind = m["type"]
-            if kind == "ack" or (kind == "frame" and "ack" in m):  # the page's folded ack
-                t0 = sent.pop(m["ack"] if kind == "frame" else m["id"], None)
-                if t0 is not None:
-                    stats.moves += 1
-                    if t0 >= stats.measure_from:  # after the ramp: games in play
-                        stats.rtt.append((now, now - t0))
-                if kind == "ack":
-                    continue
-            if kind == "refused":
-                stats.refused += 1
+        # One deadline for the whole game, not a wait_for (a task and a timer) a frame.
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout_at(loop.time() + stop_at - time.monotonic()):
+                return await _play(ws, seat, player, think, stats, rng, sent, answered)
+        except (TimeoutError, websockets.ConnectionClosed):
+            return False
+
+
+async def _play(
+    ws: Any,
+    seat: int,
+    player: Any,
+    think: float,
+    stats: Stats,
+    rng: random.Random,
+    sent: dict[str, float],
+    answered: set[int],
+) -> bool:
+    """The seat's frames read and its moves sent, until the game ends (True)."""
+    n = 0
+    while True:
+        raw = await ws.recv()
+        now = time.monotonic()
+        m = orjson.loads(raw)
+        kind = m["type"]
+        if kind == "ack" or (kind == "frame" and "ack" in m):  # the page's folded ack
+            t0 = sent.pop(m["ack"] if kind == "frame" else m["id"], None)
+            if t0 is not None:
+                stats.moves += 1
+                if t0 >= stats.measure_from:  # after the ramp: games in play
+                    stats.rtt.append((now, now - t0))
+            if kind == "ack":
                 continue
-            if kind == "stale":
-                stats.stale += 1
-                continue
-            if kind == "frame" and seat == 0:
-                stats.timeouts += sum(e["kind"] == "timeout" for e in m["events"])
-            view = m.get("view")
-            if kind not in ("snapshot", "frame", "synced") or view is None:
-                continue
-            if view["end"] is not None:
-                return True
-            version = m["version"]
-            if view["current"] != seat or version in answered:
-                continue
-            answered.add(version)
-            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            move = player.decide(view_from_json(view, find_rules(PRESET)))
-            n += 1
-            rid = f"{seat}.{n}"
-            sent[rid] = time.monotonic()
-            await ws.send(
-                json.dumps(
-                    {
-                        "type": "move",
-                        "id": rid,
-                        "version": version,
-                        **move_to_json(move),
-                        "ack": "frame",  # as the page: the ack in the frame
-                    }
-                )
-            )
+        if kind == "refused":
+            stats.refused += 1
+            continue
+        if kind == "stale":
+            stats.stale += 1
+            continue
+        if kind == "frame" and seat == 0:
+            stats.timeouts += sum(e["kind"] == "timeout" for e in m["events"])
+        view = m.get("view")
+        if kind not in ("snapshot", "frame", "synced") or view is None:
+            continue
+        if view["end"] is not None:
+            return True
+        version = m["version"]
+        if view["current"] != seat or version in answered:
+            continue
+        answered.add(version)
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        move = player.decide(view_from_json(view, find_rules(PRESET)))
+        n += 1
+        rid = f"{seat}.{n}"
+        sent[rid] = time.monotonic()
+        await ws.send(
+            orjson.dumps(
+                {
+                    "type": "move",
+                    "id": rid,
+                    "version": version,
+                    **move_to_json(move),
+                    "ack": "frame",  # as the page: the ack in the frame
+                }
+            ).decode()
+        )
 
 
 async def one_table(
@@ -234,6 +249,7 @@ async def clients(
 ) -> dict[str, Any]:
     """``base``: one server's URL, or several joined by ``|`` (tables are made on each
     in turn)."""
+    cpu0 = time.process_time()
     stats = Stats()
     stats.measure_from = time.monotonic() + ramp
     stop_at = time.monotonic() + ramp + seconds
@@ -284,11 +300,22 @@ async def clients(
         "stale": stats.stale,
         "timeouts": stats.timeouts,
         "errors": stats.errors[:20],
+        "cpu": time.process_time() - cpu0,
     }
 
 
 def client_process(args: tuple[Any, ...]) -> dict[str, Any]:
-    return asyncio.run(clients(*args))
+    """One client process's share; its last argument the event loop (``--client-loop``)."""
+    *rest, loop = args
+    if loop != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if loop == "uvloop":
+                raise
+        else:
+            return uvloop.run(clients(*rest))
+    return asyncio.run(clients(*rest))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -350,6 +377,13 @@ def main() -> None:
         choices=("auto", "asyncio", "uvloop"),
         help="the server's event loop (uvicorn's --loop; auto, as python -m meldtour.web: "
         "uvloop where it is installed)",
+    )
+    ap.add_argument(
+        "--client-loop",
+        default="auto",
+        choices=("auto", "asyncio", "uvloop"),
+        help="the simulated players' event loop (auto: uvloop where it is installed; "
+        "the load generator shares the machine's cores with the servers)",
     )
     ap.add_argument(
         "--probe",
@@ -513,7 +547,7 @@ def main() -> None:
                     Path(name).write_text(str(time.time() + a.ramp))
             shares = [a.games // a.clients + (i < a.games % a.clients) for i in range(a.clients)]
             jobs = [
-                (base, n, a.level, a.think, a.seconds, a.ramp, a.seed + i)
+                (base, n, a.level, a.think, a.seconds, a.ramp, a.seed + i, a.client_loop)
                 for i, n in enumerate(shares)
                 if n
             ]
@@ -593,6 +627,8 @@ def main() -> None:
         else None,
         "rtt_max_ms": round(1000 * rtt[-1], 1) if rtt else None,
         "server_cpu": round(cpu / wall, 2),
+        # The simulated players' CPU (cores over the run, every client process).
+        "client_cpu": round(sum(p["cpu"] for p in parts) / wall, 2),
         # The servers' CPU time (ramp included: tables made and joined) per move made.
         "server_cpu_ms_per_move": round(1000 * cpu / moves, 2) if moves else None,
         # The same in the measured window only (after the ramp): moves in play.

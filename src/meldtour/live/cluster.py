@@ -21,10 +21,16 @@ Messages on a node's channel are JSON objects:
   "kind"}``;
 * ``{"t": "in", "gid", "sid", "m"}`` a socket's message to the owner;
   ``{"t": "unsub", "gid", "sid"}`` the socket has gone;
-* ``{"t": "out", "sid", "m"}`` a message from the owner to one socket.
+* ``{"t": "out", "sid", "m"}`` a message from the owner to one socket. A move's frame
+  already has its JSON text (:class:`~meldtour.live.game.Shared`): the envelope is
+  written around that text, and the socket's node reads the text out of it as it is
+  (:func:`out_of`), decodes it once for the socket's page and sends the same text — no
+  frame is encoded twice on its way (BENCHMARKS.md, "The relay passes the frame's text").
 
-One writer task publishes everything in order over one connection, so a socket's
-frames arrive in the order the owner sent them.
+All of it is written with orjson (:data:`~meldtour.live.game.ENCODE`); the other
+messages are read with the standard library, which keeps a client's numbers exact. One
+writer task publishes everything in order over one connection, so a socket's frames
+arrive in the order the owner sent them.
 """
 
 from __future__ import annotations
@@ -37,9 +43,11 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
+
 from meldtour.core.refusal import Refused
 
-from .game import Subscriber
+from .game import ENCODE, Shared, Subscriber
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +227,15 @@ class Cluster:
 
     def post(self, node: str, message: dict[str, Any]) -> None:
         """Publish to a node, in order with everything posted before."""
-        self._outbox.put_nowait((self.channel(node), json.dumps(message, separators=(",", ":"))))
+        self._outbox.put_nowait((self.channel(node), ENCODE(message)))
+
+    def post_out(self, node: str, sid: str, message: dict[str, Any]) -> None:
+        """Publish a message for one socket of ``node`` (``{"t": "out"}``): around the
+        message's own JSON text when it has one."""
+        text: str | None = getattr(message, "text", None) if type(message) is Shared else None
+        if text is None:
+            text = ENCODE(message)
+        self._outbox.put_nowait((self.channel(node), f"{_OUT}{sid}{_OUT_M}{text}}}"))
 
     async def request(self, node: str, op: str, game_id: str, **args: Any) -> Any:
         """Ask ``node`` to do ``op`` on a game it owns; its answer or :class:`RemoteError`."""
@@ -257,11 +273,19 @@ class Cluster:
                 async for raw in self._pubsub.listen():
                     if raw.get("type") != "message":
                         continue
-                    try:
-                        message = json.loads(raw["data"])
+                    data = raw["data"]
+                    out = out_of(data)
+                    if out is not None:
+                        sub = self.routes.get(out[0])
+                        if sub is not None:
+                            sub.send(out[1])
+                        continue
+                    try:  # the standard library: a client's number exactly as it sent it
+                        message = json.loads(data)
                     except (TypeError, ValueError):
                         continue
-                    self._take(message)
+                    if isinstance(message, dict):
+                        self._take(message)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -318,7 +342,34 @@ class RemoteSubscriber(Subscriber):
 
     def send(self, message: dict[str, Any]) -> None:
         if not self.closed:
-            self.cluster.post(self.node, {"t": "out", "sid": self.sid, "m": message})
+            self.cluster.post_out(self.node, self.sid, message)
 
 
-__all__ = ["LEASE", "RENEW", "Cluster", "RemoteError", "RemoteSubscriber"]
+_OUT = '{"t":"out","sid":"'
+_OUT_M = '","m":'
+
+
+def out_of(data: Any) -> tuple[str, Shared] | None:
+    """A ``{"t": "out"}`` envelope's socket id and message (its text kept with it:
+    the socket sends that text), or None for any other message. The message's text
+    is cut out of the envelope, not re-encoded; a socket id is hex (``LiveServer``).
+    The owner made the message, so orjson reads it (an integer past 64 bits, which no
+    frame holds, would come out a float in the dict; the text sent stays exact)."""
+    if not isinstance(data, str) or not data.startswith(_OUT):
+        return None
+    end = data.find('"', len(_OUT))
+    if end < 0 or not data.startswith(_OUT_M, end) or not data.endswith("}"):
+        return None
+    text = data[end + len(_OUT_M) : -1]
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    message = Shared(value)
+    message.text = text
+    return data[len(_OUT) : end], message
+
+
+__all__ = ["LEASE", "RENEW", "Cluster", "RemoteError", "RemoteSubscriber", "out_of"]

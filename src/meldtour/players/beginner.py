@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from meldtour.core.melds import Meld
 from meldtour.core.moves import Move, Play
-from meldtour.core.tiles import Tile
+from meldtour.core.tiles import JOKER_CODE, Tile
 from meldtour.core.views import PlayerView
 from meldtour.solver import solve
 
@@ -30,6 +30,8 @@ def extend_melds(
         changed = False
         for t in list(left):
             for i, m in enumerate(melds):
+                if not _may_join(m, t):
+                    continue
                 for new in (Meld((*m.tiles, t)), Meld((t, *m.tiles))):
                     if new.is_valid(wrap):
                         melds[i] = new
@@ -40,6 +42,22 @@ def extend_melds(
                     continue
                 break
     return tuple(melds), left
+
+
+def _may_join(meld: Meld, t: Tile) -> bool:
+    """False when ``t`` can make no valid meld with ``meld``'s tiles: a group needs its
+    number and a run its colour, so a tile that shares neither with any tile of the meld
+    that is not a joker fits neither end (a cheap test before the meld's readings)."""
+    if t == JOKER_CODE:
+        return True
+    colour, number = divmod(int(t), 13)
+    real = False
+    for u in meld.tiles:
+        if u != JOKER_CODE:
+            real = True
+            if u // 13 == colour or u % 13 == number:
+                return True
+    return not real
 
 
 @dataclass
