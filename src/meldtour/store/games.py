@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import CursorResult, bindparam, select
 from sqlalchemy.exc import OperationalError
 
@@ -342,7 +343,8 @@ def write_now(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
 
 # On PostgreSQL, a batch of moves in play, drafts and heartbeats (nearly every batch)
 # is one statement whatever its size: every game's counter and draft in one update,
-# every move in one insert (arrays unnested); a heartbeat is one more. Written
+# every move in one insert (two JSON texts of records, each one parameter: the driver
+# adapts two strings, not eight arrays element by element); a heartbeat is one more. Written
 # statement by statement, a batch of k moves was 2k round trips to the server on the
 # writer thread — each one waiting for the interpreter's lock, which the event loop
 # holds half the time at 1,000 games — so the writer fell behind, its batches grew
@@ -353,14 +355,14 @@ def write_now(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
 # (``invalid_text_representation``: the text ``refused: N`` cast to a number, the
 # only way to make a plain SQL statement raise) and all of it is taken back.
 BUMP_AND_ADD_CHECKED_SQL = (
-    "WITH v AS (SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[])"
-    " AS t(id, expect, nxt, draft)),"
+    "WITH v AS (SELECT * FROM json_to_recordset(%s::json)"
+    " AS t(id text, expect int, nxt int, draft json)),"
     " bumped AS (UPDATE live_game AS g"
-    " SET moves = COALESCE(v.nxt, g.moves), draft = v.draft::json FROM v"
+    " SET moves = COALESCE(v.nxt, g.moves), draft = v.draft FROM v"
     " WHERE g.id = v.id AND (v.expect IS NULL OR g.moves = v.expect) RETURNING g.id),"
     ' added AS (INSERT INTO live_move (game_id, "index", move, at)'
-    " SELECT m.g, m.i, m.m::json, m.a"
-    " FROM unnest(%s::text[], %s::int[], %s::text[], %s::float8[]) AS m(g, i, m, a)"
+    " SELECT m.g, m.i, m.m, m.a"
+    " FROM json_to_recordset(%s::json) AS m(g text, i int, m json, a float8)"
     " WHERE m.g IN (SELECT id FROM bumped))"
     " SELECT CASE WHEN count(*) = %s THEN count(*)"
     " ELSE ('refused: ' || count(*))::bigint END FROM bumped"
@@ -377,13 +379,13 @@ BATCHED_WRITES = frozenset({"append", "draft", "alive"})
 
 def batch_params(
     ops: Sequence[tuple[str, tuple[Any, ...]]],
-) -> tuple[tuple[Any, ...], int, list[tuple[float, list[str]]]] | None:
+) -> tuple[tuple[str, str], int, list[tuple[float, list[str]]]] | None:
     """A batch of :data:`BATCHED_WRITES` as :data:`BUMP_AND_ADD_CHECKED_SQL`'s
-    parameters but the last, the number of games it must bump (the last one), and
-    :data:`ALIVE_SQL`'s parameters per heartbeat: each game's moves follow its
-    counter, its draft is what the last of its writes left (a move clears it). None
-    when a game's moves of the batch do not follow one another (refused: the writes
-    one by one say why)."""
+    parameters but the last (the games' records and the moves', each one JSON text),
+    the number of games it must bump (the last one), and :data:`ALIVE_SQL`'s
+    parameters per heartbeat: each game's moves follow its counter, its draft is what
+    the last of its writes left (a move clears it). None when a game's moves of the
+    batch do not follow one another (refused: the writes one by one say why)."""
     per_game: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
     beats: list[tuple[float, list[str]]] = []
     for name, args in sorted(ops, key=_in_order):  # the rows locked in the games' order
@@ -391,18 +393,12 @@ def batch_params(
             beats.append((float(args[1]), [str(g) for g in args[0]]))
         else:
             per_game.setdefault(args[0], []).append((name, args))
-    ids: list[str] = []
-    expects: list[int | None] = []
-    nexts: list[int | None] = []
-    drafts: list[str | None] = []
-    move_games: list[str] = []
-    indexes: list[int] = []
-    moves: list[str] = []
-    ats: list[float | None] = []
+    bumps: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = []
     for gid, writes in per_game.items():
         first: int | None = None
         n = 0
-        draft: str | None = None
+        draft: Any = None
         for name, args in writes:
             if name == "append":
                 index, move = args[1], args[2]
@@ -413,18 +409,29 @@ def batch_params(
                 n += 1
                 draft = None
                 at = move.get("at")
-                move_games.append(gid)
-                indexes.append(index)
-                moves.append(json.dumps(move))
-                ats.append(None if at is None else float(at))
+                moves.append(
+                    {"g": gid, "i": index, "m": move, "a": None if at is None else float(at)}
+                )
             else:
-                draft = None if args[1] is None else json.dumps(args[1])
-        ids.append(gid)
-        expects.append(first)
-        nexts.append(None if first is None else first + n)
-        drafts.append(draft)
-    bump = (ids, expects, nexts, drafts, move_games, indexes, moves, ats)
-    return bump, len(ids), beats
+                draft = args[1]
+        bumps.append(
+            {
+                "id": gid,
+                "expect": first,
+                "nxt": None if first is None else first + n,
+                "draft": draft,
+            }
+        )
+    return (_json_text(bumps), _json_text(moves)), len(bumps), beats
+
+
+def _json_text(value: Any) -> str:
+    """JSON text of the batch's records (orjson; the standard library for what orjson
+    does not take, an integer past 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _in_order(op: tuple[str, tuple[Any, ...]]) -> tuple[bool, str]:
