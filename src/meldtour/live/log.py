@@ -180,28 +180,16 @@ class _Writer:
         self._thread.join()
 
 
-#: PostgreSQL: the usual lane's batches on their way at once, each on a connection of
-#: its own. A game has one write on its way at most (its task awaits each), so two
-#: batches never hold the same game's writes, and their rows never wait for each
-#: other; a batch that takes long (the heartbeat's five hundred rows, a checkpoint)
-#: no longer holds up every move behind it (BENCHMARKS.md, "Cost per move").
-PG_BATCHES = 2
-
-
 class _Lane:
-    """Writes waiting for their batch, and the tasks committing them (one, or up to
-    ``width`` at once)."""
+    """Writes waiting for their batch, and the task committing them."""
 
-    __slots__ = ("flying", "games", "pending", "tasks", "usual")
+    __slots__ = ("games", "pending", "task")
 
-    def __init__(self, usual: bool) -> None:
+    def __init__(self) -> None:
         self.pending: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]] = []
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.task: asyncio.Task[None] | None = None
         #: The games with a write pending or on its way in this lane, and how many.
         self.games: dict[str, int] = {}
-        #: The games with a write in a batch on its way, and how many.
-        self.flying: dict[str, int] = {}
-        self.usual = usual
 
 
 class StoreLog:
@@ -232,18 +220,16 @@ class StoreLog:
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None
         self._lock = asyncio.Lock()
-        #: Two lanes of batches, each one batch at a time (the usual one on PostgreSQL
-        #: :data:`PG_BATCHES` at a time): the usual writes (moves in
+        #: Two lanes of batches, each one batch at a time: the usual writes (moves in
         #: play, drafts, the heartbeat) and the others (a game's start and result, the
         #: tables waiting for players). A game's own writes are one at a time (its
         #: owner task awaits each), so the lanes never reorder them; a slow start (a
         #: thread's batch, tens of milliseconds on a loaded machine) no longer holds
         #: up the moves of every other game behind it (BENCHMARKS.md, "Cost per move").
-        self._lanes: dict[bool, _Lane] = {True: _Lane(True), False: _Lane(False)}
+        self._lanes: dict[bool, _Lane] = {True: _Lane(), False: _Lane()}
         self._writer_thread: _Writer | None = None
-        #: PostgreSQL: the usual batches' connections not in use, used from the event
-        #: loop (at most :data:`PG_BATCHES`, opened as they are first needed).
-        self._passing: list[AsyncPassing] = []
+        #: PostgreSQL: the usual batch's connection, used from the event loop.
+        self._passing: AsyncPassing | None = None
 
     def open(self) -> Store:
         """The store (opened on first use)."""
@@ -272,24 +258,12 @@ class StoreLog:
         lane.pending.append((name, args, done))
         if name != "alive":
             lane.games[args[0]] = lane.games.get(args[0], 0) + 1
-        # A task whose loop has ended is done at once (its callback, which drops it,
-        # comes later): only those still running count.
-        if sum(not t.done() for t in lane.tasks) < self._width(lane):
-            task = asyncio.create_task(self._write_pending(lane))
-            lane.tasks.add(task)
-            task.add_done_callback(lane.tasks.discard)
+        if lane.task is None or lane.task.done():
+            lane.task = asyncio.create_task(self._write_pending(lane))
         try:
             await done
         except games.GameLogError as exc:
             raise LogError(str(exc)) from None
-
-    def _width(self, lane: _Lane) -> int:
-        """How many of the lane's batches may be on their way at once: one, but for the
-        usual lane on PostgreSQL (:data:`PG_BATCHES`) — SQLite has one writer."""
-        store = self._store
-        if lane.usual and store is not None and store.dialect == "postgresql":
-            return PG_BATCHES
-        return 1
 
     def _lane_of(self, name: str, args: tuple[Any, ...]) -> _Lane:
         """The lane a write goes in: the one where a write of its game is on its way,
@@ -324,46 +298,30 @@ class StoreLog:
             except Busy:
                 pass
         elif store.dialect == "postgresql" and all(n in games.BATCHED_WRITES for n, _ in ops):
-            if self._passing:
-                passing = self._passing.pop()
-            else:
+            if self._passing is None:
                 url = store.engine.url.set(drivername="postgresql")
-                passing = AsyncPassing(url.render_as_string(hide_password=False))
+                self._passing = AsyncPassing(url.render_as_string(hide_password=False))
             try:
-                await passing.write(ops)
+                await self._passing.write(ops)
                 return
             except Refused:
                 pass  # nothing written: the writer thread's way says which write, and why
-            finally:
-                self._passing.append(passing)
         await self._writer_thread.write(ops)
 
     async def _write_pending(self, lane: _Lane) -> None:
-        """Commit what is pending in the lane, batch after batch, until nothing is left
-        — but a write of a game whose write is on its way in another batch of the lane:
-        that one waits for the batch after (a game's writes are committed in order)."""
+        """Commit what is pending in the lane, batch after batch, until nothing is left."""
         while lane.pending:
-            if lane.flying:
-                flying = lane.flying
-                batch = [w for w in lane.pending if w[0] == "alive" or w[1][0] not in flying]
-                if not batch:  # all of it waits for the batches on their way
-                    return
-                lane.pending = [w for w in lane.pending if w[0] != "alive" and w[1][0] in flying]
-            else:
-                batch, lane.pending = lane.pending, []
-            mine = [args[0] for name, args, _ in batch if name != "alive"]
-            for game in mine:
-                lane.flying[game] = lane.flying.get(game, 0) + 1
+            batch, lane.pending = lane.pending, []
             try:
                 await self._write_batch(batch)
             finally:
-                for game in mine:  # settled: the game's next write may go anywhere
-                    for count in (lane.flying, lane.games):
-                        left = count[game] - 1
+                for name, args, _ in batch:  # settled: the game's next write may go anywhere
+                    if name != "alive":
+                        left = lane.games[args[0]] - 1
                         if left:
-                            count[game] = left
+                            lane.games[args[0]] = left
                         else:
-                            del count[game]
+                            del lane.games[args[0]]
 
     async def _write_batch(
         self, batch: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]]
@@ -431,9 +389,9 @@ class StoreLog:
         return await self._run(games.lobby, limit)
 
     async def close_passing(self) -> None:
-        """Close the usual batches' connections (PostgreSQL), after the games are closed."""
-        passings, self._passing = self._passing, []
-        for passing in passings:
+        """Close the usual batch's connection (PostgreSQL), after the games are closed."""
+        passing, self._passing = self._passing, None
+        if passing is not None:
             await passing.close()
 
     def close(self) -> None:
