@@ -77,3 +77,24 @@ def test_an_integer_past_64_bits_from_a_client_reaches_the_owner_exactly() -> No
     the same number (the listener's reader for every message but a socket's)."""
     message = {"t": "in", "gid": "g", "sid": "s", "m": {"type": "move", "id": 10**30}}
     assert json.loads(ENCODE(message)) == message
+
+
+@given(st.lists(st.dictionaries(st.text(), JSON, max_size=4), min_size=1, max_size=6))
+def test_a_node_s_messages_go_one_a_line_in_one_publish(bodies: list[dict[str, Any]]) -> None:
+    """The writer joins what it has for one node with newlines (JSON text holds none,
+    whatever the strings: a newline, U+2028); the listener reads each line, in order."""
+    from meldtour.live.game import Subscriber
+
+    cluster = Cluster.__new__(Cluster)
+    cluster.prefix = "t"
+    cluster._outbox = asyncio.Queue()
+    sub = Subscriber(None)
+    cluster.routes = {SID: sub}
+    for body in bodies:
+        cluster.post_out("node", SID, {**body, "s": "a\nb\u2028c"})
+    lines = [cluster._outbox.get_nowait()[1] for _ in bodies]
+    assert all("\n" not in line for line in lines)
+    for line in "\n".join(lines).split("\n"):
+        cluster._read(line)
+    got = [sub.queue.get_nowait() for _ in bodies]
+    assert got == [json.loads(ENCODE({**b, "s": "a\nb\u2028c"})) for b in bodies]
