@@ -68,6 +68,7 @@ MAX_SOAK_GAMES = 500  # with --soak: twice the aim's 200 games, for up to 20 min
 MAX_SOAK_SECONDS = 1260.0
 PRESET = "standard"
 ADDRESSES = 100
+LOOPS = ("auto", "asyncio", "uvloop")  # --loop and --client-loop: auto is uvloop where installed
 TURN = 600  # the longest turn a table allows: the bench measures the server, not time-outs
 
 
@@ -374,14 +375,14 @@ def main() -> None:
     ap.add_argument(
         "--loop",
         default="auto",
-        choices=("auto", "asyncio", "uvloop"),
+        choices=LOOPS,
         help="the server's event loop (uvicorn's --loop; auto, as python -m meldtour.web: "
         "uvloop where it is installed)",
     )
     ap.add_argument(
         "--client-loop",
         default="auto",
-        choices=("auto", "asyncio", "uvloop"),
+        choices=LOOPS,
         help="the simulated players' event loop (auto: uvloop where it is installed; "
         "the load generator shares the machine's cores with the servers)",
     )

@@ -48,7 +48,7 @@ import orjson
 
 from meldtour.core.refusal import Refused
 
-from .game import ENCODE, Shared, Subscriber
+from .game import ENCODE, Shared, Subscriber, text_of
 
 log = logging.getLogger(__name__)
 
@@ -233,10 +233,7 @@ class Cluster:
     def post_out(self, node: str, sid: str, message: dict[str, Any]) -> None:
         """Publish a message for one socket of ``node`` (``{"t": "out"}``): around the
         message's own JSON text when it has one."""
-        text: str | None = getattr(message, "text", None) if type(message) is Shared else None
-        if text is None:
-            text = ENCODE(message)
-        self._outbox.put_nowait((self.channel(node), f"{_OUT}{sid}{_OUT_M}{text}}}"))
+        self._outbox.put_nowait((self.channel(node), f"{_OUT}{sid}{_OUT_M}{text_of(message)}}}"))
 
     async def request(self, node: str, op: str, game_id: str, **args: Any) -> Any:
         """Ask ``node`` to do ``op`` on a game it owns; its answer or :class:`RemoteError`."""
@@ -309,12 +306,8 @@ class Cluster:
             self._take(message)
 
     def _take(self, message: dict[str, Any]) -> None:
-        kind = message.get("t")
-        if kind == "out":
-            sub = self.routes.get(str(message.get("sid")))
-            if sub is not None:
-                sub.send(message["m"])
-        elif kind == "rep":
+        kind = message.get("t")  # a socket's ("out") is read by :func:`out_of`
+        if kind == "rep":
             future = self._waiting.get(str(message.get("rid")))
             if future is not None and not future.done():
                 if message.get("ok"):

@@ -43,7 +43,6 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
-import json
 import logging
 import secrets
 import time
@@ -51,7 +50,6 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
 from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -70,6 +68,7 @@ from meldtour.players import Player
 from meldtour.players.base import no_play
 from meldtour.players.levels import make_player
 from meldtour.solver import solve
+from meldtour.store import jsontext
 
 from .clock import Alarm, Clock
 from .log import GameLog
@@ -157,17 +156,9 @@ def refused(rid: str | None, refusal: Refusal, **more: Any) -> dict[str, Any]:
     return {"type": "refused", "id": rid, "reason": english(refusal), **refusal.to_json(), **more}
 
 
-def ENCODE(message: Any) -> str:
-    """A message's JSON text as the sockets send it (compact, UTF-8 as is; one encoder
-    for all: ``web/routes/play.py``). orjson: a move's frames are most of the server's
-    JSON, and its encoder takes a tenth of the standard library's time."""
-    try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:  # what orjson does not take (an integer past 64 bits)
-        return _STANDARD(message)
-
-
-_STANDARD = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+#: A message's JSON text as the sockets send it (one encoder for all: the sockets, the
+#: processes' channels, the log's batches — :func:`meldtour.store.jsontext.dumps`).
+ENCODE = jsontext.dumps
 
 
 class Shared(dict[str, Any]):
@@ -177,6 +168,18 @@ class Shared(dict[str, Any]):
 
     __slots__ = ("text",)
     text: str
+
+
+def text_of(message: dict[str, Any]) -> str:
+    """The message's JSON text; a :class:`Shared` one (a frame every spectator is sent
+    alike) is encoded once, by the live game as it makes it (a move's frames) or by the
+    first socket to send it — here or on another process's channel."""
+    if type(message) is not Shared:
+        return ENCODE(message)
+    text: str | None = getattr(message, "text", None)
+    if text is None:
+        text = message.text = ENCODE(message)
+    return text
 
 
 class Subscriber:

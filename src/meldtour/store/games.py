@@ -19,11 +19,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from sqlalchemy import CursorResult, bindparam, select
 from sqlalchemy.exc import OperationalError
 
-from . import online
+from . import jsontext, online
 from .db import Store, StoreError
 from .models import LiveGameRow, LiveMoveRow
 
@@ -422,16 +421,7 @@ def batch_params(
                 "draft": draft,
             }
         )
-    return (_json_text(bumps), _json_text(moves)), len(bumps), beats
-
-
-def _json_text(value: Any) -> str:
-    """JSON text of the batch's records (orjson; the standard library for what orjson
-    does not take, an integer past 64 bits)."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return (jsontext.dumps(bumps), jsontext.dumps(moves)), len(bumps), beats
 
 
 def _in_order(op: tuple[str, tuple[Any, ...]]) -> tuple[bool, str]:

@@ -26,7 +26,7 @@ from meldtour.core.refusal import render as render_refusal
 from meldtour.core.rules import PRESETS
 from meldtour.core.tiles import TILES, format_tiles
 from meldtour.live import LiveServer, SeatConfig, TableConfig, TableError
-from meldtour.live.game import ENCODE, HINTS_PER_TURN, PHRASES, TABLE_CODES, LiveGame, Shared
+from meldtour.live.game import HINTS_PER_TURN, PHRASES, TABLE_CODES, LiveGame, text_of
 from meldtour.live.handle import GameHandle
 from meldtour.live.server import MAX_WAITING
 from meldtour.live.table import MATCH_GAMES, MAX_TURN_SECONDS, MIN_TURN_SECONDS, secret_seed
@@ -536,7 +536,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             elif message.get("type") == "draft_ok":
                 message = _explained_check(message, gettext)
             try:
-                await websocket.send_text(_wire(message))
+                await websocket.send_text(text_of(message))
                 if message.get("type") == "closing":
                     await websocket.close(code=4408)
                     return
@@ -566,22 +566,6 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
-
-
-#: A message's JSON as ``WebSocket.send_json`` writes it, with one encoder for all.
-_ENCODE = ENCODE
-
-
-def _wire(message: dict[str, Any]) -> str:
-    """The message's JSON text; a :class:`~meldtour.live.game.Shared` one (a frame
-    every spectator is sent alike) is encoded once, by the live game as it makes it
-    (a move's frames) or by the first socket to send it."""
-    if type(message) is not Shared:
-        return _ENCODE(message)
-    text: str | None = getattr(message, "text", None)
-    if text is None:
-        text = message.text = _ENCODE(message)
-    return text
 
 
 def _message_of(raw: Any) -> dict[str, Any] | str:
