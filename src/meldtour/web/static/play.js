@@ -62,6 +62,15 @@
 
   let gone = false;
   let failures = 0;
+  // The person is leaving the page (a link, the arena's "next game"): a socket closing
+  // meanwhile must not reload this table over the page they asked for.
+  let leaving = false;
+  window.addEventListener("beforeunload", () => { leaving = true; });
+  window.addEventListener("pageshow", (e) => {
+    if (!e.persisted) return;
+    leaving = false;
+    if (ws && ws.readyState > WebSocket.OPEN) connect();
+  });
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/play/t/${boot.id}/ws?lang=${boot.lang}`);
@@ -74,6 +83,7 @@
     };
     ws.onmessage = (e) => receive(JSON.parse(e.data));
     ws.onclose = (e) => {
+      if (leaving) return;
       // 4404: the server holds no such game (any more): the page shows what the log has
       // (the score of a game over).
       if (gone || e.code === 4404) { location.replace(`/play/t/${boot.id}`); return; }
