@@ -3,7 +3,7 @@ player a computer player driving its own real WebSocket, on one server process.
 
     .venv/bin/python bench/server.py [--games 200] [--seconds 60] [--think 2.0]
                                      [--level beginner] [--clients 1] [--db URL]
-                                     [--servers 1] [--redis URL] [--deflate]
+                                     [--servers 1] [--redis URL] [--deflate] [--ws PROTOCOL]
 
 The server is the real app (``uvicorn meldtour.web.app:create_app --factory``, one
 process; its WebSockets without per-message deflate, as ``python -m meldtour.web``
@@ -58,6 +58,7 @@ from meldtour.core.record import move_to_json
 from meldtour.core.rules import find_rules
 from meldtour.core.views import view_from_json
 from meldtour.players.levels import make_player
+from meldtour.web.limits import WS_PROTOCOL
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -69,6 +70,8 @@ MAX_SOAK_SECONDS = 1260.0
 PRESET = "standard"
 ADDRESSES = 100
 LOOPS = ("auto", "asyncio", "uvloop")  # --loop and --client-loop: auto is uvloop where installed
+# uvicorn's --ws; the default is the product's (python -m meldtour.web): limits.WS_PROTOCOL
+WS_IMPLEMENTATIONS = ("auto", "websockets", "websockets-sansio", "wsproto")
 TURN = 600  # the longest turn a table allows: the bench measures the server, not time-outs
 
 
@@ -380,6 +383,13 @@ def main() -> None:
         "uvloop where it is installed)",
     )
     ap.add_argument(
+        "--ws",
+        default=WS_PROTOCOL,
+        choices=WS_IMPLEMENTATIONS,
+        help="the server's WebSocket implementation (uvicorn's --ws; by default the "
+        f"product's, as python -m meldtour.web serves them: {WS_PROTOCOL})",
+    )
+    ap.add_argument(
         "--client-loop",
         default="auto",
         choices=LOOPS,
@@ -489,6 +499,8 @@ def main() -> None:
                         "true" if a.deflate else "false",
                         "--loop",
                         a.loop,
+                        "--ws",
+                        a.ws,
                     ],
                     cwd=tmp,
                     env=dict(env),
@@ -616,6 +628,7 @@ def main() -> None:
         "seconds": round(wall, 1),
         "think": a.think,
         "level": a.level,
+        "ws": a.ws,
         "clients": a.clients,
         "db": "sqlite" if a.db is None else url.split(":")[0],
         "started": sum(p["started"] for p in parts),

@@ -41,6 +41,7 @@ from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director import accounts
 from meldtour.web.director.deps import CSRF_COOKIE, SESSION_COOKIE, Web
+from meldtour.web.limits import WS_PROTOCOL
 from tests.live.test_cluster import replay
 from tests.live.test_hidden import hidden_tiles
 
@@ -77,7 +78,7 @@ def server(tmp_path: Path) -> Iterator[Round]:
     app.state.director = web
     port = free_port()
     uv = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets")
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws=WS_PROTOCOL)
     )
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()

@@ -14,6 +14,8 @@ from typing import Any
 
 import uvicorn
 
+from meldtour.web.limits import WS_PROTOCOL
+
 CHROMIUM = Path(os.environ.get("MELDTOUR_CHROMIUM", "/usr/bin/chromium"))
 ARGS = [
     "--no-sandbox",
@@ -34,7 +36,7 @@ def serve(app: Any, host: str = "127.0.0.1") -> Iterator[str]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = uvicorn.Server(
-        uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets-sansio")
+        uvicorn.Config(app, host=host, port=port, log_level="warning", ws=WS_PROTOCOL)
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -25,6 +25,7 @@ from meldtour import application as usecases  # noqa: E402
 from meldtour.web.app import create_app  # noqa: E402
 from meldtour.web.config import Settings  # noqa: E402
 from meldtour.web.director.deps import Scope, Web  # noqa: E402
+from meldtour.web.limits import WS_PROTOCOL  # noqa: E402
 
 from .test_e2e_tournament import browser  # noqa: E402,F401  (the module's browser)
 
@@ -37,7 +38,9 @@ def app_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web
     web = Web(settings, url=f"sqlite:///{db}")
     app.state.director = web
     port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    srv = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws=WS_PROTOCOL)
+    )
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     while not srv.started:

@@ -25,6 +25,7 @@ from meldtour.web.app import create_app
 from meldtour.web.config import Settings
 from meldtour.web.director.deps import Web
 from meldtour.web.i18n import translations
+from meldtour.web.limits import WS_PROTOCOL
 from meldtour.web.routes import public
 from meldtour.web.views import refusal_text
 
@@ -339,7 +340,9 @@ def test_the_standings_stream_tells_of_a_saved_sheet_within_2_s(tmp_path: Path) 
     usecases.check_in_players(store, slug, [], who="d", everyone_but=True)
     usecases.seat(store, slug, None, 1, who="d")
     port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    srv = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws=WS_PROTOCOL)
+    )
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     while not srv.started:

@@ -31,6 +31,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E
 from meldtour.web.app import create_app  # noqa: E402
 from meldtour.web.config import Settings  # noqa: E402
 from meldtour.web.director.deps import Web  # noqa: E402
+from meldtour.web.limits import WS_PROTOCOL  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "director"
 ARGS = [
@@ -72,7 +73,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("e2e") / "meldtour.db"
     app.state.director = Web(settings, url=f"sqlite:///{db}")
     port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    srv = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws=WS_PROTOCOL)
+    )
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     for _ in range(200):

@@ -46,6 +46,11 @@ BODY_MAX_BYTES = 256 * 1024
 UPLOAD_MAX_BYTES = 10 * 1024 * 1024
 #: One WebSocket message from a client (a move is a few hundred bytes).
 WS_MAX_BYTES = 64 * 1024
+#: uvicorn's WebSocket protocol for ``python -m meldtour.web``: the websockets
+#: library's Sans-I/O connection, which writes a frame to the transport itself, rather
+#: than the legacy protocol's task and lock per connection — 10–20 % less server CPU a
+#: move at 400 games (BENCHMARKS.md, "Server", "The WebSocket protocol").
+WS_PROTOCOL = "websockets-sansio"
 #: How deep a client's JSON may nest (a board is a list of lists of tiles: 3).
 JSON_MAX_DEPTH = 32
 #: How long a connection may take to bring a complete request header, in seconds, from
