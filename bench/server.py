@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -254,6 +255,8 @@ async def clients(
     """``base``: one server's URL, or several joined by ``|`` (tables are made on each
     in turn)."""
     cpu0 = time.process_time()
+    pauses = collector_pauses()
+    freezer = asyncio.create_task(freeze_survivors())
     stats = Stats()
     stats.measure_from = time.monotonic() + ramp
     stop_at = time.monotonic() + ramp + seconds
@@ -292,6 +295,7 @@ async def clients(
 
         await asyncio.gather(*(start(i) for i in range(games)))
     finally:
+        freezer.cancel()
         for row in https:
             for http in row:
                 await http.aclose()
@@ -305,7 +309,40 @@ async def clients(
         "timeouts": stats.timeouts,
         "errors": stats.errors[:20],
         "cpu": time.process_time() - cpu0,
+        "gc": pauses,
     }
+
+
+#: The load generator moves what survived out of its collector's sight this often (s).
+CLIENT_FREEZE_EVERY = 5.0
+
+
+async def freeze_survivors() -> None:
+    """The simulated players' collector, as the server's (``live.server.tune_gc``): what
+    survived is frozen every :data:`CLIENT_FREEZE_EVERY` seconds, so a full pass scans
+    only the last seconds' objects. Without it a client process of 250 tables paused up
+    to 257 ms for a full pass, and every move acked meanwhile counted that pause as the
+    server's (the run is bounded: what a frozen cycle keeps is freed at the exit)."""
+    gc.freeze()
+    while True:
+        await asyncio.sleep(CLIENT_FREEZE_EVERY)
+        gc.freeze()
+
+
+def collector_pauses() -> list[tuple[int, float]]:
+    """The collector's passes in this process from now on, as (generation, seconds): the
+    load generator's own pauses hold a round trip's end as the server's would."""
+    pauses: list[tuple[int, float]] = []
+    began = [0.0]
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - began[0]))
+
+    gc.callbacks.append(note)
+    return pauses
 
 
 def client_process(args: tuple[Any, ...]) -> dict[str, Any]:
@@ -643,6 +680,10 @@ def main() -> None:
         "server_cpu": round(cpu / wall, 2),
         # The simulated players' CPU (cores over the run, every client process).
         "client_cpu": round(sum(p["cpu"] for p in parts) / wall, 2),
+        "client_full_collections": sum(1 for p in parts for g, _ in p["gc"] if g == 2),
+        "client_collection_max_ms": round(
+            1000 * max((t for p in parts for _, t in p["gc"]), default=0.0), 1
+        ),
         # The servers' CPU time (ramp included: tables made and joined) per move made.
         "server_cpu_ms_per_move": round(1000 * cpu / moves, 2) if moves else None,
         # The same in the measured window only (after the ramp): moves in play.
