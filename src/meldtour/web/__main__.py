@@ -15,7 +15,7 @@ keeps it open for ever), a client's WebSocket message over
 headers are believed only from the addresses in ``MELDTOUR_TRUSTED_PROXIES``.
 
 WebSockets are served by the websockets library's Sans-I/O protocol
-(``limits.WS_PROTOCOL``: less CPU a move than uvicorn's default). WebSocket messages
+(``limits.WS_PROTOCOL``: less CPU a move than the legacy protocol). WebSocket messages
 are not compressed (no per-message deflate). A game's frames are a
 few hundred bytes of JSON each, a few tens of kilobytes a game; compressing them cost
 the server a compressor per socket, whose freed memory the C library kept: at 400
