@@ -157,8 +157,13 @@ def test_japan_says_what_done_costs_one_penalty_tile_and_the_log_after_a_reload(
             # More moves than the server resends to a page that opens (12): 보라 draws.
             for _ in range(8):
                 page.wait_for_function("() => !document.getElementById('b-draw').disabled")
+                held = page.locator("#rack .tile").count()
                 page.locator("#b-draw").tap()
-                page.wait_for_function("() => document.getElementById('b-draw').disabled")
+                # Her rack grows by the tile drawn (the button, disabled meanwhile, may be
+                # enabled again, after the computer's move, before a poll sees it).
+                page.wait_for_function(
+                    f"() => document.querySelectorAll('#rack .tile').length > {held}"
+                )
             page.wait_for_function("() => !document.getElementById('b-draw').disabled")
             before = page.locator("#events li").all_inner_texts()
             assert len(before) > 14
