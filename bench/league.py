@@ -42,7 +42,7 @@ from meldtour.core.rules import find_rules
 from meldtour.core.views import player_view
 from meldtour.players import Player
 from meldtour.players.expert import ExpertPlayer
-from meldtour.players.lab import deal_of, play_lab_game, summarise
+from meldtour.players.lab import lab_seating, play_lab_game, summarise
 from meldtour.players.league import OPPONENTS, with_league
 
 
@@ -137,10 +137,7 @@ def traced(rules_name: str, entries: list[str], seed: int, index: int) -> Traced
     """Game ``index`` of a mirrored run of ``entries``, as :func:`row` plays it."""
     rules = find_rules(rules_name)
     n = len(entries)
-    game_seed, rotation = deal_of(index, seed, n, True)
-    seats = tuple((e + rotation) % n for e in range(n))
-    entry_at = {s: e for e, s in enumerate(seats)}
-    players = [make(entries[entry_at[s]], f"p{s}", game_seed * 8 + s) for s in range(n)]
+    game_seed, seats, players = lab_seating(entries, index, seed, True, make)
     state = new_game(rules, [p.name for p in players], game_seed).state
     me = seats[0]
     racks: dict[int, tuple[int, list[int]]] = {}

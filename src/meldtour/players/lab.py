@@ -64,6 +64,22 @@ def deal_of(index: int, seed: int, entries: int, mirror: bool) -> tuple[int, int
     return seed + index, index % entries
 
 
+def lab_seating(
+    levels: Sequence[str], index: int, seed: int, mirror: bool, make: Maker = make_player
+) -> tuple[int, tuple[int, ...], list[Player]]:
+    """Game ``index`` of a lab run before it is played: its seed, the seat of each entry,
+    and the players by seat (their seeds follow from the game's seed)."""
+    n = len(levels)
+    game_seed, rotation = deal_of(index, seed, n, mirror)
+    seats = tuple((e + rotation) % n for e in range(n))
+    entry_at = {s: e for e, s in enumerate(seats)}
+    players = [
+        make(levels[entry_at[s]], f"{levels[entry_at[s]]}-{entry_at[s]}", game_seed * 8 + s)
+        for s in range(n)
+    ]
+    return game_seed, seats, players
+
+
 def play_lab_game(
     rules: RuleSet,
     levels: Sequence[str],
@@ -76,14 +92,9 @@ def play_lab_game(
 ) -> GameResult:
     """Play game ``index`` of a lab run; player seeds follow from the game's seed and
     ``make`` builds them."""
+    game_seed, seats, players = lab_seating(levels, index, seed, mirror, make)
     n = len(levels)
-    game_seed, rotation = deal_of(index, seed, n, mirror)
-    seats = tuple((e + rotation) % n for e in range(n))
     entry_at = {s: e for e, s in enumerate(seats)}
-    players = [
-        make(levels[entry_at[s]], f"{levels[entry_at[s]]}-{entry_at[s]}", game_seed * 8 + s)
-        for s in range(n)
-    ]
     state, times = play_timed(rules, players, game_seed, clock=clock)
     assert state.scores is not None and state.winner is not None
     points = [state.scores[s] - state.penalties[s] for s in range(n)]
