@@ -8,7 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,92 @@ def serve(app: Any, host: str = "127.0.0.1") -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+class Network:
+    """A venue's network between the phones and the laptop: a TCP relay on loopback to
+    ``port``, that can be cut (every open connection is closed, and each new one at once)
+    and restored. Chromium's offline emulation does not cover every request a page under a
+    service worker makes (playwright#2311), so a test of the network cut cuts this too."""
+
+    def __init__(self, port: int, host: str = "127.0.0.1") -> None:
+        self._target = (host, port)
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._lock = threading.Lock()
+        self._open: set[socket.socket] = set()
+        self._cut = False
+        self._closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def cut(self) -> None:
+        with self._lock:
+            self._cut = True
+            doomed, self._open = self._open, set()
+        for s in doomed:
+            _drop(s)
+
+    def restore(self) -> None:
+        with self._lock:
+            self._cut = False
+
+    def close(self) -> None:
+        self._closed = True
+        self.cut()
+        _drop(self._listener)
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            with self._lock:
+                if self._cut:
+                    _drop(client)
+                    continue
+            try:
+                upstream = socket.create_connection(self._target, timeout=10)
+            except OSError:
+                _drop(client)
+                continue
+            upstream.settimeout(None)
+            with self._lock:
+                if self._cut:
+                    _drop(client)
+                    _drop(upstream)
+                    continue
+                self._open |= {client, upstream}
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        with self._lock:
+            self._open.discard(source)
+            self._open.discard(sink)
+        _drop(source)
+        _drop(sink)
+
+
+def _drop(s: socket.socket) -> None:
+    with suppress(OSError):
+        s.shutdown(socket.SHUT_RDWR)
+    s.close()
+
+
+@contextmanager
+def network(base: str) -> Iterator[Network]:
+    """A :class:`Network` in front of the server at ``base`` (``http://127.0.0.1:PORT``)."""
+    net = Network(int(base.rsplit(":", 1)[1]))
+    try:
+        yield net
+    finally:
+        net.close()
 
 
 def drag(page: Any, source: Any, target: Any, *, at: str = "middle") -> None:

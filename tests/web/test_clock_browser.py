@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .browser import serve
+from .browser import Network, network, serve
 from .test_e2e_tournament import ARGS, CHROMIUM
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -43,7 +43,7 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="module")
-def app_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web]]:
+def app_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web, Network]]:
     settings = Settings(env="test")
     app = create_app(settings)
     db = tmp_path_factory.mktemp("clock") / "meldtour.db"
@@ -54,8 +54,9 @@ def app_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Web
     usecases.register_players(store, SLUG, [usecases.PlayerEntry(n) for n in NAMES], who="d")
     usecases.check_in_players(store, SLUG, [], who="d", everyone_but=True)
     usecases.seat(store, SLUG, None, 1, who="d")
-    with serve(app) as base:
-        yield base, web
+    # the phones reach the laptop through a network the test can cut
+    with serve(app) as laptop, network(laptop) as net:
+        yield net.url, web, net
 
 
 def phone(browser: Browser, base: str, lang: str) -> BrowserContext:
@@ -83,9 +84,9 @@ def link(web: Web, table: int) -> str:
 
 
 def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
-    app_web: tuple[str, Web], browser: Browser
+    app_web: tuple[str, Web, Network], browser: Browser
 ) -> None:
-    base, web = app_web
+    base, web, relay = app_web
     store = web.store()
     sheet, _v, _k = usecases.get_sheet(store, SLUG, "club", 1, 1)
     names = [usecases.read(store, SLUG).name_of(p) for p in sheet.players]
@@ -126,8 +127,9 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
         if before is not None and len(before.taps) == 3:
             break
         page.wait_for_timeout(100)
-    # The venue's network drops.
+    # The venue's network drops (the phone knows it is offline, and nothing gets through).
     ctx.set_offline(True)
+    relay.cut()
     page.clock.run_for(7_000)
     # order[2] drew a tile and forgot to tap; order[3] is thinking: 30 s from now.
     page.clock.run_for(15_000)
@@ -158,6 +160,7 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
     held = clocks.get(store, SLUG, "club", 0, 1, 1, 1)
     assert held is not None and len(held.taps) == 3, held  # start, next, next: then offline
     # The network is back: everything kept on the phone reaches the server.
+    relay.restore()
     ctx.set_offline(False)
     expect(page.locator("#net")).to_have_class("net online")
     page.clock.run_for(4_000)
@@ -194,9 +197,9 @@ def test_a_timed_game_with_a_forgotten_start_two_time_outs_and_the_network_cut(
 
 
 def test_screenshots_in_japanese_and_english_and_the_director_s_list(
-    app_web: tuple[str, Web], browser: Browser
+    app_web: tuple[str, Web, Network], browser: Browser
 ) -> None:
-    base, web = app_web
+    base, web, _relay = app_web
     for lang in ("en", "ja"):
         ctx = phone(browser, base, lang)
         page = ctx.new_page()
