@@ -113,7 +113,21 @@ class Client:
                         }
                     )
                 )
-            self.take(json.loads(await asyncio.wait_for(self.ws.recv(), 30)))
+            self.take(await self.next_message())
+
+    async def next_message(self, wait: float = 30) -> dict[str, Any]:
+        """The socket's next message; on a silence of ``wait`` seconds, a failure that
+        says where this client was (a flake seen once on CI timed out here, no more)."""
+        try:
+            return dict(json.loads(await asyncio.wait_for(self.ws.recv(), wait)))
+        except TimeoutError:
+            v = self.view or {}
+            last = [(m.get("type"), m.get("version")) for m in self.received[-6:]]
+            raise AssertionError(
+                f"seat {self.seat}: nothing for {wait} s at version {self.version} "
+                f"(current {v.get('current')}, end {v.get('end')}, sent at {sorted(self.sent)}"
+                f"; last messages {last})"
+            ) from None
 
 
 def replay(logged: games.StoredGame) -> list[GameState]:
@@ -181,7 +195,7 @@ async def _two_processes(url: str, tmp_path: Path) -> None:
         # Both people, on two processes, see the same table.
         while bo.version < ann.version or ann.version < bo.version or watcher.version < ann.version:
             lagging = min((ann, bo, watcher), key=lambda c: c.version)
-            lagging.take(json.loads(await asyncio.wait_for(lagging.ws.recv(), 30)))
+            lagging.take(await lagging.next_message())
         assert ann.view is not None and bo.view is not None and watcher.view is not None
         for key in ("board", "rack_sizes", "pool_left", "melded", "current", "turn_no"):
             assert ann.view[key] == bo.view[key] == watcher.view[key], key
