@@ -1,9 +1,11 @@
 """RULES.md §2: runs and groups, jokers by position."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from meldtour.core.melds import Kind, Meld, parse_board
-from meldtour.core.tiles import NotationError
+from meldtour.core.melds import Kind, Meld, analyse, parse_board, valid_tiles
+from meldtour.core.tiles import JOKER, TILES, NotationError, Tile
 
 
 def m(text: str, kind: Kind | None = None) -> Meld:
@@ -95,3 +97,31 @@ def test_boards_parse_with_errors_that_name_the_meld() -> None:
         parse_board([["r4", "r5", "r6"], ["x"]])
     with pytest.raises(NotationError, match="list of melds"):
         parse_board("r4")
+
+
+# near-runs and near-groups as well as any tiles: most lists of random tiles are invalid
+# in their first two tiles, and the interesting cases are the near misses
+_RUN = st.tuples(st.integers(0, 3), st.integers(0, 12), st.integers(1, 15)).map(
+    lambda a: [TILES[a[0] * 13 + (a[1] + i) % 13] for i in range(a[2])]
+)
+_GROUP = st.tuples(st.integers(0, 12), st.lists(st.integers(0, 3), max_size=6)).map(
+    lambda a: [TILES[c * 13 + a[0]] for c in a[1]]
+)
+_BASE = st.one_of(_RUN, _GROUP, st.lists(st.sampled_from([*TILES, JOKER]), max_size=8))
+TILE_LISTS = st.one_of(
+    _BASE,
+    st.tuples(_BASE, st.lists(st.integers(0, 15), max_size=3)).map(
+        lambda a: [JOKER if i in a[1] else t for i, t in enumerate(a[0])]
+    ),
+    st.tuples(_BASE, st.lists(st.integers(0, 15), max_size=2)).map(
+        lambda a: [*a[0][: a[1][0]], JOKER, *a[0][a[1][0] :]] if a[1] else a[0]
+    ),
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(TILE_LISTS, st.booleans())
+def test_the_quick_validity_is_the_readings_one(tiles: list[Tile], wrap: bool) -> None:
+    """``valid_tiles`` (the computer players' quick test) says what ``analyse`` says."""
+    t = tuple(tiles)
+    assert valid_tiles(t, wrap) == bool(analyse(t, wrap)[0]), (t, wrap)

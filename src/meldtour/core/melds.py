@@ -141,6 +141,57 @@ def _group_reading(tiles: tuple[Tile, ...]) -> Reading | Refusal:
     return Reading(Kind.GROUP, number * n, number, (missing,) * jokers)
 
 
+def valid_tiles(tiles: tuple[Tile, ...], wrap: bool = False) -> bool:
+    """Whether ``tiles`` read as a run or a group — ``bool(analyse(tiles, wrap)[0])``
+    without making the readings: the computer players try thousands of tile lists a
+    decision, nearly all of them invalid, and most new (the cache rarely holds them)."""
+    n = len(tiles)
+    if n < 3:
+        return False
+    # A group: one number, no colour twice, at most four tiles.
+    if n <= 4:
+        number = -1
+        seen = 0
+        for t in tiles:
+            if t == JOKER_CODE:
+                continue
+            if number < 0:
+                number = t % 13
+            elif t % 13 != number:
+                break
+            bit = 1 << (t // 13)
+            if seen & bit:
+                break
+            seen |= bit
+        else:
+            if number >= 0:
+                return True
+    # A run: one colour, the numbers in a row (past 13 only where runs wrap).
+    if n > 13:
+        return False
+    colour = -1
+    start = 0
+    for i, t in enumerate(tiles):
+        if t == JOKER_CODE:
+            continue
+        c, num = t // 13, t % 13 + 1
+        if colour < 0:
+            colour, start = c, num - i
+        elif c != colour:
+            return False
+        else:
+            expected = start + i
+            if wrap:
+                expected = (expected - 1) % 13 + 1
+            elif expected > 13:
+                return False
+            if num != expected:
+                return False
+    if colour < 0:
+        return False
+    return wrap or (start >= 1 and start + n - 1 <= 13)
+
+
 @lru_cache(maxsize=1 << 16)
 def analyse(
     tiles: tuple[Tile, ...], wrap: bool = False

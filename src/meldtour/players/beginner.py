@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from meldtour.core.melds import Meld
+from meldtour.core.melds import Meld, valid_tiles
 from meldtour.core.moves import Move, Play
 from meldtour.core.tiles import JOKER_CODE, Tile
 from meldtour.core.views import PlayerView
@@ -32,9 +32,9 @@ def extend_melds(
             for i, m in enumerate(melds):
                 if not _may_join(m, t):
                     continue
-                for new in (Meld((*m.tiles, t)), Meld((t, *m.tiles))):
-                    if new.is_valid(wrap):
-                        melds[i] = new
+                for tiles in ((*m.tiles, t), (t, *m.tiles)):
+                    if valid_tiles(tiles, wrap):
+                        melds[i] = Meld(tiles)
                         left.remove(t)
                         changed = True
                         break
