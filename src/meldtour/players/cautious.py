@@ -34,7 +34,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from meldtour.core.melds import Meld
+from meldtour.core.melds import Meld, valid_tiles
 from meldtour.core.moves import Draw, Move, Play
 from meldtour.core.tiles import Tile, full_set
 from meldtour.core.views import PlayerView
@@ -175,20 +175,18 @@ class CautiousPlayer:
 
 def _attaches(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
     """Whether ``t`` fits at either end of a meld on the table, as it stands."""
-    return any(
-        Meld((*m.tiles, t)).is_valid(wrap) or Meld((t, *m.tiles)).is_valid(wrap) for m in board
-    )
+    return any(valid_tiles((*m.tiles, t), wrap) or valid_tiles((t, *m.tiles), wrap) for m in board)
 
 
 def _fits_alone(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
     """Whether ``t`` goes on the table by itself: at either end of a meld (a group's
     missing colour included), or splitting a run of five or more in two."""
     for m in board:
-        if Meld((*m.tiles, t)).is_valid(wrap) or Meld((t, *m.tiles)).is_valid(wrap):
-            return True
         ts = m.tiles
+        if valid_tiles((*ts, t), wrap) or valid_tiles((t, *ts), wrap):
+            return True
         for i in range(2, len(ts) - 2):
-            if Meld((*ts[:i], t)).is_valid(wrap) and Meld(ts[i:]).is_valid(wrap):
+            if valid_tiles((*ts[:i], t), wrap) and valid_tiles(ts[i:], wrap):
                 return True
     return False
 

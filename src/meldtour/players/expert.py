@@ -89,7 +89,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from meldtour.core.melds import Board, Meld
@@ -146,11 +146,13 @@ class ExpertPlayer:
     margin: float = 0.5
     #: The smallest play (:func:`smallest_play`) is one of the look-ahead's moves.
     small: bool = True
+    _closed: tuple[Board | None] | None = field(default=None, init=False, repr=False, compare=False)
 
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
         melded = view.melded[seat]
         best = solve(view.board, view.rack, view.rules, melded)
+        self._closed = None  # this decision's closed play, once worked out
         if not best.placed:
             return no_play(view)
         if best.placed == len(view.rack):
@@ -184,7 +186,7 @@ class ExpertPlayer:
         if view.pool_left:
             add(Draw(seat))
         add(Play(seat, best.board))
-        closed = closed_play(view)
+        closed = self.closed_play(view, best)
         if closed is not None:
             add(Play(seat, closed))
         if self.small:
@@ -231,21 +233,28 @@ class ExpertPlayer:
         test = self.risk_test(view, seat)
         if test is not None and test.risky(best.board) is True:
             if self.closed >= 2:
-                board = closed_play(view)
+                board = self.closed_play(view, best)
                 # Budget spent before the closed play was tried: it is not known safe.
                 if board is not None and test.risky(board) is False:
                     return Play(seat, board)
             return Draw(seat) if view.pool_left else Play(seat, best.board)
         if self.closed == 1 and view.pool_left:
-            board = closed_play(view)
+            board = self.closed_play(view, best)
             if board is not None:
                 return Play(seat, board)
         return Play(seat, best.board)
 
+    def closed_play(self, view: PlayerView, best: Solution) -> Board | None:
+        """:func:`.table.closed_play` of this decision, worked out once from its best
+        play (the lay and the look-ahead both ask for it)."""
+        if self._closed is None:
+            self._closed = (closed_play(view, best),)
+        return self._closed[0]
+
     def end_play(self, view: PlayerView, seat: int, best: Solution) -> Move:
         """With the pool empty (``end`` 1 or 2): the smallest play, or the closed one."""
         if self.end == 2:
-            board = closed_play(view)
+            board = self.closed_play(view, best)
             if board is not None:
                 return Play(seat, board)
         small = smallest_play(view)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from meldtour.core.melds import Board, Meld
 from meldtour.core.tiles import Tile, full_set
 from meldtour.core.views import PlayerView
-from meldtour.solver import solve
+from meldtour.solver import Solution, solve
 
 from .base import seat_of
 from .cautious import _fits_alone
@@ -40,14 +40,16 @@ def _fits_meld(meld: Meld, wrap: bool) -> frozenset[Tile]:
     return frozenset(t for t in set(full_set()) if _fits_alone((meld,), t, wrap))
 
 
-def closed_play(view: PlayerView) -> Board | None:
+def closed_play(view: PlayerView, best: Solution | None = None) -> Board | None:
     """The best play that does not open the table (the full best play, else the melds
-    the rack makes by itself that open nothing, one by one), or None."""
+    the rack makes by itself that open nothing, one by one), or None. ``best``: the
+    view's best play, when the caller has it already."""
     seat = seat_of(view)
     rules = view.rules
     kinds = unseen_kinds(view)
     before = openness(view.board, kinds, rules.wrap_runs)
-    best = solve(view.board, view.rack, rules, view.melded[seat])
+    if best is None:
+        best = solve(view.board, view.rack, rules, view.melded[seat])
     if best.placed and openness(best.board, kinds, rules.wrap_runs) <= before:
         return best.board
     own = solve((), view.rack, rules, True)
