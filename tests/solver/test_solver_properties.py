@@ -15,7 +15,7 @@ from meldtour.core.moves import check_play, new_melds
 from meldtour.core.rules import find_rules
 from meldtour.core.search import default_finder
 from meldtour.core.tiles import JOKER, TILES, Tile, full_set
-from meldtour.solver import Solution, finder, solve
+from meldtour.solver import Solution, finder, goes_out, solve
 
 RULES = find_rules("korea-official")
 IMPLS = implementations()
@@ -116,3 +116,25 @@ def test_every_tile_of_a_full_set_in_play() -> None:
     check_solution((), rack, False, s)
     assert s.placed == 106
     assert s.value == 2 * 4 * 91 + 2 * 13
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 3), st.integers(0, 2))
+def test_goes_out_is_the_best_play_placing_the_whole_rack(
+    seed: int, taken: int, extra: int
+) -> None:
+    """``goes_out`` (the computer players' question of a sampled rack) answers what the
+    best play says, on racks that often can go out: melds taken off a realistic board,
+    with a few unseen tiles added now and then."""
+    rng = random.Random(seed)
+    state = random_state(rng)
+    board = list(state.board)
+    rack = list(state.rack[: rng.randint(0, 3)])
+    for _ in range(min(taken, len(board))):
+        rack.extend(board.pop(rng.randrange(len(board))).tiles)
+    left = Counter(full_set()) - _tiles(tuple(board)) - Counter(rack)
+    rack.extend(rng.sample(sorted(left.elements()), min(extra, left.total())))
+    expected = solve(tuple(board), tuple(rack), RULES, True).placed == len(rack)
+    assert goes_out(tuple(board), tuple(rack), RULES) is expected
+    for impl in IMPLS.values():
+        assert impl.goes_out(tuple(board), tuple(rack), RULES) is expected

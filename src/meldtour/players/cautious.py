@@ -38,7 +38,7 @@ from meldtour.core.melds import Meld, valid_tiles
 from meldtour.core.moves import Draw, Move, Play
 from meldtour.core.tiles import Tile, full_set
 from meldtour.core.views import PlayerView
-from meldtour.solver import Solution, solve
+from meldtour.solver import Solution, goes_out, solve
 
 from .base import no_play, seat_of
 
@@ -193,6 +193,6 @@ def _fits_alone(board: tuple[Meld, ...], t: Tile, wrap: bool) -> bool:
 
 def _goes_out(board: tuple[Meld, ...], rack: tuple[Tile, ...], view: PlayerView) -> bool:
     try:
-        return solve(board, rack, view.rules, True).placed == len(rack)
+        return goes_out(board, rack, view.rules)
     except ValueError:  # a sample holding more copies than the table leaves
         return False

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from meldtour.core.melds import Board
 from meldtour.core.tiles import JOKER_CODE, Tile
 from meldtour.core.views import PlayerView
-from meldtour.solver import Solution, solve
+from meldtour.solver import Solution, goes_out, solve
 
 
 @dataclass
@@ -68,6 +68,11 @@ class Budget:
         self.left -= 1
         return solve(board, tuple(rack), view.rules, melded)
 
+    def goes_out(self, board: Board, rack: Sequence[Tile], view: PlayerView) -> bool:
+        """Whether a melded player's whole rack goes down (one call, as :meth:`solve`)."""
+        self.left -= 1
+        return goes_out(board, tuple(rack), view.rules)
+
 
 def play_out(
     view: PlayerView,
@@ -105,11 +110,23 @@ def play_out(
         p = order[at]
         if budget.left <= 0:
             return None
+        rack = racks[p]
+        # A melded player who holds (the view's owner included) while the pool lasts
+        # lays only to go out: asking just that is far cheaper than its best play.
+        if pool and melded[p] and rack and (p == seat or holds[p]):
+            try:
+                out = budget.goes_out(board, rack, view)
+            except ValueError:
+                return None
+            if out:
+                return p, _points(view, [*racks[:p], (), *racks[p + 1 :]], melded, p, seat, 0)
+            racks[p] = (*rack, pool.pop())
+            passes = 0
+            continue
         try:
-            best = budget.solve(board, racks[p], view, melded[p])
+            best = budget.solve(board, rack, view, melded[p])
         except ValueError:
             return None
-        rack = racks[p]
         if best.placed == len(rack) and rack:
             return p, _points(view, [*racks[:p], (), *racks[p + 1 :]], melded, p, seat, 0)
         lays = best.placed and (not pool or not melded[p] or (p != seat and not holds[p]))

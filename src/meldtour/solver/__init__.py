@@ -16,11 +16,20 @@ from .native import active
 IMPLEMENTATION, _exact, IMPLEMENTATION_REASON = active()
 
 if TYPE_CHECKING:
-    from .exact import Solution, finder, solve, solve_tiles
+    from .exact import Solution, finder, goes_out, solve, solve_tiles
 else:
     Solution = _exact.Solution
     finder = _exact.finder
+    goes_out = _exact.goes_out
     solve = _exact.solve
     solve_tiles = _exact.solve_tiles
 
-__all__ = ["IMPLEMENTATION", "IMPLEMENTATION_REASON", "Solution", "finder", "solve", "solve_tiles"]
+__all__ = [
+    "IMPLEMENTATION",
+    "IMPLEMENTATION_REASON",
+    "Solution",
+    "finder",
+    "goes_out",
+    "solve",
+    "solve_tiles",
+]

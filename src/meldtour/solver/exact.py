@@ -206,6 +206,26 @@ def solve(board: Sequence[Meld], rack: Sequence[Tile], rules: RuleSet, melded: b
     return Solution(part.placed, part.value, held + part.board, part.tiles, part.rack_left)
 
 
+def goes_out(board: Sequence[Meld], rack: Sequence[Tile], rules: RuleSet) -> bool:
+    """Whether a player who has melded can put the whole ``rack`` down on ``board``
+    this turn: ``solve(board, rack, rules, True).placed == len(rack)``, asked
+    with the floor at every tile placed, so that the search stops as soon as no plan
+    can reach it instead of finding the best partial play (the computer players ask it
+    of sampled racks, and the answer is nearly always no)."""
+    rack = tuple(rack)
+    if not rack or rules.joker_retrieval == "replace":
+        return solve(board, rack, rules, True).placed == len(rack)
+    wrap = rules.wrap_runs
+    old_tiles = _all_tiles(board)
+    if len(old_tiles) + len(rack) > 106:
+        raise Refused("tile.set_size")
+    for i, m in enumerate(board):
+        if m.reading(wrap) is None:
+            raise Refused("board.meld_invalid", i=i + 1, why=m.refusal(wrap))
+    p = _problem(old_tiles, rack, None, wrap)
+    return solve_problem(p, BIG * (len(old_tiles) + len(rack))) is not None
+
+
 def finder(
     board: Sequence[Meld], rack: Sequence[Tile], melded: bool, wrap: bool, threshold: int
 ) -> tuple[Meld, ...] | None:
@@ -214,4 +234,4 @@ def finder(
     return s.board if s.placed else None
 
 
-__all__ = ["Solution", "finder", "solve", "solve_tiles"]
+__all__ = ["Solution", "finder", "goes_out", "solve", "solve_tiles"]
