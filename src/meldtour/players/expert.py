@@ -40,10 +40,10 @@ What it decides, in order:
   checks the move above against the others it has — a draw, its best play, the play
   that opens nothing, the smallest play (one tile that opens the least, else the
   smallest meld of its own) — by playing the game out to its end (:mod:`.endgame`) on
-  3 deals of the hidden tiles sampled from what it cannot see, everyone modelled from
+  5 deals of the hidden tiles sampled from what it cannot see, everyone modelled from
   public figures (a player that only drew since its initial meld — :func:`activity`
   10 or less — holds, any other lays its best play; once the pool is empty everyone
-  lays the most it can), with at most 18 solver calls in all; another move replaces
+  lays the most it can), with at most 30 solver calls in all; another move replaces
   the policy's only when it wins at least one play-out more.
 
 Why the look-ahead: against tables that hold too (holders, starvers, the aware) the
@@ -51,6 +51,12 @@ game is a race decided in the last few turns — who lays first when the pool ru
 feeds the next players — and the rules above time it blindly; the play-outs see
 which of the few moves lets a big rack find room first. Against three holders it wins
 42.5 % instead of 32 % (n 200, ``BENCHMARKS.md``, "The league: a look-ahead at the end").
+Why 5 deals: with 3 the play-outs' verdict between a few moves was mostly noise; 5
+win more against every member that holds (three starvers 39.8 % instead of 35.5 %,
+holders 47.2 % instead of 42.4 %, the mixed table 38.8 % instead of 37.2 %, n 800),
+and 6 or 10 no more than 5 (``BENCHMARKS.md``, "The league: more deals in the
+look-ahead"). They fit in the time because a holder's turn in a play-out only asks
+whether its rack goes out (:func:`meldtour.solver.goes_out`), not for its best play.
 Why the smallest play among them: once the pool runs out the race is won by the
 player who is still able to lay when the others cannot, and putting down one tile
 keeps a big rack's melds for the next turn while the pool's last tiles are drawn
@@ -137,9 +143,9 @@ class ExpertPlayer:
     #: fewer (-1: never) …
     window: int = 8
     #: … on this many sampled deals …
-    deals: int = 3
+    deals: int = 5
     #: … spending at most this many solver calls in all.
-    calls: int = 18
+    calls: int = 30
     #: Weight of a point per 100 against a win in the play-outs' verdict.
     points: float = 0.0
     #: A move other than the policy's must beat it by this many play-outs (in utility).
