@@ -77,7 +77,8 @@ def _fmt(tiles: Sequence[Tile]) -> str:
     return "[" + ",".join(format_tiles(tiles)) + "]"
 
 
-def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | Refusal:
+def _run_span(tiles: tuple[Tile, ...], wrap: bool) -> tuple[int, int] | str:
+    """A run's colour and first number, or the code of why ``tiles`` are no run."""
     n = len(tiles)
     colour = -1
     start = 0
@@ -88,27 +89,37 @@ def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | Refusal:
         if colour < 0:
             colour, start = c, num - i
         elif c != colour:
-            return Refusal("meld.run_one_colour")
+            return "meld.run_one_colour"
         else:
             expected = start + i
             if wrap:
                 expected = (expected - 1) % 13 + 1
             elif expected > 13:
-                return Refusal("meld.run_past_13")
+                return "meld.run_past_13"
             if num != expected:
-                return Refusal("meld.run_in_order")
+                return "meld.run_in_order"
     if colour < 0:
-        return Refusal("meld.no_number")
+        return "meld.no_number"
     if wrap:
         if n > 13:
-            return Refusal("meld.run_too_long")
-        start = (start - 1) % 13 + 1
+            return "meld.run_too_long"
+        return colour, (start - 1) % 13 + 1
+    if start < 1:
+        return "meld.run_below_1"
+    if start + n - 1 > 13:
+        return "meld.run_past_13"
+    return colour, start
+
+
+def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | Refusal:
+    span = _run_span(tiles, wrap)
+    if isinstance(span, str):
+        return Refusal(span)
+    colour, start = span
+    n = len(tiles)
+    if wrap:
         numbers = [(start - 1 + i) % 13 + 1 for i in range(n)]
     else:
-        if start < 1:
-            return Refusal("meld.run_below_1")
-        if start + n - 1 > 13:
-            return Refusal("meld.run_past_13")
         numbers = list(range(start, start + n))
     stands: list[tuple[Tile, ...]] = []
     for i, t in enumerate(tiles):
@@ -117,8 +128,9 @@ def _run_reading(tiles: tuple[Tile, ...], wrap: bool) -> Reading | Refusal:
     return Reading(Kind.RUN, sum(numbers), start, tuple(stands))
 
 
-def _group_reading(tiles: tuple[Tile, ...]) -> Reading | Refusal:
-    n = len(tiles)
+def _group_span(tiles: tuple[Tile, ...]) -> tuple[int, int] | str:
+    """A group's number and its colours (a bit each), or the code of why ``tiles`` are
+    no group."""
     number = 0
     seen = 0
     for t in tiles:
@@ -128,14 +140,23 @@ def _group_reading(tiles: tuple[Tile, ...]) -> Reading | Refusal:
         if number == 0:
             number = num
         elif num != number:
-            return Refusal("meld.group_one_number")
+            return "meld.group_one_number"
         if seen & (1 << c):
-            return Refusal("meld.group_colour_twice")
+            return "meld.group_colour_twice"
         seen |= 1 << c
     if number == 0:
-        return Refusal("meld.no_number")
-    if n > 4:
-        return Refusal("meld.group_too_long")
+        return "meld.no_number"
+    if len(tiles) > 4:
+        return "meld.group_too_long"
+    return number, seen
+
+
+def _group_reading(tiles: tuple[Tile, ...]) -> Reading | Refusal:
+    span = _group_span(tiles)
+    if isinstance(span, str):
+        return Refusal(span)
+    number, seen = span
+    n = len(tiles)
     missing = tuple(TILES[c * 13 + number - 1] for c in range(4) if not seen & (1 << c))
     jokers = n - bin(seen).count("1")
     return Reading(Kind.GROUP, number * n, number, (missing,) * jokers)
@@ -145,51 +166,9 @@ def valid_tiles(tiles: tuple[Tile, ...], wrap: bool = False) -> bool:
     """Whether ``tiles`` read as a run or a group — ``bool(analyse(tiles, wrap)[0])``
     without making the readings: the computer players try thousands of tile lists a
     decision, nearly all of them invalid, and most new (the cache rarely holds them)."""
-    n = len(tiles)
-    if n < 3:
+    if len(tiles) < 3:
         return False
-    # A group: one number, no colour twice, at most four tiles.
-    if n <= 4:
-        number = -1
-        seen = 0
-        for t in tiles:
-            if t == JOKER_CODE:
-                continue
-            if number < 0:
-                number = t % 13
-            elif t % 13 != number:
-                break
-            bit = 1 << (t // 13)
-            if seen & bit:
-                break
-            seen |= bit
-        else:
-            if number >= 0:
-                return True
-    # A run: one colour, the numbers in a row (past 13 only where runs wrap).
-    if n > 13:
-        return False
-    colour = -1
-    start = 0
-    for i, t in enumerate(tiles):
-        if t == JOKER_CODE:
-            continue
-        c, num = t // 13, t % 13 + 1
-        if colour < 0:
-            colour, start = c, num - i
-        elif c != colour:
-            return False
-        else:
-            expected = start + i
-            if wrap:
-                expected = (expected - 1) % 13 + 1
-            elif expected > 13:
-                return False
-            if num != expected:
-                return False
-    if colour < 0:
-        return False
-    return wrap or (start >= 1 and start + n - 1 <= 13)
+    return not isinstance(_group_span(tiles), str) or not isinstance(_run_span(tiles, wrap), str)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -113,24 +113,19 @@ def play_out(
         rack = racks[p]
         # A melded player who holds (the view's owner included) while the pool lasts
         # lays only to go out: asking just that is far cheaper than its best play.
-        if pool and melded[p] and rack and (p == seat or holds[p]):
-            try:
-                out = budget.goes_out(board, rack, view)
-            except ValueError:
-                return None
-            if out:
-                return p, _points(view, [*racks[:p], (), *racks[p + 1 :]], melded, p, seat, 0)
-            racks[p] = (*rack, pool.pop())
-            passes = 0
-            continue
+        holding = bool(pool) and melded[p] and (p == seat or holds[p])
+        best: Solution | None = None
         try:
-            best = budget.solve(board, rack, view, melded[p])
+            if holding:
+                out = budget.goes_out(board, rack, view) and bool(rack)
+            else:
+                best = budget.solve(board, rack, view, melded[p])
+                out = best.placed == len(rack) and bool(rack)
         except ValueError:
             return None
-        if best.placed == len(rack) and rack:
+        if out:
             return p, _points(view, [*racks[:p], (), *racks[p + 1 :]], melded, p, seat, 0)
-        lays = best.placed and (not pool or not melded[p] or (p != seat and not holds[p]))
-        if lays:
+        if best is not None and best.placed and not holding:
             board = best.board
             racks[p] = best.rack_left
             melded[p] = True

@@ -132,6 +132,23 @@ def _all_tiles(melds: Sequence[Meld]) -> list[Tile]:
     return [t for m in melds for t in m.tiles]
 
 
+def _board_checked(
+    board: Sequence[Meld], rack: Sequence[Tile], wrap: bool
+) -> tuple[list[Tile], int]:
+    """The board's tiles and value, refused when the tiles are more than a set or a
+    meld is not valid."""
+    old_tiles = _all_tiles(board)
+    if len(old_tiles) + len(rack) > 106:
+        raise Refused("tile.set_size")
+    old_value = 0
+    for i, m in enumerate(board):
+        reading = m.reading(wrap)
+        if reading is None:
+            raise Refused("board.meld_invalid", i=i + 1, why=m.refusal(wrap))
+        old_value += reading.value
+    return old_tiles, old_value
+
+
 def solve_tiles(
     board: Sequence[Meld], rack: Sequence[Tile], melded: bool, wrap: bool, threshold: int
 ) -> Solution:
@@ -158,15 +175,7 @@ def solve_tiles(
         value = plan.score % BIG
         assert plan.score // BIG == len(tiles)
         return Solution(len(tiles), value, board + tuple(fresh), tiles, _minus(rack, tiles))
-    old_tiles = _all_tiles(board)
-    if len(old_tiles) + len(rack) > 106:
-        raise Refused("tile.set_size")
-    old_value = 0
-    for i, m in enumerate(board):
-        reading = m.reading(wrap)
-        if reading is None:
-            raise Refused("board.meld_invalid", i=i + 1, why=m.refusal(wrap))
-        old_value += reading.value
+    old_tiles, old_value = _board_checked(board, rack, wrap)
     p = _problem(old_tiles, rack, None, wrap)
     if all(a == b for a, b in zip(p.avail, p.need, strict=True)) and (p.jokers == p.need_jokers):
         return none  # no rack tile can go anywhere
@@ -216,12 +225,7 @@ def goes_out(board: Sequence[Meld], rack: Sequence[Tile], rules: RuleSet) -> boo
     if not rack or rules.joker_retrieval == "replace":
         return solve(board, rack, rules, True).placed == len(rack)
     wrap = rules.wrap_runs
-    old_tiles = _all_tiles(board)
-    if len(old_tiles) + len(rack) > 106:
-        raise Refused("tile.set_size")
-    for i, m in enumerate(board):
-        if m.reading(wrap) is None:
-            raise Refused("board.meld_invalid", i=i + 1, why=m.refusal(wrap))
+    old_tiles, _value = _board_checked(board, rack, wrap)
     p = _problem(old_tiles, rack, None, wrap)
     return solve_problem(p, BIG * (len(old_tiles) + len(rack))) is not None
 
