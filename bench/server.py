@@ -54,6 +54,7 @@ from typing import Any
 import httpx2 as httpx
 import orjson
 import websockets
+from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 from meldtour.core.record import move_to_json
 from meldtour.core.rules import find_rules
@@ -73,6 +74,9 @@ ADDRESSES = 100
 LOOPS = ("auto", "asyncio", "uvloop")  # --loop and --client-loop: auto is uvloop where installed
 # uvicorn's --ws; the default is the product's (python -m meldtour.web): limits.WS_PROTOCOL
 WS_IMPLEMENTATIONS = ("auto", "websockets", "websockets-sansio", "wsproto")
+# The simulated players' WebSocket client: picows (Cython, a callback a frame: no task, no
+# future, no stream a message) or the websockets library's asyncio client (before).
+CLIENT_WS = ("picows", "websockets")
 TURN = 600  # the longest turn a table allows: the bench measures the server, not time-outs
 
 
@@ -95,7 +99,7 @@ class Stats:
         self.measure_from = 0.0
 
 
-async def seat_client(
+async def seat_client_websockets(
     base: str,
     game_id: str,
     seat: int,
@@ -187,6 +191,147 @@ async def _play(
         )
 
 
+class SeatListener(WSListener):  # type: ignore[misc]
+    """One simulated player on a picows socket: every frame is read in the frame's own
+    callback (the same reading as :func:`_play`), and its move is made by a timer
+    ``think`` seconds later, on the freshest view it has by then."""
+
+    def __init__(
+        self, seat: int, player: Any, think: float, stats: Stats, rng: random.Random
+    ) -> None:
+        self.seat, self.player, self.think, self.stats, self.rng = seat, player, think, stats, rng
+        self.loop = asyncio.get_running_loop()
+        self.done: asyncio.Future[bool] = self.loop.create_future()
+        self.transport: WSTransport | None = None
+        self.sent: dict[str, float] = {}
+        self.answered: set[int] = set()
+        self.pending: tuple[int, dict[str, Any]] | None = None  # the view a timer will answer
+        self.parts = bytearray()
+        self.n = 0
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
+
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
+        self._end(False)
+
+    def _end(self, result: bool) -> None:
+        if not self.done.done():
+            self.done.set_result(result)
+        if self.transport is not None and not self.transport.is_disconnected:
+            self.transport.disconnect()
+
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        kind = frame.msg_type
+        if kind == WSMsgType.CLOSE:
+            transport.send_close(frame.get_close_code())
+            self._end(False)
+            return
+        if kind not in (WSMsgType.TEXT, WSMsgType.CONTINUATION):
+            return
+        if not frame.fin:  # a message in parts: kept until its last frame
+            self.parts += frame.get_payload_as_memoryview()
+            return
+        if self.parts:
+            self.parts += frame.get_payload_as_memoryview()
+            raw: bytes | bytearray = self.parts
+            self.parts = bytearray()
+        else:
+            raw = frame.get_payload_as_bytes()
+        self._read(orjson.loads(raw))
+
+    def _read(self, m: dict[str, Any]) -> None:
+        now = time.monotonic()
+        stats = self.stats
+        kind = m["type"]
+        if kind == "ack" or (kind == "frame" and "ack" in m):  # the page's folded ack
+            t0 = self.sent.pop(m["ack"] if kind == "frame" else m["id"], None)
+            if t0 is not None:
+                stats.moves += 1
+                if t0 >= stats.measure_from:  # after the ramp: games in play
+                    stats.rtt.append((now, now - t0))
+            if kind == "ack":
+                return
+        if kind == "refused":
+            stats.refused += 1
+            return
+        if kind == "stale":
+            stats.stale += 1
+            return
+        if kind == "frame" and self.seat == 0:
+            stats.timeouts += sum(e["kind"] == "timeout" for e in m["events"])
+        view = m.get("view")
+        if kind not in ("snapshot", "frame", "synced") or view is None:
+            return
+        if view["end"] is not None:
+            self._end(True)
+            return
+        version = m["version"]
+        if view["current"] != self.seat or version in self.answered:
+            return
+        self.answered.add(version)
+        if self.pending is None:
+            self.loop.call_later(self.think * self.rng.uniform(0.5, 1.5), self._move)
+        self.pending = (version, view)
+
+    def _move(self) -> None:
+        if self.pending is None or self.transport is None or self.done.done():
+            return
+        version, view = self.pending
+        self.pending = None
+        move = self.player.decide(view_from_json(view, find_rules(PRESET)))
+        self.n += 1
+        rid = f"{self.seat}.{self.n}"
+        self.sent[rid] = time.monotonic()
+        self.transport.send(
+            WSMsgType.TEXT,
+            orjson.dumps(
+                {
+                    "type": "move",
+                    "id": rid,
+                    "version": version,
+                    **move_to_json(move),
+                    "ack": "frame",  # as the page: the ack in the frame
+                }
+            ),
+        )
+
+
+async def seat_client_picows(
+    base: str,
+    game_id: str,
+    seat: int,
+    token: str,
+    level: str,
+    think: float,
+    stop_at: float,
+    stats: Stats,
+    rng: random.Random,
+) -> bool:
+    """:func:`seat_client_websockets` on picows."""
+    player = make_player(level, f"p{seat}", rng.randrange(1 << 30))
+    url = base.replace("http://", "ws://") + f"/play/t/{game_id}/ws"
+    transport, listener = await ws_connect(
+        lambda: SeatListener(seat, player, think, stats, rng),
+        url,
+        extra_headers={"Cookie": f"meldtour_seat_{game_id}={token}"},
+        websocket_handshake_timeout=60,
+        max_frame_size=2**22,
+    )
+    assert isinstance(listener, SeatListener)
+    ends = listener.loop.call_later(max(0.0, stop_at - time.monotonic()), listener._end, False)
+    try:
+        return await listener.done
+    finally:
+        ends.cancel()
+        if not transport.is_disconnected:
+            transport.disconnect()
+
+
+#: The seat client each ``--client-ws`` names.
+SEAT_CLIENTS = {"picows": seat_client_picows, "websockets": seat_client_websockets}
+
+
 async def one_table(
     http: httpx.AsyncClient,
     others: list[str],
@@ -195,9 +340,12 @@ async def one_table(
     stop_at: float,
     stats: Stats,
     rng: random.Random,
+    client_ws: str = "picows",
 ) -> None:
     """Tables one after another, each played to its end, until the time is up.
-    ``others[0]`` is the server the table is made on."""
+    ``others[0]`` is the server the table is made on; each seat plays on a socket of
+    ``client_ws`` (:data:`SEAT_CLIENTS`)."""
+    seat_client = SEAT_CLIENTS[client_ws]
     while time.monotonic() < stop_at:
         made = await http.post(
             "/play/tables",
@@ -250,7 +398,14 @@ async def one_table(
 
 
 async def clients(
-    base: str, games: int, level: str, think: float, seconds: float, ramp: float, seed: int
+    base: str,
+    games: int,
+    level: str,
+    think: float,
+    seconds: float,
+    ramp: float,
+    seed: int,
+    client_ws: str = "picows",
 ) -> dict[str, Any]:
     """``base``: one server's URL, or several joined by ``|`` (tables are made on each
     in turn)."""
@@ -289,6 +444,7 @@ async def clients(
                     stop_at,
                     stats,
                     random.Random(seed * 100_003 + i),
+                    client_ws,
                 )
             except Exception as exc:  # a table that could not be made or joined
                 stats.errors.append(repr(exc)[:200])
@@ -346,8 +502,11 @@ def collector_pauses() -> list[tuple[int, float]]:
 
 
 def client_process(args: tuple[Any, ...]) -> dict[str, Any]:
-    """One client process's share; its last argument the event loop (``--client-loop``)."""
-    *rest, loop = args
+    """One client process's share; its last arguments its niceness (``--client-nice``)
+    and the event loop (``--client-loop``)."""
+    *rest, nice, loop = args
+    if nice:
+        os.nice(nice)
     if loop != "asyncio":
         try:
             import uvloop
@@ -432,6 +591,23 @@ def main() -> None:
         choices=LOOPS,
         help="the simulated players' event loop (auto: uvloop where it is installed; "
         "the load generator shares the machine's cores with the servers)",
+    )
+    ap.add_argument(
+        "--client-ws",
+        default="picows",
+        choices=CLIENT_WS,
+        help="the simulated players' WebSocket client (picows: a callback a frame; "
+        "websockets: the library's asyncio client, as before the fourteenth session)",
+    )
+    ap.add_argument(
+        "--client-nice",
+        type=int,
+        default=0,
+        choices=range(20),
+        metavar="0-19",
+        help="the simulated players' niceness: with 10, the servers, the database and "
+        "Redis have the machine's cores first, as when the players are on other machines "
+        "(their own wait to read an answer is still in the round trip)",
     )
     ap.add_argument(
         "--probe",
@@ -597,7 +773,18 @@ def main() -> None:
                     Path(name).write_text(str(time.time() + a.ramp))
             shares = [a.games // a.clients + (i < a.games % a.clients) for i in range(a.clients)]
             jobs = [
-                (base, n, a.level, a.think, a.seconds, a.ramp, a.seed + i, a.client_loop)
+                (
+                    base,
+                    n,
+                    a.level,
+                    a.think,
+                    a.seconds,
+                    a.ramp,
+                    a.seed + i,
+                    a.client_ws,
+                    a.client_nice,
+                    a.client_loop,
+                )
                 for i, n in enumerate(shares)
                 if n
             ]
@@ -666,6 +853,8 @@ def main() -> None:
         "think": a.think,
         "level": a.level,
         "ws": a.ws,
+        "client_ws": a.client_ws,
+        "client_nice": a.client_nice,
         "clients": a.clients,
         "db": "sqlite" if a.db is None else url.split(":")[0],
         "started": sum(p["started"] for p in parts),
