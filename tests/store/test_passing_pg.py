@@ -83,3 +83,42 @@ async def _batches(store: Store) -> None:
         assert p2 is not None and len(p2.moves) == 2
     finally:
         await passing.close()
+
+
+def test_a_batch_finds_its_games_by_key_on_a_small_table(tmp_path: Path) -> None:
+    """A site's first minutes: the statements are planned while ``live_game`` holds a
+    few rows, and a prepared statement keeps that plan. It must reach its games through
+    the primary key — a plan that scanned the whole table (a hash join over a
+    sequential scan, the planner's choice for a small table) read every page of it for
+    every move once the table had grown and bloated (BENCHMARKS.md, "The plan of the
+    live log's batch")."""
+    with database("postgresql", tmp_path) as url, upgraded(url) as store:
+        asyncio.run(_plans(store))
+
+
+async def _plans(store: Store) -> None:
+    ids = [f"s{i}" for i in range(20)]
+    for gid in ids:
+        games.start_game(store, gid, HEADER)
+    with store.engine.begin() as conn:
+        conn.execute(text("ANALYZE live_game"))
+    passing = AsyncPassing(_conninfo(store))
+    try:
+        await passing.write([("append", ("s0", 0, DRAW))])  # connected, as in play
+        conn = passing._conn
+        assert conn is not None
+        await conn.execute("SET plan_cache_mode = force_generic_plan")  # the kept plan
+        bump, expected, _ = games.batch_params([("append", ("s1", 0, DRAW))])  # type: ignore[misc]
+        plans = []
+        for sql, params in (
+            (games.BUMP_AND_ADD_CHECKED_SQL, (*bump, expected)),
+            (games.ALIVE_SQL, (5.0, ids)),
+        ):
+            async with conn.transaction():
+                cur = await conn.execute("EXPLAIN " + sql, params)
+                plans.append("\n".join(str(row[0]) for row in await cur.fetchall()))
+        for plan in plans:
+            assert "Seq Scan on live_game" not in plan, plan
+            assert "pk_live_game" in plan, plan
+    finally:
+        await passing.close()

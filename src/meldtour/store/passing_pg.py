@@ -18,6 +18,14 @@ event loop, which at 1,000 games on two processes holds it half the time: a batc
 (BENCHMARKS.md, "Cost per move"). Here nothing waits for the lock, and the loop serves
 the other games while the server answers.
 
+The connection looks its games up by primary key whatever the planner thinks of the
+table (:data:`BY_KEY_SQL`): a prepared statement keeps the plan it was given when
+``live_game`` was small — a hash join over a sequential scan of the table — and every
+batch after that read the whole heap, which a thousand heartbeats and moves a second
+bloat. At 1,000 games on two processes that was 0.17 of a core for each process's
+connection in PostgreSQL, 0.8 ms a batch of one move (BENCHMARKS.md, "The plan of the
+live log's batch").
+
 Every other write (a game's start and result, a table waiting for players, the
 tournaments') stays on the store's own connections. A batch with a refused write
 (:class:`Refused`) has written nothing; the caller writes it again write by write
@@ -44,6 +52,17 @@ class Refused(Exception):
 #: answered "try again").
 CONNECT_SECONDS = 5
 
+#: Run once on the connection when it opens: its statements
+#: (:data:`~.games.BUMP_AND_ADD_CHECKED_SQL`, :data:`~.games.ALIVE_SQL`) find their few
+#: games through ``live_game``'s primary key, a nested loop over the batch's records —
+#: never a scan of the whole table, however small the table was when the statement was
+#: planned (its plan is kept).
+BY_KEY_SQL = (
+    "SELECT set_config('enable_seqscan', 'off', false),"
+    " set_config('enable_hashjoin', 'off', false),"
+    " set_config('enable_mergejoin', 'off', false)"
+)
+
 #: The server's answers that a transaction lost a race and may be run again.
 _RACES = (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)
 
@@ -63,6 +82,11 @@ class AsyncPassing:
             conn = await psycopg.AsyncConnection.connect(
                 self._conninfo, autocommit=True, connect_timeout=CONNECT_SECONDS
             )
+            try:
+                await conn.execute(BY_KEY_SQL)
+            except BaseException:
+                await _close(conn)
+                raise
             self._conn = conn
         return conn
 
@@ -109,4 +133,4 @@ async def _close(conn: psycopg.AsyncConnection[Any]) -> None:
         await conn.close()
 
 
-__all__ = ["AsyncPassing", "Refused"]
+__all__ = ["BY_KEY_SQL", "AsyncPassing", "Refused"]
