@@ -99,6 +99,68 @@ class Stats:
         self.measure_from = 0.0
 
 
+class Seat:
+    """One simulated player's reading of its frames, whichever client reads them: the
+    round trips it counts, and when (on which view) it is to move."""
+
+    def __init__(self, seat: int, level: str, stats: Stats, rng: random.Random) -> None:
+        self.seat, self.stats = seat, stats
+        self.player = make_player(level, f"p{seat}", rng.randrange(1 << 30))
+        self.sent: dict[str, float] = {}
+        self.answered: set[int] = set()
+        self.n = 0
+
+    def read(self, m: dict[str, Any]) -> bool | tuple[int, dict[str, Any]] | None:
+        """True when the game is over; ``(version, view)`` when the seat is to move on
+        that view (once a version); else None."""
+        now = time.monotonic()
+        stats = self.stats
+        kind = m["type"]
+        if kind == "ack" or (kind == "frame" and "ack" in m):  # the page's folded ack
+            t0 = self.sent.pop(m["ack"] if kind == "frame" else m["id"], None)
+            if t0 is not None:
+                stats.moves += 1
+                if t0 >= stats.measure_from:  # after the ramp: games in play
+                    stats.rtt.append((now, now - t0))
+            if kind == "ack":
+                return None
+        if kind == "refused":
+            stats.refused += 1
+            return None
+        if kind == "stale":
+            stats.stale += 1
+            return None
+        if kind == "frame" and self.seat == 0:
+            stats.timeouts += sum(e["kind"] == "timeout" for e in m["events"])
+        view = m.get("view")
+        if kind not in ("snapshot", "frame", "synced") or view is None:
+            return None
+        if view["end"] is not None:
+            return True
+        version = m["version"]
+        if view["current"] != self.seat or version in self.answered:
+            return None
+        self.answered.add(version)
+        return version, view
+
+    def move(self, version: int, view: dict[str, Any]) -> bytes:
+        """The computer player's move on ``view``, as the page sends it (its ack asked
+        for in its own frame), its round trip's clock started."""
+        move = self.player.decide(view_from_json(view, find_rules(PRESET)))
+        self.n += 1
+        rid = f"{self.seat}.{self.n}"
+        self.sent[rid] = time.monotonic()
+        return orjson.dumps(
+            {"type": "move", "id": rid, "version": version, **move_to_json(move), "ack": "frame"}
+        )
+
+
+def _socket_of(base: str, game_id: str, token: str) -> tuple[str, dict[str, str]]:
+    """A seat's WebSocket address and its seat cookie."""
+    url = base.replace("http://", "ws://") + f"/play/t/{game_id}/ws"
+    return url, {"Cookie": f"meldtour_seat_{game_id}={token}"}
+
+
 async def seat_client_websockets(
     base: str,
     game_id: str,
@@ -110,112 +172,48 @@ async def seat_client_websockets(
     stats: Stats,
     rng: random.Random,
 ) -> bool:
-    """One player on its socket until the game ends (True) or the time is up."""
-    player = make_player(level, f"p{seat}", rng.randrange(1 << 30))
-    url = base.replace("http://", "ws://") + f"/play/t/{game_id}/ws"
-    sent: dict[str, float] = {}
-    answered: set[int] = set()
+    """One player on its socket (the websockets library's asyncio client) until the
+    game ends (True) or the time is up."""
+    reader = Seat(seat, level, stats, rng)
+    url, cookie = _socket_of(base, game_id, token)
     async with websockets.connect(
-        url,
-        additional_headers={"Cookie": f"meldtour_seat_{game_id}={token}"},
-        max_size=2**22,
-        open_timeout=60,
-        ping_interval=None,
+        url, additional_headers=cookie, max_size=2**22, open_timeout=60, ping_interval=None
     ) as ws:
         # One deadline for the whole game, not a wait_for (a task and a timer) a frame.
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout_at(loop.time() + stop_at - time.monotonic()):
-                return await _play(ws, seat, player, think, stats, rng, sent, answered)
+                while True:
+                    got = reader.read(orjson.loads(await ws.recv()))
+                    if got is True:
+                        return True
+                    if got:
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                        await ws.send(reader.move(*got).decode())
         except (TimeoutError, websockets.ConnectionClosed):
             return False
 
 
-async def _play(
-    ws: Any,
-    seat: int,
-    player: Any,
-    think: float,
-    stats: Stats,
-    rng: random.Random,
-    sent: dict[str, float],
-    answered: set[int],
-) -> bool:
-    """The seat's frames read and its moves sent, until the game ends (True)."""
-    n = 0
-    while True:
-        raw = await ws.recv()
-        now = time.monotonic()
-        m = orjson.loads(raw)
-        kind = m["type"]
-        if kind == "ack" or (kind == "frame" and "ack" in m):  # the page's folded ack
-            t0 = sent.pop(m["ack"] if kind == "frame" else m["id"], None)
-            if t0 is not None:
-                stats.moves += 1
-                if t0 >= stats.measure_from:  # after the ramp: games in play
-                    stats.rtt.append((now, now - t0))
-            if kind == "ack":
-                continue
-        if kind == "refused":
-            stats.refused += 1
-            continue
-        if kind == "stale":
-            stats.stale += 1
-            continue
-        if kind == "frame" and seat == 0:
-            stats.timeouts += sum(e["kind"] == "timeout" for e in m["events"])
-        view = m.get("view")
-        if kind not in ("snapshot", "frame", "synced") or view is None:
-            continue
-        if view["end"] is not None:
-            return True
-        version = m["version"]
-        if view["current"] != seat or version in answered:
-            continue
-        answered.add(version)
-        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-        move = player.decide(view_from_json(view, find_rules(PRESET)))
-        n += 1
-        rid = f"{seat}.{n}"
-        sent[rid] = time.monotonic()
-        await ws.send(
-            orjson.dumps(
-                {
-                    "type": "move",
-                    "id": rid,
-                    "version": version,
-                    **move_to_json(move),
-                    "ack": "frame",  # as the page: the ack in the frame
-                }
-            ).decode()
-        )
-
-
 class SeatListener(WSListener):  # type: ignore[misc]
-    """One simulated player on a picows socket: every frame is read in the frame's own
-    callback (the same reading as :func:`_play`), and its move is made by a timer
-    ``think`` seconds later, on the freshest view it has by then."""
+    """One player on a picows socket: every frame is read in the frame's own callback,
+    and its move is made by a timer ``think`` seconds later, on the freshest view it
+    has by then."""
 
-    def __init__(
-        self, seat: int, player: Any, think: float, stats: Stats, rng: random.Random
-    ) -> None:
-        self.seat, self.player, self.think, self.stats, self.rng = seat, player, think, stats, rng
+    def __init__(self, reader: Seat, think: float, rng: random.Random) -> None:
+        self.reader, self.think, self.rng = reader, think, rng
         self.loop = asyncio.get_running_loop()
         self.done: asyncio.Future[bool] = self.loop.create_future()
         self.transport: WSTransport | None = None
-        self.sent: dict[str, float] = {}
-        self.answered: set[int] = set()
-        self.pending: tuple[int, dict[str, Any]] | None = None  # the view a timer will answer
+        self.pending: tuple[int, dict[str, Any]] | None = None  # what a timer will answer
         self.parts = bytearray()
-        self.n = 0
 
     def on_ws_connected(self, transport: WSTransport) -> None:
         self.transport = transport
 
     def on_ws_disconnected(self, transport: WSTransport) -> None:
-        self._end(False)
+        self.end(False)
 
-    def _end(self, result: bool) -> None:
+    def end(self, result: bool) -> None:
         if not self.done.done():
             self.done.set_result(result)
         if self.transport is not None and not self.transport.is_disconnected:
@@ -225,7 +223,7 @@ class SeatListener(WSListener):  # type: ignore[misc]
         kind = frame.msg_type
         if kind == WSMsgType.CLOSE:
             transport.send_close(frame.get_close_code())
-            self._end(False)
+            self.end(False)
             return
         if kind not in (WSMsgType.TEXT, WSMsgType.CONTINUATION):
             return
@@ -238,63 +236,19 @@ class SeatListener(WSListener):  # type: ignore[misc]
             self.parts = bytearray()
         else:
             raw = frame.get_payload_as_bytes()
-        self._read(orjson.loads(raw))
-
-    def _read(self, m: dict[str, Any]) -> None:
-        now = time.monotonic()
-        stats = self.stats
-        kind = m["type"]
-        if kind == "ack" or (kind == "frame" and "ack" in m):  # the page's folded ack
-            t0 = self.sent.pop(m["ack"] if kind == "frame" else m["id"], None)
-            if t0 is not None:
-                stats.moves += 1
-                if t0 >= stats.measure_from:  # after the ramp: games in play
-                    stats.rtt.append((now, now - t0))
-            if kind == "ack":
-                return
-        if kind == "refused":
-            stats.refused += 1
-            return
-        if kind == "stale":
-            stats.stale += 1
-            return
-        if kind == "frame" and self.seat == 0:
-            stats.timeouts += sum(e["kind"] == "timeout" for e in m["events"])
-        view = m.get("view")
-        if kind not in ("snapshot", "frame", "synced") or view is None:
-            return
-        if view["end"] is not None:
-            self._end(True)
-            return
-        version = m["version"]
-        if view["current"] != self.seat or version in self.answered:
-            return
-        self.answered.add(version)
-        if self.pending is None:
-            self.loop.call_later(self.think * self.rng.uniform(0.5, 1.5), self._move)
-        self.pending = (version, view)
+        got = self.reader.read(orjson.loads(raw))
+        if got is True:
+            self.end(True)
+        elif got:
+            if self.pending is None:
+                self.loop.call_later(self.think * self.rng.uniform(0.5, 1.5), self._move)
+            self.pending = got
 
     def _move(self) -> None:
         if self.pending is None or self.transport is None or self.done.done():
             return
-        version, view = self.pending
-        self.pending = None
-        move = self.player.decide(view_from_json(view, find_rules(PRESET)))
-        self.n += 1
-        rid = f"{self.seat}.{self.n}"
-        self.sent[rid] = time.monotonic()
-        self.transport.send(
-            WSMsgType.TEXT,
-            orjson.dumps(
-                {
-                    "type": "move",
-                    "id": rid,
-                    "version": version,
-                    **move_to_json(move),
-                    "ack": "frame",  # as the page: the ack in the frame
-                }
-            ),
-        )
+        got, self.pending = self.pending, None
+        self.transport.send(WSMsgType.TEXT, self.reader.move(*got))
 
 
 async def seat_client_picows(
@@ -309,17 +263,17 @@ async def seat_client_picows(
     rng: random.Random,
 ) -> bool:
     """:func:`seat_client_websockets` on picows."""
-    player = make_player(level, f"p{seat}", rng.randrange(1 << 30))
-    url = base.replace("http://", "ws://") + f"/play/t/{game_id}/ws"
+    reader = Seat(seat, level, stats, rng)
+    url, cookie = _socket_of(base, game_id, token)
     transport, listener = await ws_connect(
-        lambda: SeatListener(seat, player, think, stats, rng),
+        lambda: SeatListener(reader, think, rng),
         url,
-        extra_headers={"Cookie": f"meldtour_seat_{game_id}={token}"},
+        extra_headers=cookie,
         websocket_handshake_timeout=60,
         max_frame_size=2**22,
     )
     assert isinstance(listener, SeatListener)
-    ends = listener.loop.call_later(max(0.0, stop_at - time.monotonic()), listener._end, False)
+    ends = listener.loop.call_later(max(0.0, stop_at - time.monotonic()), listener.end, False)
     try:
         return await listener.done
     finally:
