@@ -4,6 +4,7 @@ player a computer player driving its own real WebSocket, on one server process.
     .venv/bin/python bench/server.py [--games 200] [--seconds 60] [--think 2.0]
                                      [--level beginner] [--clients 1] [--db URL]
                                      [--servers 1] [--redis URL] [--deflate] [--ws PROTOCOL]
+                                     [--client-ws picows|websockets] [--client-nice N]
 
 The server is the real app (``uvicorn meldtour.web.app:create_app --factory``, one
 process; its WebSockets without per-message deflate, as ``python -m meldtour.web``
@@ -24,6 +25,13 @@ Bounded: at most 500 games (1,000 with ``--servers 2``), 600 s in all (with ``--
 ``--db``) sharing the games through Redis (``--redis``, keys under a prefix of the run):
 tables are made on each in turn, and seats 1 and 3 of every game play through the
 other process, so half of the moves cross between them.
+
+The simulated players read their frames on picows (``--client-ws picows``: a callback a
+frame, no task or future a message; ``websockets``, the library's asyncio client, as
+before) and share the machine's cores with what they measure: ``--client-nice 10``
+gives the servers, the database and Redis the cores first, as on a site whose players
+are on their own devices (a player's own wait to read its answer stays in the round
+trip).
 
 ``--soak SECONDS`` is the long run: the server's resident memory sampled every
 SECONDS, and the round trips quoted per minute as well as over the whole window.
