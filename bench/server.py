@@ -82,9 +82,6 @@ ADDRESSES = 100
 LOOPS = ("auto", "asyncio", "uvloop")  # --loop and --client-loop: auto is uvloop where installed
 # uvicorn's --ws; the default is the product's (python -m meldtour.web): limits.WS_PROTOCOL
 WS_IMPLEMENTATIONS = ("auto", "websockets", "websockets-sansio", "wsproto")
-# The simulated players' WebSocket client: picows (Cython, a callback a frame: no task, no
-# future, no stream a message) or the websockets library's asyncio client (before).
-CLIENT_WS = ("picows", "websockets")
 TURN = 600  # the longest turn a table allows: the bench measures the server, not time-outs
 
 
@@ -290,7 +287,8 @@ async def seat_client_picows(
             transport.disconnect()
 
 
-#: The seat client each ``--client-ws`` names.
+#: The seat client each ``--client-ws`` names: picows (Cython, a callback a frame: no
+#: task, no future, no stream a message) or the websockets library's asyncio client.
 SEAT_CLIENTS = {"picows": seat_client_picows, "websockets": seat_client_websockets}
 
 
@@ -557,7 +555,7 @@ def main() -> None:
     ap.add_argument(
         "--client-ws",
         default="picows",
-        choices=CLIENT_WS,
+        choices=tuple(SEAT_CLIENTS),
         help="the simulated players' WebSocket client (picows: a callback a frame; "
         "websockets: the library's asyncio client, as before the fourteenth session)",
     )

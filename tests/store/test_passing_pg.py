@@ -108,7 +108,9 @@ async def _plans(store: Store) -> None:
         conn = passing._conn
         assert conn is not None
         await conn.execute("SET plan_cache_mode = force_generic_plan")  # the kept plan
-        bump, expected, _ = games.batch_params([("append", ("s1", 0, DRAW))])  # type: ignore[misc]
+        params = games.batch_params([("append", ("s1", 0, DRAW))])
+        assert params is not None
+        bump, expected, _ = params
         plans = []
         for sql, params in (
             (games.BUMP_AND_ADD_CHECKED_SQL, (*bump, expected)),
