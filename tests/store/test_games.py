@@ -50,7 +50,7 @@ def test_moves_in_order_drafts_overwritten_result_and_heartbeat(store: Store) ->
         games.append_move(store, "nope", 0, {"seat": 0, "action": "draw"})
     games.put_draft(store, "g1", {"version": 1, "seat": 1, "board": [["r1"]], "at": 103.0})
     games.put_draft(store, "g1", {"version": 1, "seat": 1, "board": [["r2"]], "at": 104.0})
-    games.mark_alive(store, ["g1", "unknown"], 104.5)
+    games.mark_alive(store, "n1", ["g1", "unknown"], 104.5)
     games.add_resume(store, "g1", {"version": 1, "turn_started": 110.0, "at": 120.0})
     games.start_game(store, "g2", {**HEADER, "started_at": 200.0})
     assert games.unfinished_games(store) == ["g1", "g2"]
@@ -182,7 +182,7 @@ def test_a_backup_carries_the_live_games(store: Store, tmp_path: Path) -> None:
     games.start_game(store, "g1", HEADER)
     games.append_move(store, "g1", 0, {"seat": 0, "action": "draw", "at": 101.25})
     games.put_draft(store, "g1", {"version": 1, "seat": 1, "board": [["r1"]], "at": 103.0})
-    games.mark_alive(store, ["g1"], 104.5)
+    games.mark_alive(store, "n1", ["g1"], 104.5)
     games.add_resume(store, "g1", {"version": 1, "turn_started": 110.0, "at": 120.0})
     games.start_game(store, "g2", {**HEADER, "started_at": 200.0})
     games.finish_game(store, "g2", {"end": "out", "winner": 1, "scores": [-3, 3]})
@@ -244,7 +244,7 @@ def test_a_batch_of_moves_drafts_and_heartbeats_is_kept_as_written(store: Store)
             ("append", ("b1", 0, move)),
             ("draft", ("b2", {"version": 0, "seat": 0, "board": [["r1"]], "at": 2.0})),
             ("append", ("b1", 1, {"seat": 1, "action": "draw", "at": None})),
-            ("alive", (["b1", "b2", "none"], 3.25)),
+            ("alive", ("n1", ["b1", "b2", "none"], 3.25)),
         ],
     )
     one, two = games.load_game(store, "b1"), games.load_game(store, "b2")
@@ -266,35 +266,40 @@ def test_a_batch_of_moves_drafts_and_heartbeats_is_kept_as_written(store: Store)
     assert last is not None and len(last.moves) == 3
 
 
-def test_the_heartbeat_never_waits_for_a_row_a_move_holds(store: Store) -> None:
-    """The heartbeat (all of a process's games in one statement) skips a game row
-    another transaction holds rather than waiting for it, so it can be no part of a
-    deadlock; that game keeps its last beat until the next one. On SQLite (no row
-    locks, one writer at a time) the beat marks every game."""
+def test_the_heartbeat_is_a_row_a_process_and_never_waits_for_a_game(store: Store) -> None:
+    """The heartbeat writes its own process's row (``live_node``), not the games':
+    it completes while another process's move holds a game's row, so it can be no part
+    of a deadlock. A game's last beat is the latest of the processes that listed it
+    (a game taken over by another process, or recovered by a restarted one, is listed
+    by both); a game no beat lists has none; a week-old process's row is let go."""
     games.start_game(store, "h1", HEADER)
     games.start_game(store, "h2", HEADER)
-    games.mark_alive(store, ["h1", "h2"], 1.0)
-    if store.dialect != "postgresql":
-        games.mark_alive(store, ["h1", "h2"], 2.0)
-        assert [games.load_game(store, g).alive_at for g in ("h1", "h2")] == [2.0, 2.0]  # type: ignore[union-attr]
-        return
-    import threading
+    games.start_game(store, "h3", HEADER)
+    games.mark_alive(store, "a", ["h1", "h2"], 1.0)
+    games.mark_alive(store, "b", ["h2"], 2.0)
+    games.mark_alive(store, "a", ["h1"], 3.0)  # h2 is no longer a's (over, or moved)
+    assert [games.load_game(store, g).alive_at for g in ("h1", "h2", "h3")] == [3.0, 2.0, None]  # type: ignore[union-attr]
+    if store.dialect == "postgresql":
+        import threading
 
-    from sqlalchemy import text
+        from sqlalchemy import text
 
-    with store.engine.connect() as other, other.begin():
-        # Another process's move on h1, not committed yet: its row is locked.
-        other.execute(text("SELECT id FROM live_game WHERE id = 'h1' FOR UPDATE"))
-        beat = threading.Thread(target=games.write, args=(store, [("alive", (["h1", "h2"], 2.0))]))
-        beat.start()
-        beat.join(5.0)
-        waited = beat.is_alive()
-    beat.join()
-    assert not waited, "the heartbeat waited for a row a move held"
-    assert games.load_game(store, "h1").alive_at == 1.0  # type: ignore[union-attr]
-    assert games.load_game(store, "h2").alive_at == 2.0  # type: ignore[union-attr]
-    games.mark_alive(store, ["h1", "h2"], 3.0)  # the next beat marks it
-    assert games.load_game(store, "h1").alive_at == 3.0  # type: ignore[union-attr]
+        with store.engine.connect() as other, other.begin():
+            # Another process's move on h1, not committed yet: its row is locked.
+            other.execute(text("SELECT id FROM live_game WHERE id = 'h1' FOR UPDATE"))
+            beat = threading.Thread(
+                target=games.write, args=(store, [("alive", ("a", ["h1"], 4.0))])
+            )
+            beat.start()
+            beat.join(5.0)
+            waited = beat.is_alive()
+        beat.join()
+        assert not waited, "the heartbeat waited for a row a move held"
+        assert games.load_game(store, "h1").alive_at == 4.0  # type: ignore[union-attr]
+    week = games.NODE_KEEP
+    games.mark_alive(store, "c", ["h3"], 2.0 + week + 1)  # b's beat is more than a week old
+    assert games.load_game(store, "h2").alive_at is None  # type: ignore[union-attr]
+    assert games.load_game(store, "h3").alive_at == 3.0 + week  # type: ignore[union-attr]
 
 
 def test_a_batch_is_written_game_by_game_in_the_games_order(store: Store) -> None:
@@ -308,16 +313,17 @@ def test_a_batch_is_written_game_by_game_in_the_games_order(store: Store) -> Non
         [
             ("append", ("o2", 0, draw)),
             ("append", ("o1", 0, draw)),
-            ("alive", (["o1", "o2"], 5.0)),
+            ("alive", ("n1", ["o1", "o2"], 5.0)),
             ("append", ("o2", 1, draw)),
             ("append", ("o1", 1, draw)),
         ],
     )
     assert [len(games.load_game(store, g).moves) for g in ("o1", "o2")] == [2, 2]  # type: ignore[union-attr]
-    assert [games._game_of(op) for op in [("alive", ([], 1.0)), ("append", ("o1", 0, {}))]] == [
-        "",
-        "o1",
+    ops: list[tuple[str, tuple[object, ...]]] = [
+        ("alive", ("n1", [], 1.0)),
+        ("append", ("o1", 0, {})),
     ]
+    assert [games._game_of(op) for op in ops] == ["", "o1"]
 
 
 def test_a_batch_leaves_each_game_as_its_writes_in_order_would(store: Store) -> None:

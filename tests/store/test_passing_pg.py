@@ -48,9 +48,9 @@ async def _batches(store: Store) -> None:
         assert p1 is not None and p2 is not None
         assert p1.moves == [DRAW] and p2.moves == [] and p2.draft == {"v": 1}
         # With the heartbeat; a refused one takes the heartbeat back too.
-        await passing.write([("append", ("p2", 0, DRAW)), ("alive", (["p1", "p2"], 7.0))])
+        await passing.write([("append", ("p2", 0, DRAW)), ("alive", ("n1", ["p1", "p2"], 7.0))])
         with pytest.raises(Refused):
-            await passing.write([("append", ("p2", 0, DRAW)), ("alive", (["p1", "p2"], 9.0))])
+            await passing.write([("append", ("p2", 0, DRAW)), ("alive", ("n1", ["p1", "p2"], 9.0))])
         p1, p2 = games.load_game(store, "p1"), games.load_game(store, "p2")
         assert p1 is not None and p2 is not None
         assert p2.moves == [DRAW] and p1.alive_at == p2.alive_at == 7.0
@@ -112,15 +112,18 @@ async def _plans(store: Store) -> None:
         assert params is not None
         bump, expected, _ = params
         plans = []
+        beat = games.batch_params([("alive", ("n1", ids, 5.0))])
+        assert beat is not None
         for sql, params in (
             (games.BUMP_AND_ADD_CHECKED_SQL, (*bump, expected)),
-            (games.ALIVE_SQL, (5.0, ids)),
+            (games.ALIVE_SQL, beat[2][0]),
         ):
             async with conn.transaction():
                 cur = await conn.execute("EXPLAIN " + sql, params)
                 plans.append("\n".join(str(row[0]) for row in await cur.fetchall()))
-        for plan in plans:
-            assert "Seq Scan on live_game" not in plan, plan
-            assert "pk_live_game" in plan, plan
+        move, alive = plans
+        assert "Seq Scan on live_game" not in move, move
+        assert "pk_live_game" in move, move
+        assert "live_game" not in alive, alive  # the heartbeat is the process's own row
     finally:
         await passing.close()

@@ -15,6 +15,7 @@ import contextlib
 import copy
 import queue
 import threading
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -230,6 +231,9 @@ class StoreLog:
         self._writer_thread: _Writer | None = None
         #: PostgreSQL: the usual batch's connection, used from the event loop.
         self._passing: AsyncPassing | None = None
+        #: This log's heartbeat row (``live_node``): one a process run, so that a
+        #: restarted process recovering the games reads its predecessor's last beat.
+        self.node = uuid.uuid4().hex
 
     def open(self) -> Store:
         """The store (opened on first use)."""
@@ -268,10 +272,10 @@ class StoreLog:
     def _lane_of(self, name: str, args: tuple[Any, ...]) -> _Lane:
         """The lane a write goes in: the one where a write of its game is on its way,
         if any (a game's writes are committed in the order given, even made at once);
-        else the usual lane for a usual write. A heartbeat follows a start on its way."""
+        else the usual lane for a usual write; the heartbeat's always the usual one."""
         usual, other = self._lanes[True], self._lanes[False]
-        if name == "alive":
-            return other if any(g in other.games for g in args[0]) else usual
+        if name == "alive":  # its own row (``live_node``): no game's write to follow
+            return usual
         game = args[0]
         if game in other.games:
             return other
@@ -364,7 +368,7 @@ class StoreLog:
         return await self._run(games.unfinished_games)
 
     async def alive(self, game_ids: Iterable[str], at: float) -> None:
-        await self._write("alive", list(game_ids), at)
+        await self._write("alive", self.node, list(game_ids), at)
 
     async def resume(self, game_id: str, entry: Mapping[str, Any]) -> None:
         await self._write("resume", game_id, dict(entry))

@@ -24,7 +24,7 @@ from sqlalchemy.exc import OperationalError
 
 from . import jsontext, online
 from .db import Store, StoreError
-from .models import LiveGameRow, LiveMoveRow
+from .models import LiveGameRow, LiveMoveRow, LiveNodeRow
 
 
 class GameLogError(StoreError):
@@ -44,7 +44,8 @@ class StoredGame:
     draft: dict[str, Any] | None = None
     #: Set when the game is over: ``{"end", "winner", "scores"}``.
     result: dict[str, Any] | None = None
-    #: When the process running the game was last known alive (its heartbeat).
+    #: When a process running the game was last known alive (the latest heartbeat
+    #: that listed it).
     alive_at: float | None = None
     #: The clock set back after restarts: ``{"version", "turn_started", "at"}`` in order.
     resumes: list[dict[str, Any]] = field(default_factory=list)
@@ -172,37 +173,41 @@ def _finish(conn: Any, game_id: str, result: Mapping[str, Any]) -> None:
     _set(conn, game_id, over=True, result=dict(result), draft=None)
 
 
-def mark_alive(store: Store, game_ids: Iterable[str], at: float) -> None:
-    """The heartbeat: the process running these games was alive at ``at``."""
+def mark_alive(store: Store, node: str, game_ids: Iterable[str], at: float) -> None:
+    """The heartbeat: the process ``node`` was alive at ``at``, running these games."""
     with store.writing() as conn:
-        _alive(conn, game_ids, at)
+        _alive(conn, node, game_ids, at)
 
 
-# The heartbeat's statement, built once (one built per beat left a reference cycle
-# of the SQL toolkit's each second, on a connection without the ORM's session). It
-# never waits for a row another transaction holds (``SKIP LOCKED``; SQLite has no row
-# locks): a game row a move is writing this instant keeps its last beat until the
-# next second, and the heartbeat — all of a process's games in one statement — can
-# be no part of a deadlock (1,000 games on two processes on PostgreSQL had one when
-# both held some games for a while, their heartbeats and moves locking the same rows
-# in different orders).
-_ALIVE = (
-    _GAME.update()  # type: ignore[attr-defined]
-    .where(
-        _GAME.c.id.in_(
-            select(_GAME.c.id)
-            .where(_GAME.c.id.in_(bindparam("ids", expanding=True)))
-            .with_for_update(skip_locked=True)
-        )
-    )
-    .values(alive_at=bindparam("at"))
+#: A process's heartbeat is let go once it is this old (seconds; a week), when any
+#: process beats: a site down longer than that restarts its games' clocks from their last
+#: move or draft instead (docs/rules.md, "The clock and failed turns").
+NODE_KEEP = 7 * 86400.0
+
+# The heartbeat is one row a process (``live_node``: when, and the games it runs),
+# rewritten in place each second: a row a game, header and all, was two thirds of the
+# live games' row writes at 1,000 games (BENCHMARKS.md, "The heartbeat, one row a
+# process"). Only its own process writes a node's row, so an update that finds none
+# is followed by an insert without a race; no game's row is touched, so the
+# heartbeat never waits for a move's lock nor takes part in a deadlock. Statements
+# built once (one built per beat left a reference cycle of the SQL toolkit's each
+# second, on a connection without the ORM's session).
+_NODE = LiveNodeRow.__table__
+_SET_NODE = (
+    _NODE.update()  # type: ignore[attr-defined]
+    .where(_NODE.c.id == bindparam("nid"))
+    .values(alive_at=bindparam("at"), games=bindparam("games"))
 )
+_ADD_NODE = _NODE.insert()  # type: ignore[attr-defined]
+_DROP_NODES = _NODE.delete().where(_NODE.c.alive_at < bindparam("before"))  # type: ignore[attr-defined]
+_NODES = select(_NODE.c.alive_at, _NODE.c.games)
 
 
-def _alive(conn: Any, game_ids: Iterable[str], at: float) -> None:
+def _alive(conn: Any, node: str, game_ids: Iterable[str], at: float) -> None:
     ids = list(game_ids)
-    for i in range(0, len(ids), 500):
-        conn.execute(_ALIVE, {"ids": ids[i : i + 500], "at": at})
+    conn.execute(_DROP_NODES, {"before": at - NODE_KEEP})
+    if _count(conn.execute(_SET_NODE, {"nid": node, "at": at, "games": ids})) == 0:
+        conn.execute(_ADD_NODE, {"id": node, "alive_at": at, "games": ids})
 
 
 def add_resume(store: Store, game_id: str, entry: Mapping[str, Any]) -> None:
@@ -267,7 +272,9 @@ _BUMP_RAW = (
 _ADD_MOVE_RAW = 'INSERT INTO live_move (game_id, "index", move, at) VALUES (?, ?, ?, ?)'
 _COUNT_RAW = "SELECT moves FROM live_game WHERE id = ?"
 _DRAFT_RAW = "UPDATE live_game SET draft=? WHERE id = ?"
-_ALIVE_RAW = "UPDATE live_game SET alive_at=? WHERE id IN (SELECT value FROM json_each(?))"
+_ALIVE_RAW = "UPDATE live_node SET alive_at=?, games=? WHERE id = ?"
+_ADD_NODE_RAW = "INSERT INTO live_node (id, alive_at, games) VALUES (?, ?, ?)"
+_DROP_NODES_RAW = "DELETE FROM live_node WHERE alive_at < ?"
 
 
 def _append_raw(raw: Any, game_id: str, index: int, move: Mapping[str, Any]) -> None:
@@ -288,8 +295,11 @@ def _draft_raw(raw: Any, game_id: str, draft: Mapping[str, Any] | None) -> None:
         raise GameLogError("gamelog.missing", game=game_id)
 
 
-def _alive_raw(raw: Any, game_ids: Iterable[str], at: float) -> None:
-    raw.execute(_ALIVE_RAW, (at, json.dumps(list(game_ids))))
+def _alive_raw(raw: Any, node: str, game_ids: Iterable[str], at: float) -> None:
+    text = json.dumps(list(game_ids))
+    raw.execute(_DROP_NODES_RAW, (at - NODE_KEEP,))
+    if raw.execute(_ALIVE_RAW, (at, text, node)).rowcount != 1:
+        raw.execute(_ADD_NODE_RAW, (node, at, text))
 
 
 PASSING_WRITES: dict[str, Callable[..., None]] = {
@@ -366,10 +376,11 @@ BUMP_AND_ADD_CHECKED_SQL = (
     " SELECT CASE WHEN count(*) = %s THEN count(*)"
     " ELSE ('refused: ' || count(*))::bigint END FROM bumped"
 )
-#: The heartbeat (as :data:`_ALIVE`: never waiting for a row a move holds).
+#: The heartbeat (as :func:`_alive`: the process's own row, the week-old ones let go).
 ALIVE_SQL = (
-    "UPDATE live_game SET alive_at = %s WHERE id IN (SELECT id FROM live_game"
-    " WHERE id = ANY(%s::text[]) FOR UPDATE SKIP LOCKED)"
+    "WITH gone AS (DELETE FROM live_node WHERE alive_at < %s)"
+    " INSERT INTO live_node (id, alive_at, games) VALUES (%s, %s, %s::json)"
+    " ON CONFLICT (id) DO UPDATE SET alive_at = EXCLUDED.alive_at, games = EXCLUDED.games"
 )
 #: The writes a batch on PostgreSQL takes in those statements: the live games' usual
 #: ones, written hundreds of times a second.
@@ -378,7 +389,7 @@ BATCHED_WRITES = frozenset({"append", "draft", "alive"})
 
 def batch_params(
     ops: Sequence[tuple[str, tuple[Any, ...]]],
-) -> tuple[tuple[str, str], int, list[tuple[float, list[str]]]] | None:
+) -> tuple[tuple[str, str], int, list[tuple[float, str, float, str]]] | None:
     """A batch of :data:`BATCHED_WRITES` as :data:`BUMP_AND_ADD_CHECKED_SQL`'s
     parameters but the last (the games' records and the moves', each one JSON text),
     the number of games it must bump (the last one), and :data:`ALIVE_SQL`'s
@@ -386,10 +397,11 @@ def batch_params(
     the last of its writes left (a move clears it). None when a game's moves of the
     batch do not follow one another (refused: the writes one by one say why)."""
     per_game: dict[str, list[tuple[str, tuple[Any, ...]]]] = {}
-    beats: list[tuple[float, list[str]]] = []
+    beats: list[tuple[float, str, float, str]] = []
     for name, args in sorted(ops, key=_in_order):  # the rows locked in the games' order
         if name == "alive":
-            beats.append((float(args[1]), [str(g) for g in args[0]]))
+            node, ids, at = str(args[0]), [str(g) for g in args[1]], float(args[2])
+            beats.append((at - NODE_KEEP, node, at, jsontext.dumps(ids)))
         else:
             per_game.setdefault(args[0], []).append((name, args))
     bumps: list[dict[str, Any]] = []
@@ -431,6 +443,8 @@ def _in_order(op: tuple[str, tuple[Any, ...]]) -> tuple[bool, str]:
 
 def _game_of(op: tuple[str, tuple[Any, ...]]) -> str:
     """The game a write is for ("" for the heartbeat's, which names many)."""
+    if op[0] == "alive":
+        return ""
     first = op[1][0] if op[1] else ""
     return first if isinstance(first, str) else ""
 
@@ -447,8 +461,7 @@ def _write(store: Store, ops: Sequence[tuple[str, tuple[Any, ...]]]) -> None:
         # Game by game, in the games' order (each game's own in the order given): two
         # processes' batches lock the rows they share in one order, so neither waits
         # for the other while holding what the other waits for (SQLite: one writer).
-        # The heartbeat last: it follows a start of the same batch (and never waits
-        # for a row, so it takes no part in the order).
+        # The heartbeat last (its own process's row: it takes no part in the order).
         ops = sorted(ops, key=_in_order)
     if all(name in CORE_WRITES for name, _ in ops):
         with store.writing() as conn:
@@ -548,12 +561,19 @@ def load_game(store: Store, game_id: str) -> StoredGame | None:
             .where(LiveMoveRow.game_id == game_id)
             .order_by(LiveMoveRow.index)
         ).all()
+        beats = [
+            float(at)
+            for at, ids in s.execute(_NODES).all()
+            if isinstance(ids, list) and game_id in ids
+        ]
+        if row.alive_at is not None:  # a game logged before the heartbeat's own rows
+            beats.append(row.alive_at)
         return StoredGame(
             header=dict(row.header),
             moves=[dict(m) for m in moves],
             draft=None if row.draft is None else dict(row.draft),
             result=None if row.result is None else dict(row.result),
-            alive_at=row.alive_at,
+            alive_at=max(beats, default=None),
             resumes=list(row.resumes or []),
         )
 

@@ -347,12 +347,28 @@ class LiveGameRow(Base):
     #: Moves appended so far: the next append must be number ``moves``.
     moves: Mapped[int] = mapped_column(Integer, default=0)
     draft: Mapped[Any] = mapped_column(Json, nullable=True)
-    #: The last heartbeat of the process that ran the game (for the clock's pause).
+    #: The last heartbeat of the process that ran the game, as written until the
+    #: heartbeat was one row a process (:class:`LiveNodeRow`); kept for games logged
+    #: before, and read with it.
     alive_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: ``[{"version", "turn_started", "at"}]``: the clock set back after each restart.
     resumes: Mapped[Any] = mapped_column(Json, nullable=True)
     over: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     result: Mapped[Any] = mapped_column(Json, nullable=True)
+
+
+class LiveNodeRow(Base):
+    """A server process's heartbeat (``meldtour.live``): when it was last known alive
+    and the games it was running then (started, not over). One row a process run, its
+    ``id`` made when the process's log opens, rewritten every second — one row, where a
+    row a game rewrote every game's (header and all) each second. After a crash the
+    game's clock restarts from the last beat of a process that listed it."""
+
+    __tablename__ = "live_node"
+    id: Mapped[str] = mapped_column(String(40), primary_key=True, autoincrement=False)
+    alive_at: Mapped[float] = mapped_column(Float)
+    #: The ids of the games it ran at ``alive_at``: a JSON list.
+    games: Mapped[Any] = mapped_column(Json)
 
 
 class LiveMoveRow(Base):

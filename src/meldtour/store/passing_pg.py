@@ -52,9 +52,9 @@ class Refused(Exception):
 #: answered "try again").
 CONNECT_SECONDS = 5
 
-#: Run once on the connection when it opens: its statements
-#: (:data:`~.games.BUMP_AND_ADD_CHECKED_SQL`, :data:`~.games.ALIVE_SQL`) find their few
-#: games through ``live_game``'s primary key, a nested loop over the batch's records —
+#: Run once on the connection when it opens: its move statement
+#: (:data:`~.games.BUMP_AND_ADD_CHECKED_SQL`) finds its few games through
+#: ``live_game``'s primary key, a nested loop over the batch's records —
 #: never a scan of the whole table, however small the table was when the statement was
 #: planned (its plan is kept).
 BY_KEY_SQL = (
