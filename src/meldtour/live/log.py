@@ -272,7 +272,7 @@ class StoreLog:
     def _lane_of(self, name: str, args: tuple[Any, ...]) -> _Lane:
         """The lane a write goes in: the one where a write of its game is on its way,
         if any (a game's writes are committed in the order given, even made at once);
-        else the usual lane for a usual write; the heartbeat's always the usual one."""
+        else the usual lane for a usual write, the heartbeat's among them."""
         usual, other = self._lanes[True], self._lanes[False]
         if name == "alive":  # its own row (``live_node``): no game's write to follow
             return usual
