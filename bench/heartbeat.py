@@ -38,7 +38,7 @@ from sqlalchemy import text
 
 from meldtour.live.table import SeatConfig, TableConfig, secret_seed
 from meldtour.store import games
-from meldtour.store.db import Store, make_engine, open_store, upgrade
+from meldtour.store.db import Store, make_engine, open_or_create
 
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 #: The former heartbeat (a row a game), as it was written until migration 0030.
@@ -66,13 +66,6 @@ def header(rng: random.Random, now: float) -> dict[str, Any]:
     }
 
 
-def fresh(url: str) -> Store:
-    engine = make_engine(url)
-    upgrade(engine)
-    engine.dispose()
-    return open_store(url)
-
-
 def former(store: Store, ids: list[str], at: float) -> None:
     if store.dialect == "sqlite":
         with store.passing() as raw:
@@ -93,7 +86,7 @@ def product(node: str) -> Callable[[Store, list[str], float], None]:
 def run(a: argparse.Namespace, urls: list[str]) -> None:
     rng = random.Random(a.seed)
     now = 1_000_000.0
-    stores = [fresh(u) for u in urls]
+    stores = [open_or_create(u) for u in urls]
     ids = [f"g{i:05d}" for i in range(a.games)]
     headers = [header(rng, now) for _ in ids]
     size = len(json.dumps(headers[0]))

@@ -36,7 +36,7 @@ from sqlalchemy import create_engine, text
 from meldtour import application as uc
 from meldtour.application import circuit
 from meldtour.store import circuit as circuit_rows
-from meldtour.store.db import Store, make_engine, open_store, upgrade
+from meldtour.store.db import Store, open_or_create
 from meldtour.store.models import AwardRow, DivisionRow, Player, RegistrationRow, TournamentRow
 from meldtour.tournament import Division, StageFormat, Tournament
 from meldtour.tournament.ranking import TournamentResult, national_ranking
@@ -45,13 +45,6 @@ from meldtour.tournament.rating import RatedEvent, TableGames, rate_pool
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PEOPLE, EVENTS = 5000, 200
 AS_OF = date(2026, 6, 1)
-
-
-def fresh(url: str) -> Store:
-    engine = make_engine(url)
-    upgrade(engine)
-    engine.dispose()
-    return open_store(url)
 
 
 def events(seed: int = 1) -> list[tuple[str, date, list[int]]]:
@@ -271,7 +264,7 @@ def main() -> int:
     print("|---|---:|---:|---:|")
     try:
         for name, url in backends:
-            store = fresh(url)
+            store = open_or_create(url)
             store_events(store, evs)
             rank_s, rank_cpu, lines = stored_ranking(store, args.runs)
             assert lines == n, (lines, n)

@@ -36,7 +36,7 @@ from meldtour.application import circuit
 from meldtour.application.circuit import rating as rating_module
 from meldtour.core.rules import find_rules
 from meldtour.store import codec
-from meldtour.store.db import Store, make_engine, open_store, upgrade
+from meldtour.store.db import Store, open_or_create
 from meldtour.store.models import (
     AwardRow,
     DivisionRow,
@@ -55,13 +55,6 @@ PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PEOPLE, FIELD = 400, 64
 AS_OF = date(2027, 1, 1)
 RULES = find_rules("krc-2015")
-
-
-def fresh(url: str) -> Store:
-    engine = make_engine(url)
-    upgrade(engine)
-    engine.dispose()
-    return open_store(url)
 
 
 def _sheet(
@@ -261,7 +254,7 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|---:|---:|")
     try:
         for name, url in backends:
-            store = fresh(url)
+            store = open_or_create(url)
             games = store_season(store, args.events)
             read, rate, full, cpu, cached, n = measure(store, args.runs)
             store.close()

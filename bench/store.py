@@ -23,18 +23,11 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 
 from meldtour import application as uc
-from meldtour.store.db import Store, make_engine, open_store, upgrade
+from meldtour.store.db import Store, open_or_create
 from meldtour.tournament import Division, StageFormat, Tournament, stage_standings
 from meldtour.tournament.simulate import plausible_game
 
 PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def fresh(url: str) -> Store:
-    engine = make_engine(url)
-    upgrade(engine)
-    engine.dispose()
-    return open_store(url)
 
 
 def saves(store: Store, n: int) -> float:
@@ -139,7 +132,7 @@ def main() -> int:
     print("|---|---:|---:|---:|")
     try:
         for name, url, _ in backends:
-            store = fresh(url)
+            store = open_or_create(url)
             rate = saves(store, args.saves)
             mem, full = standings_time(store, t)
             store.close()
