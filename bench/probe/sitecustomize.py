@@ -38,8 +38,32 @@ _cycles: dict[str, object] = {}
 _passes: list[dict[str, object]] = []
 
 
+#: With MELDTOUR_PROBE_YOUNG=K: every K-th young or middle pass in the window, the
+#: objects that pass scans are counted by type, with the references each holds (what
+#: the pass follows): what survives a move for the collector to scan.
+_YOUNG_EVERY = int(os.environ.get("MELDTOUR_PROBE_YOUNG", "0") or 0)
+_young: dict[int, dict[str, list[int]]] = {0: {}, 1: {}}
+_young_passes: dict[int, list[int]] = {0: [0, 0], 1: [0, 0]}  # seen, counted
+
+
+def _young_census(generation: int) -> None:
+    seen = _young_passes[generation]
+    seen[0] += 1
+    if seen[0] % _YOUNG_EVERY:
+        return
+    seen[1] += 1
+    table = _young[generation]
+    for g in range(generation + 1):
+        for o in gc.get_objects(generation=g):
+            row = table.setdefault(type(o).__qualname__, [0, 0])
+            row[0] += 1
+            row[1] += len(gc.get_referents(o))
+
+
 def _on_gc(phase: str, info: dict[str, int]) -> None:
     if phase == "start":
+        if _YOUNG_EVERY and info.get("generation", 2) < 2 and time.time() >= _FROM[0]:
+            _young_census(info["generation"])
         _start[0] = time.perf_counter()
     elif time.time() >= _FROM[0]:
         _gc.append((info.get("generation", -1), time.perf_counter() - _start[0]))
@@ -232,6 +256,17 @@ def _dump() -> None:
             "max": 1000 * max(xs, default=0.0),
         }
     out["census"] = _census
+    if _YOUNG_EVERY:
+        out["young"] = {
+            str(g): {
+                "passes_counted": _young_passes[g][1],
+                "types": {
+                    k: {"objects": v[0], "references": v[1]}
+                    for k, v in sorted(_young[g].items(), key=lambda kv: -kv[1][1])[:25]
+                },
+            }
+            for g in (0, 1)
+        }
     out["cycles"] = _cycles
     out["passes"] = _passes
     with open(_OUT, "w") as f:

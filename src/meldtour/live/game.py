@@ -344,17 +344,26 @@ class LiveGame:
 
     async def _run(self) -> None:
         while True:
-            future, kind, *args = await self.inbox.get()
-            try:
-                result = await getattr(self, f"_on_{kind}")(*args)
-            except Exception as exc:  # one bad request must not stop the game
-                if future is not None and not future.done():
-                    future.set_exception(exc)
-                if not isinstance(exc, TableError | IllegalMove):
-                    log.exception("game %s: %s failed", self.id, kind)
-            else:
-                if future is not None and not future.done():
-                    future.set_result(result)
+            # A request is handled in a call of its own, so that nothing of it (the
+            # message, the answer) stays referenced while the game waits for the next:
+            # what survives a move is scanned by the collector (BENCHMARKS.md, "Server").
+            await self._handle(await self.inbox.get())
+
+    async def _handle(self, request: tuple[Any, ...]) -> None:
+        future, kind, *args = request
+        try:
+            result = await getattr(self, f"_on_{kind}")(*args)
+        except Exception as exc:  # one bad request must not stop the game
+            if not isinstance(exc, TableError | IllegalMove):
+                log.exception("game %s: %s failed", self.id, kind)
+            if future is not None and not future.done():
+                future.set_exception(exc)
+            # The exception's traceback holds this frame: not the future too, which holds
+            # the exception (a reference cycle, freed only by the collector).
+            del future
+        else:
+            if future is not None and not future.done():
+                future.set_result(result)
 
     async def close(self) -> None:
         """Stop the game's tasks, and let go of them: a cancelled task keeps its
