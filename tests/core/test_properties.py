@@ -8,6 +8,7 @@ import pickle
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,3 +104,32 @@ def test_the_solver_and_the_core_agree_on_could_it_have_melded(
     rack = rng.sample(full_set(), size)
     found = finder((), rack, False, wrap, threshold) is not None
     assert found == can_initial_meld(rack, threshold, wrap), rack
+
+
+FIELDS = [f.name for f in dataclasses.fields(GameState)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    PRESET,
+    st.integers(0, 10**9),
+    st.integers(0, 60),
+    st.lists(st.sampled_from(FIELDS), max_size=6, unique=True),
+)
+def test_replace_state_is_dataclasses_replace(
+    preset: str, seed: int, steps: int, changed: list[str]
+) -> None:
+    """The referee's fast copy of a state (``replace_state``) gives what
+    ``dataclasses.replace`` gives, whatever fields change, and refuses a name that is
+    not a field, as it does."""
+    from meldtour.core.state import replace_state
+
+    state = chaotic_game(preset, 4, seed, steps)
+    other = chaotic_game(preset, 4, seed + 1, steps + 3)
+    changes = {name: getattr(other, name) for name in changed}
+    fast = replace_state(state, **changes)
+    assert fast == dataclasses.replace(state, **changes)
+    assert all(getattr(fast, n) is changes.get(n, getattr(state, n)) for n in FIELDS)
+    assert fast is not state and type(fast) is GameState
+    with pytest.raises(TypeError, match="not a field of GameState: colour"):
+        replace_state(state, colour=1)

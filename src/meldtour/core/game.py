@@ -45,7 +45,7 @@ from .rules import RuleSet
 from .scoring import score_game
 from .search import PlayFinder, can_initial_meld, default_finder
 from .shuffle import deal_random
-from .state import Deal, End, GameState
+from .state import Deal, End, GameState, replace_state
 from .tiles import JOKER_CODE, Tile, format_tiles, full_set
 
 register(
@@ -320,7 +320,7 @@ def apply(
 
 
 def _replace(state: GameState, **changes: Any) -> GameState:
-    return dataclasses.replace(state, **changes)
+    return replace_state(state, **changes)
 
 
 def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

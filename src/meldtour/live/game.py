@@ -60,7 +60,7 @@ from meldtour.core.moves import Draft, Draw, Move, Pass, Play, Redeal, Timeout, 
 from meldtour.core.record import move_to_json, read_record
 from meldtour.core.refusal import Refusal, Refused, english, register
 from meldtour.core.search import PlayFinder
-from meldtour.core.state import GameState
+from meldtour.core.state import GameState, replace_state
 from meldtour.core.tiles import NotationError, format_tiles
 from meldtour.core.views import event_for, own_view_json, player_view, public_view_json
 from meldtour.core.visible import first_invisible
@@ -578,7 +578,7 @@ class LiveGame:
         # A frame's state is shown, never played on: without the history (the version
         # says how long it is), 32 frames hold one copy of it, not 33.
         self.frames.append(
-            (self.version, progress.events, dataclasses.replace(progress.state, history=()))
+            (self.version, progress.events, replace_state(progress.state, history=()))
         )
         acked = self._broadcast_frame(progress.events, progress.state, ack)
         if progress.state.end is not None:
