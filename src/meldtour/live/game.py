@@ -184,15 +184,34 @@ def text_of(message: dict[str, Any]) -> str:
 
 class Subscriber:
     """One connection's outbox. The owner never waits for a socket: a client that falls
-    too far behind is told to reconnect (and then resyncs by version)."""
+    too far behind is told to reconnect (and then resyncs by version).
+
+    A reader either takes the messages from ``queue`` or has them pushed to it
+    (:meth:`deliver_to`: a socket), in order, by a task that runs only while some are
+    waiting — so that nothing waits on the socket's behalf between two messages (a
+    task waiting on a queue for each of 1,600 sockets holds its wait's objects for the
+    collector to scan; BENCHMARKS.md, "Server")."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.closed = False
+        self._deliver: Callable[[dict[str, Any]], Awaitable[bool]] | None = None
+        self._pending: deque[dict[str, Any]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._drain: asyncio.Task[None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
+            return
+        if self._deliver is not None:
+            pending = self._pending
+            if len(pending) >= QUEUE_SIZE:
+                pending.clear()
+                message, self.closed = {"type": "closing", "reason": "behind"}, True
+            pending.append(message)
+            if self._drain is None and self._loop is not None:
+                self._drain = self._loop.create_task(self._delivering())
             return
         if self.queue.qsize() >= QUEUE_SIZE:
             while not self.queue.empty():
@@ -201,6 +220,43 @@ class Subscriber:
             self.closed = True
             return
         self.queue.put_nowait(message)
+
+    def deliver_to(self, deliver: Callable[[dict[str, Any]], Awaitable[bool]]) -> None:
+        """Push every message from now on (and those already queued) to ``deliver``,
+        one at a time, in order; ``deliver`` answers False when its reader is gone (the
+        rest are then dropped). Called in the event loop."""
+        self._loop = asyncio.get_running_loop()
+        self._deliver = deliver
+        while not self.queue.empty():
+            self.send(self.queue.get_nowait())
+
+    async def _delivering(self) -> None:
+        deliver, pending = self._deliver, self._pending
+        assert deliver is not None
+        try:
+            while pending:
+                try:
+                    delivered = await deliver(pending.popleft())
+                except Exception:  # the reader's own failure: it is sent nothing more
+                    log.exception("a message to a socket failed")
+                    delivered = False
+                if not delivered:
+                    self.closed = True
+                    pending.clear()
+        finally:
+            self._drain = None
+
+    async def stop_delivery(self) -> None:
+        """No more messages to the reader: what is waiting is dropped, a message being
+        delivered is cancelled (and waited for: a task left cancelled keeps a
+        reference cycle)."""
+        self.closed = True
+        self._pending.clear()
+        drain, self._drain = self._drain, None
+        if drain is not None:
+            drain.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await drain
 
 
 #: A move's socket and request id, when it asked for its ack in its frame.

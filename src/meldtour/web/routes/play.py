@@ -9,7 +9,6 @@ set when the player sits down; everyone else watches.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -536,33 +535,29 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     seats = len(game.config.seats)
     masks = await asyncio.to_thread(players_online.hidden_seats, websocket, game_id, seats)
 
-    async def pump() -> None:
+    async def deliver(message: dict[str, Any]) -> bool:
+        """One message to this socket's reader; False once the client is gone (the
+        receiving loop ends too)."""
         nonlocal masks
-        while True:
-            message = await sub.queue.get()
-            if message.get("type") == "table":  # someone sat down: whose seat it is now
-                masks = await asyncio.to_thread(
-                    players_online.hidden_seats, websocket, game_id, seats
-                )
-            text = text_of(_for_reader(message, masks, gettext))
-            closing = message.get("type") == "closing"
-            # Not kept while the socket waits for the next message: a move's frame (its
-            # board's lists) would otherwise live on, 1,600 of them at 400 games, for the
-            # collector to scan (BENCHMARKS.md, "Server").
-            del message
-            try:
-                await websocket.send_text(text)
-                if closing:
-                    await websocket.close(code=4408)
-                    return
-            except Exception:  # the client is gone: the receiving loop ends too
-                return
+        if message.get("type") == "table":  # someone sat down: whose seat it is now
+            masks = await asyncio.to_thread(
+                players_online.hidden_seats, websocket, game_id, seats
+            )
+        text = text_of(_for_reader(message, masks, gettext))
+        closing = message.get("type") == "closing"
+        # Not kept while the text is sent: a move's frame (its board's lists) is let go
+        # as soon as it is written.
+        del message
+        try:
+            await websocket.send_text(text)
+            if closing:
+                await websocket.close(code=4408)
+                return False
+        except Exception:
+            return False
+        return True
 
-    # pump() ends without an exception: a task keeping one would hold a reference cycle
-    # (the exception, re-raised by ``await sender`` below, takes this frame into its
-    # traceback, and this frame holds the task): the game would then live until a full
-    # collection, and for ever once frozen (BENCHMARKS.md, "Server").
-    sender = asyncio.create_task(pump())
+    sub.deliver_to(deliver)
     try:
         while True:
             data = _message_of(await websocket.receive())
@@ -579,9 +574,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         pass
     finally:
         game.unsubscribe(sub)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
+        await sub.stop_delivery()
 
 
 def _message_of(raw: Any) -> dict[str, Any] | str:
