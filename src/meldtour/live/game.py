@@ -247,9 +247,8 @@ class Subscriber:
             self._drain = None
 
     async def stop_delivery(self) -> None:
-        """No more messages to the reader: what is waiting is dropped, a message being
-        delivered is cancelled (and waited for: a task left cancelled keeps a
-        reference cycle)."""
+        """No more messages to the reader: what is waiting is dropped, and a message
+        being delivered is cancelled — over when this returns."""
         self.closed = True
         self._pending.clear()
         drain, self._drain = self._drain, None
