@@ -148,6 +148,10 @@ class ExpertPlayer:
     calls: int = 30
     #: Weight of a point per 100 against a win in the play-outs' verdict.
     points: float = 0.0
+    #: The points' weight instead, when another player close to going out (``close``
+    #: tiles or fewer) has shown it lays (:func:`activity` over ``quiet``) — a shedder
+    #: found out, whose going out catches a big rack (-1: ``points`` always).
+    points_close: float = -1.0
     #: A move other than the policy's must beat it by this many play-outs (in utility).
     margin: float = 0.5
     #: The smallest play (:func:`smallest_play`) is one of the look-ahead's moves.
@@ -206,6 +210,12 @@ class ExpertPlayer:
         holds = [activity(view, s) <= self.quiet for s in range(len(view.players))]
         budget = endgame.Budget(self.calls)
         totals = [0.0] * len(options)
+        weight = self.points
+        if self.points_close >= 0 and any(
+            s != seat and view.rack_sizes[s] <= self.close and not holds[s]
+            for s in range(len(view.players))
+        ):
+            weight = self.points_close
         played = 0
         for d in sampled:
             row = []
@@ -217,7 +227,7 @@ class ExpertPlayer:
                     got = endgame.play_out(view, d, view.board, view.rack, True, holds, budget)
                 if got is None:
                     break
-                row.append((got[0] == seat) + self.points * got[1] / 100)
+                row.append((got[0] == seat) + weight * got[1] / 100)
             else:
                 played += 1
                 for i, u in enumerate(row):
