@@ -540,9 +540,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         receiving loop ends too)."""
         nonlocal masks
         if message.get("type") == "table":  # someone sat down: whose seat it is now
-            masks = await asyncio.to_thread(
-                players_online.hidden_seats, websocket, game_id, seats
-            )
+            masks = await asyncio.to_thread(players_online.hidden_seats, websocket, game_id, seats)
         text = text_of(_for_reader(message, masks, gettext))
         closing = message.get("type") == "closing"
         # Not kept while the text is sent: a move's frame (its board's lists) is let go
