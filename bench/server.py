@@ -570,6 +570,13 @@ def main() -> None:
         "(their own wait to read an answer is still in the round trip)",
     )
     ap.add_argument(
+        "--ws-ping",
+        type=float,
+        default=20.0,
+        help="the server's keepalive ping every this many seconds on each socket "
+        "(uvicorn's --ws-ping-interval; 20, the product's, is uvicorn's default)",
+    )
+    ap.add_argument(
         "--probe",
         default=None,
         help="write the server's GC pauses and event-loop lag to this JSON file",
@@ -674,6 +681,8 @@ def main() -> None:
                         a.loop,
                         "--ws",
                         a.ws,
+                        "--ws-ping-interval",
+                        str(a.ws_ping),
                     ],
                     cwd=tmp,
                     env=dict(env),
