@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from meldtour.core.game import IllegalMove, apply, new_game
 from meldtour.core.record import read_record, record_of, replay
 from meldtour.core.rules import PRESETS, find_rules
-from meldtour.core.state import GameState
+from meldtour.core.state import GameState, replace_state
 from meldtour.core.tiles import full_set
 from meldtour.solver import finder
 
@@ -122,8 +122,6 @@ def test_replace_state_is_dataclasses_replace(
     """The referee's fast copy of a state (``replace_state``) gives what
     ``dataclasses.replace`` gives, whatever fields change, and refuses a name that is
     not a field, as it does."""
-    from meldtour.core.state import replace_state
-
     state = chaotic_game(preset, 4, seed, steps)
     other = chaotic_game(preset, 4, seed + 1, steps + 3)
     changes = {name: getattr(other, name) for name in changed}

@@ -319,10 +319,6 @@ def apply(
     raise IllegalMove("turn.unknown_move", move, move=repr(move))
 
 
-def _replace(state: GameState, **changes: Any) -> GameState:
-    return replace_state(state, **changes)
-
-
 def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
 
@@ -349,19 +345,21 @@ def _take(state: GameState, seat: int, k: int, events: list[Event], why: str) ->
             {"tiles": format_tiles(drawn)},
         )
     )
-    state = _replace(state, pool=pool, racks=_set(state.racks, seat, state.racks[seat] + drawn))
+    state = replace_state(
+        state, pool=pool, racks=_set(state.racks, seat, state.racks[seat] + drawn)
+    )
     if not pool:
-        state = _replace(state, last_taker=seat)
+        state = replace_state(state, last_taker=seat)
         events.append(Event("pool_empty", seat, {"rule": state.rules.pool_out}))
         if state.rules.pool_out == "one_more_round":
             # Everyone, starting with the next player, has one more turn, ending with
             # the one who took the last tile. The count includes the current turn.
-            state = _replace(state, final_turns=state.seats + 1)
+            state = replace_state(state, final_turns=state.seats + 1)
     return state
 
 
 def _record(state: GameState, move: Move) -> GameState:
-    return _replace(state, history=(*state.history, dataclasses.replace(move, at=None)))
+    return replace_state(state, history=(*state.history, dataclasses.replace(move, at=None)))
 
 
 def _finish_turn(
@@ -374,7 +372,7 @@ def _finish_turn(
     ``continue`` it ends the game (the player could not play); under any rule a full
     round of idle turns ends it, so every game ends.
     """
-    state = _replace(
+    state = replace_state(
         state,
         draft=None,
         turn_no=state.turn_no + 1,
@@ -388,17 +386,17 @@ def _finish_turn(
         if rules.pool_out == "immediate" and emptied_now:
             return _end(state, "pool", None, events)
         idle = 0 if played or emptied_now else state.idle_turns + 1
-        state = _replace(state, idle_turns=idle)
+        state = replace_state(state, idle_turns=idle)
         if rules.pool_out == "continue" and idle > 0:
             return _end(state, "blocked", None, events)
         if state.final_turns is not None:
             left = state.final_turns - 1
-            state = _replace(state, final_turns=left)
+            state = replace_state(state, final_turns=left)
             if left <= 0:
                 return _end(state, "pool", None, events)
         if idle >= state.seats:
             return _end(state, "blocked", None, events)
-    state = _replace(state, turn=(state.turn + 1) % len(state.order), turn_started=at)
+    state = replace_state(state, turn=(state.turn + 1) % len(state.order), turn_started=at)
     events.append(
         Event("turn", state.current, {"turn_no": state.turn_no, "deadline": state.deadline})
     )
@@ -416,7 +414,7 @@ def _end(state: GameState, end: End, winner: int | None, events: list[Event]) ->
         order=state.order,
         penalties=state.penalties,
     )
-    state = _replace(state, end=end, winner=result.winner, scores=result.scores, draft=None)
+    state = replace_state(state, end=end, winner=result.winner, scores=result.scores, draft=None)
     events.append(
         Event(
             "game_end",
@@ -446,7 +444,7 @@ def _note_voluntary_draw(
     else:  # an initial meld from the rack alone: a play onto an empty board
         could = finder((), rack, False, rules.wrap_runs, rules.initial_meld) is not None
     if could:
-        return _replace(state, could_meld=_set(state.could_meld, seat, True))
+        return replace_state(state, could_meld=_set(state.could_meld, seat, True))
     return state
 
 
@@ -466,9 +464,9 @@ def _apply_play(
     state: GameState, seat: int, board: Board, placed: Sequence[Tile], events: list[Event]
 ) -> GameState:
     rack = _remove(state.racks[seat], placed)
-    state = _replace(state, board=tuple(board), racks=_set(state.racks, seat, rack))
+    state = replace_state(state, board=tuple(board), racks=_set(state.racks, seat, rack))
     if not state.melded[seat]:
-        state = _replace(state, melded=_set(state.melded, seat, True))
+        state = replace_state(state, melded=_set(state.melded, seat, True))
         events.append(Event("initial_meld", seat, {}))
     events.append(
         Event(
@@ -528,7 +526,7 @@ def _draft(state: GameState, move: Draft) -> Progress:
     error, _ = conservation(state.board, state.racks[move.seat], move.board)
     if error is not None:
         raise IllegalMove(error, move)
-    state = _replace(state, draft=tuple(move.board))
+    state = replace_state(state, draft=tuple(move.board))
     return Progress(state, (Event("draft", move.seat, {"melds": len(move.board)}),))
 
 
@@ -599,13 +597,13 @@ def _fail_turn(
             # Complete melds rearranged from the board stay as rearranged, even with
             # none of the player's tiles in them (docs/rules.md, "The clock and failed
             # turns").
-            state = _replace(state, board=kept)
+            state = replace_state(state, board=kept)
     else:
         events.append(Event("failed_turn", seat, {"consequence": "revert"}))
     n = state.penalty_marks[seat] + 1  # this player's n-th failed turn of the game
     points = rules.failed_turn_penalty(n)  # the rule set's penalty policy (core/penalties.py)
     if points:
-        state = _replace(
+        state = replace_state(
             state,
             penalties=_set(state.penalties, seat, state.penalties[seat] + points),
             penalty_marks=_set(state.penalty_marks, seat, n),
@@ -692,7 +690,7 @@ def _redeal(state: GameState, move: Redeal) -> Progress:
     racks, pool = _deal(rules, state.seats, state.seed, deal_no, state.order)
     events: list[Event] = [Event("redeal", seat, {"doubles": have})]
     state = _record(state, move)
-    state = _replace(
+    state = replace_state(
         state,
         racks=racks,
         pool=pool,

@@ -198,37 +198,35 @@ class Subscriber:
         self.closed = False
         self._deliver: Callable[[dict[str, Any]], Awaitable[bool]] | None = None
         self._pending: deque[dict[str, Any]] = deque()
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._drain: asyncio.Task[None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
-        if self._deliver is not None:
-            pending = self._pending
-            if len(pending) >= QUEUE_SIZE:
-                pending.clear()
-                message, self.closed = {"type": "closing", "reason": "behind"}, True
-            pending.append(message)
-            if self._drain is None and self._loop is not None:
-                self._drain = self._loop.create_task(self._delivering())
-            return
-        if self.queue.qsize() >= QUEUE_SIZE:
+        if len(self._pending) + self.queue.qsize() >= QUEUE_SIZE:  # too far behind
+            self._pending.clear()
             while not self.queue.empty():
                 self.queue.get_nowait()
-            self.queue.put_nowait({"type": "closing", "reason": "behind"})
-            self.closed = True
+            message, self.closed = {"type": "closing", "reason": "behind"}, True
+        if self._deliver is None:
+            self.queue.put_nowait(message)
             return
-        self.queue.put_nowait(message)
+        self._pending.append(message)
+        self._wake()
 
     def deliver_to(self, deliver: Callable[[dict[str, Any]], Awaitable[bool]]) -> None:
         """Push every message from now on (and those already queued) to ``deliver``,
         one at a time, in order; ``deliver`` answers False when its reader is gone (the
         rest are then dropped). Called in the event loop."""
-        self._loop = asyncio.get_running_loop()
         self._deliver = deliver
         while not self.queue.empty():
-            self.send(self.queue.get_nowait())
+            self._pending.append(self.queue.get_nowait())
+        self._wake()
+
+    def _wake(self) -> None:
+        """The delivering task, started if it is not running and messages wait."""
+        if self._drain is None and self._pending:
+            self._drain = asyncio.get_running_loop().create_task(self._delivering())
 
     async def _delivering(self) -> None:
         deliver, pending = self._deliver, self._pending
@@ -1107,10 +1105,10 @@ class LiveGame:
             resumes[int(entry["version"])] = float(entry["turn_started"])
         for i, move in enumerate(record.moves):
             if i in resumes:
-                state = dataclasses.replace(state, turn_started=resumes[i])
+                state = replace_state(state, turn_started=resumes[i])
             state = apply(state, move, finder=finder).state
         if len(record.moves) in resumes:
-            state = dataclasses.replace(state, turn_started=resumes[len(record.moves)])
+            state = replace_state(state, turn_started=resumes[len(record.moves)])
         draft = logged.draft
         if draft is not None and draft["version"] == len(record.moves) and state.end is None:
             with contextlib.suppress(IllegalMove, NotationError):
@@ -1140,7 +1138,7 @@ class LiveGame:
                 await game_log.resume(
                     game_id, {"version": len(record.moves), "turn_started": started, "at": now}
                 )
-                state = dataclasses.replace(state, turn_started=started)
+                state = replace_state(state, turn_started=started)
         game.state = state
         return game
 
