@@ -44,6 +44,43 @@ def test_messages_are_pushed_in_order_and_no_task_waits_between_them() -> None:
     asyncio.run(run())
 
 
+def test_a_socket_that_takes_a_message_at_once_is_sent_it_in_the_senders_call() -> None:
+    """No task for a socket whose buffer has room: the message is written before
+    ``send`` returns; one that has to wait goes on in a task, in order, and a message
+    sent meanwhile (here, by the delivery itself) waits its turn."""
+
+    async def run() -> None:
+        sub = Subscriber(3)
+        got: list[int] = []
+        full = asyncio.Event()
+        full.set()
+
+        async def deliver(message: dict[str, Any]) -> bool:
+            await full.wait()  # returns at once while the socket has room
+            got.append(message["n"])
+            if message["n"] == 1:
+                sub.send({"n": 2})  # sent while delivering: after this one
+            return True
+
+        sub.deliver_to(deliver)
+        tasks = len(asyncio.all_tasks())
+        sub.send({"n": 0})
+        sub.send({"n": 1})
+        assert got == [0, 1, 2] and sub._drain is None and len(asyncio.all_tasks()) == tasks
+        full.clear()  # the socket's buffer is full: the next waits, in a task
+        sub.send({"n": 3})
+        sub.send({"n": 4})
+        assert got == [0, 1, 2] and sub._drain is not None
+        full.set()
+        while sub._drain is not None:
+            await asyncio.sleep(0)
+        assert got == [0, 1, 2, 3, 4]
+        sub.send({"n": 5})
+        assert got[-1] == 5 and sub._drain is None
+
+    asyncio.run(run())
+
+
 def test_a_reader_far_behind_is_told_to_reconnect_and_then_sent_nothing() -> None:
     async def run() -> None:
         sub = Subscriber(None)

@@ -46,8 +46,9 @@ import hashlib
 import logging
 import secrets
 import time
+import types
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from typing import Any
 
 from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
@@ -187,10 +188,12 @@ class Subscriber:
     too far behind is told to reconnect (and then resyncs by version).
 
     A reader either takes the messages from ``queue`` or has them pushed to it
-    (:meth:`deliver_to`: a socket), in order, by a task that runs only while some are
-    waiting — so that nothing waits on the socket's behalf between two messages (a
-    task waiting on a queue for each of 1,600 sockets holds its wait's objects for the
-    collector to scan; BENCHMARKS.md, "Server")."""
+    (:meth:`deliver_to`: a socket), in order, while some are waiting — so that nothing
+    waits on the socket's behalf between two messages (a task waiting on a queue for
+    each of 1,600 sockets holds its wait's objects for the collector to scan;
+    BENCHMARKS.md, "Server"). The delivery starts at once, in the sender's own call,
+    and a task carries it on only if it has to wait (a socket whose buffer is full): a
+    socket that takes a move's frame at once costs no task (:func:`_carry_on`)."""
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
@@ -199,6 +202,7 @@ class Subscriber:
         self._deliver: Callable[[dict[str, Any]], Awaitable[bool]] | None = None
         self._pending: deque[dict[str, Any]] = deque()
         self._drain: asyncio.Task[None] | None = None
+        self._starting = False  # a delivery is under way in a sender's own call
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -224,9 +228,19 @@ class Subscriber:
         self._wake()
 
     def _wake(self) -> None:
-        """The delivering task, started if it is not running and messages wait."""
-        if self._drain is None and self._pending:
-            self._drain = asyncio.get_running_loop().create_task(self._delivering())
+        """Deliver what waits, if no delivery is under way: at once, here, and in a
+        task from where it first has to wait."""
+        if self._drain is not None or self._starting or not self._pending:
+            return
+        self._starting = True
+        delivering = self._delivering()
+        try:
+            waiting_on = delivering.send(None)
+        except StopIteration:  # all delivered without waiting
+            return
+        finally:
+            self._starting = False
+        self._drain = asyncio.get_running_loop().create_task(_carry_on(delivering, waiting_on))
 
     async def _delivering(self) -> None:
         deliver, pending = self._deliver, self._pending
@@ -254,6 +268,33 @@ class Subscriber:
             drain.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await drain
+
+
+@types.coroutine
+def _resumed(coro: Coroutine[Any, Any, None], waiting_on: Any) -> Generator[Any, Any, None]:
+    """Run the rest of ``coro``, started elsewhere and now waiting on ``waiting_on``
+    (what its first ``send`` gave), as if it were awaited here: what it waits on is
+    waited on by the task running this, and what the task sends or throws in (a
+    cancellation) goes on to it."""
+    while True:
+        try:
+            sent = yield waiting_on
+        except BaseException as exc:
+            try:
+                waiting_on = coro.throw(exc)
+            except StopIteration:
+                return
+        else:
+            try:
+                waiting_on = coro.send(sent)
+            except StopIteration:
+                return
+
+
+async def _carry_on(coro: Coroutine[Any, Any, None], waiting_on: Any) -> None:
+    """A task's body that finishes ``coro``, a coroutine started in another's call (as
+    Python 3.12's eager tasks do)."""
+    await _resumed(coro, waiting_on)
 
 
 #: A move's socket and request id, when it asked for its ack in its frame.
