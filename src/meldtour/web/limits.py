@@ -21,7 +21,6 @@ only a script meets the limit; the page then polls instead.
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -29,7 +28,6 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import h11
-import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -358,27 +356,10 @@ def parse_json(data: bytes | str, limit: int = JSON_MAX_DEPTH) -> Any:
     ...
     meldtour.web.limits.TooLarge: the JSON nests deeper than 32 levels
     """
-    # orjson reads JSON as the standard library does, several times faster (a move's
-    # message on a game's socket), where it reads the text at all: no integer of 19
-    # digits or more (it would give a float) and no more brackets than the limit. What
-    # it refuses (NaN, a lone surrogate, a float past the largest, bad JSON) gets the
-    # standard library's own verdict.
-    long_digits, brackets = _TEXT if isinstance(data, str) else _BYTES
-    if sum(map(data.count, brackets)) <= limit and long_digits.search(data) is None:
-        try:
-            return orjson.loads(data)
-        except orjson.JSONDecodeError:
-            pass
     try:
         return jsontext.loads(data, limit)
     except Refused as exc:
         raise TooLarge(str(exc)) from None
-
-
-#: An integer orjson would read as a float (past 64 bits) has 19 digits or more; the
-#: brackets counted (as ``jsontext.check_depth`` does first): of text, and of bytes.
-_TEXT: tuple[re.Pattern[Any], tuple[Any, ...]] = (re.compile(r"\d{19}"), ("[", "{"))
-_BYTES: tuple[re.Pattern[Any], tuple[Any, ...]] = (re.compile(rb"\d{19}"), (b"[", b"{"))
 
 
 __all__ = [
