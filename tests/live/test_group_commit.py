@@ -67,3 +67,33 @@ async def _batch(store: Store) -> None:
     # The waiting table w1 is kept; g2's start forgot nothing it should not have.
     assert games.waiting_tables(store) == ["w1"]
     log.close()
+
+
+def test_on_sqlite_a_move_with_its_lane_idle_is_written_in_the_call(tmp_path: Path) -> None:
+    """No task, future or turn of the loop for a move when nothing is on its way in its
+    lane: on disk when ``append`` returns, without ``append`` ever waiting; while a
+    batch is on its way, a move waits for its turn behind it, in order."""
+    with database("sqlite", tmp_path) as url, upgraded(url) as store:
+        asyncio.run(_at_once(store))
+
+
+async def _at_once(store: Store) -> None:
+    log = StoreLog(store)
+    await log.start("g1", HEADER)
+    await log.append("g1", 0, {"seat": 0, "action": "draw", "at": 101.0})
+    written = log.append("g1", 1, {"seat": 1, "action": "draw", "at": 102.0})
+    with pytest.raises(StopIteration):  # done in its first step: it never waited
+        written.send(None)
+    stored = games.load_game(store, "g1")
+    assert stored is not None and [m["at"] for m in stored.moves] == [101.0, 102.0]
+    # A heartbeat on its way (the writer thread's): the next move follows it.
+    beat = asyncio.ensure_future(log.alive(["g1"], 103.0))
+    await asyncio.sleep(0)
+    assert log._lanes[True].task is not None
+    await asyncio.gather(beat, log.append("g1", 2, {"seat": 0, "action": "draw", "at": 104.0}))
+    assert log._lanes[True].task is None  # idle again
+    stored = games.load_game(store, "g1")
+    assert stored is not None and [m["at"] for m in stored.moves] == [101.0, 102.0, 104.0]
+    with pytest.raises(LogError):  # refused at once, as in a batch
+        await log.append("g1", 9, {"seat": 1, "action": "draw"})
+    log.close()

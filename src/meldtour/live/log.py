@@ -229,6 +229,9 @@ class StoreLog:
         #: up the moves of every other game behind it (BENCHMARKS.md, "Cost per move").
         self._lanes: dict[bool, _Lane] = {True: _Lane(), False: _Lane()}
         self._writer_thread: _Writer | None = None
+        #: SQLite's store once the log has written (its moves and drafts may then be
+        #: written on the loop, :meth:`_write`); None before, and on PostgreSQL.
+        self._now: Store | None = None
         #: PostgreSQL: the usual batch's connection, used from the event loop.
         self._passing: AsyncPassing | None = None
         #: This log's heartbeat row (``live_node``): one a process run, so that a
@@ -256,13 +259,24 @@ class StoreLog:
         return await loop.run_in_executor(self._pool, fn, self._open(), *args)
 
     async def _write(self, name: str, *args: Any) -> None:
-        """One write, committed with whatever else is waiting (see the class)."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        """One write, committed with whatever else is waiting (see the class) — or, on
+        SQLite, a move or a draft whose lane is idle, at once in this call
+        (:func:`meldtour.store.games.write_now`): nothing of the game is on its way
+        before it, and no task, future or turn of the loop is spent on it."""
         lane = self._lane_of(name, args)
+        if self._now and name in games.NOW_WRITES and not lane.pending and lane.task is None:
+            try:
+                games.write_now(self._now, [(name, args)])
+                return
+            except Busy:
+                pass  # written with the others, off the loop
+            except games.GameLogError as exc:
+                raise LogError(str(exc)) from None
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         lane.pending.append((name, args, done))
         if name != "alive":
             lane.games[args[0]] = lane.games.get(args[0], 0) + 1
-        if lane.task is None or lane.task.done():
+        if lane.task is None:
             lane.task = asyncio.create_task(self._write_pending(lane))
         try:
             await done
@@ -294,6 +308,8 @@ class StoreLog:
         if self._writer_thread is None:
             store = await self._run(lambda s: s)  # opened off the loop, once
             self._writer_thread = _Writer(store)
+            if store.dialect == "sqlite":
+                self._now = store
         store = self._open()
         if store.dialect == "sqlite" and all(n in games.NOW_WRITES for n, _ in ops):
             try:
@@ -314,18 +330,21 @@ class StoreLog:
 
     async def _write_pending(self, lane: _Lane) -> None:
         """Commit what is pending in the lane, batch after batch, until nothing is left."""
-        while lane.pending:
-            batch, lane.pending = lane.pending, []
-            try:
-                await self._write_batch(batch)
-            finally:
-                for name, args, _ in batch:  # settled: the game's next write may go anywhere
-                    if name != "alive":
-                        left = lane.games[args[0]] - 1
-                        if left:
-                            lane.games[args[0]] = left
-                        else:
-                            del lane.games[args[0]]
+        try:
+            while lane.pending:
+                batch, lane.pending = lane.pending, []
+                try:
+                    await self._write_batch(batch)
+                finally:
+                    for name, args, _ in batch:  # settled: the game's next write may go anywhere
+                        if name != "alive":
+                            left = lane.games[args[0]] - 1
+                            if left:
+                                lane.games[args[0]] = left
+                            else:
+                                del lane.games[args[0]]
+        finally:
+            lane.task = None  # idle: the next write may go at once
 
     async def _write_batch(
         self, batch: list[tuple[str, tuple[Any, ...], asyncio.Future[None]]]
@@ -403,6 +422,7 @@ class StoreLog:
         if self._writer_thread is not None:
             self._writer_thread.stop()
             self._writer_thread = None
+            self._now = None
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
