@@ -375,6 +375,13 @@ class LiveGame:
         self.hint_kept: dict[int, tuple[int, dict[str, Any]]] = {}
         #: The seats' draws for the first turn as JSON, once made (they never change).
         self._seat_draws: tuple[Any, list[Any]] | None = None
+        #: The board as JSON, and the board it was made of: a move that leaves the
+        #: board as it was (a draw, a time-out) shows the same lists again.
+        self._board_json: tuple[Any, list[Any]] = ((), [])
+        #: Per seat, its own part of a move's frame (its rack, its draft) as JSON and
+        #: as text, and what it was made of: the same again while they are unchanged
+        #: (another seat's move leaves them as they were).
+        self._own_kept: dict[int | None, tuple[tuple[Any, ...], dict[str, Any], str]] = {}
         factory = make or (lambda level, name, seed: make_player(level, name, seed))
         for i, seat in enumerate(config.seats):
             if seat.kind == "computer":
@@ -963,6 +970,11 @@ class LiveGame:
 
     def _public(self, state: GameState, board: list[Any] | None = None) -> dict[str, Any]:
         """The part of a view of ``state`` that every seat sees alike."""
+        if board is None:
+            kept_board, board = self._board_json
+            if kept_board is not state.board:
+                board = format_board(state.board)
+                self._board_json = (state.board, board)
         view = public_view_json(state, board)
         if state.seat_draws:  # drawn face up at the table: everyone saw them
             kept = self._seat_draws
@@ -980,6 +992,24 @@ class LiveGame:
         if self.config.watch_drafts and state.draft is not None and seat != state.current:
             view["watched_draft"] = format_board(state.draft)
         return view
+
+    def _own_of_frame(self, state: GameState, seat: int | None) -> tuple[dict[str, Any], str]:
+        """:meth:`_own` for a move's frame, and its JSON text without its braces: the
+        same objects again while what they show is (the seat's rack and whether it
+        is its turn; the draft on its turn, or the one it watches)."""
+        mine = seat is not None and seat == state.current
+        made_of = (
+            None if seat is None else state.racks[seat],
+            mine,
+            state.draft if mine or self.config.watch_drafts else None,
+        )
+        kept = self._own_kept.get(seat)
+        if kept is not None and all(a is b for a, b in zip(kept[0], made_of, strict=True)):
+            return kept[1], kept[2]
+        own = self._own(state, seat)
+        text = ENCODE(own)[1:-1]
+        self._own_kept[seat] = (made_of, own, text)
+        return own, text
 
     def _snapshot(self, seat: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -1051,17 +1081,38 @@ class LiveGame:
         public = self._public(state)
         public_text = ENCODE(public)[1:-1]
         head = f'{{"type":"frame","version":{version},"now":{ENCODE(now)},"events":'
+        # The events every seat sees alike (no private part, not a draft) made once;
+        # all of them alike (most moves but a draw): the list and its text once too.
+        alike = [
+            None if ev.private is not None or ev.kind == "draft" else event_json(ev, None)
+            for ev in events
+        ]
+        everyone: tuple[list[Any], str] | None = None
+        if None not in alike:
+            everyone = (alike, ENCODE(alike))
         made: dict[int | None, Shared] = {}
         acked = False
         for sub in list(self.subscribers):
-            frame = made.get(sub.seat)
+            seat = sub.seat
+            frame = made.get(seat)
             if frame is None:
-                shown = [e for e in (event_json(ev, sub.seat) for ev in events) if e is not None]
-                own = self._own(state, sub.seat)
-                frame = made[sub.seat] = Shared(
+                if everyone is None:
+                    shown = [
+                        e
+                        for e in (
+                            a if a is not None else event_json(ev, seat)
+                            for ev, a in zip(events, alike, strict=True)
+                        )
+                        if e is not None
+                    ]
+                    shown_text = ENCODE(shown)
+                else:
+                    shown, shown_text = everyone
+                own, own_text = self._own_of_frame(state, seat)
+                frame = made[seat] = Shared(
                     type="frame", version=version, now=now, events=shown, view={**public, **own}
                 )
-                frame.text = f'{head}{ENCODE(shown)},"view":{{{public_text},{ENCODE(own)[1:-1]}}}}}'
+                frame.text = f'{head}{shown_text},"view":{{{public_text},{own_text}}}}}'
             if ack is not None and sub is ack[0]:  # the mover's socket: its ack in its frame
                 mine = Shared(frame, ack=ack[1])
                 mine.text = f'{frame.text[:-1]},"ack":{ENCODE(ack[1])}}}'
