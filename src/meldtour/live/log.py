@@ -264,9 +264,10 @@ class StoreLog:
         (:func:`meldtour.store.games.write_now`): nothing of the game is on its way
         before it, and no task, future or turn of the loop is spent on it."""
         lane = self._lane_of(name, args)
-        if self._now and name in games.NOW_WRITES and not lane.pending and lane.task is None:
+        now = self._now
+        if now is not None and name in games.NOW_WRITES and not lane.pending and lane.task is None:
             try:
-                games.write_now(self._now, [(name, args)])
+                games.write_now(now, [(name, args)])
                 return
             except Busy:
                 pass  # written with the others, off the loop
