@@ -381,7 +381,7 @@ class LiveGame:
         #: Per seat, its own part of a move's frame (its rack, its draft) as JSON and
         #: as text, and what it was made of: the same again while they are unchanged
         #: (another seat's move leaves them as they were).
-        self._own_kept: dict[int | None, tuple[tuple[Any, ...], dict[str, Any], str]] = {}
+        self._own_kept: dict[int | None, tuple[Any, bool, Any, dict[str, Any], str]] = {}
         factory = make or (lambda level, name, seed: make_player(level, name, seed))
         for i, seat in enumerate(config.seats):
             if seat.kind == "computer":
@@ -998,17 +998,14 @@ class LiveGame:
         same objects again while what they show is (the seat's rack and whether it
         is its turn; the draft on its turn, or the one it watches)."""
         mine = seat is not None and seat == state.current
-        made_of = (
-            None if seat is None else state.racks[seat],
-            mine,
-            state.draft if mine or self.config.watch_drafts else None,
-        )
+        rack = None if seat is None else state.racks[seat]
+        draft = state.draft if mine or self.config.watch_drafts else None
         kept = self._own_kept.get(seat)
-        if kept is not None and all(a is b for a, b in zip(kept[0], made_of, strict=True)):
-            return kept[1], kept[2]
+        if kept is not None and kept[0] is rack and kept[1] is mine and kept[2] is draft:
+            return kept[3], kept[4]
         own = self._own(state, seat)
         text = ENCODE(own)[1:-1]
-        self._own_kept[seat] = (made_of, own, text)
+        self._own_kept[seat] = (rack, mine, draft, own, text)
         return own, text
 
     def _snapshot(self, seat: int | None) -> dict[str, Any]:
@@ -1097,14 +1094,11 @@ class LiveGame:
             frame = made.get(seat)
             if frame is None:
                 if everyone is None:
-                    shown = [
-                        e
-                        for e in (
-                            a if a is not None else event_json(ev, seat)
-                            for ev, a in zip(events, alike, strict=True)
-                        )
-                        if e is not None
+                    mixed = [
+                        event_json(ev, seat) if a is None else a
+                        for ev, a in zip(events, alike, strict=True)
                     ]
+                    shown = [e for e in mixed if e is not None]
                     shown_text = ENCODE(shown)
                 else:
                     shown, shown_text = everyone
