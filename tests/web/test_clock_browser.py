@@ -20,7 +20,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 if not CHROMIUM.exists():
     pytest.skip("Debian's Chromium is not installed", allow_module_level=True)
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect  # noqa: E402
 
 from meldtour import application as usecases  # noqa: E402
 from meldtour.store import clocks  # noqa: E402
@@ -217,6 +217,28 @@ def test_screenshots_in_japanese_and_english_and_the_director_s_list(
             page.locator("#next").tap()
             page.clock.run_for(2_000)
             expect(page.locator("#net")).to_have_class("net online")
+            # A tap while the last one is still on its way is sent when that one ends,
+            # not at the next beat (CI saw "not sent" stay while the page's time stood).
+            held: list[Route] = []
+
+            def hold_first(route: Route) -> None:
+                if route.request.method == "POST" and not held:
+                    held.append(route)
+                else:
+                    route.continue_()
+
+            # the page's time stands still from here (the beat would send it too)
+            page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
+            ctx.route("**/clock", hold_first)
+            page.locator("#next").tap()
+            deadline = time.monotonic() + 10
+            while not held and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+            assert held, "the tap was not sent"
+            page.locator("#next").tap()
+            held[0].continue_()
+            expect(page.locator("#net")).to_have_class("net online")
+            ctx.unroute("**/clock")
         ctx.close()
     # Another phone opening table 2 shows its clock as the server has it.
     ctx = phone(browser, base, "en")

@@ -329,7 +329,9 @@
   }
 
   // ------------------------------------------------------------ sending
-  let sending = false, netError = "", lastSent = 0;
+  // A tap made while a sync is on its way is sent as soon as that one ends, not at the
+  // next beat: "again" remembers it (else the line would say "not sent" for seconds).
+  let sending = false, again = false, netError = "", lastSent = 0;
   async function post(url, body) {
     const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json",
       "X-CSRF-Token": root.dataset.csrf}, body: JSON.stringify(body), credentials: "same-origin"});
@@ -338,8 +340,10 @@
     return {status: r.status, data};
   }
   async function sync(force) {
-    if (sending) return;
+    if (sending) { again = true; return; }
     sending = true;
+    again = false;
+    let reached = false;
     try {
       for (const [g, rec] of Object.entries(D.games)) {
         const open = rec.taps.length && rec.taps[rec.taps.length - 1][0] !== "end";
@@ -348,6 +352,7 @@
         const count = rec.taps.length;
         const {status, data} = await post(C.url + "/clock", {game: Number(g), order: rec.order,
           taps: rec.taps.slice(0, count), device: D.device, now: clockNow(rec)});
+        reached = true;
         if (status === 200) { D.sent[g] = Math.max(D.sent[g] || 0, count); netError = ""; lastSent = Date.now(); }
         else if (status >= 400 && status < 500) { netError = say(W.refused, {why: data.error || status}); }
         save();
@@ -355,6 +360,7 @@
       for (const [g, pens] of Object.entries(D.pending)) {
         if ((D.sent[g] || 0) < (D.games[g] || {taps: []}).taps.length) continue;
         const {status, data} = await post(C.url + "/clock/penalties", {game: Number(g), penalties: pens});
+        reached = true;
         if (status === 200) { D.confirmed[g] = data.penalties; delete D.pending[g]; netError = ""; }
         else if (status >= 400 && status < 500) { delete D.pending[g]; netError = data.error || String(status); }
         save();
@@ -364,6 +370,9 @@
     } finally {
       sending = false;
       render();
+      // Once more for what came meanwhile, if the server was reached this time (offline,
+      // the beat and the "online" event try again).
+      if (again && reached) sync();
     }
   }
 
