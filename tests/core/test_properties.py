@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from meldtour.core.game import IllegalMove, apply, new_game
 from meldtour.core.record import read_record, record_of, replay
 from meldtour.core.rules import PRESETS, find_rules
+from meldtour.core.search import initial_meld_within_reach
 from meldtour.core.state import GameState, replace_state
-from meldtour.core.tiles import full_set
+from meldtour.core.tiles import full_set, parse_tiles
 from meldtour.solver import finder
 
 from .randomplay import random_move
@@ -104,6 +105,38 @@ def test_the_solver_and_the_core_agree_on_could_it_have_melded(
     rack = rng.sample(full_set(), size)
     found = finder((), rack, False, wrap, threshold) is not None
     assert found == can_initial_meld(rack, threshold, wrap), rack
+    if found:  # the quick test before the search never turns a meld away
+        assert initial_meld_within_reach(rack, threshold, wrap), rack
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.randoms(use_true_random=False),
+    st.integers(min_value=1, max_value=40),
+    st.sampled_from([30, 25, 0]),
+    st.booleans(),
+)
+def test_the_quick_test_before_could_it_have_melded_turns_no_meld_away(
+    rng: random.Random, size: int, threshold: int, wrap: bool
+) -> None:
+    """Racks without jokers (the quick test judges only those), up to 40 tiles: where
+    the solver finds an initial meld, :func:`initial_meld_within_reach` says it may be
+    there; and it is no mere "yes" (most of these racks are turned away by it)."""
+    rack = rng.sample(full_set()[:104], size)
+    if finder((), rack, False, wrap, threshold) is not None:
+        assert initial_meld_within_reach(rack, threshold, wrap), rack
+
+
+def test_the_quick_test_turns_most_racks_before_the_initial_meld_away() -> None:
+    rng = random.Random(7)
+    racks = [rng.sample(full_set()[:104], 14) for _ in range(300)]
+    none = [r for r in racks if finder((), r, False, False, 30) is None]
+    away = [r for r in none if not initial_meld_within_reach(r, 30, False)]
+    assert len(none) > 50 and len(away) > len(none) // 3, (len(racks), len(none), len(away))
+    # a wrapped run 12-13-1 counts only where runs may wrap
+    rack = parse_tiles(["r12", "r13", "r1", "b9"])
+    assert initial_meld_within_reach(rack, 25, True)
+    assert not initial_meld_within_reach(rack, 25, False)
 
 
 FIELDS = [f.name for f in dataclasses.fields(GameState)]

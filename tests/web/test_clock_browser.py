@@ -221,7 +221,7 @@ def test_screenshots_in_japanese_and_english_and_the_director_s_list(
             # not at the next beat (CI saw "not sent" stay while the page's time stood).
             held: list[Route] = []
 
-            def hold_first(route: Route) -> None:
+            def hold_first(route: Route, held: list[Route] = held) -> None:
                 if route.request.method == "POST" and not held:
                     held.append(route)
                 else:

@@ -43,7 +43,7 @@ from .moves import (
 from .refusal import Refusal, Refused, register
 from .rules import RuleSet
 from .scoring import score_game
-from .search import PlayFinder, can_initial_meld, default_finder
+from .search import PlayFinder, can_initial_meld, default_finder, initial_meld_within_reach
 from .shuffle import deal_random
 from .state import Deal, End, GameState, replace_state
 from .tiles import JOKER_CODE, Tile, format_tiles, full_set
@@ -439,6 +439,8 @@ def _note_voluntary_draw(
     if state.melded[seat] or state.could_meld[seat]:
         return state
     rack, rules = state.racks[seat], state.rules
+    if not initial_meld_within_reach(rack, rules.initial_meld, rules.wrap_runs):
+        return state  # most racks before the initial meld: no exact search needed
     if finder is None:
         could = can_initial_meld(rack, rules.initial_meld, rules.wrap_runs)
     else:  # an initial meld from the rack alone: a play onto an empty board

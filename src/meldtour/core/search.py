@@ -214,6 +214,49 @@ def can_initial_meld(rack: Sequence[Tile], threshold: int, wrap: bool = False) -
     return bool(melds) and value >= threshold
 
 
+def initial_meld_within_reach(rack: Sequence[Tile], threshold: int, wrap: bool = False) -> bool:
+    """False only when the rack surely holds no initial meld worth ``threshold``: the
+    values of the tiles that could stand in some run or group of the rack's own tiles
+    (each copy counted) fall short of it, or no tile could. A quick test before the exact
+    search (the −200 rule asks at every draw before the initial meld, and most racks
+    then hold none); with a joker on the rack it does not judge (True).
+
+    >>> from .tiles import parse_tiles
+    >>> initial_meld_within_reach(parse_tiles(["r10", "b10", "k10", "o2"]), 30)
+    True
+    >>> initial_meld_within_reach(parse_tiles(["r1", "r2", "r3", "b13", "o13"]), 30)
+    False
+    """
+    present = [0] * 53
+    for t in rack:
+        present[t] += 1
+    if present[JOKER_CODE]:
+        return True
+    total = 0
+    for code in range(52):
+        copies = present[code]
+        if not copies:
+            continue
+        colour, n = divmod(code, 13)  # n: the number less one
+        fit = (present[n] > 0) + (present[13 + n] > 0) + (present[26 + n] > 0) + (
+            present[39 + n] > 0
+        ) >= 3
+        if not fit:
+            row = colour * 13
+            if wrap:
+                a, b = present[row + (n - 2) % 13], present[row + (n - 1) % 13]
+                d, e = present[row + (n + 1) % 13], present[row + (n + 2) % 13]
+            else:
+                a = present[row + n - 2] if n >= 2 else 0
+                b = present[row + n - 1] if n >= 1 else 0
+                d = present[row + n + 1] if n <= 11 else 0
+                e = present[row + n + 2] if n <= 10 else 0
+            fit = bool((a and b) or (b and d) or (d and e))
+        if fit:
+            total += (n + 1) * copies
+    return total > 0 and total >= threshold
+
+
 def best_play(
     board: Sequence[Meld], rack: Sequence[Tile], wrap: bool = False
 ) -> tuple[int, int, tuple[Meld, ...]]:
