@@ -79,6 +79,19 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+class FirstPostHeld:
+    """A route handler that holds the first POST (into ``held``) and lets all else by."""
+
+    def __init__(self, held: list[Route]) -> None:
+        self.held = held
+
+    def __call__(self, route: Route) -> None:
+        if route.request.method == "POST" and not self.held:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+
 def link(web: Web, table: int) -> str:
     return "/score/" + web.scorer_token(Scope(SLUG, "club", 0, 1, table)) + "/clock"
 
@@ -220,13 +233,7 @@ def test_screenshots_in_japanese_and_english_and_the_director_s_list(
             # A tap while the last one is still on its way is sent when that one ends,
             # not at the next beat (CI saw "not sent" stay while the page's time stood).
             held: list[Route] = []
-
-            def hold_first(route: Route, held: list[Route] = held) -> None:
-                if route.request.method == "POST" and not held:
-                    held.append(route)
-                else:
-                    route.continue_()
-
+            hold_first = FirstPostHeld(held)
             # the page's time stands still from here (the beat would send it too)
             page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)
             ctx.route("**/clock", hold_first)
