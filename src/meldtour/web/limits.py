@@ -51,7 +51,7 @@ WS_MAX_BYTES = 64 * 1024
 #: than the legacy protocol's task and lock per connection — 10–20 % less server CPU a
 #: move at 400 games (BENCHMARKS.md, "Server", "The WebSocket protocol"). uvicorn's
 #: ``auto`` picks it from 0.50 on; named here so that no other version changes it.
-WS_PROTOCOL = "websockets-sansio"
+WS_PROTOCOL = "meldtour.web.wsfast:FramedSansIO"
 #: How deep a client's JSON may nest (a board is a list of lists of tiles: 3).
 JSON_MAX_DEPTH = 32
 #: How long a connection may take to bring a complete request header, in seconds, from
