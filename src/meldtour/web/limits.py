@@ -49,8 +49,9 @@ WS_MAX_BYTES = 64 * 1024
 #: uvicorn's WebSocket protocol for ``python -m meldtour.web``: the websockets
 #: library's Sans-I/O connection, which writes a frame to the transport itself, rather
 #: than the legacy protocol's task and lock per connection — 10–20 % less server CPU a
-#: move at 400 games (BENCHMARKS.md, "Server", "The WebSocket protocol"). uvicorn's
-#: ``auto`` picks it from 0.50 on; named here so that no other version changes it.
+#: move at 400 games (BENCHMARKS.md, "Server", "The WebSocket protocol") — with a
+#: client's text frames read, and text frames written, in ``wsfast`` rather than through
+#: the library's parser and ``Frame`` objects (the rest still the library's).
 WS_PROTOCOL = "meldtour.web.wsfast:FramedSansIO"
 #: How deep a client's JSON may nest (a board is a list of lists of tiles: 3).
 JSON_MAX_DEPTH = 32

@@ -132,10 +132,14 @@ def _explained_events(frame: dict[str, Any], gettext: Callable[[str], str]) -> d
     """A frame whose events carry a refusal for their reader alone (an illegal end of
     turn: the player is told why) with that refusal in the reader's language."""
     events = frame.get("events")
-    if not isinstance(events, list) or not any(
-        isinstance(e, dict) and isinstance(e.get("private"), dict) and "code" in e["private"]
-        for e in events
-    ):
+    if not isinstance(events, list):
+        return frame
+    for e in events:  # a plain loop: every frame to every socket asks this (no generator)
+        if isinstance(e, dict):
+            private = e.get("private")
+            if isinstance(private, dict) and "code" in private:
+                break
+    else:
         return frame
     out = []
     for e in events:
