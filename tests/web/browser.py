@@ -29,15 +29,15 @@ ARGS = [
 
 
 @contextmanager
-def serve(app: Any, host: str = "127.0.0.1") -> Iterator[str]:
+def serve(app: Any, host: str = "127.0.0.1", **config: Any) -> Iterator[str]:
     """The app under uvicorn in a thread, on a free port of ``host`` (``0.0.0.0``: every
-    interface, as a venue laptop serves the phones); its base URL on 127.0.0.1."""
+    interface, as a venue laptop serves the phones); its base URL on 127.0.0.1.
+    ``config``: uvicorn's other settings (the product's WebSocket protocol unless told)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(app, host=host, port=port, log_level="warning", ws=WS_PROTOCOL)
-    )
+    settings: dict[str, Any] = {"log_level": "warning", "ws": WS_PROTOCOL, **config}
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, **settings))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import socket
 import struct
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
 import pytest
-import uvicorn
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from meldtour.web.limits import WS_PROTOCOL
 from meldtour.web.wsfast import FramedSansIO
+
+from .browser import serve
 
 MAX = 4096
 KEYS = (b"\x37\xfa\x21\x3d", b"\x00\x00\x00\x00", b"\xff\x01\x80\x7f")
@@ -72,33 +72,16 @@ class Echo:
 @contextmanager
 def served(protocol: type[Any]) -> Iterator[tuple[int, Echo]]:
     app = Echo()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=port,
-            log_level="critical",
-            ws=protocol,
-            ws_max_size=MAX,
-            ws_ping_interval=None,
-            ws_per_message_deflate=False,
-            lifespan="off",
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
-    try:
-        yield port, app
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    with serve(
+        app,
+        log_level="critical",
+        ws=protocol,
+        ws_max_size=MAX,
+        ws_ping_interval=None,
+        ws_per_message_deflate=False,
+        lifespan="off",
+    ) as base:
+        yield int(base.rsplit(":", 1)[1]), app
 
 
 def talk(port: int, chunks: list[bytes], pause: float = 0.05) -> bytes:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .melds import Meld, analyse
-from .tiles import JOKER_CODE, KINDS, TILES, Tile
+from .tiles import JOKER_CODE, KINDS, TILES, Tile, counts
 
 #: ``finder(board, rack, melded, rules_wrap, initial_meld) -> new board or None``.
 PlayFinder = Callable[[Sequence[Meld], Sequence[Tile], bool, bool, int], "tuple[Meld, ...] | None"]
@@ -227,9 +227,7 @@ def initial_meld_within_reach(rack: Sequence[Tile], threshold: int, wrap: bool =
     >>> initial_meld_within_reach(parse_tiles(["r1", "r2", "r3", "b13", "o13"]), 30)
     False
     """
-    present = [0] * 53
-    for t in rack:
-        present[t] += 1
+    present = counts(rack)
     if present[JOKER_CODE]:
         return True
     total = 0

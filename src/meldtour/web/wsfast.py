@@ -125,27 +125,27 @@ class FramedSansIO(WebSocketsSansIOProtocol):
                 start = stop
                 super().data_received(frame)
                 if self.conn.state is not OPEN or self.conn.parser_exc is not None:
-                    self._framing = False
-                    rest = bytes(held[start:end])
-                    held.clear()
-                    if rest and not self.transport.is_closing():
-                        super().data_received(rest)
-                    return None
+                    return self._hand_over(start)  # closed or failed: the library's now
                 continue
             break
         else:
             return self._keep(start)
-        # A frame not read here: the library reads it and everything after, from now on.
-        self._framing = False
-        rest = bytes(held[start:end])
-        held.clear()
-        super().data_received(rest)
-        return None
+        return self._hand_over(start)  # a frame not read here
 
     def _keep(self, start: int) -> None:
         """Keep the part of a frame not yet whole (the rest comes in a later read)."""
         if start:
             del self._held[:start]
+
+    def _hand_over(self, start: int) -> None:
+        """The library reads what is held from ``start`` on, and every frame after
+        (not when the transport is closing: it has closed or failed the connection,
+        and would say so twice)."""
+        self._framing = False
+        rest = bytes(self._held[start:])
+        self._held.clear()
+        if rest and not self.transport.is_closing():
+            super().data_received(rest)
 
     # ---------------------------------------------------------------- writing
 
