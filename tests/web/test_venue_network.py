@@ -11,7 +11,8 @@ its own) and without leaving loopback (issue 27, item 1; issue 26, finding 1).
   laptop's.
 - The address page checks that the chosen address answers (the server asks its
   ``/healthz``) and says what to do when it does not.
-The tests run in order on one server (the first account is made in the second).
+The tests run in order on one server (the first account is made in the second, or by
+the ``boss`` fixture where that test ran in another worker).
 
 - The public address is the administrator's alone: a second director, made by the
   administrator, is refused and changes nothing; each change is an audit line, and
@@ -29,6 +30,7 @@ import pytest
 from meldtour.application import venue
 from meldtour.store.config import database_url
 from meldtour.web.database import open_web_store
+from meldtour.web.director import accounts
 
 from ..reliability.servers import Server
 
@@ -60,6 +62,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     where = tmp_path_factory.mktemp("venue-net")
     with Server(f"sqlite:///{where / 'm.db'}", where, host=None) as s:
         yield s
+
+
+@pytest.fixture
+def boss(site: Server) -> None:
+    """The site's first account (its administrator), as the second test makes it on
+    the laptop: made here when that test ran in another test worker (each worker
+    starts its own server), so that the tests after it do not depend on where it ran."""
+    store = open_web_store(database_url(site.url))
+    if accounts.count(store) == 0:
+        accounts.create(store, "boss", PASSWORD, only_if_none=True)
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +151,7 @@ def test_the_director_pages_are_the_laptops_until_a_director_signs_in_there(
 
 
 def test_the_address_page_checks_that_the_address_answers(
-    site: Server, laptop_only: Server
+    site: Server, laptop_only: Server, boss: None
 ) -> None:
     here = f"http://127.0.0.1:{site.port}"
 
@@ -187,7 +199,7 @@ def test_the_address_page_checks_that_the_address_answers(
         assert f"boss: http://{PHONE}:{laptop_only.port} → http://{PHONE}:{site.port}" in page
 
 
-def test_only_the_administrator_sets_the_public_address(site: Server) -> None:
+def test_only_the_administrator_sets_the_public_address(site: Server, boss: None) -> None:
     """Issue 26, finding 1, as the attack was: director B, an account the administrator
     made, who directs none of the administrator's tournaments."""
     here = f"http://127.0.0.1:{site.port}"
