@@ -102,6 +102,7 @@ class Stats:
         self.timeouts = 0
         self.errors: list[str] = []
         self.measure_from = 0.0
+        self.started_at: list[float] = []  # when each table's seats all joined
 
 
 class Seat:
@@ -337,6 +338,7 @@ async def one_table(
                 return
             tokens.append(token)
         stats.games_started += 1
+        stats.started_at.append(time.monotonic())
         # With two servers, seats 1 and 3 play through the other process: their moves
         # and frames cross between the processes through Redis.
         results = await asyncio.gather(
@@ -366,15 +368,21 @@ async def clients(
     ramp: float,
     seed: int,
     client_ws: str = "picows",
+    begin: float | None = None,
 ) -> dict[str, Any]:
     """``base``: one server's URL, or several joined by ``|`` (tables are made on each
-    in turn)."""
+    in turn). ``begin``: the run's start (``time.monotonic()``, the same clock in every
+    process), so that every client process ramps, measures and stops on one schedule
+    however long it took to start; None: now."""
     cpu0 = time.process_time()
     pauses = collector_pauses()
     freezer = asyncio.create_task(freeze_survivors())
     stats = Stats()
-    stats.measure_from = time.monotonic() + ramp
-    stop_at = time.monotonic() + ramp + seconds
+    if begin is None:
+        begin = time.monotonic()
+    await asyncio.sleep(max(0.0, begin - time.monotonic()))
+    stats.measure_from = begin + ramp
+    stop_at = begin + ramp + seconds
     bases = base.split("|")
     # The lobby lets one client address open 30 tables in 10 minutes: the tables come
     # from ADDRESSES loopback addresses of their own (127.0.S.2 ...), each opening a few.
@@ -393,7 +401,7 @@ async def clients(
     try:
 
         async def start(i: int) -> None:
-            await asyncio.sleep(ramp * i / max(games, 1))
+            await asyncio.sleep(max(0.0, begin + ramp * i / max(games, 1) - time.monotonic()))
             k = i % len(bases)
             try:
                 await one_table(
@@ -426,7 +434,13 @@ async def clients(
         "errors": stats.errors[:20],
         "cpu": time.process_time() - cpu0,
         "gc": pauses,
+        "started_at": [t - begin for t in stats.started_at],
     }
+
+
+#: Seconds the client processes are given to start (spawned, their modules imported)
+#: before the run's schedule begins.
+CLIENT_START = 5.0
 
 
 #: The load generator moves what survived out of its collector's sight this often (s).
@@ -462,9 +476,9 @@ def collector_pauses() -> list[tuple[int, float]]:
 
 
 def client_process(args: tuple[Any, ...]) -> dict[str, Any]:
-    """One client process's share; its last arguments its niceness (``--client-nice``)
-    and the event loop (``--client-loop``)."""
-    *rest, nice, loop = args
+    """One client process's share; its last arguments its niceness (``--client-nice``),
+    the event loop (``--client-loop``) and the run's start (``clients``' ``begin``)."""
+    *rest, nice, loop, begin = args
     if nice:
         os.nice(nice)
     if loop != "asyncio":
@@ -474,8 +488,8 @@ def client_process(args: tuple[Any, ...]) -> dict[str, Any]:
             if loop == "uvloop":
                 raise
         else:
-            return uvloop.run(clients(*rest))
-    return asyncio.run(clients(*rest))
+            return uvloop.run(clients(*rest, begin=begin))
+    return asyncio.run(clients(*rest, begin=begin))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -514,6 +528,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument(
+        "--timeline",
+        help="write every measured round trip to this JSON file as [seconds since the"
+        " start, round trip]: when the slow ones came",
+    )
     ap.add_argument(
         "--think",
         type=float,
@@ -726,6 +745,10 @@ def main() -> None:
                     stderr=subprocess.DEVNULL,
                 )
             cpu0, t0 = sum(cpu_seconds(p.pid) for p in servers), time.monotonic()
+            # Every client process ramps, measures and stops on this one schedule: a
+            # process that took longer to start does not measure while the others are
+            # still making their tables, or stop (closing its sockets) inside their window.
+            begin = t0 + (CLIENT_START if a.clients > 1 or a.soak else 0.0)
             # The servers' CPU time at the start of the measured window (after the ramp).
             window_cpu: list[float] = []
 
@@ -734,12 +757,12 @@ def main() -> None:
                 if a.cprofile:
                     server.send_signal(signal.SIGUSR2)  # the profile counts from here
 
-            sampler = threading.Timer(a.ramp, window_starts)
+            sampler = threading.Timer(begin + a.ramp - time.monotonic(), window_starts)
             sampler.start()
             if a.probe:  # the server reads it when it writes its figures
                 for i in range(a.servers):  # each server's file: FILE, FILE.1
                     name = a.probe + (f".{i}" if i else "") + ".from"
-                    Path(name).write_text(str(time.time() + a.ramp))
+                    Path(name).write_text(str(time.time() + begin - time.monotonic() + a.ramp))
             shares = [a.games // a.clients + (i < a.games % a.clients) for i in range(a.clients)]
             jobs = [
                 (
@@ -753,6 +776,7 @@ def main() -> None:
                     a.client_ws,
                     a.client_nice,
                     a.client_loop,
+                    begin,
                 )
                 for i, n in enumerate(shares)
                 if n
@@ -812,6 +836,7 @@ def main() -> None:
                 print(text[-4000:], file=sys.stderr)
 
     timed = [(when, x) for p in parts for when, x in p["rtt"]]
+    starts = sorted(t for p in parts for t in p["started_at"])
     rtt = sorted(x for _when, x in timed)
     moves = sum(p["moves"] for p in parts)
     out = {
@@ -838,6 +863,10 @@ def main() -> None:
         "server_cpu": round(cpu / wall, 2),
         # The simulated players' CPU (cores over the run, every client process).
         "client_cpu": round(sum(p["cpu"] for p in parts) / wall, 2),
+        # When the games-th table had all its seats joined (seconds from the start; the
+        # ramp's planned end is --ramp): the window's first seconds are not the steady
+        # state when the tables' making fell behind.
+        "all_started_s": round(starts[a.games - 1], 1) if len(starts) >= a.games else None,
         "client_full_collections": sum(1 for p in parts for g, _ in p["gc"] if g == 2),
         "client_collection_max_ms": round(
             1000 * max((t for p in parts for _, t in p["gc"]), default=0.0), 1
@@ -855,9 +884,13 @@ def main() -> None:
         "errors": [e for p in parts for e in p["errors"]][:10],
         "server_log_errors": server_errors,
     }
+    if a.timeline:
+        Path(a.timeline).write_text(
+            json.dumps([[round(w - begin, 4), round(x, 5)] for w, x in timed])
+        )
     if a.soak:
         out["memory_mib"] = memory
-        out["per_minute"] = per_minute(timed, t0 + a.ramp)
+        out["per_minute"] = per_minute(timed, begin + a.ramp)
     print(json.dumps(out))
     print(
         f"| {out['games']} | {out['sockets']} | {out['think']} | {out['db']} | "

@@ -25,7 +25,10 @@ _lag: list[float] = []
 _start: list[float] = [0.0]
 #: The objects the collector tracks (its full passes scan them all), counted once
 #: CENSUS_AFTER seconds into the measured window: in all, and the commonest types.
-CENSUS_AFTER = 30.0
+CENSUS_AFTER = float(os.environ.get("MELDTOUR_PROBE_CENSUS_AFTER", "30") or "inf")
+#: The loop's stalls of over 50 ms and the collector's passes of over 20 ms, each with
+#: its time (seconds into the window): what a cluster of slow round trips coincides with.
+_stalls: list[tuple[float, str, float]] = []
 _census: dict[str, object] = {}
 #: With MELDTOUR_PROBE_CYCLES=SECONDS: that far into the window, everything is unfrozen
 #: and one full collection counts the objects only a collection frees (reference
@@ -66,7 +69,10 @@ def _on_gc(phase: str, info: dict[str, int]) -> None:
             _young_census(info["generation"])
         _start[0] = time.perf_counter()
     elif time.time() >= _FROM[0]:
-        _gc.append((info.get("generation", -1), time.perf_counter() - _start[0]))
+        took = time.perf_counter() - _start[0]
+        _gc.append((info.get("generation", -1), took))
+        if took > 0.02:
+            _stalls.append((time.time() - _FROM[0], f"gc{info.get('generation')}", took))
 
 
 async def _monitor() -> None:
@@ -76,6 +82,8 @@ async def _monitor() -> None:
         await asyncio.sleep(0.01)
         if time.time() >= _FROM[0]:
             _lag.append(time.perf_counter() - t - 0.01)
+            if _lag[-1] > 0.05:
+                _stalls.append((time.time() - _FROM[0], "lag", _lag[-1]))
             if not _census and time.time() >= _FROM[0] + CENSUS_AFTER:
                 _take_census()
             if _CYCLES_AT and time.time() >= _FROM[0] + _CYCLES_AT[0]:
@@ -223,6 +231,7 @@ def _dump() -> None:
             "over_100": sum(x > 0.1 for x in _lag),
         }
     }
+    out["stalls"] = [[round(at, 2), what, round(1000 * took, 1)] for at, what, took in _stalls]
     out["server_move_ms"] = {
         "n": len(_moves),
         "p50": 1000 * _q(_moves, 0.5),
