@@ -380,6 +380,7 @@ async def clients(
     stats = Stats()
     if begin is None:
         begin = time.monotonic()
+    ready = time.monotonic() - begin
     await asyncio.sleep(max(0.0, begin - time.monotonic()))
     stats.measure_from = begin + ramp
     stop_at = begin + ramp + seconds
@@ -435,6 +436,7 @@ async def clients(
         "cpu": time.process_time() - cpu0,
         "gc": pauses,
         "started_at": [t - begin for t in stats.started_at],
+        "ready": ready,
     }
 
 
@@ -867,6 +869,8 @@ def main() -> None:
         # ramp's planned end is --ramp): the window's first seconds are not the steady
         # state when the tables' making fell behind.
         "all_started_s": round(starts[a.games - 1], 1) if len(starts) >= a.games else None,
+        # When each client process was ready, from the start (negative: before it).
+        "clients_ready_s": [round(p["ready"], 2) for p in parts],
         "client_full_collections": sum(1 for p in parts for g, _ in p["gc"] if g == 2),
         "client_collection_max_ms": round(
             1000 * max((t for p in parts for _, t in p["gc"]), default=0.0), 1
