@@ -34,7 +34,7 @@ from meldtour.solver import finder
 from meldtour.store import games
 from meldtour.store.db import open_store
 
-from .test_durable import RULES, TURN, App
+from .test_durable import BOT_SECONDS, RULES, TURN, App
 from .test_hidden import hidden_tiles
 
 REDIS = "redis://127.0.0.1:6379/0"
@@ -50,8 +50,13 @@ def redis_available() -> bool:
 
 def two_apps(url: str, tmp_path: Path, redis_url: str = REDIS) -> tuple[App, App]:
     """Two server processes on the database at ``url`` sharing games through Redis, with
-    a key prefix of their own (tests running side by side never meet)."""
-    env = {"MELDTOUR_REDIS_URL": redis_url, "MELDTOUR_REDIS_PREFIX": f"t{uuid.uuid4().hex[:10]}"}
+    a key prefix of their own (tests running side by side never meet), their computer
+    players quick (:data:`.test_durable.BOT_SECONDS`)."""
+    env = {
+        "MELDTOUR_REDIS_URL": redis_url,
+        "MELDTOUR_REDIS_PREFIX": f"t{uuid.uuid4().hex[:10]}",
+        "MELDTOUR_BOT_SECONDS": BOT_SECONDS,
+    }
     return App(url, tmp_path, **env), App(url, tmp_path, **env)
 
 

@@ -94,3 +94,26 @@ def test_no_default_secret_outside_development() -> None:
             {"MELDTOUR_ENV": "production", "MELDTOUR_SECRET_KEY": secrets.token_hex(16)}
         )
     assert Settings.from_env({}).is_development
+
+
+def test_the_computer_players_pause_is_a_setting_of_seconds() -> None:
+    assert Settings.from_env({}).bot_seconds == 0.8
+    assert Settings.from_env({"MELDTOUR_BOT_SECONDS": " 0.05 "}).bot_seconds == 0.05
+    assert Settings.from_env({"MELDTOUR_BOT_SECONDS": "0"}).bot_seconds == 0.0
+    for bad in ("soon", "-1", "10.5", "nan", "inf", "1e400", "0.5\x00"):
+        with pytest.raises(ConfigError, match="MELDTOUR_BOT_SECONDS"):
+            Settings.from_env({"MELDTOUR_BOT_SECONDS": bad})
+
+
+def test_a_lobby_table_s_computers_wait_the_set_pause() -> None:
+    """A table opened from the lobby takes the site's pause for its computer players."""
+    quick = TestClient(create_app(Settings(env="test", bot_seconds=0.0)))
+    made = quick.post(
+        "/play/tables",
+        data={"preset": "standard", "seat_count": "2", "seat0": "human", "seat1": "greedy"},
+        follow_redirects=False,
+    )
+    assert made.status_code == 303, made.text
+    game_id = made.headers["location"].rsplit("/", 1)[1]
+    live = quick.app.state.live  # type: ignore[attr-defined]
+    assert live.games[game_id].config.bot_delay == 0.0

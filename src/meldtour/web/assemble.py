@@ -123,6 +123,7 @@ def live_server(app: FastAPI, settings: Settings) -> LiveServer:
     live = LiveServer(StoreLog(lambda: app_store(app)), cluster=cluster)
     if live.online is not None:
         live.online.seat_token = seat_tokens(settings.secret_key)
+        live.online.bot_delay = settings.bot_seconds
     return live
 
 

@@ -54,6 +54,24 @@ def key_weakness(key: str) -> str | None:
     return None
 
 
+def _seconds(env: Mapping[str, str], name: str, default: float, most: float) -> float:
+    """A number of seconds from 0 to ``most`` in ``env[name]`` (``default`` when unset).
+
+    >>> _seconds({"X": "0.05"}, "X", 0.8, 10.0), _seconds({}, "X", 0.8, 10.0)
+    (0.05, 0.8)
+    """
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= most:  # NaN and infinities fail here too
+        raise ConfigError(f"{name} {text!r} is not a number of seconds from 0 to {most:g}")
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     env: str = "development"
@@ -72,6 +90,10 @@ class Settings:
     #: ``MELDTOUR_TIME_ZONE`` (e.g. ``Asia/Seoul``): the local time of a tournament made
     #: from scratch (a template's own place wins); None: by ``default_locale``.
     time_zone: str | None = None
+    #: ``MELDTOUR_BOT_SECONDS``: how long a computer player at a table opened from the
+    #: lobby, quick play or an arena waits before it moves (0 to 10; 0.8 by default, so
+    #: that a person sees each move made).
+    bot_seconds: float = 0.8
 
     @property
     def is_development(self) -> bool:
@@ -81,8 +103,8 @@ class Settings:
     def from_env(environ: Mapping[str, str] | None = None) -> Settings:
         """The settings of ``MELDTOUR_ENV``, ``MELDTOUR_SECRET_KEY``,
         ``MELDTOUR_DEFAULT_LOCALE``, ``MELDTOUR_DATABASE_URL``, ``MELDTOUR_REDIS_URL``,
-        ``MELDTOUR_REDIS_PREFIX`` and ``MELDTOUR_PUBLIC_URL`` (of ``environ``, by default
-        the process's).
+        ``MELDTOUR_REDIS_PREFIX``, ``MELDTOUR_PUBLIC_URL``, ``MELDTOUR_TIME_ZONE`` and
+        ``MELDTOUR_BOT_SECONDS`` (of ``environ``, by default the process's).
 
         >>> s = Settings.from_env({"MELDTOUR_REDIS_URL": "redis://127.0.0.1:6379/0"})
         >>> s.redis_url, s.database_url, s.default_locale
@@ -98,6 +120,7 @@ class Settings:
             redis_prefix=env.get("MELDTOUR_REDIS_PREFIX") or None,
             public_url=env.get("MELDTOUR_PUBLIC_URL", "").strip().rstrip("/") or None,
             time_zone=env.get("MELDTOUR_TIME_ZONE") or None,
+            bot_seconds=_seconds(env, "MELDTOUR_BOT_SECONDS", 0.8, 10.0),
         )
         settings.check()
         return settings

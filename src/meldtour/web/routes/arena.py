@@ -54,7 +54,11 @@ def _store(request: Request) -> Store:
 def arena_play(request: Request) -> ArenaPlay:
     play: ArenaPlay | None = getattr(request.app.state, "arenaplay", None)
     if play is None:
-        play = ArenaPlay(request.app.state.live, lambda: _store(request))
+        play = ArenaPlay(
+            request.app.state.live,
+            lambda: _store(request),
+            bot_delay=request.app.state.settings.bot_seconds,
+        )
         request.app.state.arenaplay = play
     return play
 

@@ -294,6 +294,7 @@ async def create_table(
             watch_drafts=watch_drafts,
             hints=hints,
             match_games=match_games,
+            bot_delay=request.app.state.settings.bot_seconds,
         )
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None

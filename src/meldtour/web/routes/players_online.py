@@ -632,7 +632,11 @@ def report_player(
 def quickplay(request: Request) -> QuickPlay:
     quick: QuickPlay | None = getattr(request.app.state, "quickplay", None)
     if quick is None:
-        quick = QuickPlay(request.app.state.live, lambda: _store(request))
+        quick = QuickPlay(
+            request.app.state.live,
+            lambda: _store(request),
+            bot_delay=request.app.state.settings.bot_seconds,
+        )
         request.app.state.quickplay = quick
     return quick
 
