@@ -91,8 +91,8 @@ class Settings:
     #: from scratch (a template's own place wins); None: by ``default_locale``.
     time_zone: str | None = None
     #: ``MELDTOUR_BOT_SECONDS``: how long a computer player at a table opened from the
-    #: lobby, quick play or an arena waits before it moves (0 to 10; 0.8 by default, so
-    #: that a person sees each move made).
+    #: lobby, quick play, an arena or an online round waits before it moves (0 to 10;
+    #: 0.8 by default, so that a person sees each move made).
     bot_seconds: float = 0.8
 
     @property
