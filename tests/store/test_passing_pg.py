@@ -127,3 +127,31 @@ async def _plans(store: Store) -> None:
         assert "live_game" not in alive, alive  # the heartbeat is the process's own row
     finally:
         await passing.close()
+
+
+def test_only_the_batch_of_moves_in_play_commits_without_waiting_for_the_disk(
+    tmp_path: Path,
+) -> None:
+    """The live log's batch (moves in play, drafts, heartbeats) commits as on SQLite,
+    without waiting for the disk (RELIABILITY.md, "What a power cut takes back"); the
+    store's own connections — a game's start and result, every tournament's write —
+    still wait."""
+    with database("postgresql", tmp_path) as url, upgraded(url) as store:
+        asyncio.run(_sync(store))
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SHOW synchronous_commit")).scalar() == "on"
+
+
+async def _sync(store: Store) -> None:
+    games.start_game(store, "y1", HEADER)
+    passing = AsyncPassing(_conninfo(store))
+    try:
+        await passing.write([("append", ("y1", 0, DRAW))])
+        conn = passing._conn
+        assert conn is not None
+        cur = await conn.execute("SHOW synchronous_commit")
+        assert await cur.fetchone() == ("off",)
+        logged = games.load_game(store, "y1")
+        assert logged is not None and logged.moves == [DRAW]  # committed all the same
+    finally:
+        await passing.close()

@@ -63,6 +63,19 @@ BY_KEY_SQL = (
     " set_config('enable_mergejoin', 'off', false)"
 )
 
+#: Run once on the connection when it opens: its commits do not wait for the server's
+#: log to reach the disk (``synchronous_commit`` off, this session only) — what the live
+#: games' batch on SQLite does (``PRAGMA synchronous=NORMAL``, :meth:`.db.Store.passing`),
+#: decided in RELIABILITY.md, "What a power cut takes back". The server has the
+#: commit when the players are told: a crash of the application's process loses
+#: nothing; a crash of the database's machine (or of PostgreSQL itself) may take back
+#: the moves of its last fraction of a second (three times ``wal_writer_delay`` at
+#: most), never a game's start or result, a table or a tournament's write — those
+#: commit on the store's own connections, waiting for the disk, and each flushes the
+#: log, the moves before it included. Measured: a stall of the machine's disk had held
+#: every move on both processes for up to 0.8 s (BENCHMARKS.md, "Server").
+NO_SYNC_SQL = "SELECT set_config('synchronous_commit', 'off', false)"
+
 #: The server's answers that a transaction lost a race and may be run again.
 _RACES = (pg_errors.DeadlockDetected, pg_errors.SerializationFailure)
 
@@ -84,6 +97,7 @@ class AsyncPassing:
             )
             try:
                 await conn.execute(BY_KEY_SQL)
+                await conn.execute(NO_SYNC_SQL)
             except BaseException:
                 await _close(conn)
                 raise
