@@ -750,7 +750,10 @@ def main() -> None:
             # Every client process ramps, measures and stops on this one schedule: a
             # process that took longer to start does not measure while the others are
             # still making their tables, or stop (closing its sockets) inside their window.
-            begin = t0 + (CLIENT_START if a.clients > 1 or a.soak else 0.0)
+            shares = [a.games // a.clients + (i < a.games % a.clients) for i in range(a.clients)]
+            # One share and no soak: played in this process, nothing to wait for.
+            in_process = sum(1 for n in shares if n) == 1 and not a.soak
+            begin = t0 + (0.0 if in_process else CLIENT_START)
             # The servers' CPU time at the start of the measured window (after the ramp).
             window_cpu: list[float] = []
 
@@ -765,7 +768,6 @@ def main() -> None:
                 for i in range(a.servers):  # each server's file: FILE, FILE.1
                     name = a.probe + (f".{i}" if i else "") + ".from"
                     Path(name).write_text(str(time.time() + begin - time.monotonic() + a.ramp))
-            shares = [a.games // a.clients + (i < a.games % a.clients) for i in range(a.clients)]
             jobs = [
                 (
                     base,
@@ -784,7 +786,7 @@ def main() -> None:
                 if n
             ]
             memory: list[tuple[float, float]] = []  # (seconds since start, server MiB)
-            if len(jobs) == 1 and not a.soak:
+            if in_process:
                 parts = [client_process(jobs[0])]
             else:
                 with mp.get_context("spawn").Pool(len(jobs)) as pool:

@@ -70,8 +70,11 @@ def boss(site: Server) -> None:
     the laptop: made here when that test ran in another test worker (each worker
     starts its own server), so that the tests after it do not depend on where it ran."""
     store = open_web_store(database_url(site.url))
-    if accounts.count(store) == 0:
-        accounts.create(store, "boss", PASSWORD, only_if_none=True)
+    try:
+        if accounts.count(store) == 0:
+            accounts.create(store, "boss", PASSWORD, only_if_none=True)
+    finally:
+        store.close()
 
 
 @pytest.fixture(scope="module")
