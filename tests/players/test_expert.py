@@ -16,7 +16,7 @@ from meldtour.core.rules import find_rules
 from meldtour.core.state import GameState
 from meldtour.core.tiles import parse_tiles
 from meldtour.core.views import PlayerView, player_view
-from meldtour.players.expert import ExpertPlayer, activity
+from meldtour.players.expert import ExpertPlayer, activity, window_holder
 from meldtour.players.greedy import GreedyPlayer
 from meldtour.players.runner import play_game
 from meldtour.solver import finder, solve
@@ -213,3 +213,65 @@ def test_the_look_ahead_is_deterministic_and_on_a_budget_of_solver_calls() -> No
         assert len(calls) <= EXPERT.calls
         assert EXPERT.decide(view) == first
         assert EXPERT.decide(view) == ExpertPlayer().decide(view)
+
+
+def _table(pool: int, sizes: tuple[int, int, int]) -> PlayerView:
+    """Four players, the expert (seat 0) to move 40 turns in with ``pool`` tiles left
+    and the others holding ``sizes`` tiles (in turn order after it): a player with 14
+    or more has laid at most its initial meld (:func:`activity` 10 or less)."""
+    state = new_game(KRC, ["expert", "a", "b", "c"], 0).state
+    at = state.order.index(0)
+    after = [state.order[(at + k) % 4] for k in (1, 2, 3)]
+    spare = list(state.pool) + [t for r in state.racks[1:] for t in r]
+    racks = [parse_tiles(["k9", "k10", "k11", "b9", "b10", "b11", "o9", "o10", "o11", "r1"])]
+    racks += [()] * 3
+    for s, n in zip(after, sizes, strict=True):
+        racks[s] = tuple(spare[:n])
+        spare = spare[n:]
+    return player_view(
+        dataclasses.replace(
+            state,
+            board=parse_board([["r4", "r5", "r6"]]),
+            melded=(True,) * 4,
+            turn=at,
+            turn_no=40 + at,
+            racks=tuple(racks),
+            pool=tuple(spare[:pool]),
+        ),
+        0,
+    )
+
+
+def test_a_holder_is_seen_holding_in_the_window_only_once_its_turn_came_there() -> None:
+    # The player just before the expert drew last turn: with 8 tiles left now its turn
+    # began with 9 (before the window); with 7 left, with 8 at most (in it). The player
+    # just after the expert moved three turns ago: seen only with 5 tiles left or fewer.
+    view = _table(8, (16, 17, 18))
+    at = view.order.index(0)
+    before, after = view.order[(at - 1) % 4], view.order[(at + 1) % 4]
+    assert not window_holder(view, before, 8)
+    assert window_holder(_table(7, (16, 17, 18)), before, 8)
+    assert not window_holder(_table(6, (16, 17, 18)), after, 8)
+    assert window_holder(_table(5, (16, 17, 18)), after, 8)
+
+
+def test_in_the_window_drawing_starves_only_a_player_nobody_else_feeds() -> None:
+    # Against three shedders: one has laid down to 5 tiles as the pool reached 8, the
+    # two others held all game and have not had their turn in the window — they may be
+    # about to lay everything, so drawing would starve nobody: no risk test, and the
+    # expert lays its best play (before, it drew and was caught with its rack).
+    shed = _table(8, (5, 17, 18))
+    assert activity(shed, shed.order[(shed.order.index(0) + 1) % 4]) > EXPERT.quiet
+    assert EXPERT.judged_in_window(shed, 0) == []
+    assert EXPERT.risk_test(shed, 0) is None
+    move = EXPERT.decide(shed)
+    assert isinstance(move, Play) and move.board == _best(shed)
+    # Without the rule (the expert before), the close shedder and the holders are
+    # judged and the play found risky.
+    before = ExpertPlayer(starve=False, doubt=False)
+    assert before.risk_test(shed, 0) is not None
+    # Later in the window the two holders have been seen holding (they drew with 8
+    # tiles or fewer in the pool): now drawing keeps the table closed to all three, and
+    # each is judged.
+    starve = _table(4, (5, 17, 18))
+    assert sorted(EXPERT.judged_in_window(starve, 0)) == [5, 17, 18]
