@@ -29,6 +29,7 @@ if not CHROMIUM.exists():
     pytest.skip("Debian's Chromium is not installed", allow_module_level=True)
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
 from meldtour.application import arena as arenas  # noqa: E402
 from meldtour.core.state import Deal  # noqa: E402
@@ -191,7 +192,15 @@ def step(page: Page, arena_id: str) -> str:
     if re.search(r"/play/t/[\w-]+$", page.url):
         if page.locator("#result").is_visible():
             page.click("#arena-back a")  # the table links back to its arena
-            page.wait_for_url(re.compile(rf"/play/arena/{arena_id}$"))
+            try:
+                page.wait_for_url(re.compile(rf"/play/arena/{arena_id}$"), timeout=5_000)
+            except PlaywrightTimeoutError:
+                # The game over leaves the server's memory and the page replaces
+                # itself with the table's score page (play.js) as the link is
+                # clicked: seen once in a loaded suite. A person clicks again on the
+                # score page; the loop's deadline still fails a link that never
+                # leads back.
+                return ""
             return "played"
         turn = page.locator("#turn")
         rack = page.locator("#rack")
