@@ -275,3 +275,22 @@ def test_in_the_window_drawing_starves_only_a_player_nobody_else_feeds() -> None
     # each is judged.
     starve = _table(4, (5, 17, 18))
     assert sorted(EXPERT.judged_in_window(starve, 0)) == [5, 17, 18]
+
+
+def test_unsure_whether_a_draw_starves_the_close_player_it_lays_the_smallest_play() -> None:
+    # Seven tiles left: a close player laid down to 5 tiles, the player just before the
+    # expert lays too (12 tiles: not close), and one who held all game (17) has not been
+    # seen holding in the window — a starver or a shedder, nobody knows yet. The expert
+    # lays one meld of three (its smallest play) rather than all nine tiles: against a
+    # starver its rack stays ready, against a shedder it keeps only a little.
+    view = _table(7, (5, 17, 12))
+    assert EXPERT.unsure(view, 0) and EXPERT.judged_in_window(view, 0) == []
+    move = EXPERT.policy(view, 0, solve(view.board, view.rack, view.rules, True))
+    assert isinstance(move, Play) and len(move.board) == 2 and len(move.board[1].tiles) == 3
+    # With eight tiles left it lays its best play (the smallest there cost 18 points a
+    # game against three shedders), and so it does once the holder is seen holding.
+    assert not ExpertPlayer().unsure(_table(5, (5, 17, 12)), 0)
+    eight = _table(8, (5, 17, 12))
+    assert EXPERT.policy(eight, 0, solve(eight.board, eight.rack, eight.rules, True)) == Play(
+        0, _best(eight)
+    )

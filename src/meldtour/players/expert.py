@@ -37,7 +37,9 @@ What it decides, in order:
   where a play is compulsory, to the best play). Once 8 tiles or fewer are left in the
   pool it judges only whom a draw would starve (:meth:`ExpertPlayer.judged_in_window`):
   the players seen holding there (:func:`window_holder`), and a close player who lays
-  only when nobody else may still feed it;
+  only when nobody else may still feed it; and with 7 tiles or fewer left, when a
+  close player lays and someone who held all game has not been seen holding there
+  (:meth:`ExpertPlayer.unsure`), it lays its smallest play instead of its best;
 * otherwise it draws;
 * and once 8 tiles or fewer are left in the pool (:meth:`ExpertPlayer.look_ahead`) it
   checks the move above against the others it has — a draw, its best play, the play
@@ -80,10 +82,14 @@ than feed the close player — while the other shedders fed it anyway: against t
 shedders the expert lost 24 points a game, caught with twenty-odd tiles. Modelled as
 laying until seen holding, and judging a close player only when drawing truly starves
 it (nobody left who may feed it), it loses 7.4 instead (n 800; 40.5 % wins instead of
-42.6 %); the starvers (39.2 % instead of 39.8 %), the former expert (57.8 % instead
-of 57.9 %) and greedy (64.1 % instead of 64.2 %) are where they were, the mixed table
-a little lower (35.5 % instead of 38.8 %; ``BENCHMARKS.md``, "The league: a holder
-doubted in the window").
+42.6 %), but the mixed table's wins fell from 38.8 % to 35.5 %: there the close
+shedder's neighbours hold, and the best play it now made fed them. Where nobody knows
+yet (a close player lays, a holder not yet seen in the window) the smallest play,
+once a tile at least has been drawn in the window, keeps the big rack's melds for the
+next turn: the mixed table 38.2 %, the shedders −8.0 (n 800; at 8 tiles left it cost
+18 points a game against the shedders, who lay everything on their first turn there).
+The starvers (39.5 %), the former expert (57.9 %) and greedy (64.4 %) are where they
+were (``BENCHMARKS.md``, "The league: a holder doubted in the window").
 
 Why the end: against opponents who stop feeding a holder — who hold too,
 or lay only what opens nothing, or shed everything late — the holder was caught with
@@ -182,6 +188,10 @@ class ExpertPlayer:
     #: in the window), and of the players who hold only those seen holding there
     #: (:meth:`ExpertPlayer.judged_in_window`; False: as before the window).
     starve: bool = True
+    #: With this many tiles or fewer in the pool, when it is unknown whether a draw
+    #: would starve a close player (:meth:`ExpertPlayer.unsure`), the smallest play
+    #: rather than the best (0: never).
+    hedge: int = 7
     _closed: tuple[Board | None] | None = field(default=None, init=False, repr=False, compare=False)
 
     def decide(self, view: PlayerView) -> Move:
@@ -289,7 +299,23 @@ class ExpertPlayer:
             board = self.closed_play(view, best)
             if board is not None:
                 return Play(seat, board)
+        if test is None and 0 < view.pool_left <= self.hedge and self.unsure(view, seat):
+            small = smallest_play(view)
+            if small is not None:
+                return Play(seat, small)
         return Play(seat, best.board)
+
+    def unsure(self, view: PlayerView, seat: int) -> bool:
+        """In the window (``starve``): a close player lays, and a player who held all
+        game has not yet been seen holding there — it may feed the close player (a
+        shedder) or not (a starver), so nobody knows whether a draw starves it."""
+        if not self.starve or view.pool_left > self.window:
+            return False
+        others = [s for s in range(len(view.players)) if s != seat]
+        holds = {s: activity(view, s) <= self.quiet for s in others}
+        return any(view.rack_sizes[s] <= self.close and not holds[s] for s in others) and any(
+            holds[s] and not window_holder(view, s, self.window) for s in others
+        )
 
     def closed_play(self, view: PlayerView, best: Solution) -> Board | None:
         """:func:`.table.closed_play` of this decision, worked out once from its best
