@@ -311,11 +311,20 @@ class ExpertPlayer:
         shedder) or not (a starver), so nobody knows whether a draw starves it."""
         if not self.starve or view.pool_left > self.window:
             return False
+        holds, seen = self.window_figures(view, seat)
+        return any(view.rack_sizes[s] <= self.close and not h for s, h in holds.items()) and any(
+            h and not seen[s] for s, h in holds.items()
+        )
+
+    def window_figures(
+        self, view: PlayerView, seat: int
+    ) -> tuple[dict[int, bool], dict[int, bool]]:
+        """For each other seat: whether it has held all game (:func:`activity`), and
+        whether it has been seen holding in the window (:func:`window_holder`)."""
         others = [s for s in range(len(view.players)) if s != seat]
         holds = {s: activity(view, s) <= self.quiet for s in others}
-        return any(view.rack_sizes[s] <= self.close and not holds[s] for s in others) and any(
-            holds[s] and not window_holder(view, s, self.window) for s in others
-        )
+        seen = {s: holds[s] and window_holder(view, s, self.window) for s in others}
+        return holds, seen
 
     def closed_play(self, view: PlayerView, best: Solution) -> Board | None:
         """:func:`.table.closed_play` of this decision, worked out once from its best
@@ -362,13 +371,11 @@ class ExpertPlayer:
         still feed it: a player who held all game but has not been seen holding in the
         window may be about to lay everything (a shedder), and then drawing starves
         nobody and only keeps the expert's rack big when someone goes out."""
-        others = [s for s in range(len(view.players)) if s != seat]
-        holds = {s: activity(view, s) <= self.quiet for s in others}
-        seen = {s: holds[s] and window_holder(view, s, self.window) for s in others}
-        unfed = {s: not any(holds[o] and not seen[o] for o in others if o != s) for s in others}
+        holds, seen = self.window_figures(view, seat)
+        unfed = {s: not any(h and not seen[o] for o, h in holds.items() if o != s) for s in holds}
         return [
             n
-            for s in others
+            for s in holds
             for n in (view.rack_sizes[s],)
             if (seen[s] and n <= self.wide) or (n <= self.close and not holds[s] and unfed[s])
         ]
