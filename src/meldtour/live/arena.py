@@ -24,7 +24,7 @@ from meldtour.store.db import Store
 
 from .quickplay import QuickPlay, Seated
 from .server import LiveServer
-from .table import SeatConfig, TableConfig
+from .table import BOT_DELAY, SeatConfig, TableConfig
 
 _DRAW = random.SystemRandom()
 
@@ -36,7 +36,7 @@ class ArenaPlay(QuickPlay):
         self,
         server: LiveServer,
         store: Callable[[], Store],
-        bot_delay: float = 0.8,
+        bot_delay: float = BOT_DELAY,
         clock: Callable[[], float] | None = None,
         deal: Callable[[], Deal] | None = None,
     ) -> None:

@@ -43,7 +43,7 @@ from meldtour.store.db import RowExists, Store
 
 from .cluster import Cluster
 from .game import LiveGame
-from .table import SeatConfig, TableConfig, secret_seed
+from .table import BOT_DELAY, SeatConfig, TableConfig, secret_seed
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,7 @@ class OnlineRounds:
         #: hashes are stored) but the director's page cannot show them again.
         self.seat_token: SeatToken = seat_token or seat_tokens(secrets.token_bytes(32))
         #: Seconds a computer player waits before it moves (tests set 0).
-        self.bot_delay = 0.8
+        self.bot_delay = BOT_DELAY
         server.over_hooks.append(self.game_over)
 
     def store(self) -> Store:

@@ -51,7 +51,7 @@ from meldtour.application.quickplay import Entry
 from meldtour.store.db import Store
 
 from .server import LiveServer
-from .table import SeatConfig, TableConfig, secret_seed
+from .table import BOT_DELAY, SeatConfig, TableConfig, secret_seed
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class QuickPlay:
         self,
         server: LiveServer,
         store: Callable[[], Store],
-        bot_delay: float = 0.8,
+        bot_delay: float = BOT_DELAY,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.server = server

@@ -7,13 +7,18 @@ import dataclasses
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from meldtour.core.rules import PRESETS, RuleSet, find_rules
 from meldtour.core.shuffle import SECRET_BITS, SECRET_SEED_FLOOR
 from meldtour.core.state import Deal
 from meldtour.core.tiles import format_tiles, parse_tiles
 from meldtour.players.levels import LEVELS
+
+#: Seconds a computer player waits before it moves, so that people can follow: the
+#: one default of every table, quick play, arena and online round (the site's
+#: ``MELDTOUR_BOT_SECONDS`` sets it, :class:`meldtour.web.config.Settings`).
+BOT_DELAY: Final = 0.8
 
 SeatKind = Literal["human", "computer"]
 MIN_TURN_SECONDS = 5
@@ -54,7 +59,7 @@ class TableConfig:
     #: A given deal (teaching positions, tests) instead of the shuffle.
     deal: Deal | None = None
     #: Seconds a computer player waits before it moves, so that people can follow.
-    bot_delay: float = 0.8
+    bot_delay: float = BOT_DELAY
     #: Under rules whose redeal is demanded before the game starts, a computer player
     #: to move first waits this long, so that a person holding enough doubles has time
     #: to demand the redeal (it waits whoever holds what: the wait tells nobody anything).
@@ -147,7 +152,7 @@ class TableConfig:
             int(data.get("seed", 0)),
             bool(data.get("watch_drafts", False)),
             deal,
-            float(data.get("bot_delay", 0.8)),
+            float(data.get("bot_delay", BOT_DELAY)),
             float(data.get("redeal_grace", 5.0)),
             bool(data.get("hints", False)),
             bool(data.get("tournament", False)),

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from meldtour.live.table import BOT_DELAY
+
 DEV_SECRET = "development-only-secret-do-not-use"
 
 
@@ -93,7 +95,7 @@ class Settings:
     #: ``MELDTOUR_BOT_SECONDS``: how long a computer player at a table opened from the
     #: lobby, quick play, an arena or an online round waits before it moves (0 to 10;
     #: 0.8 by default, so that a person sees each move made).
-    bot_seconds: float = 0.8
+    bot_seconds: float = BOT_DELAY
 
     @property
     def is_development(self) -> bool:
@@ -120,7 +122,7 @@ class Settings:
             redis_prefix=env.get("MELDTOUR_REDIS_PREFIX") or None,
             public_url=env.get("MELDTOUR_PUBLIC_URL", "").strip().rstrip("/") or None,
             time_zone=env.get("MELDTOUR_TIME_ZONE") or None,
-            bot_seconds=_seconds(env, "MELDTOUR_BOT_SECONDS", 0.8, 10.0),
+            bot_seconds=_seconds(env, "MELDTOUR_BOT_SECONDS", BOT_DELAY, 10.0),
         )
         settings.check()
         return settings
