@@ -6,7 +6,8 @@ the seeds to find the seed and so every other rack and the pool's order. Here th
 search (``seedsearch.c``, compiled with the system's C compiler) runs over 2**22 lab
 seeds (the suite's time; 2**32 is the same search 1,024 times over): it recovers a 22-bit
 seed from one rack and predicts the rest of the deal exactly, and it finds nothing for a
-game dealt from a secret seed (256 bits through SHAKE-256, ``meldtour.core.shuffle``), which is what every online game gets.
+game dealt from a secret seed (256 bits through SHAKE-256, ``meldtour.core.shuffle``),
+which is what every online game gets.
 """
 
 from __future__ import annotations
