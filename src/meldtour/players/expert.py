@@ -193,12 +193,13 @@ class ExpertPlayer:
     #: rather than the best (0: never).
     hedge: int = 7
     _closed: tuple[Board | None] | None = field(default=None, init=False, repr=False, compare=False)
+    _small: tuple[Board | None] | None = field(default=None, init=False, repr=False, compare=False)
 
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
         melded = view.melded[seat]
         best = solve(view.board, view.rack, view.rules, melded)
-        self._closed = None  # this decision's closed play, once worked out
+        self._closed = self._small = None  # this decision's closed and smallest plays
         if not best.placed:
             return no_play(view)
         if best.placed == len(view.rack):
@@ -236,7 +237,7 @@ class ExpertPlayer:
         if closed is not None:
             add(Play(seat, closed))
         if self.small:
-            small = smallest_play(view)
+            small = self.smallest_play(view)
             if small is not None:
                 add(Play(seat, small))
         if len(options) == 1:
@@ -300,7 +301,7 @@ class ExpertPlayer:
             if board is not None:
                 return Play(seat, board)
         if test is None and 0 < view.pool_left <= self.hedge and self.unsure(view, seat):
-            small = smallest_play(view)
+            small = self.smallest_play(view)
             if small is not None:
                 return Play(seat, small)
         return Play(seat, best.board)
@@ -333,13 +334,20 @@ class ExpertPlayer:
             self._closed = (closed_play(view, best),)
         return self._closed[0]
 
+    def smallest_play(self, view: PlayerView) -> Board | None:
+        """:func:`smallest_play` of this decision, worked out once (the unsure case and
+        the look-ahead both ask for it)."""
+        if self._small is None:
+            self._small = (smallest_play(view),)
+        return self._small[0]
+
     def end_play(self, view: PlayerView, seat: int, best: Solution) -> Move:
         """With the pool empty (``end`` 1 or 2): the smallest play, or the closed one."""
         if self.end == 2:
             board = self.closed_play(view, best)
             if board is not None:
                 return Play(seat, board)
-        small = smallest_play(view)
+        small = self.smallest_play(view)
         return Play(seat, small if small is not None else best.board)
 
     def risk_test(self, view: PlayerView, seat: int) -> RiskTest | None:
