@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ilp_optima import CHUNKS, optimum, recorded, states
+from ilp_optima import CHUNKS, INITIAL_MELD, optimum, recorded, states
 from solver_reference import ilp_solve, implementations, random_state
 
 from meldtour.core.moves import check_play
@@ -30,6 +30,7 @@ LIVE = (0,)
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_same_optimum_as_ilp(chunk: int) -> None:
+    assert RULES.initial_meld == INITIAL_MELD  # the record's threshold is the rules'
     record = recorded()[chunk]
     wrong = []
     for i, state in enumerate(states(chunk)):
