@@ -8,6 +8,7 @@ the record on all of them.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
@@ -35,7 +36,9 @@ def optimum(state: State) -> tuple[int, int]:
     return (r.placed, r.value) if r else (0, 0)
 
 
+@functools.cache
 def recorded() -> list[list[tuple[int, int]]]:
+    """The record, read once."""
     data = json.loads(RECORD.read_text())
     return [[(p, v) for p, v in chunk] for chunk in data["optima"]]
 

@@ -117,7 +117,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -192,14 +192,16 @@ class ExpertPlayer:
     #: would starve a close player (:meth:`ExpertPlayer.unsure`), the smallest play
     #: rather than the best (0: never).
     hedge: int = 7
-    _closed: tuple[Board | None] | None = field(default=None, init=False, repr=False, compare=False)
-    _small: tuple[Board | None] | None = field(default=None, init=False, repr=False, compare=False)
+    #: This decision's plays worked out once (the closed play, the smallest play).
+    _memo: dict[str, Board | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
         melded = view.melded[seat]
         best = solve(view.board, view.rack, view.rules, melded)
-        self._closed = self._small = None  # this decision's closed and smallest plays
+        self._memo = {}
         if not best.placed:
             return no_play(view)
         if best.placed == len(view.rack):
@@ -246,10 +248,8 @@ class ExpertPlayer:
         sampled = endgame.deals(view, unseen_tiles(view), self.deals, rng)
         holds = [activity(view, s) <= self.quiet for s in range(len(view.players))]
         if self.doubt:
-            holds = [
-                h and (s == seat or window_holder(view, s, self.window))
-                for s, h in enumerate(holds)
-            ]
+            _, seen = self.window_figures(view, seat)
+            holds = [h if s == seat else seen[s] for s, h in enumerate(holds)]
         budget = endgame.Budget(self.calls)
         totals = [0.0] * len(options)
         weight = self.points
@@ -330,16 +330,17 @@ class ExpertPlayer:
     def closed_play(self, view: PlayerView, best: Solution) -> Board | None:
         """:func:`.table.closed_play` of this decision, worked out once from its best
         play (the lay and the look-ahead both ask for it)."""
-        if self._closed is None:
-            self._closed = (closed_play(view, best),)
-        return self._closed[0]
+        return self._once("closed", lambda: closed_play(view, best))
 
     def smallest_play(self, view: PlayerView) -> Board | None:
         """:func:`smallest_play` of this decision, worked out once (the unsure case and
         the look-ahead both ask for it)."""
-        if self._small is None:
-            self._small = (smallest_play(view),)
-        return self._small[0]
+        return self._once("small", lambda: smallest_play(view))
+
+    def _once(self, key: str, work: Callable[[], Board | None]) -> Board | None:
+        if key not in self._memo:
+            self._memo[key] = work()
+        return self._memo[key]
 
     def end_play(self, view: PlayerView, seat: int, best: Solution) -> Move:
         """With the pool empty (``end`` 1 or 2): the smallest play, or the closed one."""
