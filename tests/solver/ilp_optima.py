@@ -22,6 +22,7 @@ RECORD = Path(__file__).with_name("ilp_optima.json")
 CHUNKS = 10
 PER_CHUNK = 100
 INITIAL_MELD = 30
+MAX_RUN = 5
 
 
 def states(chunk: int) -> list[State]:
@@ -32,21 +33,23 @@ def states(chunk: int) -> list[State]:
 
 def optimum(state: State) -> tuple[int, int]:
     """(tiles placed, value added) by the ILP; (0, 0) when nothing can be played."""
-    r = ilp_solve(state.board, state.rack, state.melded, INITIAL_MELD, max_run=5)
+    r = ilp_solve(state.board, state.rack, state.melded, INITIAL_MELD, max_run=MAX_RUN)
     return (r.placed, r.value) if r else (0, 0)
 
 
 @functools.cache
 def recorded() -> list[list[tuple[int, int]]]:
-    """The record, read once."""
+    """The record, read once; it must have been made with this file's settings."""
     data = json.loads(RECORD.read_text())
+    made = (data["initial_meld"], data["max_run"])
+    assert made == (INITIAL_MELD, MAX_RUN), f"{RECORD} was made for {made}: write it again"
     return [[(p, v) for p, v in chunk] for chunk in data["optima"]]
 
 
 def main() -> None:
     optima = [[list(optimum(s)) for s in states(c)] for c in range(CHUNKS)]
     RECORD.write_text(
-        json.dumps({"initial_meld": INITIAL_MELD, "max_run": 5, "optima": optima}) + "\n"
+        json.dumps({"initial_meld": INITIAL_MELD, "max_run": MAX_RUN, "optima": optima}) + "\n"
     )
     print(f"{RECORD}: {CHUNKS * PER_CHUNK} optima")
 
