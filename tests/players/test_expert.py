@@ -5,6 +5,7 @@ whole games it never draws while it could meld (the −200 rule)."""
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -215,7 +216,11 @@ def test_the_look_ahead_is_deterministic_and_on_a_budget_of_solver_calls() -> No
         assert EXPERT.decide(view) == ExpertPlayer().decide(view)
 
 
-def _table(pool: int, sizes: tuple[int, int, int]) -> PlayerView:
+def _table(
+    pool: int,
+    sizes: tuple[int, int, int],
+    rack: tuple[str, ...] = ("k9", "k10", "k11", "b9", "b10", "b11", "o9", "o10", "o11", "r1"),
+) -> PlayerView:
     """Four players, the expert (seat 0) to move 40 turns in with ``pool`` tiles left
     and the others holding ``sizes`` tiles (in turn order after it): a player with 14
     or more has laid at most its initial meld (:func:`activity` 10 or less)."""
@@ -223,7 +228,15 @@ def _table(pool: int, sizes: tuple[int, int, int]) -> PlayerView:
     at = state.order.index(0)
     after = [state.order[(at + k) % 4] for k in (1, 2, 3)]
     spare = list(state.pool) + [t for r in state.racks[1:] for t in r]
-    racks = [parse_tiles(["k9", "k10", "k11", "b9", "b10", "b11", "o9", "o10", "o11", "r1"])]
+    mine = Counter(parse_tiles(list(rack)))  # one copy of each of its tiles is its own
+    kept = []
+    for t in spare:
+        if mine[t]:
+            mine[t] -= 1
+        else:
+            kept.append(t)
+    spare = kept
+    racks = [parse_tiles(list(rack))]
     racks += [()] * 3
     for s, n in zip(after, sizes, strict=True):
         racks[s] = tuple(spare[:n])
@@ -294,3 +307,20 @@ def test_unsure_whether_a_draw_starves_the_close_player_it_lays_the_smallest_pla
     assert EXPERT.policy(eight, 0, solve(eight.board, eight.rack, eight.rules, True)) == Play(
         0, _best(eight)
     )
+
+
+def test_with_nine_tiles_in_the_pool_it_lays_one_tile_that_opens_nothing_to_come_in_later() -> None:
+    # Everyone holds. With 9 tiles left a draw would leave 8, and the three others would
+    # come into the window before the expert; it lays r7 on r4-r6 instead (r3 and r8
+    # go on the table after it as r3 and r7 did before: it opens nothing), so the table
+    # comes in one seat later. With 10 tiles left it draws, as it does with 9 when its
+    # smallest play would open the table (a meld of its own, here) or with the rule off.
+    rack = ("k9", "k10", "k11", "b9", "b10", "b11", "o9", "o10", "o11", "r1", "r7")
+    nine = _table(9, (16, 17, 18), rack)
+    move = EXPERT.decide(nine)
+    assert isinstance(move, Play)
+    laid = sorted(t for m in move.board for t in m.tiles)
+    assert laid == sorted(parse_tiles(["r4", "r5", "r6", "r7"]))
+    assert EXPERT.decide(_table(10, (16, 17, 18), rack)) == Draw(0)
+    assert EXPERT.decide(_table(9, (16, 17, 18))) == Draw(0)
+    assert ExpertPlayer(steer=0).decide(nine) == Draw(0)

@@ -8,8 +8,9 @@ lays the most it can (the ``continue`` rule makes a play compulsory, and every l
 member, the former expert and ``greedy`` lay their best play there); before that a
 player who has only drawn since its initial meld (:func:`.expert.activity`) is taken to
 hold — it lays only to go out — and any other to lay its best play each turn. Every
-turn of a play-out is one solver call; a play-out stops when the count it may spend
-runs out, so the decision depends on the seed and the view only.
+turn of a play-out is one solver call (:class:`Budget`: a holder's, which only asks
+whether its rack goes out, a quarter of one); a play-out stops when the count it may
+spend runs out, so the decision depends on the seed and the view only.
 """
 
 from __future__ import annotations
@@ -58,19 +59,28 @@ def rack_total(rack: Sequence[Tile], melded: bool, joker: int) -> int:
     return sum(joker if t == JOKER_CODE else t % 13 + 1 for t in rack)
 
 
-class Budget:
-    """Solver calls left for one decision (a count: the decision stays deterministic)."""
+#: The budget's unit: a quarter of a best play's solver call.
+QUARTERS = 4
 
-    def __init__(self, calls: int) -> None:
-        self.left = calls
+
+class Budget:
+    """Solver calls left for one decision (a count: the decision stays deterministic).
+    A best play costs one call; asking whether a rack goes out costs ``out_cost``
+    quarters of one — it is several times cheaper (``BENCHMARKS.md``, "The league: where
+    it stands in the window"), so a budget counted in what the calls cost bounds the
+    time as well with more play-outs where the table holds."""
+
+    def __init__(self, calls: int, out_cost: int = QUARTERS) -> None:
+        self.left = calls * QUARTERS
+        self.out_cost = out_cost
 
     def solve(self, board: Board, rack: Sequence[Tile], view: PlayerView, melded: bool) -> Solution:
-        self.left -= 1
+        self.left -= QUARTERS
         return solve(board, tuple(rack), view.rules, melded)
 
     def goes_out(self, board: Board, rack: Sequence[Tile], view: PlayerView) -> bool:
-        """Whether a melded player's whole rack goes down (one call, as :meth:`solve`)."""
-        self.left -= 1
+        """Whether a melded player's whole rack goes down (``out_cost`` quarters)."""
+        self.left -= self.out_cost
         return goes_out(board, tuple(rack), view.rules)
 
 

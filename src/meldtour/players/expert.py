@@ -40,28 +40,45 @@ What it decides, in order:
   only when nobody else may still feed it; and with 7 tiles or fewer left, when a
   close player lays and someone who held all game has not been seen holding there
   (:meth:`ExpertPlayer.unsure`), it lays its smallest play instead of its best;
-* otherwise it draws;
+* otherwise it draws — except with 9 tiles in the pool, one more than the window,
+  where it lays its smallest play if that opens nothing for the others
+  (:meth:`ExpertPlayer.steers`), so that the table comes into the window one seat
+  later and two of the others have had their turn there before its own;
 * and once 8 tiles or fewer are left in the pool (:meth:`ExpertPlayer.look_ahead`) it
-  checks the move above against the others it has — a draw, its best play, the play
-  that opens nothing, the smallest play (one tile that opens the least, else the
-  smallest meld of its own) — by playing the game out to its end (:mod:`.endgame`) on
-  5 deals of the hidden tiles sampled from what it cannot see, everyone modelled from
-  public figures (a player that only drew since its initial meld — :func:`activity`
-  10 or less — and has been seen holding in the window holds, any other lays its best
-  play; once the pool is empty everyone lays the most it can), with at most 30 solver
-  calls in all; another move replaces the policy's only when it wins at least one
-  play-out more.
+  checks the move above against a draw and the smallest play (one tile that opens
+  the least, else the smallest meld of its own) by playing the game out to its end
+  (:mod:`.endgame`) on 10 deals of the hidden tiles sampled from what it cannot see,
+  everyone modelled from public figures (a player that only drew since its initial
+  meld — :func:`activity` 10 or less — and has been seen holding in the window holds,
+  any other lays its best play; once the pool is empty everyone lays the most it
+  can), with at most 30 solver calls' worth in all (a holder's turn, which only asks
+  whether its rack goes out, costs a quarter of one); another move replaces the
+  policy's only when it wins at least one play-out more.
+
+Why it steers into the window (2026-12-07): a shedder and a starver play alike until
+the pool holds 8 tiles, so whatever the expert does before then it does against
+both; but where it comes into the window is its own to choose, one seat at a time
+(each draw takes a tile from the pool, a play does not). Coming in last, after three
+shedders who lay everything, it was caught with twenty-odd tiles before its first turn
+there in 39 of 400 games; coming in third it sees two of them lay, and its turn comes
+before the last. Against three shedders the mean points went from −8.0 to +10.3 a game
+(n 800), the mixed table's wins from 38.2 % to 34.5 % — won back in part by the
+play-outs below (36.8 %, the shedders +9.5): 10 deals instead of 5, the moves that
+were almost never chosen over the policy's (its best play where it would draw, the
+play that opens nothing) no longer played out, and a holder's turn counted at what
+it costs (``BENCHMARKS.md``, "The league: where it comes into the window").
 
 Why the look-ahead: against tables that hold too (holders, starvers, the aware) the
 game is a race decided in the last few turns — who lays first when the pool runs out
 feeds the next players — and the rules above time it blindly; the play-outs see
 which of the few moves lets a big rack find room first. Against three holders it wins
 42.5 % instead of 32 % (n 200, ``BENCHMARKS.md``, "The league: a look-ahead at the end").
-Why 5 deals: with 3 the play-outs' verdict between a few moves was mostly noise; 5
-win more against every member that holds (three starvers 39.8 % instead of 35.5 %,
-holders 47.2 % instead of 42.4 %, the mixed table 38.8 % instead of 37.2 %, n 800),
-and 6 or 10 no more than 5 (``BENCHMARKS.md``, "The league: more deals in the
-look-ahead"). They fit in the time because a holder's turn in a play-out only asks
+Why 10 deals: with 3 the play-outs' verdict between a few moves was mostly noise; 5
+won more against every member that holds (three starvers 39.8 % instead of 35.5 %,
+holders 47.2 % instead of 42.4 %, the mixed table 38.8 % instead of 37.2 %, n 800,
+``BENCHMARKS.md``, "The league: more deals in the look-ahead"); with two or three
+moves to play out and a holder's turn at a quarter of a call, the same time plays
+more of them. They fit in the time because a holder's turn in a play-out only asks
 whether its rack goes out (:func:`meldtour.solver.goes_out`), not for its best play.
 Why the smallest play among them: once the pool runs out the race is won by the
 player who is still able to lay when the others cannot, and putting down one tile
@@ -166,8 +183,8 @@ class ExpertPlayer:
     #: fewer (-1: never) …
     window: int = 8
     #: … on this many sampled deals …
-    deals: int = 5
-    #: … spending at most this many solver calls in all.
+    deals: int = 10
+    #: … spending at most this many solver calls in all (:class:`.endgame.Budget`).
     calls: int = 30
     #: Weight of a point per 100 against a win in the play-outs' verdict.
     points: float = 0.0
@@ -192,6 +209,17 @@ class ExpertPlayer:
     #: would starve a close player (:meth:`ExpertPlayer.unsure`), the smallest play
     #: rather than the best (0: never).
     hedge: int = 7
+    #: With this many tiles in the pool, where it would draw, it lays its smallest
+    #: play instead when that opens nothing (:meth:`ExpertPlayer.steers`; 0: never):
+    #: the table then comes into the window one seat later.
+    steer: int = 9
+    #: The look-ahead weighs only the policy's move, a draw and the smallest play
+    #: (False: its best play and the play that opens nothing too, as before
+    #: 2026-12-07).
+    lean: bool = True
+    #: What asking whether a rack goes out costs the look-ahead, in quarters of a call
+    #: (:class:`.endgame.Budget`; 4: as much as a best play, as before 2026-12-07).
+    out_cost: int = 1
     #: This decision's plays worked out once (the closed play, the smallest play).
     _memo: dict[str, Board | None] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -221,7 +249,28 @@ class ExpertPlayer:
             return self.end_play(view, seat, best)
         if not view.pool_left or self.sheds(view, seat):
             return self.lay(view, seat, best)
+        if view.pool_left == self.steer > self.window:
+            small = self.steers(view)
+            if small is not None:
+                return Play(seat, small)
         return Draw(seat)
+
+    def steers(self, view: PlayerView) -> Board | None:
+        """The smallest play (:func:`smallest_play`) when it opens nothing for the
+        others (:func:`.table.openness`), else None.
+
+        With ``steer`` tiles in the pool (one more than the window) a draw would
+        leave ``window``: with every player drawing, the next three then come into
+        the window before it. Against three shedders, that way (90 of 400 games) one
+        of them went out before its turn came in 39 (−149 points each); coming in
+        third (102 games) it made +31 a game. Laying one tile instead lets the table
+        in one seat later: two of them lay before its turn, and it has seen them."""
+        small = self.smallest_play(view)
+        if small is None:
+            return None
+        kinds = unseen_kinds(view)
+        wrap = view.rules.wrap_runs
+        return small if openness(small, kinds, wrap) <= openness(view.board, kinds, wrap) else None
 
     def look_ahead(self, view: PlayerView, seat: int, best: Solution, move: Move) -> Move:
         """The policy's ``move``, unless the play-outs say another does better: a draw,
@@ -234,10 +283,11 @@ class ExpertPlayer:
 
         if view.pool_left:
             add(Draw(seat))
-        add(Play(seat, best.board))
-        closed = self.closed_play(view, best)
-        if closed is not None:
-            add(Play(seat, closed))
+        if not self.lean:
+            add(Play(seat, best.board))
+            closed = self.closed_play(view, best)
+            if closed is not None:
+                add(Play(seat, closed))
         if self.small:
             small = self.smallest_play(view)
             if small is not None:
@@ -250,7 +300,7 @@ class ExpertPlayer:
         if self.doubt:
             _, seen = self.window_figures(view, seat)
             holds = [h if s == seat else seen[s] for s, h in enumerate(holds)]
-        budget = endgame.Budget(self.calls)
+        budget = endgame.Budget(self.calls, self.out_cost)
         totals = [0.0] * len(options)
         weight = self.points
         if self.points_close >= 0 and any(
