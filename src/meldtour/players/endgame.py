@@ -67,8 +67,8 @@ class Budget:
     """Solver calls left for one decision (a count: the decision stays deterministic).
     A best play costs one call; asking whether a rack goes out costs ``out_cost``
     quarters of one — it is several times cheaper (``BENCHMARKS.md``, "The league: where
-    it stands in the window"), so a budget counted in what the calls cost bounds the
-    time as well with more play-outs where the table holds."""
+    it comes into the window"), so a budget counted in what the calls cost bounds the
+    time as well, with more play-outs where the table holds."""
 
     def __init__(self, calls: int, out_cost: int = QUARTERS) -> None:
         self.left = calls * QUARTERS
