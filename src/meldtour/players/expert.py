@@ -249,7 +249,7 @@ class ExpertPlayer:
             return self.end_play(view, seat, best)
         if not view.pool_left or self.sheds(view, seat):
             return self.lay(view, seat, best)
-        if view.pool_left == self.steer > self.window:
+        if self.steer > self.window and view.pool_left == self.steer:
             small = self.steers(view)
             if small is not None:
                 return Play(seat, small)
@@ -273,8 +273,9 @@ class ExpertPlayer:
         return small if openness(small, kinds, wrap) <= openness(view.board, kinds, wrap) else None
 
     def look_ahead(self, view: PlayerView, seat: int, best: Solution, move: Move) -> Move:
-        """The policy's ``move``, unless the play-outs say another does better: a draw,
-        the best play, the play that opens nothing, or the smallest play."""
+        """The policy's ``move``, unless the play-outs say another does better: a draw
+        or the smallest play (and, without ``lean``, the best play or the play that
+        opens nothing)."""
         options: list[Move] = [move]
 
         def add(m: Move) -> None:

@@ -30,7 +30,9 @@ LEVEL_TEXTS = {
     ),
     "expert": N_(
         "Makes the smallest initial meld it can and keeps its tiles, drawing every "
-        "turn, until it can put its whole rack down in one turn; near the end, when "
+        "turn, until it can put its whole rack down in one turn; just before the last "
+        "tiles of the pool it may put down a single tile that opens nothing for the "
+        "others, so as not to be the last to reach them; near the end, when "
         "another player is close to going out or everyone else is holding too, it "
         "lays all it can — but not a play that would let a player with few tiles go "
         "out: then it lays only what opens nothing for the others, or draws; in the last "
