@@ -142,7 +142,7 @@ from meldtour.core.melds import Board, Meld
 from meldtour.core.moves import Draw, Move, Play, new_melds
 from meldtour.core.rules import RuleSet
 from meldtour.core.views import PlayerView
-from meldtour.solver import Solution, solve
+from meldtour.solver import Solution, goes_out, solve
 
 from . import endgame
 from .base import no_play, seat_of
@@ -228,8 +228,16 @@ class ExpertPlayer:
     def decide(self, view: PlayerView) -> Move:
         seat = seat_of(view)
         melded = view.melded[seat]
-        best = solve(view.board, view.rack, view.rules, melded)
         self._memo = {}
+        if melded and self.draws(view, seat):
+            # It draws unless its whole rack goes down: asking just that is far cheaper
+            # than its best play with twenty-odd tiles on a big table (the same move).
+            if goes_out(view.board, view.rack, view.rules):
+                return Play(seat, solve(view.board, view.rack, view.rules, True).board)
+            if view.pool_left <= self.window:
+                return self.look_ahead(view, seat, None, Draw(seat))
+            return Draw(seat)
+        best = solve(view.board, view.rack, view.rules, melded)
         if not best.placed:
             return no_play(view)
         if best.placed == len(view.rack):
@@ -242,6 +250,16 @@ class ExpertPlayer:
         if view.pool_left <= self.window:
             return self.look_ahead(view, seat, best, move)
         return move
+
+    def draws(self, view: PlayerView, seat: int) -> bool:
+        """Whether the policy (:meth:`policy`) draws whatever its best play, unless
+        that play empties its rack: the pool has tiles, the end is not near
+        (:meth:`sheds`) and the pool is not at ``steer``."""
+        return (
+            view.pool_left > 0
+            and not self.sheds(view, seat)
+            and not (self.steer > self.window and view.pool_left == self.steer)
+        )
 
     def policy(self, view: PlayerView, seat: int, best: Solution) -> Move:
         """The move of the rules above, before any look-ahead."""
@@ -272,7 +290,7 @@ class ExpertPlayer:
         wrap = view.rules.wrap_runs
         return small if openness(small, kinds, wrap) <= openness(view.board, kinds, wrap) else None
 
-    def look_ahead(self, view: PlayerView, seat: int, best: Solution, move: Move) -> Move:
+    def look_ahead(self, view: PlayerView, seat: int, best: Solution | None, move: Move) -> Move:
         """The policy's ``move``, unless the play-outs say another does better: a draw
         or the smallest play (and, without ``lean``, the best play or the play that
         opens nothing)."""
@@ -285,7 +303,10 @@ class ExpertPlayer:
         if view.pool_left:
             add(Draw(seat))
         if not self.lean:
-            add(Play(seat, best.board))
+            if best is None:
+                best = solve(view.board, view.rack, view.rules, True)
+            if best.placed:
+                add(Play(seat, best.board))
             closed = self.closed_play(view, best)
             if closed is not None:
                 add(Play(seat, closed))
