@@ -5,7 +5,6 @@ whole games it never draws while it could meld (the −200 rule)."""
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -228,14 +227,6 @@ def _table(
     at = state.order.index(0)
     after = [state.order[(at + k) % 4] for k in (1, 2, 3)]
     spare = list(state.pool) + [t for r in state.racks[1:] for t in r]
-    mine = Counter(parse_tiles(list(rack)))  # one copy of each of its tiles is its own
-    kept = []
-    for t in spare:
-        if mine[t]:
-            mine[t] -= 1
-        else:
-            kept.append(t)
-    spare = kept
     racks = [parse_tiles(list(rack))]
     racks += [()] * 3
     for s, n in zip(after, sizes, strict=True):

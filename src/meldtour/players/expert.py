@@ -265,13 +265,12 @@ class ExpertPlayer:
         """The move of the rules above, before any look-ahead."""
         if not view.pool_left and self.end:
             return self.end_play(view, seat, best)
+        if self.draws(view, seat):
+            return Draw(seat)
         if not view.pool_left or self.sheds(view, seat):
             return self.lay(view, seat, best)
-        if self.steer > self.window and view.pool_left == self.steer:
-            small = self.steers(view)
-            if small is not None:
-                return Play(seat, small)
-        return Draw(seat)
+        small = self.steers(view)  # the pool is at ``steer``
+        return Draw(seat) if small is None else Play(seat, small)
 
     def steers(self, view: PlayerView) -> Board | None:
         """The smallest play (:func:`smallest_play`) when it opens nothing for the
